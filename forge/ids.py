@@ -1,0 +1,48 @@
+"""Deterministic task ids and per-task seeds.
+
+A task id is `<skill_id>--s<run_seed>--<index:05d>`: parseable back into its parts, stable across
+machines, and safe as a folder name. A task's randomness comes from its own `random.Random`, seeded by
+hashing (run seed, skill id, index) — never from the global RNG, the clock or uuid4.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from dataclasses import dataclass
+
+_TASK_ID = re.compile(r"^(?P<skill>[a-z][a-z0-9_.]*)--s(?P<seed>\d+)--(?P<index>\d{5,})$")
+
+
+@dataclass(frozen=True)
+class TaskId:
+    skill_id: str
+    seed: int
+    index: int
+
+    def __str__(self) -> str:
+        return f"{self.skill_id}--s{self.seed}--{self.index:05d}"
+
+    @classmethod
+    def parse(cls, text: str) -> TaskId:
+        match = _TASK_ID.match(text)
+        if not match:
+            raise ValueError(f"task id {text!r} is not of the form <skill_id>--s<seed>--<index>")
+        return cls(match["skill"], int(match["seed"]), int(match["index"]))
+
+
+def derive_seed(*parts: object) -> int:
+    """A 64-bit seed from the parts, stable across processes (unlike `hash()`)."""
+    digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def task_rng(run_seed: int, skill_id: str, index: int, node: str = "") -> random.Random:
+    """The task's own RNG; `node` gives each DAG node an independent stream."""
+    return random.Random(derive_seed(run_seed, skill_id, index, node))
+
+
+def digest(data: bytes | str) -> str:
+    """sha256 hex digest of bytes or text."""
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()

@@ -1,0 +1,49 @@
+"""Value objects that cross from workflows into packages: assets, rubric checks, solutions.
+
+Workflows build these; `forge.package` writes them; the gate reads them back from `task.json`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+HOME = "/home/user"
+
+
+@dataclass(frozen=True)
+class Asset:
+    """A file setup.sh places at `dest` (an absolute path under /home/user)."""
+
+    dest: str
+    data: bytes
+    app: str = ""  # the module that must open it in the real-app tier: calc | writer | impress | ""
+
+    @property
+    def name(self) -> str:
+        return self.dest.rsplit("/", 1)[-1]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One rubric item: a human criterion (for an LLM judge) and its executable form."""
+
+    id: str
+    criterion: str
+    primitive: str
+    args: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "criterion": self.criterion, "primitive": self.primitive, "args": self.args}
+
+
+@dataclass(frozen=True)
+class Solution:
+    """An oracle or near-miss: a list of edit operations (see `preparers.ops`) on files under /home/user."""
+
+    name: str  # "oracle" | "near-miss-1" | ...
+    description: str
+    ops: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "ops": self.ops}

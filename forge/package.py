@@ -1,0 +1,181 @@
+"""Task packages on disk: `<out>/<app>/<task_id>/{task.json, setup.sh, assets/, solution/}`.
+
+`build_package` turns a workflow's outputs into files (in memory); `write_package` writes them
+atomically (a temp folder renamed into place, so a crash never leaves half a package);
+`load_package` reads any package folder back, with errors that name the file.
+Nothing time- or run-dependent goes into a package: the same inputs give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from forge.dag import LLMCall, Workflow
+from forge.errors import PackageError
+from forge.ids import TaskId, digest
+from forge.model import Asset, Check, Solution
+from forge.taxonomy import Skill
+
+SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "task.schema.json"
+
+
+@cache
+def task_schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_PATH.read_text())
+
+
+def dumps(data: Any) -> str:
+    """The one JSON encoding used for package files: sorted keys, 2-space indent, trailing newline."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def render_setup(task_id: str, assets: list[tuple[str, Asset]], launch: list[str]) -> str:
+    """setup.sh: copy assets under /home/user, then launch the app unless FORGE_NO_LAUNCH=1."""
+    lines = [
+        "#!/usr/bin/env bash",
+        f"# Forge task {task_id}: recreate the initial state under /home/user.",
+        "set -euo pipefail",
+        'ASSETS="${FORGE_ASSETS:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/assets}"',
+    ]
+    for folder in sorted({asset.dest.rsplit("/", 1)[0] for _, asset in assets}):
+        lines.append(f"mkdir -p {shlex.quote(folder)}")
+    for file, asset in assets:
+        lines.append(f'cp "$ASSETS"/{shlex.quote(file.removeprefix("assets/"))} {shlex.quote(asset.dest)}')
+    if launch:
+        lines += [
+            'if [ "${FORGE_NO_LAUNCH:-0}" != "1" ]; then',
+            f"  (setsid {shlex.join(launch)} >/dev/null 2>&1 &)",
+            "fi",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class PackageFiles:
+    """A package in memory: relative path -> bytes, plus the parsed task.json."""
+
+    task_id: TaskId
+    app: str
+    task: dict[str, Any]
+    files: dict[str, bytes]
+
+
+def dedup_key(task: Mapping[str, Any]) -> str:
+    """Normalized params + artifact hashes + rubric: two tasks with the same key are the same task."""
+    parts = {
+        "skill": task.get("skill_id"),
+        "assets": sorted(a.get("sha256", "") for a in task.get("setup", {}).get("assets", [])),
+        "rubric": [[c.get("primitive"), c.get("args")] for c in task.get("rubric", [])],
+    }
+    return digest(json.dumps(parts, sort_keys=True, default=str))[:32]
+
+
+def build_package(task_id: TaskId, skill: Skill, workflow: Workflow, outputs: Mapping[str, Any],
+                  calls: list[LLMCall]) -> PackageFiles:
+    assets: list[Asset] = outputs["assets"]
+    rubric: list[Check] = outputs["rubric"]
+    solutions: list[Solution] = outputs["solutions"]
+    named: list[tuple[str, Asset]] = []
+    used: set[str] = set()
+    for i, asset in enumerate(assets):
+        file = f"assets/{asset.name}" if asset.name not in used else f"assets/{i}_{asset.name}"
+        used.add(file.removeprefix("assets/"))
+        named.append((file, asset))
+    files: dict[str, bytes] = {file: asset.data for file, asset in named}
+    files["setup.sh"] = render_setup(str(task_id), named, list(outputs["launch"])).encode()
+    solution_files = []
+    for solution in solutions:
+        path = f"solution/{solution.name}.json"
+        files[path] = dumps(solution.to_json()).encode()
+        solution_files.append(path)
+    task: dict[str, Any] = {
+        "schema_version": 1,
+        "id": str(task_id),
+        "skill_id": skill.id,
+        "family": skill.family,
+        "workflow": {"name": workflow.name, "version": workflow.version, "signature": workflow.signature},
+        "seed": task_id.seed,
+        "round": 0,
+        "app": skill.app,
+        "apps": list(skill.apps),
+        "params": dict(skill.params),
+        "instruction": outputs["instruction"],
+        "setup": {
+            "entry": "setup.sh",
+            "assets": [{"file": f, "dest": a.dest, "sha256": digest(a.data), "app": a.app} for f, a in named],
+            "launch": list(outputs["launch"]),
+        },
+        "rubric": [check.to_json() for check in rubric],
+        "solutions": {"oracle": solution_files[0], "near_misses": solution_files[1:]},
+        "metadata": {"llm": _usage(calls)},
+    }
+    task["metadata"]["dedup_key"] = dedup_key(task)
+    files["task.json"] = dumps(task).encode()
+    return PackageFiles(task_id, skill.app, task, files)
+
+
+def _usage(calls: list[LLMCall]) -> dict[str, Any]:
+    return {
+        "backend": calls[0].backend if calls else "none",
+        "calls": len(calls),
+        "prompt_tokens": sum(c.prompt_tokens for c in calls),
+        "completion_tokens": sum(c.completion_tokens for c in calls),
+        "cost_usd": round(sum(c.cost_usd for c in calls), 6),
+        "cache_hits": sum(c.cached for c in calls),
+    }
+
+
+def write_package(folder: Path, package: PackageFiles) -> Path:
+    """Write `package` to `folder` atomically (replacing an older copy); returns the folder."""
+    tmp = folder.with_name(f".{folder.name}.tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    for rel, data in sorted(package.files.items()):
+        target = tmp / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    (tmp / "setup.sh").chmod(0o755)
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp.rename(folder)
+    return folder
+
+
+@dataclass(frozen=True)
+class Package:
+    """A package folder read back from disk."""
+
+    root: Path
+    task: dict[str, Any]
+
+    @property
+    def id(self) -> str:
+        return str(self.task.get("id", self.root.name))
+
+    def solution_files(self) -> list[str]:
+        sols = self.task.get("solutions", {})
+        return [sols.get("oracle", ""), *sols.get("near_misses", [])]
+
+
+def load_package(path: Path) -> Package:
+    """Read `path/task.json`; raises `PackageError` naming the file when it is missing or not JSON."""
+    if not path.is_dir():
+        raise PackageError(f"{path}: not a package folder (expected a folder holding task.json)")
+    task_file = path / "task.json"
+    try:
+        task = json.loads(task_file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PackageError(f"{task_file}: missing; a package folder must hold task.json") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise PackageError(f"{task_file}: not valid JSON ({exc})") from None
+    if not isinstance(task, dict):
+        raise PackageError(f"{task_file}: top level must be a JSON object")
+    return Package(path, task)

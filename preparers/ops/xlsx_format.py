@@ -1,0 +1,3 @@
+"""xlsx ops: format."""
+
+from __future__ import annotations

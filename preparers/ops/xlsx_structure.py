@@ -1,0 +1,3 @@
+"""xlsx ops: structure."""
+
+from __future__ import annotations

@@ -1,0 +1,189 @@
+"""Tests for verifiers.formula: a safe evaluator for xlsx cell formulas."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from verifiers.formula import FormulaError, evaluate, function_names, referenced_ranges
+
+SHEETS: dict[str, dict[str, Any]] = {
+    "Sheet1": {
+        # A1:A7 mixes numbers, text, a bool and a blank (A6).
+        "A1": 10, "A2": 20, "A3": 30, "A4": "text", "A5": True, "A7": 2.5,
+        "B1": "East", "B2": "west", "B3": "East", "B4": "North", "B6": "Eastern",  # B5 blank
+        "C1": 100, "C2": 200, "C3": 300, "C4": 400, "C5": 500, "C6": 600,
+        "D1": "=A1*2",  # 20
+        "D2": "=D1+A2",  # 40
+        "D3": "=SUM(D1:D2)",  # 60
+        "D4": "=Data!B2*2",  # Data!B2 is evaluated on sheet Data -> 3 * 2
+        "E1": "=E2+1", "E2": "=E1+1",  # cycle
+        "F1": dt.date(2024, 1, 1), "F2": dt.datetime(2024, 1, 1, 12, 0), "F3": ">15", "F4": "East",
+        "G1": "=A6",  # formula showing a blank cell -> 0
+        "H1": "a*b", "H2": "axb",
+    },
+    "Data": {"A1": 1, "A2": 2, "B2": "=A1+A2"},
+    "My Sheet": {"A1": 5, "B3": 7},
+    "It's": {"A1": 42},
+}
+
+
+def lookup(sheet: str | None, coord: str) -> Any:
+    return SHEETS[sheet or "Sheet1"].get(coord)
+
+
+CASES: list[tuple[str, Any]] = [
+    # literals and precedence
+    ("=1+2*3", 7), ("=(1+2)*3", 9), ("=-2^2", 4), ("=2^3^2", 64), ("=2*3^2", 18), ("=2^-1", 0.5),
+    ("=10-2-3", 5), ("=8/2/2", 2), ("=2-+-1", 3), ("=1.5e2", 150), ("=.5+1", 1.5), ("=50%*2", 1),
+    ("=1+2=3", True), ("=1+2&\"x\"", "3x"), ('="a"&1+1', "a2"), ("=3>2=TRUE", True), ("=-A1", -10),
+    (" = 1 + 1 ", 2), ("1+1", 2),
+    # strings, booleans, comparisons
+    ('="say ""hi"""', 'say "hi"'), ('="a"&"b"', "ab"), ('=A1&A6', "10"), ('=A7&""', "2.5"),
+    ("=TRUE", True), ("=false", False), ('="abc"="ABC"', True), ('="b">"a"', True), ('=1<"a"', True),
+    ("=A6=0", True), ('=A6=""', True), ("=2<>2", False), ("=3>=3", True), ("=A5&1", "TRUE1"),
+    # references: blanks, anchors, sheets, quoted sheet names
+    ("=A1+A6", 10), ("=$A$1+A$2", 30), ("=Data!A1+Data!A2", 3), ("='My Sheet'!A1*'My Sheet'!B3", 35),
+    ("='It''s'!A1", 42), ("=SUM(Data!A1:A2)", 3), ("=SUM(A3:A1)", 60),
+    # referenced formula cells are evaluated recursively, on their own sheet
+    ("=D2", 40), ("=D3", 60), ("=D4", 6), ("=G1", 0), ("=SUM(D1:D3)", 120),
+    # aggregates skip text/bools/blanks in ranges but count literals
+    ("=SUM(A1:A7)", 62.5), ("=SUM(A1:A3,5,TRUE)", 66), ('=SUM("3",1)', 4), ("=AVERAGE(A1:A7)", 15.625),
+    ("=MIN(A1:A7)", 2.5), ("=MAX(A1:A7)", 30), ("=MIN(B1:B6)", 0), ("=MAX(B1:B6)", 0),
+    ("=COUNT(A1:A7)", 4), ('=COUNT(1,"2","x",TRUE)', 3), ("=COUNTA(A1:A7)", 6), ("=COUNTA(B1:B6)", 5),
+    ("=MEDIAN(A1:A3,A7)", 15), ("=PRODUCT(A1:A2,0.5)", 100), ("=SUM(A1;A2;A3)", 60),
+    # dates are Excel serials (days since 1899-12-30)
+    ("=F1", 45292), ("=F2-F1", 0.5), ("=F1+1", 45293), ("=MAX(F1:F2)", 45292.5),
+    ('=COUNTIF(F1:F2,">=2024-01-01")', 2), ('=COUNTIF(F1:F2,">45292")', 1),
+    # COUNTIF / SUMIF / AVERAGEIF criteria
+    ('=COUNTIF(A1:A7,">15")', 2), ('=COUNTIF(A1:A7,">=20")', 2), ('=COUNTIF(A1:A7,">=10.5")', 2),
+    ("=COUNTIF(A1:A7,20)", 1), ('=COUNTIF(A1:A7,"<>20")', 6), ("=COUNTIF(A1:A7,TRUE)", 1),
+    ('=COUNTIF(B1:B6,"East")', 2), ('=COUNTIF(B1:B6,"east")', 2), ('=COUNTIF(B1:B6,"=East")', 2),
+    ('=COUNTIF(B1:B6,"<>East")', 4), ('=COUNTIF(B1:B6,"East*")', 3), ('=COUNTIF(B1:B6,"?est")', 1),
+    ('=COUNTIF(B1:B6,"")', 1), ('=COUNTIF(B1:B6,"<M")', 3), ('=COUNTIF(H1:H2,"a*b")', 2),
+    ('=COUNTIF(H1:H2,"a~*b")', 1), ("=COUNTIF(B1:B6,F4)", 2), ("=COUNTIF(A1:A7,F3)", 2),
+    ('=SUMIF(B1:B6,"East",C1:C6)', 400), ('=SUMIF(A1:A3,">15")', 50), ('=SUMIF(B1:B6,"East*",C1)', 1000),
+    ('=SUMIF(B1:B6,"nobody",C1:C6)', 0), ('=AVERAGEIF(B1:B6,"East",C1:C6)', 200),
+    # rounding: half away from zero on the shortest decimal repr
+    ("=ROUND(2.5,0)", 3), ("=ROUND(-2.5,0)", -3), ("=ROUND(1.005,2)", 1.01), ("=ROUND(2.675,2)", 2.68),
+    ("=ROUND(0.285,2)", 0.29), ("=ROUND(1234.5,-2)", 1200), ("=ROUND(3.14159,3)", 3.142),
+    ("=ROUND(A7)", 3), ("=ROUNDUP(1.21,1)", 1.3), ("=ROUNDUP(-1.21,1)", -1.3), ("=ROUNDDOWN(1.29,1)", 1.2),
+    ("=ROUNDDOWN(-1.29,1)", -1.2),
+    # other functions, namespaces, lazy IF, empty arguments
+    ("=ABS(-3)", 3), ("=INT(-2.5)", -3), ("=INT(2.7)", 2), ('=IF(A1>5,"big","small")', "big"),
+    ('=IF(A1>50,"big")', False), ("=IF(A6,1,2)", 2), ("=IF(A1>5,1,1/0)", 1), ("=IF(A1>5,,1)", 0),
+    ("=AND(A1>5,A2>5)", True), ("=OR(A1>50,FALSE)", False), ("=AND(A1:A5)", True), ("=NOT(A5)", False),
+    ("=LEN(B6)", 7), ("=UPPER(B2)", "WEST"), ('=LOWER("AbC")', "abc"), ('=CONCATENATE(B1,"-",A1)', "East-10"),
+    ("=_xlfn.ROUND(of:SUM(A1;A2),0)", 30), ("=ROUND(SUM(A1:A3)/7,2)", 8.57),
+]
+
+
+@pytest.mark.parametrize(("formula", "expected"), CASES)
+def test_evaluate(formula: str, expected: Any) -> None:
+    result = evaluate(formula, lookup)
+    if isinstance(expected, (bool, str)):
+        assert result == expected
+        assert type(result) is type(expected)
+    else:
+        assert isinstance(result, float)
+        assert result == pytest.approx(expected)
+
+
+ERRORS: list[tuple[str, str]] = [
+    ("=SUM(", "unexpected end"),
+    ("=1+", "unexpected end"),
+    ("=", "empty formula"),
+    ("", "empty formula"),
+    ("=(1+2", "expected ')'"),
+    ("=1+2)", "unexpected ')'"),
+    ("=SUM(1 2)", "expected ')'"),
+    ("=#REF!+1", "unexpected character"),
+    ("=FOO(1)", "unknown function 'FOO'"),
+    ("=MyName+1", "unknown name 'MyName'"),
+    ("=ZZZ1", "outside the sheet"),
+    ("=ROUND()", "ROUND takes"),
+    ("=E1", "circular reference"),
+    ("=1/0", "division by zero"),
+    ("=A1/A6", "division by zero"),
+    ("=AVERAGE(B1:B6)", "division by zero"),
+    ('=AVERAGEIF(B1:B6,"zzz",C1:C6)', "division by zero"),
+    ("=MEDIAN(B1:B6)", "no numbers"),
+    ('="a"+1', "used as a number"),
+    ("=A1:A3", "single value"),
+    ("=COUNTIF(5,5)", "cell range"),
+    ("=Missing!A1", "cannot look up Missing!A1"),
+]
+
+
+@pytest.mark.parametrize(("formula", "problem"), ERRORS)
+def test_evaluate_errors(formula: str, problem: str) -> None:
+    with pytest.raises(FormulaError) as info:
+        evaluate(formula, lookup)
+    message = str(info.value)
+    assert problem in message
+    assert repr(formula) in message
+
+
+def test_formula_error_is_value_error() -> None:
+    assert issubclass(FormulaError, ValueError)
+
+
+def test_depth_limit() -> None:
+    chain = {f"A{i}": f"=A{i + 1}+1" for i in range(1, 10)} | {"A10": 0}
+
+    def chain_lookup(sheet: str | None, coord: str) -> Any:
+        return chain.get(coord)
+
+    assert evaluate("=A1", chain_lookup) == pytest.approx(9)
+    with pytest.raises(FormulaError, match="nested deeper than 3"):
+        evaluate("=A1", chain_lookup, max_depth=3)
+
+
+def test_lookup_receives_sheet_and_plain_coordinates() -> None:
+    calls: list[tuple[str | None, str]] = []
+
+    def recording(sheet: str | None, coord: str) -> Any:
+        calls.append((sheet, coord))
+        return 1
+
+    assert evaluate("=$B$2+'My Sheet'!c3+SUM(Data!A1:B1)", recording) == pytest.approx(4)
+    assert calls == [(None, "B2"), ("My Sheet", "C3"), ("Data", "A1"), ("Data", "B1")]
+
+
+@pytest.mark.parametrize(
+    ("formula", "expected"),
+    [
+        ("=SUM(A2:A9)", [(None, "A2:A9")]),
+        ("=SUM($A$2:$A$9)/COUNT(Data!B3)", [(None, "A2:A9"), ("Data", "B3")]),
+        ("='My Sheet'!A1:B3+'It''s'!c5", [("My Sheet", "A1:B3"), ("It's", "C5")]),
+        ("=IF(A1>0,B1,C1)", [(None, "A1"), (None, "B1"), (None, "C1")]),
+        ("=ROUND(AVERAGE(B2:B10),2)", [(None, "B2:B10")]),
+        ('=1+2&"A1"', []),
+    ],
+)
+def test_referenced_ranges(formula: str, expected: list[tuple[str | None, str]]) -> None:
+    assert referenced_ranges(formula) == expected
+
+
+@pytest.mark.parametrize(
+    ("formula", "expected"),
+    [
+        ("=ROUND(SUM(A1:A3),2)", ["ROUND", "SUM"]),
+        ("=_xlfn.ROUND(of:sum(A1;A2);1)", ["ROUND", "SUM"]),
+        ("=IF(AND(A1>0,B1>0),MAX(A1:B1),min(A1:B1))", ["IF", "AND", "MAX", "MIN"]),
+        ("=FOO(A1)+LOG10(2)", ["FOO", "LOG10"]),
+        ("=A1+1", []),
+    ],
+)
+def test_function_names(formula: str, expected: list[str]) -> None:
+    assert function_names(formula) == expected
+
+
+@pytest.mark.parametrize("formula", ["=SUM(", "=1+", "=(A1", "=A1 B1"])
+def test_inspection_rejects_garbage(formula: str) -> None:
+    with pytest.raises(FormulaError, match="cannot parse"):
+        referenced_ranges(formula)
+    with pytest.raises(FormulaError, match="cannot parse"):
+        function_names(formula)

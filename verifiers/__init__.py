@@ -1,0 +1,1 @@
+"""Verifiers: (a) the check vocabulary (`verifiers.checks`), (b) the gate (`verifiers.gate`)."""

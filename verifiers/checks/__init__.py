@@ -1,0 +1,144 @@
+"""The check vocabulary: primitives that read a state root and answer pass/fail with evidence.
+
+A rubric check in task.json is `{"id", "criterion", "primitive", "args"}`. Each primitive is a function
+`fn(state, **args) -> Result`, registered with `@primitive(name, grounded=..., secret=...)`:
+- `grounded`: arg names whose values must be stated in the instruction (file path, sheet, values the
+  student must type) — the gate's grounding stage checks them;
+- `secret`: arg names holding answers (computed values) that must NOT appear in student-facing text.
+A check never writes. It never raises on a bad state: a missing file or a corrupt workbook is a fail
+with evidence.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+from openpyxl.workbook.workbook import Workbook
+
+from forge.errors import CheckError, did_you_mean
+from preparers.ops import OpError, resolve
+
+MODULES = (
+    "verifiers.checks.xlsx_values",
+    "verifiers.checks.xlsx_format",
+    "verifiers.checks.xlsx_structure",
+)
+
+
+@dataclass(frozen=True)
+class Result:
+    passed: bool
+    evidence: str
+
+
+def ok(evidence: str) -> Result:
+    return Result(True, evidence)
+
+
+def fail(evidence: str) -> Result:
+    return Result(False, evidence)
+
+
+class StateError(Exception):
+    """Raised inside a check when the state cannot answer (missing file, bad sheet): becomes a fail."""
+
+
+class State:
+    """A state root standing for /home/user, with cached document loads (one per path and mode)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._cache: dict[tuple[str, bool], Workbook] = {}
+
+    def path(self, path: str) -> Path:
+        try:
+            return resolve(self.root, path)
+        except OpError as exc:
+            raise StateError(str(exc)) from None
+
+    def workbook(self, path: str, *, values: bool = False) -> Workbook:
+        """The workbook at `path`; `values=True` gives cached formula values (as saved by an app)."""
+        key = (path, values)
+        if key not in self._cache:
+            host = self.path(path)
+            if not host.is_file():
+                raise StateError(f"{path} does not exist")
+            try:
+                self._cache[key] = openpyxl.load_workbook(host, data_only=values)
+            except Exception as exc:  # any parse failure of an untrusted file is a failed check
+                raise StateError(f"{path} is not a readable xlsx workbook ({type(exc).__name__}: {exc})") from None
+        return self._cache[key]
+
+    def sheet(self, path: str, sheet: str, *, values: bool = False) -> Any:
+        wb = self.workbook(path, values=values)
+        if sheet not in wb.sheetnames:
+            raise StateError(f"{path} has no sheet {sheet!r} (sheets: {wb.sheetnames})")
+        return wb[sheet]
+
+
+@dataclass(frozen=True)
+class Primitive:
+    name: str
+    fn: Callable[..., Result]
+    grounded: tuple[str, ...]
+    secret: tuple[str, ...]
+
+    @property
+    def doc(self) -> str:
+        return (self.fn.__doc__ or "").strip().splitlines()[0]
+
+
+_PRIMITIVES: dict[str, Primitive] = {}
+
+
+def primitive(name: str, *, grounded: tuple[str, ...] = ("path",), secret: tuple[str, ...] = ()
+              ) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
+        if name in _PRIMITIVES:
+            raise ValueError(f"check primitive {name!r} registered twice")
+        params = inspect.signature(fn).parameters
+        unknown = [a for a in grounded + secret if a not in params]
+        if unknown:
+            raise ValueError(f"check primitive {name!r}: grounded/secret name unknown args {unknown}")
+        _PRIMITIVES[name] = Primitive(name, fn, grounded, secret)
+        return fn
+
+    return wrap
+
+
+def registry() -> dict[str, Primitive]:
+    for module in MODULES:
+        importlib.import_module(module)
+    return _PRIMITIVES
+
+
+def get(name: str) -> Primitive:
+    known = registry()
+    if name not in known:
+        raise CheckError(f"unknown check primitive {name!r}.{did_you_mean(name, sorted(known))}")
+    return known[name]
+
+
+def bind(name: str, args: dict[str, Any]) -> Primitive:
+    """The primitive for `name` after checking `args` fit its signature; raises `CheckError`."""
+    prim = get(name)
+    try:
+        inspect.signature(prim.fn).bind(None, **args)
+    except TypeError as exc:
+        raise CheckError(f"check {name!r}: {exc}") from None
+    return prim
+
+
+def run_check(state: State, name: str, args: dict[str, Any]) -> Result:
+    """Evaluate one check; state problems become failures with evidence."""
+    prim = bind(name, args)
+    try:
+        return prim.fn(state, **args)
+    except StateError as exc:
+        return fail(str(exc))

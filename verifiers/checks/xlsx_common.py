@@ -1,0 +1,52 @@
+"""Helpers shared by the xlsx primitives: cell normalization and range reading."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from openpyxl.utils import range_boundaries
+
+
+def cell_text(value: Any) -> str:
+    """A canonical text for comparing cell values across writers (openpyxl, LibreOffice)."""
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat() if value.time() == dt.time() else value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(round(value, 9))
+    return str(value)
+
+
+def read_rows(ws: Any, ref: str) -> list[list[Any]]:
+    """Cell values of `ref` (e.g. "A2:E21") as a list of rows."""
+    min_col, min_row, max_col, max_row = range_boundaries(ref)
+    return [[ws.cell(r, c).value for c in range(min_col, max_col + 1)] for r in range(min_row, max_row + 1)]
+
+
+def numeric(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.replace(",", ""))
+        except ValueError:
+            return None
+    return None
+
+
+def same_value(actual: Any, expected: Any, tolerance: float = 0.0) -> bool:
+    """Numbers within `tolerance`; dates by day; text exact after trimming whitespace."""
+    exp_num, act_num = numeric(expected), numeric(actual)
+    if isinstance(expected, int | float) and not isinstance(expected, bool) and act_num is not None:
+        return abs(act_num - float(expected)) <= tolerance + 1e-9
+    if exp_num is not None and isinstance(expected, str) and act_num is not None and not isinstance(actual, str):
+        return abs(act_num - exp_num) <= tolerance + 1e-9
+    return cell_text(actual).strip() == cell_text(expected).strip()

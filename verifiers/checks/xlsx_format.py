@@ -1,0 +1,3 @@
+"""xlsx primitives: format."""
+
+from __future__ import annotations

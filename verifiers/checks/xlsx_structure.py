@@ -1,0 +1,3 @@
+"""xlsx primitives: structure."""
+
+from __future__ import annotations

@@ -1,0 +1,629 @@
+"""Safe evaluator for spreadsheet formulas as stored in xlsx cells by openpyxl/LibreOffice.
+
+openpyxl never computes formulas, so a workbook written by a script has no cached
+values; rubric checks use :func:`evaluate` to compute a formula cell's value, and
+:func:`referenced_ranges` / :func:`function_names` to inspect what a formula uses.
+
+Scope is deliberately small: number/string/boolean literals, A1-style cell and range
+references (optionally ``$``-anchored and sheet-qualified, e.g. ``'My Sheet'!A1:B3``),
+the operators ``^ * / + - & = <> < <= > >=`` and postfix ``%`` with Excel precedence
+(unary minus binds tighter than ``^``, so ``-2^2 = 4``), and the functions in
+``_ARITY``. Defined names, whole-column ranges, error literals and array formulas
+raise :class:`FormulaError` rather than being guessed at. Nothing is passed to
+eval/exec: text goes tokenizer -> recursive-descent parser (frozen dataclass AST) ->
+tree-walking evaluator. Referenced cells holding formulas are evaluated recursively
+(memoised, with cycle and depth protection).
+
+Semantics follow Excel: a blank cell is 0 in arithmetic and "" in ``&``; a formula
+whose result is a blank cell yields 0.0; dates/datetimes are serial numbers (days
+since 1899-12-30); aggregates skip text, booleans and blanks found in references but
+count literal arguments; ROUND rounds half away from zero on the float's shortest
+decimal repr (ROUND(1.005, 2) = 1.01). Numbers are always returned as float.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import operator
+import re
+import statistics
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal, localcontext
+from typing import Any
+
+Lookup = Callable[[str | None, str], Any]
+Scalar = float | str | bool | None
+
+
+class FormulaError(ValueError):
+    """Raised for syntax errors, unsupported functions, bad refs; message names the formula and problem."""
+
+
+class _Problem(Exception):
+    """Internal error carrying just the problem; public functions wrap it into FormulaError."""
+
+
+# --------------------------------------------------------------------------- tokenizer
+
+_CELL = r"\$?[A-Za-z]{1,3}\$?[0-9]+"
+_PREFIX = re.compile(r"^(?:_xlfn\.|_xlws\.|of:)+", re.IGNORECASE)
+_TOKEN_RE = re.compile(
+    "|".join(
+        [
+            r"(?P<ws>\s+)",
+            r'(?P<str>"(?:[^"]|"")*")',
+            rf"(?P<ref>(?:(?P<sheet>'(?:[^']|'')+'|[A-Za-z0-9_][\w.]*)!)?{_CELL}(?::{_CELL})?)(?![\w.(!])",
+            r"(?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)",
+            r"(?P<func>(?:_xlfn\.|_xlws\.|of:)*[A-Za-z_][\w.]*)(?=\s*\()",
+            r"(?P<name>[A-Za-z_][\w.]*)",
+            r"(?P<op><=|>=|<>|[-+*/^&=<>%(),;])",
+        ]
+    )
+)
+_NUMBER_TEXT = re.compile(r"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
+_MAX_ROW, _MAX_COL, _MAX_CELLS = 1_048_576, 16_384, 100_000
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str
+    text: str
+    pos: int
+    sheet: str | None = None
+
+
+def _tokenize(text: str) -> list[_Token]:
+    tokens: list[_Token] = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN_RE.match(text, pos)
+        if m is None:
+            raise _Problem(f"unexpected character {text[pos]!r} at position {pos}")
+        kind = "ref" if m["ref"] else m.lastgroup or ""
+        if kind == "ref":  # split off the sheet name, unquoting 'It''s'
+            sheet = m["sheet"]
+            if sheet and sheet.startswith("'"):
+                sheet = sheet[1:-1].replace("''", "'")
+            tokens.append(_Token(kind, m["ref"].rpartition("!")[2], pos, sheet))
+        elif kind != "ws":
+            tokens.append(_Token(kind, m[0], pos))
+        pos = m.end()
+    return tokens
+
+
+# --------------------------------------------------------------------------- AST + parser
+
+
+@dataclass(frozen=True)
+class Literal:
+    value: Scalar
+
+
+@dataclass(frozen=True)
+class Ref:
+    sheet: str | None
+    start: str  # normalised: upper-case, no "$"
+    end: str | None = None
+
+    @property
+    def text(self) -> str:
+        return f"{self.start}:{self.end}" if self.end else self.start
+
+
+@dataclass(frozen=True)
+class Unary:
+    op: str  # "+", "-" or "%"
+    operand: Node
+
+
+@dataclass(frozen=True)
+class Binary:
+    op: str
+    left: Node
+    right: Node
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str  # upper-case, namespace prefix stripped
+    args: tuple[Node, ...]
+
+
+Node = Literal | Ref | Unary | Binary | Call
+
+# Binary operator levels, loosest first; all left-associative (Excel: 2^3^2 = 64).
+_LEVELS = (("=", "<>", "<", "<=", ">", ">="), ("&",), ("+", "-"), ("*", "/"), ("^",))
+
+
+def _split_cell(coord: str) -> tuple[int, int]:
+    """'B7' -> (row 7, column 2); validates against Excel's sheet limits."""
+    m = re.fullmatch(r"([A-Z]{1,3})([0-9]+)", coord)
+    if m is None:
+        raise _Problem(f"bad cell reference {coord!r}")
+    col = 0
+    for ch in m[1]:
+        col = col * 26 + ord(ch) - 64
+    row = int(m[2])
+    if not (1 <= row <= _MAX_ROW and col <= _MAX_COL):
+        raise _Problem(f"cell reference {coord!r} is outside the sheet")
+    return row, col
+
+
+def _col_letters(col: int) -> str:
+    letters = ""
+    while col:
+        col, rem = divmod(col - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+class _Parser:
+    def __init__(self, tokens: list[_Token]) -> None:
+        self.tokens = tokens
+        self.i = 0
+
+    def parse(self) -> Node:
+        node = self.binary(0)
+        if self.i < len(self.tokens):
+            tok = self.tokens[self.i]
+            raise _Problem(f"unexpected {tok.text!r} at position {tok.pos}")
+        return node
+
+    def peek_op(self, *ops: str) -> bool:
+        tok = self.tokens[self.i] if self.i < len(self.tokens) else None
+        return tok is not None and tok.kind == "op" and tok.text in ops
+
+    def take_op(self, *ops: str) -> str | None:
+        if not self.peek_op(*ops):
+            return None
+        self.i += 1
+        return self.tokens[self.i - 1].text
+
+    def expect(self, op: str) -> None:
+        if self.take_op(op) is None:
+            found = repr(self.tokens[self.i].text) if self.i < len(self.tokens) else "end of formula"
+            raise _Problem(f"expected {op!r} but found {found}")
+
+    def binary(self, level: int) -> Node:
+        if level == len(_LEVELS):
+            return self.unary()
+        node = self.binary(level + 1)
+        while (op := self.take_op(*_LEVELS[level])) is not None:
+            node = Binary(op, node, self.binary(level + 1))
+        return node
+
+    def unary(self) -> Node:
+        if (op := self.take_op("+", "-")) is not None:
+            return Unary(op, self.unary())
+        node = self.primary()
+        while self.take_op("%"):
+            node = Unary("%", node)
+        return node
+
+    def primary(self) -> Node:
+        if self.i >= len(self.tokens):
+            raise _Problem("unexpected end of formula")
+        tok = self.tokens[self.i]
+        self.i += 1
+        if tok.kind == "num":
+            return Literal(float(tok.text))
+        if tok.kind == "str":
+            return Literal(tok.text[1:-1].replace('""', '"'))
+        if tok.kind == "name" and tok.text.upper() in ("TRUE", "FALSE"):
+            return Literal(tok.text.upper() == "TRUE")
+        if tok.kind == "name":
+            raise _Problem(f"unknown name {tok.text!r}")
+        if tok.kind == "ref":
+            start, _, end = tok.text.replace("$", "").upper().partition(":")
+            for coord in (start, end or start):
+                _split_cell(coord)
+            return Ref(tok.sheet, start, end or None)
+        if tok.kind == "func":
+            self.expect("(")
+            args: list[Node] = []
+            if not self.take_op(")"):
+                while True:  # an empty argument (e.g. IF(x,,1)) is a blank
+                    blank = self.peek_op(",", ";", ")")
+                    args.append(Literal(None) if blank else self.binary(0))
+                    if self.take_op(")"):
+                        break
+                    if not self.take_op(",", ";"):
+                        self.expect(")")
+            return Call(_PREFIX.sub("", tok.text).upper(), tuple(args))
+        if tok.text == "(":
+            node = self.binary(0)
+            self.expect(")")
+            return node
+        raise _Problem(f"unexpected {tok.text!r} at position {tok.pos}")
+
+
+def _parse(formula: str) -> Node:
+    text = formula.strip()
+    text = text[1:] if text.startswith("=") else text
+    if not text.strip():
+        raise _Problem("empty formula")
+    return _Parser(_tokenize(text)).parse()
+
+
+# --------------------------------------------------------------------------- value helpers
+
+_EPOCH = dt.datetime(1899, 12, 30)
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "=": operator.eq, "<>": operator.ne, "<": operator.lt,
+    "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+
+
+def _parse_number(text: str) -> float | None:
+    return float(text) if _NUMBER_TEXT.fullmatch(text) else None
+
+
+def _cell_value(raw: Any) -> Scalar:
+    """Normalise a looked-up (non-formula) cell value; dates become Excel serials."""
+    if raw is None or isinstance(raw, (bool, str)):
+        return raw
+    if isinstance(raw, dt.datetime):
+        return (raw.replace(tzinfo=None) - _EPOCH).total_seconds() / 86400
+    if isinstance(raw, dt.date):
+        return float((raw - _EPOCH.date()).days)
+    if isinstance(raw, dt.time):
+        return (raw.hour * 3600 + raw.minute * 60 + raw.second + raw.microsecond / 1e6) / 86400
+    if isinstance(raw, dt.timedelta):
+        return raw.total_seconds() / 86400
+    if isinstance(raw, (int, float, Decimal)):
+        return float(raw)
+    raise _Problem(f"unsupported cell value {raw!r}")
+
+
+def _to_number(v: Scalar) -> float:
+    if v is None or isinstance(v, bool):
+        return float(bool(v))
+    if isinstance(v, float):
+        return v
+    number = _parse_number(v)
+    if number is None:
+        raise _Problem(f"text {v!r} used as a number")
+    return number
+
+
+def _to_text(v: Scalar) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "TRUE" if v else "FALSE"
+    if isinstance(v, float):
+        return str(int(v)) if v.is_integer() and abs(v) < 1e15 else format(v, ".15g").upper()
+    return v
+
+
+def _to_bool(v: Scalar) -> bool:
+    if isinstance(v, str):
+        if v.upper() not in ("TRUE", "FALSE"):
+            raise _Problem(f"text {v!r} used as a logical value")
+        return v.upper() == "TRUE"
+    return bool(v)
+
+
+def _compare(op: str, a: Scalar, b: Scalar) -> bool:
+    """Excel ordering: numbers < text < booleans; text case-insensitive; blank adopts the other type."""
+    blank: dict[type, Scalar] = {bool: False, str: ""}
+    a = blank.get(type(b), 0.0) if a is None else a
+    b = blank.get(type(a), 0.0) if b is None else b
+    rank_a, rank_b = (2 if isinstance(x, bool) else 1 if isinstance(x, str) else 0 for x in (a, b))
+    if rank_a != rank_b:
+        return _COMPARE[op](rank_a, rank_b)
+    if isinstance(a, str) and isinstance(b, str):
+        return _COMPARE[op](a.casefold(), b.casefold())
+    return _COMPARE[op](a, b)
+
+
+def _wildcard(text: str) -> re.Pattern[str]:
+    """Excel text pattern: * any run, ? one character, ~ escapes the next character."""
+    special = {"*": ".*", "?": "."}
+    parts = [re.escape(m[1]) if m[1] is not None else special.get(m[0], re.escape(m[0]))
+             for m in re.finditer(r"~(.)|[*?]|[^~*?]+|~", text, re.DOTALL)]
+    return re.compile("".join(parts), re.IGNORECASE | re.DOTALL)
+
+
+def _criterion(crit: Scalar) -> Callable[[Scalar], bool]:
+    """COUNTIF-style criterion: 5, ">50", "<>East", "East", "Ea*", "" (blank)."""
+    if isinstance(crit, (bool, float)):
+        return lambda v: type(v) is type(crit) and v == crit
+    text = crit or ""
+    op = next((o for o in ("<=", ">=", "<>", "<", ">", "=") if text.startswith(o)), "")
+    operand = text[len(op):]
+    cmp = _COMPARE[op or "="]
+    number = _parse_number(operand)
+    if number is None and re.fullmatch(r"\d{4}-\d{2}-\d{2}", operand):  # ISO date criterion
+        number = float((dt.date.fromisoformat(operand) - _EPOCH.date()).days)
+    if number is not None:
+        return lambda v: cmp(v, number) if type(v) is float else op == "<>"
+    if operand.upper() in ("TRUE", "FALSE"):
+        flag = operand.upper() == "TRUE"
+        return lambda v: cmp(v, flag) if isinstance(v, bool) else op == "<>"
+    if op in ("", "=", "<>"):
+        if operand == "":
+            return lambda v: (v is None or v == "") != (op == "<>")
+        pattern = _wildcard(operand)
+        return lambda v: (isinstance(v, str) and pattern.fullmatch(v) is not None) != (op == "<>")
+    folded = operand.casefold()
+    return lambda v: isinstance(v, str) and cmp(v.casefold(), folded)
+
+
+def _round(x: float, digits: float, mode: str) -> float:
+    places = max(-330, min(330, int(digits)))  # Excel truncates the digits argument
+    with localcontext() as ctx:
+        ctx.prec = 700
+        return float(Decimal(repr(x)).quantize(Decimal(1).scaleb(-places), rounding=mode))
+
+
+# --------------------------------------------------------------------------- evaluator
+
+_ARITY: dict[str, tuple[int, int | None]] = {
+    **dict.fromkeys(("SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTA", "MEDIAN", "PRODUCT"), (1, None)),
+    **dict.fromkeys(("AND", "OR", "CONCATENATE"), (1, None)),
+    **dict.fromkeys(("ABS", "INT", "NOT", "LEN", "UPPER", "LOWER"), (1, 1)),
+    **dict.fromkeys(("ROUND", "ROUNDUP", "ROUNDDOWN"), (1, 2)),
+    **dict.fromkeys(("SUMIF", "AVERAGEIF"), (2, 3)),
+    "COUNTIF": (2, 2), "IF": (1, 3), "TRUE": (0, 0), "FALSE": (0, 0),
+}
+_ARITHMETIC: dict[str, Callable[[float, float], Any]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "^": operator.pow,
+}
+_ROUNDING = {"ROUND": ROUND_HALF_UP, "ROUNDUP": ROUND_UP, "ROUNDDOWN": ROUND_DOWN}
+
+
+@dataclass(frozen=True)
+class _Range:
+    """Values of a reference (row-major) plus its position, for SUMIF's sum_range resizing."""
+
+    sheet: str | None
+    top: int
+    left: int
+    rows: int
+    cols: int
+    values: tuple[Scalar, ...]
+
+
+Value = Scalar | _Range
+
+
+def _single(v: Value, name: str) -> Scalar:
+    if not isinstance(v, _Range):
+        return v
+    if len(v.values) != 1:
+        raise _Problem(f"{name} got a {v.rows}x{v.cols} range where a single value is expected")
+    return v.values[0]
+
+
+def _numbers(args: list[Value]) -> list[float]:
+    """Numbers for aggregates: references contribute only numeric cells, literals are coerced."""
+    out: list[float] = []
+    for arg in args:
+        if isinstance(arg, _Range):
+            out.extend(v for v in arg.values if type(v) is float)
+        elif arg is not None:
+            out.append(_to_number(arg))
+    return out
+
+
+def _count(args: list[Value], non_empty: bool) -> float:
+    total = 0
+    for arg in args:
+        values = arg.values if isinstance(arg, _Range) else (arg,)
+        for v in values:
+            if non_empty:
+                total += v is not None
+            elif isinstance(arg, _Range):
+                total += type(v) is float
+            else:
+                total += isinstance(v, (float, bool)) or (isinstance(v, str) and _parse_number(v) is not None)
+    return float(total)
+
+
+def _logicals(args: list[Value], name: str) -> list[bool]:
+    out: list[bool] = []
+    for arg in args:
+        if isinstance(arg, _Range):
+            out.extend(bool(v) for v in arg.values if isinstance(v, (bool, float)))
+        elif arg is not None:
+            out.append(_to_bool(arg))
+    if not out:
+        raise _Problem(f"{name} got no logical values")
+    return out
+
+
+class _Evaluator:
+    def __init__(self, lookup: Lookup, max_depth: int) -> None:
+        self.lookup = lookup
+        self.max_depth = max_depth
+        self.active: list[tuple[str | None, str]] = []  # formula cells being evaluated
+        self.cache: dict[tuple[str | None, str], Scalar] = {}
+
+    def cell(self, sheet: str | None, coord: str) -> Scalar:
+        key = (sheet.casefold() if sheet else None, coord)
+        if key in self.cache:
+            return self.cache[key]
+        name = f"{sheet}!{coord}" if sheet else coord
+        try:
+            raw = self.lookup(sheet, coord)
+        except (LookupError, ValueError) as exc:
+            raise _Problem(f"cannot look up {name}: {exc!r}") from None
+        if isinstance(raw, str) and raw.startswith("="):
+            if key in self.active:
+                raise _Problem(f"circular reference through {name}")
+            if len(self.active) >= self.max_depth:
+                raise _Problem(f"formulas nested deeper than {self.max_depth} at {name}")
+            self.active.append(key)
+            try:
+                value = self.scalar(_parse(raw), sheet)
+            except _Problem as exc:
+                raise _Problem(f"{exc} (in {name}: {raw!r})") from None
+            finally:
+                self.active.pop()
+            value = 0.0 if value is None else value  # a formula showing a blank cell shows 0
+        else:
+            value = _cell_value(raw)
+        self.cache[key] = value
+        return value
+
+    def fetch(self, sheet: str | None, top: int, left: int, rows: int, cols: int) -> _Range:
+        if rows * cols > _MAX_CELLS:
+            raise _Problem(f"range of {rows * cols} cells is too large")
+        values = tuple(self.cell(sheet, f"{_col_letters(c)}{r}")
+                       for r in range(top, top + rows) for c in range(left, left + cols))
+        return _Range(sheet, top, left, rows, cols, values)
+
+    def scalar(self, node: Node, sheet: str | None) -> Scalar:
+        return _single(self.node_value(node, sheet), "formula")
+
+    def node_value(self, node: Node, sheet: str | None) -> Value:
+        if isinstance(node, Literal):
+            return node.value
+        if isinstance(node, Ref):
+            (r1, c1), (r2, c2) = _split_cell(node.start), _split_cell(node.end or node.start)
+            top, left = min(r1, r2), min(c1, c2)
+            return self.fetch(node.sheet or sheet, top, left, abs(r2 - r1) + 1, abs(c2 - c1) + 1)
+        if isinstance(node, Unary):
+            value = self.scalar(node.operand, sheet)
+            if node.op == "+":
+                return value
+            return -_to_number(value) if node.op == "-" else _to_number(value) / 100
+        if isinstance(node, Binary):
+            return self.binary(node.op, self.scalar(node.left, sheet), self.scalar(node.right, sheet))
+        return self.call(node, sheet)
+
+    def binary(self, op: str, a: Scalar, b: Scalar) -> Scalar:
+        if op in _COMPARE:
+            return _compare(op, a, b)
+        if op == "&":
+            return _to_text(a) + _to_text(b)
+        x, y = _to_number(a), _to_number(b)
+        if (op == "/" and y == 0) or (op == "^" and x == 0 and y < 0):
+            raise _Problem("division by zero")
+        try:
+            result: float | complex = _ARITHMETIC[op](x, y)
+        except OverflowError:
+            raise _Problem(f"numeric overflow in {op!r}") from None
+        if isinstance(result, complex) or not math.isfinite(result):
+            raise _Problem(f"invalid numeric result for {_to_text(x)}{op}{_to_text(y)}")
+        return result
+
+    def call(self, node: Call, sheet: str | None) -> Value:
+        name, n = node.name, len(node.args)
+        if name not in _ARITY:
+            raise _Problem(f"unknown function {name!r}")
+        low, high = _ARITY[name]
+        if n < low or (high is not None and n > high):
+            raise _Problem(f"{name} takes {low}..{high if high is not None else 'n'} arguments, got {n}")
+        if name == "IF":  # lazy: only the chosen branch is evaluated
+            if _to_bool(self.scalar(node.args[0], sheet)):
+                return self.scalar(node.args[1], sheet) if n > 1 else True
+            return self.scalar(node.args[2], sheet) if n > 2 else False
+        args = [self.node_value(arg, sheet) for arg in node.args]
+        if name in ("COUNTIF", "SUMIF", "AVERAGEIF"):
+            return self.conditional(name, args)
+        if name in ("COUNT", "COUNTA"):
+            return _count(args, non_empty=name == "COUNTA")
+        if name in ("AND", "OR"):
+            return (all if name == "AND" else any)(_logicals(args, name))
+        if name in ("SUM", "AVERAGE", "MIN", "MAX", "MEDIAN", "PRODUCT"):
+            nums = _numbers(args)
+            if name == "SUM":
+                return math.fsum(nums)
+            if name == "PRODUCT":
+                return math.prod(nums) if nums else 0.0
+            if name in ("MIN", "MAX"):
+                return (min if name == "MIN" else max)(nums, default=0.0)
+            if not nums:
+                raise _Problem(f"division by zero: {name} of no numbers")
+            return math.fsum(nums) / len(nums) if name == "AVERAGE" else float(statistics.median(nums))
+        values = [_single(arg, name) for arg in args]
+        if name in _ROUNDING:
+            digits = _to_number(values[1]) if n > 1 else 0.0
+            return _round(_to_number(values[0]), digits, _ROUNDING[name])
+        simple: dict[str, Callable[[], Scalar]] = {
+            "ABS": lambda: abs(_to_number(values[0])),
+            "INT": lambda: float(math.floor(_to_number(values[0]))),
+            "NOT": lambda: not _to_bool(values[0]),
+            "LEN": lambda: float(len(_to_text(values[0]))),
+            "UPPER": lambda: _to_text(values[0]).upper(),
+            "LOWER": lambda: _to_text(values[0]).lower(),
+            "CONCATENATE": lambda: "".join(_to_text(v) for v in values),
+            "TRUE": lambda: True,
+            "FALSE": lambda: False,
+        }
+        return simple[name]()
+
+    def conditional(self, name: str, args: list[Value]) -> float:
+        rng = args[0]
+        if not isinstance(rng, _Range):
+            raise _Problem(f"{name} needs a cell range as its first argument")
+        test = _criterion(_single(args[1], name))
+        target = rng
+        if len(args) == 3 and args[2] is not None:
+            if not isinstance(args[2], _Range):
+                raise _Problem(f"{name} needs a cell range as its third argument")
+            target = args[2]
+            if (target.rows, target.cols) != (rng.rows, rng.cols):  # Excel resizes from the top-left
+                target = self.fetch(target.sheet, target.top, target.left, rng.rows, rng.cols)
+        picked = [t for v, t in zip(rng.values, target.values, strict=True) if test(v)]
+        if name == "COUNTIF":
+            return float(len(picked))
+        nums = [v for v in picked if type(v) is float]
+        if name == "SUMIF":
+            return math.fsum(nums)
+        if not nums:
+            raise _Problem("division by zero: AVERAGEIF matched no numbers")
+        return math.fsum(nums) / len(nums)
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def _walk(node: Node) -> Iterator[Node]:
+    """Pre-order, left to right: source order for references and function names."""
+    yield node
+    if isinstance(node, Unary):
+        yield from _walk(node.operand)
+    elif isinstance(node, Binary):
+        yield from _walk(node.left)
+        yield from _walk(node.right)
+    elif isinstance(node, Call):
+        for arg in node.args:
+            yield from _walk(arg)
+
+
+def _parse_or_fail(formula: str) -> Node:
+    try:
+        return _parse(formula)
+    except _Problem as exc:
+        raise FormulaError(f"cannot parse {formula!r}: {exc}") from None
+    except RecursionError:
+        raise FormulaError(f"cannot parse {formula!r}: nested too deeply") from None
+
+
+def evaluate(formula: str, lookup: Lookup, *, max_depth: int = 50) -> float | str | bool | None:
+    """Evaluate `formula` (with or without leading '='). Referenced cells whose value is itself a formula
+    string are evaluated recursively through the same lookup (depth-limited: raise FormulaError on
+    cycles/too deep)."""
+    node = _parse_or_fail(formula)
+    try:
+        value = _Evaluator(lookup, max_depth).scalar(node, None)
+    except _Problem as exc:
+        raise FormulaError(f"cannot evaluate {formula!r}: {exc}") from None
+    except RecursionError:
+        raise FormulaError(f"cannot evaluate {formula!r}: nested too deeply") from None
+    return 0.0 if value is None else value
+
+
+def referenced_ranges(formula: str) -> list[tuple[str | None, str]]:
+    """The (sheet, "A2:A9" or "B3") references appearing in the formula, in order ("$" removed)."""
+    return [(n.sheet, n.text) for n in _walk(_parse_or_fail(formula)) if isinstance(n, Ref)]
+
+
+def function_names(formula: str) -> list[str]:
+    """Upper-case function names called in the formula, in order of appearance (e.g. ['ROUND', 'SUM'])."""
+    return [n.name for n in _walk(_parse_or_fail(formula)) if isinstance(n, Call)]

@@ -1,0 +1,271 @@
+"""The gate: verifier nodes that accept or reject a whole task package.
+
+Stages run cheap-first and stop at the first blocking failure:
+schema -> grounding -> setup -> no-op -> oracle -> near-miss -> alternative (real apps) -> dedup.
+Every stage leaves a `Stage` with evidence; the verdict's class is one of `CLASSES`.
+The gate does no I/O of its own beyond temp state folders: running scripts, applying solutions and
+looking up duplicates are the `GateEnv`'s job (provided by `forge`), so the same gate runs in-process,
+in the CLI and in Prefect batches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import jsonschema
+
+from forge.errors import CheckError, PackageError
+from forge.model import HOME
+from forge.package import Package, dedup_key, load_package, task_schema
+from preparers.ops import OpError
+from preparers.ops import validate as validate_ops
+from verifiers import checks
+from verifiers.grounding import leaks, mentions
+
+CLASSES = ("accepted", "schema_fail", "grounding_fail", "setup_fail", "unsafe", "trivial", "unsolvable", "lax",
+           "strict", "duplicate", "llm_fail", "infra_fail")
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    passed: bool
+    evidence: str
+    seconds: float = 0.0
+
+
+@dataclass
+class Verdict:
+    task_id: str
+    status: str
+    stages: list[Stage] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == "accepted"
+
+    @property
+    def evidence(self) -> str:
+        failed = [s for s in self.stages if not s.passed]
+        return failed[-1].evidence if failed else "all stages passed"
+
+
+class GateEnv(Protocol):
+    def run_setup(self, package: Package, home: Path) -> tuple[bool, str]: ...
+    def apply_solution(self, package: Package, solution: str, home: Path) -> tuple[bool, str]: ...
+    def find_duplicate(self, key: str, task_id: str) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    id: str
+    criterion: str
+    passed: bool
+    evidence: str
+
+
+def evaluate_rubric(task: dict[str, Any], root: Path) -> list[CheckOutcome]:
+    """Run every rubric check of `task` against the state `root` (standing for /home/user)."""
+    state = checks.State(root)
+    outcomes = []
+    for item in task["rubric"]:
+        try:
+            result = checks.run_check(state, item["primitive"], item["args"])
+        except CheckError as exc:
+            result = checks.fail(str(exc))
+        outcomes.append(CheckOutcome(item["id"], item["criterion"], result.passed, result.evidence))
+    return outcomes
+
+
+def _summary(outcomes: list[CheckOutcome]) -> str:
+    return "; ".join(f"{o.id}: {'pass' if o.passed else 'FAIL'} ({o.evidence})" for o in outcomes)
+
+
+class _Fail(Exception):
+    def __init__(self, status: str, evidence: str) -> None:
+        super().__init__(evidence)
+        self.status = status
+        self.evidence = evidence
+
+
+def _check_schema(package: Package) -> str:
+    task = package.task
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(task_schema()).iter_errors(task))
+    if error is not None:
+        where = "/".join(map(str, error.absolute_path)) or "<root>"
+        raise _Fail("schema_fail", f"task.json at {where}: {error.message}")
+    if not (package.root / "setup.sh").is_file():
+        raise _Fail("schema_fail", "setup.sh is missing")
+    for asset in task["setup"]["assets"]:
+        path = package.root / asset["file"]
+        if path.is_symlink() or not path.is_file():
+            raise _Fail("schema_fail", f"{asset['file']}: missing, or a symlink (assets must be regular files)")
+        if hashlib.sha256(path.read_bytes()).hexdigest() != asset["sha256"]:
+            raise _Fail("schema_fail", f"{asset['file']}: sha256 differs from task.json")
+    for item in task["rubric"]:
+        try:
+            checks.bind(item["primitive"], item["args"])
+        except CheckError as exc:
+            raise _Fail("schema_fail", f"rubric {item['id']}: {exc}") from None
+        path = item["args"].get("path")
+        if path is not None and not (isinstance(path, str) and path.startswith(HOME + "/") and ".." not in path):
+            raise _Fail("schema_fail", f"rubric {item['id']}: path {path!r} must be an absolute path under {HOME}")
+    for rel in package.solution_files():
+        _check_solution_file(package.root, rel)
+    return f"task.json valid; {len(task['setup']['assets'])} assets hashed; {len(task['rubric'])} checks bind"
+
+
+def _check_solution_file(root: Path, rel: str) -> None:
+    import json
+
+    path = root / rel
+    if ".." in Path(rel).parts or path.is_symlink() or not path.is_file():
+        raise _Fail("schema_fail", f"{rel}: missing or not a regular file")
+    if path.suffix == ".json":
+        try:
+            validate_ops(json.loads(path.read_text(encoding="utf-8")).get("ops", []))
+        except (OpError, ValueError, AttributeError) as exc:
+            raise _Fail("schema_fail", f"{rel}: {exc}") from None
+    elif path.suffix != ".sh":
+        raise _Fail("schema_fail", f"{rel}: a solution is ops JSON (.json) or a script (.sh)")
+
+
+def _check_grounding(package: Package) -> str:
+    task = package.task
+    text = task["instruction"]
+    registry = checks.registry()
+    stated = 0
+    for item in task["rubric"]:
+        prim = registry[item["primitive"]]
+        for name in prim.grounded:
+            if name in item["args"] and not mentions(text, item["args"][name]):
+                raise _Fail("grounding_fail", f"rubric {item['id']}: {name}={item['args'][name]!r} is checked "
+                                              "but the instruction does not state it")
+            stated += name in item["args"]
+        for name in prim.secret:
+            if name in item["args"] and leaks(text, item["args"][name]):
+                raise _Fail("grounding_fail", f"rubric {item['id']}: the answer {name}={item['args'][name]!r} "
+                                              "appears in the instruction")
+    return f"{stated} checked literals stated in the instruction; no answer leaked"
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+class Gate:
+    """Runs the stages for one package at a time; `env` supplies sandboxed execution and dedup."""
+
+    def __init__(self, env: GateEnv, *, real_apps: Callable[[Package, Path], tuple[bool, str]] | None = None,
+                 workdir: Path | None = None) -> None:
+        self.env = env
+        self.real_apps = real_apps
+        self.workdir = workdir
+
+    def verify(self, path: Path) -> Verdict:
+        verdict = Verdict(path.name, "accepted")
+        try:
+            with tempfile.TemporaryDirectory(prefix="forge-gate-", dir=self.workdir) as tmp:
+                self._run(path, Path(tmp), verdict)
+        except _Fail as failure:
+            verdict.status = failure.status
+        except Exception as exc:  # a bug or broken machine is never evidence against the task
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            verdict.stages.append(Stage("infra", False, f"{type(exc).__name__}: {exc} "
+                                                        f"({Path(frame.filename).name}:{frame.lineno})"))
+            verdict.status = "infra_fail"
+        return verdict
+
+    def _stage(self, verdict: Verdict, name: str, fn: Callable[[], str]) -> None:
+        start = time.perf_counter()
+        try:
+            evidence = fn()
+        except _Fail as failure:
+            verdict.stages.append(Stage(name, False, failure.evidence, time.perf_counter() - start))
+            raise
+        verdict.stages.append(Stage(name, True, evidence, time.perf_counter() - start))
+
+    def _run(self, path: Path, tmp: Path, verdict: Verdict) -> None:
+        package = self._load(path, verdict)
+        verdict.task_id = package.id
+        self._stage(verdict, "schema", lambda: _check_schema(package))
+        self._stage(verdict, "grounding", lambda: _check_grounding(package))
+        initial = tmp / "initial"
+        initial.mkdir()
+        self._stage(verdict, "setup", lambda: self._setup(package, initial))
+        self._stage(verdict, "noop", lambda: self._control(package, initial, tmp / "noop", None, want=False))
+        oracle = package.task["solutions"]["oracle"]
+        self._stage(verdict, "oracle", lambda: self._control(package, initial, tmp / "oracle", oracle, want=True))
+        for i, near in enumerate(package.task["solutions"]["near_misses"]):
+            state = tmp / f"near-{i}"
+            self._stage(verdict, f"near-miss:{Path(near).stem}",
+                        lambda near=near, state=state: self._control(package, initial, state, near, want=False))
+        if self.real_apps is not None:
+            self._stage(verdict, "alternative", lambda: self._alternative(package, tmp / "oracle"))
+        self._stage(verdict, "dedup", lambda: self._dedup(package))
+
+    def _load(self, path: Path, verdict: Verdict) -> Package:
+        try:
+            return load_package(path)
+        except PackageError as exc:
+            verdict.stages.append(Stage("schema", False, str(exc)))
+            raise _Fail("schema_fail", str(exc)) from None
+
+    def _setup(self, package: Package, home: Path) -> str:
+        ok, evidence = self.env.run_setup(package, home)
+        if not ok:
+            raise _Fail("setup_fail", f"setup.sh failed: {evidence}")
+        want = {a["dest"].removeprefix(HOME + "/"): a["sha256"] for a in package.task["setup"]["assets"]}
+        got = _snapshot(home)
+        if got != want:
+            missing = sorted(set(want) - set(got))
+            extra = sorted(set(got) - set(want))
+            changed = sorted(k for k in set(want) & set(got) if want[k] != got[k])
+            raise _Fail("setup_fail", f"initial state differs from the declared assets: missing {missing}, "
+                                      f"unexpected {extra}, different content {changed}")
+        return f"setup.sh placed exactly the {len(want)} declared files"
+
+    def _control(self, package: Package, initial: Path, state: Path, solution: str | None, *, want: bool) -> str:
+        shutil.copytree(initial, state, symlinks=True)
+        if solution is not None:
+            ok, evidence = self.env.apply_solution(package, solution, state)
+            if not ok:
+                status = "unsolvable" if want else "lax"
+                if not want:  # a near-miss that cannot even run proves nothing about the rubric
+                    raise _Fail("schema_fail", f"{solution} could not be applied: {evidence}")
+                raise _Fail(status, f"{solution} could not be applied: {evidence}")
+        outcomes = evaluate_rubric(package.task, state)
+        passed = all(o.passed for o in outcomes)
+        label = solution or "initial state"
+        if passed and not want:
+            raise _Fail("trivial" if solution is None else "lax",
+                        f"rubric passes on {label}: {_summary(outcomes)}")
+        if not passed and want:
+            raise _Fail("unsolvable", f"rubric fails on {label}: {_summary([o for o in outcomes if not o.passed])}")
+        failed = [o for o in outcomes if not o.passed]
+        if want:
+            return f"all {len(outcomes)} checks pass on {label}"
+        return f"rubric fails on {label} as it must: {_summary(failed[:2])}"
+
+    def _alternative(self, package: Package, oracle_state: Path) -> str:
+        assert self.real_apps is not None
+        ok, evidence = self.real_apps(package, oracle_state)
+        if not ok:
+            raise _Fail("strict", evidence)
+        return evidence
+
+    def _dedup(self, package: Package) -> str:
+        key = dedup_key(package.task)
+        other = self.env.find_duplicate(key, package.id)
+        if other is not None:
+            raise _Fail("duplicate", f"same params, artifacts and rubric as accepted task {other}")
+        return f"dedup key {key} is new"
