@@ -17,7 +17,12 @@ from typing import Any
 
 HOME = "/home/user"
 #: Modules that register ops; imported on first use.
-MODULES = ("preparers.ops.xlsx_values", "preparers.ops.xlsx_format", "preparers.ops.xlsx_structure")
+MODULES = (
+    "preparers.ops.xlsx_chart",
+    "preparers.ops.xlsx_format",
+    "preparers.ops.xlsx_structure",
+    "preparers.ops.xlsx_values",
+)
 
 
 class OpError(ValueError):

@@ -25,9 +25,10 @@ from forge.errors import CheckError, did_you_mean
 from preparers.ops import OpError, resolve
 
 MODULES = (
-    "verifiers.checks.xlsx_values",
+    "verifiers.checks.xlsx_chart",
     "verifiers.checks.xlsx_format",
     "verifiers.checks.xlsx_structure",
+    "verifiers.checks.xlsx_values",
 )
 
 

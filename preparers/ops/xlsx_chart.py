@@ -1,0 +1,3 @@
+"""xlsx ops: charts."""
+
+from __future__ import annotations

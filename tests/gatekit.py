@@ -1,0 +1,40 @@
+"""Test helpers: run one family (no registry, no taxonomy needed) through package writing and the real gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from forge.dag import NodeContext, Workflow
+from forge.ids import TaskId
+from forge.llm import OfflineBackend
+from forge.package import build_package, write_package
+from forge.sandbox import Sandbox
+from forge.solve import LocalEnv
+from forge.taxonomy import Skill
+from verifiers.gate import Gate, Verdict
+
+
+def skill_for(workflow: Workflow, params: dict[str, Any], skill_id: str = "test.skill") -> Skill:
+    return Skill(id=skill_id, family=workflow.name, apps=workflow.apps, params=params,
+                 description="a skill made up for a test", difficulty="easy")
+
+
+def make_package(workflow: Workflow, params: dict[str, Any], out: Path, *, seed: int = 1, index: int = 0,
+                 skill_id: str = "test.skill") -> Path:
+    """Run the workflow offline and write its package under `out`; returns the package folder."""
+    skill = skill_for(workflow, params, skill_id)
+    task_id = TaskId(skill.id, seed, index)
+    ctx = NodeContext(params, seed, skill.id, index, OfflineBackend())
+    outputs = workflow.run(ctx)
+    package = build_package(task_id, skill, workflow, outputs, ctx.calls)
+    return write_package(out / skill.app / str(task_id), package)
+
+
+def gate_package(folder: Path) -> Verdict:
+    return Gate(LocalEnv(Sandbox())).verify(folder)
+
+
+def gate_family(workflow: Workflow, params: dict[str, Any], out: Path, seeds: range = range(1, 6)) -> list[Verdict]:
+    """Generate one task per seed and gate each: the contract every family must meet."""
+    return [gate_package(make_package(workflow, params, out, seed=s)) for s in seeds]

@@ -1,0 +1,3 @@
+"""xlsx primitives: charts."""
+
+from __future__ import annotations
