@@ -1,0 +1,54 @@
+"""Batch generation survives bad LLM output and family bugs: the task is classified, the batch goes on."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from forge.catalog import Catalog
+from forge.generate import Generator, Selection, plan, select_skills
+from forge.llm import LLMRequest, LLMResponse, OfflineBackend
+from forge.sandbox import Sandbox
+from forge.taxonomy import load_taxonomy
+
+
+class GarbageForContent:
+    """A backend whose content answers are broken in the ways real models break; others are fine."""
+
+    name = "garbage"
+
+    def __init__(self) -> None:
+        self.answers = iter(['{"scenario": "sales", "title": ', "Sure! Here is your table:", "null",
+                             '{"scenario": "sales"}'])
+        self.offline = OfflineBackend()
+
+    def complete(self, request: LLMRequest) -> LLMResponse:
+        if request.node == "content":
+            text = next(self.answers, None)
+            if text is not None:
+                return LLMResponse(text, 10, 10)
+        return self.offline.complete(request)
+
+
+def test_bad_llm_output_is_llm_fail_and_batch_goes_on(tmp_path):
+    taxonomy = load_taxonomy()
+    catalog = Catalog(f"sqlite:///{tmp_path / 'c.db'}")
+    generator = Generator(tmp_path / "out", catalog, sandbox=Sandbox(), backend=GarbageForContent(), taxonomy=taxonomy)
+    ids = plan(select_skills(taxonomy, Selection(skills=("calc.sort.numeric_asc",))), 6, 1)
+    counts = generator.run(ids)
+    assert counts == {"llm_fail": 4, "accepted": 2}
+    rows = sqlite3.connect(tmp_path / "c.db").execute(
+        "SELECT status, evidence FROM tasks WHERE status = 'llm_fail' ORDER BY id").fetchall()
+    assert len(rows) == 4
+    assert any("not JSON" in e and "raw:" in e for _, e in rows)
+    assert any("does not fit the schema" in e for _, e in rows)
+
+
+def test_regenerating_a_task_replaces_its_row_not_duplicates_it(tmp_path):
+    taxonomy = load_taxonomy()
+    catalog = Catalog(f"sqlite:///{tmp_path / 'c.db'}")
+    ids = plan(select_skills(taxonomy, Selection(skills=("calc.sort.date_asc",))), 2, 4)
+    for out in ("a", "b"):
+        counts = Generator(tmp_path / out, catalog, sandbox=Sandbox(), taxonomy=taxonomy).run(ids)
+        assert counts == {"accepted": 2}
+    rows = sqlite3.connect(tmp_path / "c.db").execute("SELECT count(*), count(DISTINCT id) FROM tasks").fetchone()
+    assert rows == (2, 2)
