@@ -46,7 +46,8 @@ app = typer.Typer(
          "Start with `forge demo`. Then `forge skills list`, `forge generate -n 100 --seed 1 --out tasks/`, "
          "`forge sql \"SELECT status, count(*) FROM tasks GROUP BY status\"`.",
 )
-skills_app = typer.Typer(cls=_Group, no_args_is_help=True, pretty_exceptions_enable=False, help="Browse the skill taxonomy.")
+skills_app = typer.Typer(cls=_Group, no_args_is_help=True, pretty_exceptions_enable=False,
+                         help="Browse the skill taxonomy.")
 app.add_typer(skills_app, name="skills")
 
 DbOption = Annotated[str | None, typer.Option("--db", help="Catalog: any SQLAlchemy URL or a SQLite file path. "
@@ -63,7 +64,7 @@ def _sandbox(no_sandbox: bool) -> Any:
 
 @skills_app.command("list")
 def skills_list(
-    app_name: Annotated[str | None, typer.Option("--app", help="Only skills of this app, e.g. libreoffice_calc.")] = None,
+    app_name: Annotated[str | None, typer.Option("--app", help="Only skills of this app.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """List the atomic skills (id, family, app, difficulty, params)."""
@@ -129,10 +130,10 @@ def _print_summary(counts: Counter[str], out: Path, catalog: Any) -> None:
 @app.command()
 def generate(
     out: Annotated[Path, typer.Option("--out", help="Folder for the packages: <out>/<app>/<task_id>/.")],
-    n: Annotated[int, typer.Option("-n", "--n", help="Number of tasks, spread round-robin over the chosen skills.")] = 10,
+    n: Annotated[int, typer.Option("-n", "--n", help="Number of tasks, round-robin over the chosen skills.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Run seed: same seed, same packages (byte for byte).")] = 0,
     app_name: Annotated[list[str] | None, typer.Option("--app", help="Only skills of this app (repeatable).")] = None,
-    family: Annotated[list[str] | None, typer.Option("--family", help="Only this workflow family (repeatable).")] = None,
+    family: Annotated[list[str] | None, typer.Option("--family", help="Only this family (repeatable).")] = None,
     skill: Annotated[list[str] | None, typer.Option("--skill", help="Only this skill id (repeatable).")] = None,
     db: DbOption = None,
     no_sandbox: NoSandbox = False,
@@ -283,12 +284,13 @@ def show(
     console.print(f"instruction: {row.instruction}", highlight=False)
     if row.path and Path(row.path, "task.json").exists():
         for item in load_package(Path(row.path)).task["rubric"]:
-            console.print(f"  check {item['id']} ({item['primitive']}): {item['criterion']}", highlight=False, markup=False)
+            line = f"  check {item['id']} ({item['primitive']}): {item['criterion']}"
+            console.print(line, highlight=False, markup=False)
     for v in catalog.verifications(task_id):
         console.print(f"  {'ok ' if v.passed else 'NO '} {v.verifier:<22} {v.evidence}", highlight=False, markup=False)
 
 
-class OutputFormat(str, enum.Enum):
+class OutputFormat(enum.StrEnum):
     table = "table"
     csv = "csv"
     json = "json"

@@ -32,7 +32,7 @@ def generate_batch(start: int, stop: int, n: int, seed: int, out: str, db: str |
     return dict(generator.run(task_ids))
 
 
-@flow(name="generate", task_runner=ThreadPoolTaskRunner(max_workers=1))
+@flow(name="generate", task_runner=ThreadPoolTaskRunner(max_workers=1))  # type: ignore[arg-type]
 def generate_flow(n: int, seed: int, out: str, db: str | None = None, apps: list[str] | None = None,
                   families: list[str] | None = None, skills: list[str] | None = None, batch_size: int = 200,
                   sandbox: bool = True) -> dict[str, int]:

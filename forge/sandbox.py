@@ -10,6 +10,7 @@ its /home/user paths rewritten to the state folder — for trusted packages only
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -122,10 +123,8 @@ class Sandbox:
 
 
 def _kill_group(pid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _head(stream: object, limit: int) -> str:

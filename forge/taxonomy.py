@@ -114,7 +114,8 @@ def check_against_families(skills: Iterable[Skill], families: Mapping[str, Any])
     seen: dict[str, Skill] = {}
     for skill in skills:
         if skill.id in seen:
-            raise TaxonomyError(f"{skill.source}: id: duplicate skill id {skill.id!r} (first at {seen[skill.id].source})")
+            first = seen[skill.id].source
+            raise TaxonomyError(f"{skill.source}: id: duplicate skill id {skill.id!r} (first at {first})")
         seen[skill.id] = skill
         family = families.get(skill.family)
         if family is None:

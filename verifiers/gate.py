@@ -17,6 +17,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -96,9 +97,14 @@ class _Fail(Exception):
         self.evidence = evidence
 
 
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(task_schema())
+
+
 def _check_schema(package: Package) -> str:
     task = package.task
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(task_schema()).iter_errors(task))
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(task))
     if error is not None:
         where = "/".join(map(str, error.absolute_path)) or "<root>"
         raise _Fail("schema_fail", f"task.json at {where}: {error.message}")
@@ -206,9 +212,8 @@ class Gate:
         oracle = package.task["solutions"]["oracle"]
         self._stage(verdict, "oracle", lambda: self._control(package, initial, tmp / "oracle", oracle, want=True))
         for i, near in enumerate(package.task["solutions"]["near_misses"]):
-            state = tmp / f"near-{i}"
             self._stage(verdict, f"near-miss:{Path(near).stem}",
-                        lambda near=near, state=state: self._control(package, initial, state, near, want=False))
+                        partial(self._control, package, initial, tmp / f"near-{i}", near, want=False))
         if self.real_apps is not None:
             self._stage(verdict, "alternative", lambda: self._alternative(package, tmp / "oracle"))
         self._stage(verdict, "dedup", lambda: self._dedup(package))

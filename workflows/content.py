@@ -420,7 +420,7 @@ def _numeric_values(rng: random.Random, spec: NumericSpec, n: int) -> list[int |
     scale = _SCALE[spec.kind]
     low, high = round(spec.low * scale), round(spec.high * scale)
     step = round(spec.step * scale) if spec.step else 1
-    units = [low + i * step for i in rng.sample(range((high - low) // step + 1), n)]
+    units: list[int | float] = [low + i * step for i in rng.sample(range((high - low) // step + 1), n)]
     if spec.kind == "int":
         return units
     return [round(u / scale, 2 if spec.kind == "money" else 1) for u in units]

@@ -25,8 +25,8 @@ TERMINAL = Node("end", "package", ("x",), ("instruction", "assets", "rubric", "s
 
 
 def test_missing_input_names_node_inputs_and_what_is_available():
-    workflow = wf(Node("a", "sample", ("params",), ("x",), fn(("x",))), Node("b", "goal", ("x", "y"), ("z",), fn(("z",))),
-                  TERMINAL)
+    workflow = wf(Node("a", "sample", ("params",), ("x",), fn(("x",))),
+                  Node("b", "goal", ("x", "y"), ("z",), fn(("z",))), TERMINAL)
     with pytest.raises(WorkflowError, match=r"node 'b' needs \['y'\], which no node produces; available: \[.*'x'"):
         workflow.validate()
 
