@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 # Keep sorted.
 FAMILY_MODULES = (
+    "workflows.calc_autofilter",
+    "workflows.calc_freeze_panes",
+    "workflows.calc_hide_columns",
+    "workflows.calc_merge_cells",
     "workflows.calc_sort_rows",
 )
 
