@@ -19,9 +19,15 @@ if TYPE_CHECKING:
 # Keep sorted.
 FAMILY_MODULES = (
     "workflows.calc_autofilter",
+    "workflows.calc_cell_style",
+    "workflows.calc_chart",
+    "workflows.calc_conditional_format",
+    "workflows.calc_data_validation",
     "workflows.calc_freeze_panes",
     "workflows.calc_hide_columns",
     "workflows.calc_merge_cells",
+    "workflows.calc_number_format",
+    "workflows.calc_sheet_ops",
     "workflows.calc_sort_rows",
 )
 
