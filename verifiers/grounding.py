@@ -21,9 +21,9 @@ def renderings(value: Any) -> list[str]:
 
 
 def _pattern(text: str) -> re.Pattern[str]:
-    # A number must not be glued to more digits ("15" is not stated by "150" or "1.15").
+    # A number must stand alone: "15" is not stated by "150", "1.15" or the cell address "A15".
     if re.fullmatch(r"[\d.,-]+", text):
-        return re.compile(rf"(?<![\d.,]){re.escape(text)}(?![\d]|[.,]\d)")
+        return re.compile(rf"(?<![\w.,]){re.escape(text)}(?!\w|[.,]\d)")
     return re.compile(re.escape(text))
 
 

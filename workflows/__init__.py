@@ -23,12 +23,17 @@ FAMILY_MODULES = (
     "workflows.calc_chart",
     "workflows.calc_conditional_format",
     "workflows.calc_data_validation",
+    "workflows.calc_find_replace",
+    "workflows.calc_formula_column",
     "workflows.calc_freeze_panes",
     "workflows.calc_hide_columns",
     "workflows.calc_merge_cells",
     "workflows.calc_number_format",
+    "workflows.calc_remove_duplicates",
     "workflows.calc_sheet_ops",
     "workflows.calc_sort_rows",
+    "workflows.calc_summary_cell",
+    "workflows.calc_totals_row",
 )
 
 

@@ -56,3 +56,21 @@ def delete_rows(wb: Workbook, sheet: str, rows: list[int]) -> None:
     for row in sorted(set(rows), reverse=True):
         ws.delete_rows(row)
 
+
+
+@op("xlsx.replace_values")
+def replace_values(wb: Workbook, sheet: str, old: str, new: str, ref: str | None = None,
+                   first_only: bool = False) -> None:
+    """Replace every cell whose whole (trimmed) text is `old` by `new`, within `ref` or, when `ref` is None, the
+    whole sheet (row by row). `first_only` replaces just the first match: a classic mistake, used by near-misses."""
+    ws = wb[sheet]
+    if ref is None:
+        cells = [cell for row in ws.iter_rows() for cell in row]
+    else:
+        min_col, min_row, max_col, max_row = range_boundaries(ref)
+        cells = [ws.cell(r, c) for r in range(min_row, max_row + 1) for c in range(min_col, max_col + 1)]
+    for cell in cells:
+        if isinstance(cell.value, str) and cell.value.strip() == old:
+            cell.value = new
+            if first_only:
+                return

@@ -150,3 +150,5 @@ def test_leak_detection_respects_number_boundaries():
     assert leaks("the total is 1,234.50 dollars", 1234.5)
     assert not leaks("rows A2:E15", 15.5)
     assert not leaks("column 150", 15)
+    assert not leaks("put it in cell A2", 2)
+    assert leaks("there are 2 regions", 2)

@@ -1,4 +1,8 @@
-"""xlsx primitives about values: cells, sorted ranges, formulas."""
+"""xlsx primitives about values: cells, sorted ranges, formulas, replaced values, whole tables.
+
+Values are compared as `cell_text` (so a date read back as a datetime, or 12.0 read back as 12, still
+match), and formula values come from the cached result an app saved or, for a file written by a script,
+from `verifiers.formula`."""
 
 from __future__ import annotations
 
@@ -6,9 +10,9 @@ import datetime as dt
 from collections import Counter
 from typing import Any
 
-from openpyxl.utils import column_index_from_string, range_boundaries
+from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_column_letter, range_boundaries
 
-from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.checks import Result, State, StateError, fail, ok, primitive
 from verifiers.checks.xlsx_common import cell_text, read_rows, same_value
 from verifiers.formula import FormulaError, evaluate, function_names, referenced_ranges
 
@@ -18,7 +22,10 @@ def cell_value(state: State, path: str, sheet: str, cell: str, expected: Any, to
     """The cell holds `expected` (numbers within `tolerance`)."""
     actual = state.sheet(path, sheet)[cell].value
     if isinstance(actual, str) and actual.startswith("="):
-        actual = _formula_result(state, path, sheet, cell)
+        try:
+            actual = _formula_result(state, path, sheet, cell)
+        except FormulaError as exc:
+            return fail(f"{sheet}!{cell}: {exc}")
     if same_value(actual, expected, tolerance):
         return ok(f"{sheet}!{cell} = {cell_text(actual)!r}")
     return fail(f"{sheet}!{cell} = {cell_text(actual)!r}, expected {cell_text(expected)!r}")
@@ -95,3 +102,132 @@ def formula_value(state: State, path: str, sheet: str, cell: str, function: str,
     if not same_value(value, expected, tolerance):
         return fail(f"{sheet}!{cell} = {formula!r} evaluates to {cell_text(value)!r}, expected {expected!r}")
     return ok(f"{sheet}!{cell} = {formula!r} -> {cell_text(value)}")
+
+
+def _bounds(ref: str) -> tuple[int, int, int, int]:
+    try:
+        bounds = range_boundaries(ref.replace("$", "").upper())
+    except (ValueError, TypeError):
+        raise StateError(f"{ref!r} is not a cell range") from None
+    if None in bounds:
+        raise StateError(f"{ref!r} is not a bounded cell range")
+    return bounds  # type: ignore[return-value]
+
+
+def _outside_row(formula: str, sheet: str, row: int) -> list[str]:
+    """References of `formula` that are not cells of `row` on `sheet` (raises FormulaError)."""
+    outside = []
+    for ref_sheet, ref in referenced_ranges(formula):
+        same_sheet = ref_sheet is None or ref_sheet.casefold() == sheet.casefold()
+        _, top, _, bottom = range_boundaries(ref)
+        if not same_sheet or top != row or bottom != row:
+            outside.append(f"{ref_sheet}!{ref}" if ref_sheet else ref)
+    return outside
+
+
+@primitive("xlsx.formula_column", grounded=("path", "sheet", "header_cell", "header", "ref"))
+def formula_column(state: State, path: str, sheet: str, header_cell: str, header: str, ref: str,
+                   expected: list[float], tolerance: float = 0.001) -> Result:
+    """`header_cell` holds `header` and each cell of the one-column `ref` holds a formula over cells of its own
+    row whose value is the matching item of `expected` (any equivalent formula is accepted)."""
+    ws = state.sheet(path, sheet)
+    min_col, min_row, max_col, max_row = _bounds(ref)
+    if min_col != max_col or max_row - min_row + 1 != len(expected):
+        raise StateError(f"check misconfigured: {ref} is not one column of {len(expected)} cells")
+    shown = cell_text(ws[header_cell].value).strip()
+    if shown.casefold() != header.strip().casefold():
+        return fail(f"{sheet}!{header_cell} holds {shown!r}, expected the header {header!r}")
+    letter = get_column_letter(min_col)
+    problems: list[str] = []
+    example = ""
+    for row, want in zip(range(min_row, max_row + 1), expected, strict=True):
+        coord = f"{letter}{row}"
+        formula = ws[coord].value
+        if not (isinstance(formula, str) and formula.startswith("=")):
+            problems.append(f"{coord} holds {cell_text(formula)!r}, not a formula")
+            continue
+        try:
+            outside = _outside_row(formula, sheet, row)
+            value = None if outside else _formula_result(state, path, sheet, coord)
+        except FormulaError as exc:
+            problems.append(f"{coord}: {exc}")
+            continue
+        if not referenced_ranges(formula):
+            problems.append(f"{coord} = {formula!r} refers to no cell")
+        elif outside:
+            problems.append(f"{coord} = {formula!r} refers to {', '.join(outside)}, outside row {row}")
+        elif not same_value(value, want, tolerance):
+            problems.append(f"{coord} = {formula!r} evaluates to {cell_text(value)!r}, expected {want!r}")
+        elif not example:
+            example = f"{coord} = {formula!r} -> {cell_text(value)}"
+    if problems:
+        more = f" (+{len(problems) - 3} more)" if len(problems) > 3 else ""
+        return fail(f"{len(problems)} of {len(expected)} cells of {sheet}!{ref} are wrong: "
+                    f"{'; '.join(problems[:3])}{more}")
+    return ok(f"{sheet}!{header_cell} = {shown!r}; all {len(expected)} cells of {ref} are row formulas, e.g. {example}")
+
+
+def _cells_in(ws: Any, scope: str) -> list[Any]:
+    if scope == "sheet":
+        return [cell for row in ws.iter_rows() for cell in row]
+    min_col, min_row, max_col, max_row = _bounds(scope)
+    return [ws.cell(r, c) for r in range(min_row, max_row + 1) for c in range(min_col, max_col + 1)]
+
+
+def _in_scope(coord: str, scope: str) -> bool:
+    if scope == "sheet":
+        return True
+    min_col, min_row, max_col, max_row = _bounds(scope)
+    row, col = coordinate_to_tuple(coord)
+    return min_col <= col <= max_col and min_row <= row <= max_row
+
+
+@primitive("xlsx.values_replaced", grounded=("path", "sheet", "old", "new"))
+def values_replaced(state: State, path: str, sheet: str, old: str, new: str, scope: str,
+                    cells: dict[str, str]) -> Result:
+    """Within `scope` (a range, or "sheet") no cell holds `old` and every cell that held it now holds `new`
+    exactly; every other originally filled cell (`cells`: coordinate -> original text) is unchanged."""
+    ws = state.sheet(path, sheet)
+    where = f"{sheet}!{scope}" if scope != "sheet" else f"sheet {sheet!r}"
+    left = [c.coordinate for c in _cells_in(ws, scope) if cell_text(c.value).strip() == old]
+    if left:
+        return fail(f"{len(left)} cells of {where} still hold {old!r}: {', '.join(left[:5])}")
+    targets = [coord for coord, text in cells.items() if text.strip() == old and _in_scope(coord, scope)]
+    if not targets:
+        raise StateError(f"check misconfigured: no cell of {where} held {old!r}")
+    wrong = [f"{coord}={cell_text(ws[coord].value)!r}" for coord in targets
+             if cell_text(ws[coord].value).strip() != new]
+    if wrong:
+        return fail(f"{len(wrong)} of the {len(targets)} cells that held {old!r} do not hold {new!r}: "
+                    f"{', '.join(wrong[:5])}")
+    changed = [f"{coord}: {text!r} -> {cell_text(ws[coord].value)!r}" for coord, text in cells.items()
+               if coord not in targets and cell_text(ws[coord].value).strip() != text.strip()]
+    if changed:
+        return fail(f"{len(changed)} cells that should stay unchanged were changed: {'; '.join(changed[:4])}")
+    return ok(f"all {len(targets)} cells of {where} that held {old!r} now hold {new!r}; "
+              f"the other {len(cells) - len(targets)} filled cells are unchanged")
+
+
+@primitive("xlsx.table_rows", grounded=("path", "sheet"))
+def table_rows(state: State, path: str, sheet: str, header: list[str], rows: list[list[str]]) -> Result:
+    """Row 1 is `header` and the rows below it are exactly `rows` (as text, in order) over the header's columns,
+    with no blank row inside and nothing after them."""
+    ws = state.sheet(path, sheet)
+    width = len(header)
+    got_header = [cell_text(ws.cell(1, c).value).strip() for c in range(1, width + 1)]
+    if got_header != [h.strip() for h in header]:
+        return fail(f"row 1 is {got_header}, expected the header {header}")
+    last = min(max(ws.max_row, len(rows) + 1), len(rows) + 500)  # a stray far-away cell is not worth 1M rows
+    actual = [[cell_text(ws.cell(r, c).value).strip() for c in range(1, width + 1)] for r in range(2, last + 1)]
+    while actual and not any(actual[-1]):
+        actual.pop()
+    want = [[text.strip() for text in row] for row in rows]
+    for i, (got, exp) in enumerate(zip(actual, want, strict=False)):
+        if got != exp:
+            what = "is blank" if not any(got) else f"is {got}"
+            return fail(f"row {i + 2} {what}, expected {exp}")
+    if len(actual) != len(want):
+        return fail(f"the table has {len(actual)} data rows, expected {len(want)}"
+                    + (f"; row {len(want) + 2} is {actual[len(want)]}" if len(actual) > len(want) else ""))
+    ref = f"A2:{get_column_letter(width)}{len(want) + 1}"
+    return ok(f"header and {len(want)} data rows ({ref}) match exactly, nothing below")
