@@ -10,6 +10,7 @@ import datetime as dt
 import os
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Text, create_engine, delete, select, text
@@ -119,6 +120,9 @@ class Catalog:
         self.url = resolve_url(url)
         try:
             self.engine: Engine = create_engine(self.url)
+            database = self.engine.url.database
+            if self.engine.dialect.name == "sqlite" and database and database != ":memory:":
+                Path(database).parent.mkdir(parents=True, exist_ok=True)
             Base.metadata.create_all(self.engine)
         except (SQLAlchemyError, ImportError) as exc:
             raise CatalogError(f"cannot open catalog {self.url}: {str(exc).splitlines()[0]}; "
