@@ -7,6 +7,8 @@ from typing import Any
 
 from openpyxl.utils import range_boundaries
 
+from verifiers.checks import StateError
+
 
 def cell_text(value: Any) -> str:
     """A canonical text for comparing cell values across writers (openpyxl, LibreOffice)."""
@@ -21,6 +23,17 @@ def cell_text(value: Any) -> str:
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else repr(round(value, 9))
     return str(value)
+
+
+def bounds(ref: str) -> tuple[int, int, int, int]:
+    """(min_col, min_row, max_col, max_row) of a bounded range like "$A$2:E9"; a bad ref is a failed check."""
+    try:
+        found = range_boundaries(ref.replace("$", "").upper())
+    except (ValueError, TypeError):
+        raise StateError(f"{ref!r} is not a cell range") from None
+    if None in found:
+        raise StateError(f"{ref!r} is not a bounded cell range")
+    return found  # type: ignore[return-value]
 
 
 def read_rows(ws: Any, ref: str) -> list[list[Any]]:

@@ -14,24 +14,14 @@ import zipfile
 from typing import Any
 from xml.etree import ElementTree
 
-from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_column_letter, range_boundaries
+from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_column_letter
 
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
-from verifiers.checks.xlsx_common import cell_text
+from verifiers.checks.xlsx_common import bounds, cell_text
 
 #: Horizontal alignments that show a merged cell's content centered ("Center Across Selection" on a merged
 #: cell looks the same as "center"; without a merge it is not a merge, which `merged_range` reports).
 CENTERED = ("center", "centerContinuous")
-
-
-def _bounds(ref: str) -> tuple[int, int, int, int]:
-    try:
-        bounds = range_boundaries(ref.replace("$", "").upper())
-    except (ValueError, TypeError):
-        raise StateError(f"{ref!r} is not a cell range") from None
-    if None in bounds:
-        raise StateError(f"{ref!r} is not a bounded cell range")
-    return bounds  # type: ignore[return-value]
 
 
 def _ref(bounds: tuple[int, int, int, int]) -> str:
@@ -44,7 +34,7 @@ def merged_range(state: State, path: str, sheet: str, ref: str, text: str | None
                  horizontal: str | None = None) -> Result:
     """Exactly `ref` is one merged cell; optionally its top-left cell holds `text` and is aligned `horizontal`."""
     ws = state.sheet(path, sheet)
-    want = _bounds(ref)
+    want = bounds(ref)
     merged = [tuple(r.bounds) for r in ws.merged_cells.ranges]
     shown = ", ".join(_ref(b) for b in merged) or "none"
     if want not in merged:
@@ -173,7 +163,7 @@ def _filter_database(state: State, path: str, sheet: str) -> str | None:
 def autofilter(state: State, path: str, sheet: str, ref: str) -> Result:
     """The sheet has an AutoFilter over exactly `ref` (header row included)."""
     ws = state.sheet(path, sheet)
-    want = _bounds(ref)
+    want = bounds(ref)
     actual = ws.auto_filter.ref if ws.auto_filter is not None else None
     source = "autoFilter"
     if not actual:
@@ -182,7 +172,7 @@ def autofilter(state: State, path: str, sheet: str, ref: str) -> Result:
     if not actual:
         return fail(f"{sheet} has no AutoFilter")
     try:
-        got = _bounds(actual)
+        got = bounds(actual)
     except StateError:
         return fail(f"{sheet}: AutoFilter range {actual!r} ({source}) is not a cell range")
     if got != want:

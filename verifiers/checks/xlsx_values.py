@@ -13,7 +13,7 @@ from typing import Any
 from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_column_letter, range_boundaries
 
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
-from verifiers.checks.xlsx_common import cell_text, read_rows, same_value
+from verifiers.checks.xlsx_common import bounds, cell_text, read_rows, same_value
 from verifiers.formula import FormulaError, evaluate, function_names, referenced_ranges
 
 
@@ -104,16 +104,6 @@ def formula_value(state: State, path: str, sheet: str, cell: str, function: str,
     return ok(f"{sheet}!{cell} = {formula!r} -> {cell_text(value)}")
 
 
-def _bounds(ref: str) -> tuple[int, int, int, int]:
-    try:
-        bounds = range_boundaries(ref.replace("$", "").upper())
-    except (ValueError, TypeError):
-        raise StateError(f"{ref!r} is not a cell range") from None
-    if None in bounds:
-        raise StateError(f"{ref!r} is not a bounded cell range")
-    return bounds  # type: ignore[return-value]
-
-
 def _outside_row(formula: str, sheet: str, row: int) -> list[str]:
     """References of `formula` that are not cells of `row` on `sheet` (raises FormulaError)."""
     outside = []
@@ -131,7 +121,7 @@ def formula_column(state: State, path: str, sheet: str, header_cell: str, header
     """`header_cell` holds `header` and each cell of the one-column `ref` holds a formula over cells of its own
     row whose value is the matching item of `expected` (any equivalent formula is accepted)."""
     ws = state.sheet(path, sheet)
-    min_col, min_row, max_col, max_row = _bounds(ref)
+    min_col, min_row, max_col, max_row = bounds(ref)
     if min_col != max_col or max_row - min_row + 1 != len(expected):
         raise StateError(f"check misconfigured: {ref} is not one column of {len(expected)} cells")
     shown = cell_text(ws[header_cell].value).strip()
@@ -170,14 +160,14 @@ def formula_column(state: State, path: str, sheet: str, header_cell: str, header
 def _cells_in(ws: Any, scope: str) -> list[Any]:
     if scope == "sheet":
         return [cell for row in ws.iter_rows() for cell in row]
-    min_col, min_row, max_col, max_row = _bounds(scope)
+    min_col, min_row, max_col, max_row = bounds(scope)
     return [ws.cell(r, c) for r in range(min_row, max_row + 1) for c in range(min_col, max_col + 1)]
 
 
 def _in_scope(coord: str, scope: str) -> bool:
     if scope == "sheet":
         return True
-    min_col, min_row, max_col, max_row = _bounds(scope)
+    min_col, min_row, max_col, max_row = bounds(scope)
     row, col = coordinate_to_tuple(coord)
     return min_col <= col <= max_col and min_row <= row <= max_row
 
