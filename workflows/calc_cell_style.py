@@ -49,8 +49,8 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         column = rng.randrange(layout.width)
         ref = layout.col_ref(column)
         where = f"the data cells of the '{layout.header[column]}' column ({ref})"
-        check = {"bold": True}
-        wrong = ("italic instead of bold", {"bold": None, "italic": True})
+        check: dict[str, Any] = {"bold": True}
+        wrong: tuple[str, dict[str, Any]] = ("italic instead of bold", {"bold": None, "italic": True})
         words = "a bold font"
     elif style == "fill_header":
         ref = header_ref

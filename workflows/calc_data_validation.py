@@ -43,9 +43,9 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         column = layout.columns_of("category")[0]
         items = list(dict.fromkeys(layout.column(column)))
         rng.shuffle(items)
-        spec = {"kind": "list", "items": items}
+        spec: dict[str, Any] = {"kind": "list", "items": items}
         rule = f"values from a list of exactly these entries: {', '.join(items)}"
-        wrong = [{"items": items[:-1]}]
+        wrong: list[dict[str, Any]] = [{"items": items[:-1]}]
         wrong_desc = ["the list misses one of the asked values"]
     else:
         if kind == "whole_between":

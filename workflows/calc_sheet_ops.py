@@ -71,7 +71,7 @@ def _moved(names: list[str], sheet: str, where: str, other: str | None) -> list[
     rest = [n for n in names if n != sheet]
     index = {"first": 0, "last": len(rest)}.get(where)
     if index is None:
-        index = rest.index(other) + (where == "after")
+        index = rest.index(str(other)) + (where == "after")
     return rest[:index] + [sheet] + rest[index:]
 
 
@@ -83,7 +83,7 @@ def _place_words(where: str, other: str | None) -> str:
 
 
 def _pick_move(rng: random.Random, names: list[str]) -> tuple[str, str, str | None]:
-    options = [(s, w, None) for s in names for w in ("first", "last")]
+    options: list[tuple[str, str, str | None]] = [(s, w, None) for s in names for w in ("first", "last")]
     options += [(s, w, o) for s in names for o in names if o != s for w in ("after", "before")]
     return rng.choice([m for m in options if _moved(names, *m) != names])
 

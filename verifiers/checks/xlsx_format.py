@@ -158,7 +158,7 @@ def _rule_fills(rule: Any) -> set[str]:
         return set()
     colors = [getattr(fill, "fgColor", None), getattr(fill, "bgColor", None)]
     # openpyxl's unset color reads as transparent black "00000000": not a chosen fill
-    return {rgb_of(c) for c in colors if rgb_of(c) and str(getattr(c, "rgb", "")).upper() != "00000000"}
+    return {rgb for c in colors if (rgb := rgb_of(c)) and str(getattr(c, "rgb", "")).upper() != "00000000"}
 
 
 def _seen_rules(state: State, path: str, sheet: str) -> list[_SeenRule]:
@@ -322,7 +322,7 @@ def parse_format(code: str | None) -> FormatInfo:
     placeholders = re.search(r"[0#?]", chars) is not None
     number_part = re.sub(r"[^0#?.,%eE]", "", chars)
     point = number_part.find(".")
-    decimals = len(re.match(r"[0#?]*", number_part[point + 1:]).group(0)) if point >= 0 else 0
+    decimals = len(re.sub(r"[^0#?].*$", "", number_part[point + 1:])) if point >= 0 else 0
     thousands = re.search(r"[0#?],[0#?]", number_part) is not None
     if re.search(r"[ydhs]", low) or ("m" in low and not placeholders):
         kind = "date"
@@ -511,9 +511,9 @@ def data_validation(state: State, path: str, sheet: str, ref: str, kind: str, op
         why = f" ({'; '.join(notes[:3])})" if notes else ""
         return fail(f"{sheet}: no {kind} validation with the asked {'items' if kind == 'list' else 'bounds'}"
                     f"{why}; validations seen: {seen}")
-    missing = want - covered
-    if missing:
-        return fail(f"{sheet}: the matching {kind} validation does not cover {describe_cells(missing)}; "
+    uncovered = want - covered
+    if uncovered:
+        return fail(f"{sheet}: the matching {kind} validation does not cover {describe_cells(uncovered)}; "
                     f"validations seen: {seen}")
     return ok(f"{sheet}: every cell of {ref} has the {kind} validation ({seen})")
 
