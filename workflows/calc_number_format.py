@@ -88,7 +88,8 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     else:
         column = layout.columns_of("date")[0]
         first: dt.date = layout.column(column)[0]
-        example = dt.date(first.year, first.month, 5 if first.month != 5 else 6)
+        # May is the one month whose full and short names agree; it could not tell 'mmmm' from 'mmm'.
+        example = dt.date(first.year, first.month if first.month != 5 else 6, 5)
         shown = example.isoformat() if fmt == "date_iso" else f"{example:%B} {example.day}, {example.year}"
         check = {"kind": "date", "example_date": example.isoformat(), "shows": shown}
         oracle = ORACLE[fmt]
