@@ -140,11 +140,15 @@ content = llm_node("content", kind="llm", inputs=("plan",), output="table", prom
                    schema=CONTENT_SCHEMA, offline=_offline_table)
 
 
+def workbook_outputs(layout: Layout, data: bytes) -> dict[str, Any]:
+    """The prepare node's outputs for one workbook: the asset at the layout's path, opened in Calc."""
+    return {"assets": [Asset(layout.path, data, app="calc")], "launch": ["libreoffice", "--calc", layout.path]}
+
+
 @node("prepare", "prepare", ("layout",), ("assets", "launch"))
 def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     layout: Layout = values["layout"]
-    asset = Asset(layout.path, xlsx.build(workbook_spec(layout)), app="calc")
-    return {"assets": [asset], "launch": ["libreoffice", "--calc", layout.path]}
+    return workbook_outputs(layout, xlsx.build(workbook_spec(layout)))
 
 
 def instruction(family: str, phrasings: Sequence[str]) -> Node:

@@ -17,7 +17,7 @@ from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
 from forge.dag import NodeContext, Workflow, node
-from forge.model import Asset, Check, Solution
+from forge.model import Check, Solution
 from preparers import xlsx
 from workflows import calc_common as cc
 
@@ -99,8 +99,7 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     for ref, value in extras["cells"].items():
         ws[ref] = value
         ws[ref].font = Font(bold=True, size=extras["title_font"] or None)
-    asset = Asset(layout.path, xlsx.to_bytes(wb), app="calc")
-    return {"assets": [asset], "launch": ["libreoffice", "--calc", layout.path]}
+    return cc.workbook_outputs(layout, xlsx.to_bytes(wb))
 
 
 @node("rubric", "rubric", ("params", "layout", "target"), ("rubric",))

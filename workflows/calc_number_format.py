@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from forge.dag import NodeContext, Workflow, node
-from forge.model import Asset, Check, Solution
+from forge.model import Check, Solution
 from preparers import xlsx
 from workflows import calc_common as cc
 from workflows.calc_conditional_format import one_row_short
@@ -116,8 +116,7 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     for letter, code in values["target"]["initial"].items():
         for row in range(2, layout.last_row + 1):
             ws[f"{letter}{row}"].number_format = code
-    asset = Asset(layout.path, xlsx.to_bytes(wb), app="calc")
-    return {"assets": [asset], "launch": ["libreoffice", "--calc", layout.path]}
+    return cc.workbook_outputs(layout, xlsx.to_bytes(wb))
 
 
 @node("rubric", "rubric", ("params", "layout", "target"), ("rubric",))

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from forge.dag import NodeContext, Workflow, node
-from forge.model import Asset, Check, Solution
+from forge.model import Check, Solution
 from preparers import xlsx
 from verifiers.checks.xlsx_common import cell_text
 from workflows import calc_common as cc
@@ -143,8 +143,7 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     spec = cc.workbook_spec(layout)
     by_name = {s["name"]: s for s in spec["sheets"]}
     spec["sheets"] = [by_name[n] for n in values["target"]["initial"]]
-    asset = Asset(layout.path, xlsx.build(spec), app="calc")
-    return {"assets": [asset], "launch": ["libreoffice", "--calc", layout.path]}
+    return cc.workbook_outputs(layout, xlsx.build(spec))
 
 
 def _contents(layout: cc.Layout) -> dict[str, list[list[str]]]:
