@@ -17,7 +17,8 @@ class Asset:
 
     dest: str
     data: bytes
-    app: str = ""  # the module that must open it in the real-app tier: calc | writer | impress | ""
+    app: str = ""  # the real app that must open it in the real-app tier: calc | writer | impress | thunderbird | ""
+    mode: int = 0o644  # permission bits setup.sh gives the file (0o755 for scripts)
 
     @property
     def name(self) -> str:

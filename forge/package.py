@@ -9,6 +9,7 @@ Nothing time- or run-dependent goes into a package: the same inputs give the sam
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import shutil
 from collections.abc import Mapping
@@ -48,6 +49,8 @@ def render_setup(task_id: str, assets: list[tuple[str, Asset]], launch: list[str
         lines.append(f"mkdir -p {shlex.quote(folder)}")
     for file, asset in assets:
         lines.append(f'cp "$ASSETS"/{shlex.quote(file.removeprefix("assets/"))} {shlex.quote(asset.dest)}')
+        if asset.mode != 0o644:
+            lines.append(f"chmod {asset.mode:o} {shlex.quote(asset.dest)}")
     if launch:
         lines += [
             'if [ "${FORGE_NO_LAUNCH:-0}" != "1" ]; then',
@@ -85,7 +88,8 @@ def build_package(task_id: TaskId, skill: Skill, workflow: Workflow, outputs: Ma
     named: list[tuple[str, Asset]] = []
     used: set[str] = set()
     for i, asset in enumerate(assets):
-        file = f"assets/{asset.name}" if asset.name not in used else f"assets/{i}_{asset.name}"
+        safe = re.sub(r"[^A-Za-z0-9_.-]", "_", asset.name).lstrip(".") or "file"
+        file = f"assets/{safe}" if safe not in used else f"assets/{i}_{safe}"
         used.add(file.removeprefix("assets/"))
         named.append((file, asset))
     files: dict[str, bytes] = {file: asset.data for file, asset in named}
@@ -109,7 +113,7 @@ def build_package(task_id: TaskId, skill: Skill, workflow: Workflow, outputs: Ma
         "instruction": outputs["instruction"],
         "setup": {
             "entry": "setup.sh",
-            "assets": [{"file": f, "dest": a.dest, "sha256": digest(a.data), "app": a.app} for f, a in named],
+            "assets": [_asset_entry(f, a) for f, a in named],
             "launch": list(outputs["launch"]),
         },
         "rubric": [check.to_json() for check in rubric],
@@ -119,6 +123,13 @@ def build_package(task_id: TaskId, skill: Skill, workflow: Workflow, outputs: Ma
     task["metadata"]["dedup_key"] = dedup_key(task)
     files["task.json"] = dumps(task).encode()
     return PackageFiles(task_id, skill.app, task, files)
+
+
+def _asset_entry(file: str, asset: Asset) -> dict[str, Any]:
+    entry: dict[str, Any] = {"file": file, "dest": asset.dest, "sha256": digest(asset.data), "app": asset.app}
+    if asset.mode != 0o644:
+        entry["mode"] = f"{asset.mode:04o}"
+    return entry
 
 
 def _usage(calls: list[LLMCall]) -> dict[str, Any]:

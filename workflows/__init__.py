@@ -1,4 +1,4 @@
-"""Workflow families: one module per family, registered here in one sorted tuple.
+"""Workflow families: one module per family; every module here that defines `WORKFLOW` is a family.
 
 A family module defines `WORKFLOW`, a `forge.dag.Workflow`: its knobs (the params skills may set),
 and the DAG of nodes that turns (skill params, seed) into an instruction, assets, a rubric and
@@ -7,43 +7,25 @@ solutions. Skills (data in skills_taxonomy/) point at families by name.
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 from typing import TYPE_CHECKING
 
 from forge.errors import UnknownNameError, did_you_mean
+from forge.registry import import_submodules
 
 if TYPE_CHECKING:
     from forge.dag import Workflow
-
-# Keep sorted.
-FAMILY_MODULES = (
-    "workflows.calc_autofilter",
-    "workflows.calc_cell_style",
-    "workflows.calc_chart",
-    "workflows.calc_conditional_format",
-    "workflows.calc_data_validation",
-    "workflows.calc_find_replace",
-    "workflows.calc_formula_column",
-    "workflows.calc_freeze_panes",
-    "workflows.calc_hide_columns",
-    "workflows.calc_merge_cells",
-    "workflows.calc_number_format",
-    "workflows.calc_remove_duplicates",
-    "workflows.calc_sheet_ops",
-    "workflows.calc_sort_rows",
-    "workflows.calc_summary_cell",
-    "workflows.calc_totals_row",
-)
 
 
 @cache
 def _load() -> dict[str, Workflow]:
     families: dict[str, Workflow] = {}
-    for module in FAMILY_MODULES:
-        workflow = importlib.import_module(module).WORKFLOW
+    for module in import_submodules(__name__):
+        workflow = getattr(module, "WORKFLOW", None)
+        if workflow is None:  # shared helpers (calc_common, content, ...)
+            continue
         if workflow.name in families:
-            raise ValueError(f"family {workflow.name!r} is defined twice ({module})")
+            raise ValueError(f"family {workflow.name!r} is defined twice ({module.__name__})")
         workflow.validate()
         families[workflow.name] = workflow
     return families

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -21,20 +21,15 @@ from forge.dag import Node, NodeContext, llm_node, node
 from forge.model import HOME, Asset
 from preparers import xlsx
 from verifiers.checks.xlsx_common import cell_text
+from workflows.common import instruction
 from workflows.content import CONTENT_SCHEMA, SCENARIOS, generate_table
+
+__all__ = ["instruction"]  # re-exported: families call cc.instruction(...)
 
 APP = "libreoffice_calc"
 FOLDERS = ("Documents", "Desktop", "Documents/reports", "work", "Documents/finance", "projects/data")
 NUMBER_FORMATS = {"money": "#,##0.00", "number": "0.0"}
 NUMERIC_KINDS = ("int", "money", "number")
-
-INSTRUCTION_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["instruction"],
-    "properties": {"instruction": {"type": "string", "minLength": 20, "maxLength": 1200}},
-}
-
 
 @dataclass(frozen=True)
 class Layout:
@@ -149,19 +144,6 @@ def workbook_outputs(layout: Layout, data: bytes) -> dict[str, Any]:
 def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     layout: Layout = values["layout"]
     return workbook_outputs(layout, xlsx.build(workbook_spec(layout)))
-
-
-def instruction(family: str, phrasings: Sequence[str]) -> Node:
-    """The instruction LLM node; offline it fills one of `phrasings` (str.format over the facts)."""
-    if len(phrasings) < 5:
-        raise ValueError(f"family {family!r} has {len(phrasings)} phrasings, but needs at least 5")
-
-    def offline(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
-        return {"instruction": rng.choice(list(phrasings)).format(**values["facts"])}
-
-    return llm_node("instruction", kind="instruction", inputs=("facts",), output="instruction",
-                    prompt="instruction.txt", schema=INSTRUCTION_SCHEMA, offline=offline,
-                    pick="instruction")
 
 
 def source_nodes() -> tuple[Node, ...]:

@@ -8,21 +8,15 @@ Paths must lie under /home/user; the state root stands for /home/user.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from forge.registry import import_submodules
+
 HOME = "/home/user"
-#: Modules that register ops; imported on first use.
-MODULES = (
-    "preparers.ops.xlsx_chart",
-    "preparers.ops.xlsx_format",
-    "preparers.ops.xlsx_structure",
-    "preparers.ops.xlsx_values",
-)
 
 
 class OpError(ValueError):
@@ -32,11 +26,31 @@ class OpError(ValueError):
 @dataclass(frozen=True)
 class Op:
     name: str
-    doc: str  # file kind: "xlsx"
+    doc: str  # document kind: the name's prefix, e.g. "xlsx"
     fn: Callable[..., None]
 
 
+@dataclass(frozen=True)
+class DocumentKind:
+    """How ops of one kind get their document: `load(host, root)` before the first op, `save` after the last.
+
+    `host` is the op's path inside the state `root`; for file kinds the document is the parsed file,
+    for kinds that act on the tree (e.g. `fs`) it can be any handle that knows `root`."""
+
+    name: str
+    load: Callable[[Path, Path], Any]
+    save: Callable[[Any, Path], None]
+
+
 _OPS: dict[str, Op] = {}
+_KINDS: dict[str, DocumentKind] = {}
+
+
+def document_kind(name: str, *, load: Callable[[Path, Path], Any], save: Callable[[Any, Path], None]) -> None:
+    """Register the loader and saver for ops named `<name>.*`."""
+    if name in _KINDS:
+        raise ValueError(f"document kind {name!r} registered twice")
+    _KINDS[name] = DocumentKind(name, load, save)
 
 
 def op(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -52,8 +66,8 @@ def op(name: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
 
 
 def registry() -> dict[str, Op]:
-    for module in MODULES:
-        importlib.import_module(module)
+    """All ops; every module of this package registers its own (imported on first use)."""
+    import_submodules(__name__)
     return _OPS
 
 
@@ -87,22 +101,29 @@ def validate(ops: list[dict[str, Any]]) -> None:
 
 
 def apply_ops(root: Path, ops: list[dict[str, Any]]) -> None:
-    """Apply `ops` to the files under `root`, each file loaded and saved once, in first-use order."""
-    from preparers.ops import documents
-
+    """Apply `ops` in order to the files under `root`; each file is loaded once and saved once at the end."""
     validate(ops)
     known = registry()
-    by_path: dict[str, list[dict[str, Any]]] = {}
+    open_docs: dict[str, tuple[DocumentKind, Path, Any]] = {}
     for raw in ops:
-        by_path.setdefault(raw["path"], []).append(raw)
-    for path, file_ops in by_path.items():
-        host = resolve(root, path)
-        kind = known[file_ops[0]["op"]].doc
-        document = documents.load(kind, host)
-        for raw in file_ops:
-            args = {k: v for k, v in raw.items() if k not in ("op", "path")}
+        path = raw["path"]
+        kind = _KINDS.get(known[raw["op"]].doc)
+        if kind is None:
+            raise OpError(f"op {raw['op']}: no document kind {known[raw['op']].doc!r} is registered")
+        if path not in open_docs:
+            host = resolve(root, path)
             try:
-                known[raw["op"]].fn(document, **args)
-            except (KeyError, ValueError, IndexError, TypeError) as exc:
-                raise OpError(f"op {raw['op']} on {path}: {exc}") from exc
-        documents.save(kind, document, host)
+                open_docs[path] = (kind, host, kind.load(host, root))
+            except FileNotFoundError:
+                raise OpError(f"op {raw['op']}: {path} does not exist in the state") from None
+            except Exception as exc:  # an unreadable file is a failed solution, not a crash
+                raise OpError(f"op {raw['op']}: cannot open {path} as {kind.name} ({type(exc).__name__}: {exc})"
+                              ) from None
+        _, _, document = open_docs[path]
+        args = {k: v for k, v in raw.items() if k not in ("op", "path")}
+        try:
+            known[raw["op"]].fn(document, **args)
+        except (KeyError, ValueError, IndexError, TypeError, OSError) as exc:
+            raise OpError(f"op {raw['op']} on {path}: {exc}") from exc
+    for kind, host, document in open_docs.values():
+        kind.save(document, host)

@@ -3,12 +3,27 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
+import openpyxl
 from openpyxl import Workbook
 from openpyxl.utils import column_index_from_string, range_boundaries
 
-from preparers.ops import op
+from preparers.ops import document_kind, op
+
+
+def _load(host: Path, root: Path) -> Workbook:
+    if not host.is_file():
+        raise FileNotFoundError(host)
+    return openpyxl.load_workbook(host)
+
+
+def _save(workbook: Workbook, host: Path) -> None:
+    workbook.save(host)
+
+
+document_kind("xlsx", load=_load, save=_save)
 
 
 def _sort_value(value: Any) -> Any:

@@ -11,25 +11,20 @@ with evidence.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import openpyxl
 from openpyxl.workbook.workbook import Workbook
 
 from forge.errors import CheckError, did_you_mean
+from forge.registry import import_submodules
 from preparers.ops import OpError, resolve
 
-MODULES = (
-    "verifiers.checks.xlsx_chart",
-    "verifiers.checks.xlsx_format",
-    "verifiers.checks.xlsx_structure",
-    "verifiers.checks.xlsx_values",
-)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -55,7 +50,7 @@ class State:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self._cache: dict[tuple[str, bool], Workbook] = {}
+        self._cache: dict[tuple[str, Any], Any] = {}
 
     def path(self, path: str) -> Path:
         try:
@@ -63,24 +58,38 @@ class State:
         except OpError as exc:
             raise StateError(str(exc)) from None
 
-    def workbook(self, path: str, *, values: bool = False) -> Workbook:
-        """The workbook at `path`; `values=True` gives cached formula values (as saved by an app)."""
-        key = (path, values)
+    def read(self, path: str, parse: Callable[[Path], T], what: str) -> T:
+        """`parse(host file)` for the file at `path`, cached per (path, parse); any failure is a StateError.
+
+        `what` names the expected format in the evidence, e.g. "docx document"."""
+        key = (path, parse)
         if key not in self._cache:
             host = self.path(path)
             if not host.is_file():
                 raise StateError(f"{path} does not exist")
             try:
-                self._cache[key] = openpyxl.load_workbook(host, data_only=values)
+                self._cache[key] = parse(host)
             except Exception as exc:  # any parse failure of an untrusted file is a failed check
-                raise StateError(f"{path} is not a readable xlsx workbook ({type(exc).__name__}: {exc})") from None
-        return self._cache[key]
+                raise StateError(f"{path} is not a readable {what} ({type(exc).__name__}: {exc})") from None
+        return self._cache[key]  # type: ignore[no-any-return]
+
+    def workbook(self, path: str, *, values: bool = False) -> Workbook:
+        """The workbook at `path`; `values=True` gives cached formula values (as saved by an app)."""
+        return self.read(path, _load_values if values else _load_formulas, "xlsx workbook")
 
     def sheet(self, path: str, sheet: str, *, values: bool = False) -> Any:
         wb = self.workbook(path, values=values)
         if sheet not in wb.sheetnames:
             raise StateError(f"{path} has no sheet {sheet!r} (sheets: {wb.sheetnames})")
         return wb[sheet]
+
+
+def _load_formulas(host: Path) -> Workbook:
+    return openpyxl.load_workbook(host)
+
+
+def _load_values(host: Path) -> Workbook:
+    return openpyxl.load_workbook(host, data_only=True)
 
 
 @dataclass(frozen=True)
@@ -114,8 +123,8 @@ def primitive(name: str, *, grounded: tuple[str, ...] = ("path",), secret: tuple
 
 
 def registry() -> dict[str, Primitive]:
-    for module in MODULES:
-        importlib.import_module(module)
+    """All primitives; every module of this package registers its own (imported on first use)."""
+    import_submodules(__name__)
     return _PRIMITIVES
 
 

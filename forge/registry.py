@@ -1,0 +1,20 @@
+"""Discovery for the plug-in registries (workflow families, edit ops, check primitives).
+
+Each registry is a package; every module in it registers what it defines when imported. Adding a
+family, an op module or a check module is adding a file — no central list to edit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+from types import ModuleType
+
+
+@cache
+def import_submodules(package: str) -> tuple[ModuleType, ...]:
+    """Import every module directly inside `package` (sorted by name, private `_x` modules skipped)."""
+    pkg = importlib.import_module(package)
+    names = sorted(info.name for info in pkgutil.iter_modules(pkg.__path__) if not info.name.startswith("_"))
+    return tuple(importlib.import_module(f"{package}.{name}") for name in names)
