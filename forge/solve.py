@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from forge.package import Package
-from forge.sandbox import Sandbox
+from forge.sandbox import RunResult, Sandbox
 from preparers.ops import OpError, apply_ops
 
 
@@ -21,20 +21,18 @@ class LocalEnv:
         self._find = find_duplicate
         self.seen: dict[str, str] = {}  # dedup key -> task id accepted in this process
 
-    def run_setup(self, package: Package, home: Path) -> tuple[bool, str]:
-        result = self.sandbox.run_script(package.root, package.task["setup"]["entry"], home)
-        return result.ok, result.evidence()
+    def run_setup(self, package: Package, home: Path) -> RunResult:
+        return self.sandbox.run_script(package.root, package.task["setup"]["entry"], home)
 
-    def apply_solution(self, package: Package, solution: str, home: Path) -> tuple[bool, str]:
+    def apply_solution(self, package: Package, solution: str, home: Path) -> RunResult:
         path = package.root / solution
         if path.suffix == ".sh":
-            result = self.sandbox.run_script(package.root, solution, home)
-            return result.ok, result.evidence()
+            return self.sandbox.run_script(package.root, solution, home)
         try:
             apply_ops(home, json.loads(path.read_text(encoding="utf-8")).get("ops", []))
         except (OpError, OSError, ValueError) as exc:
-            return False, str(exc)
-        return True, f"applied {solution}"
+            return RunResult(1, "", str(exc))
+        return RunResult(0, f"applied {solution}", "")
 
     def find_duplicate(self, key: str, task_id: str) -> str | None:
         other = self.seen.get(key)
@@ -54,9 +52,9 @@ def solve(package: Package, sandbox: Sandbox, state: Path, solution: str) -> str
     if any(state.iterdir()):
         raise PackageError(f"{state}: state folder is not empty; give a new or empty folder")
     env = LocalEnv(sandbox)
-    ok, evidence = env.run_setup(package, state)
-    if not ok:
-        raise PackageError(f"{package.root}/setup.sh failed: {evidence}")
+    ran = env.run_setup(package, state)
+    if not ran.ok:
+        raise PackageError(f"{package.root}/setup.sh failed: {ran.evidence()}")
     files = package.solution_files()
     chosen = {"none": None, "oracle": files[0], "near-miss": files[1] if len(files) > 1 else ""}
     for i, near in enumerate(files[1:], start=1):
@@ -66,7 +64,7 @@ def solve(package: Package, sandbox: Sandbox, state: Path, solution: str) -> str
     target = chosen[solution]
     if target is None:
         return "initial state (no solution applied)"
-    ok, evidence = env.apply_solution(package, target, state)
-    if not ok:
-        raise PackageError(f"{package.root}/{target}: {evidence}")
-    return evidence
+    ran = env.apply_solution(package, target, state)
+    if not ran.ok:
+        raise PackageError(f"{package.root}/{target}: {ran.evidence()}")
+    return ran.stdout or ran.evidence()

@@ -1,7 +1,9 @@
 """The gate: verifier nodes that accept or reject a whole task package.
 
 Stages run cheap-first and stop at the first blocking failure:
-schema -> grounding -> setup -> no-op -> oracle -> near-miss -> alternative (real apps) -> dedup.
+safety -> schema -> grounding -> setup -> no-op -> oracle -> near-miss -> alternative (real apps) -> dedup.
+`safety` looks at the package before anything runs (symlinks, special files, paths that climb out);
+scripts that break out of their limits during setup or a solution make the task `unsafe` too.
 Every stage leaves a `Stage` with evidence; the verdict's class is one of `CLASSES`.
 The gate does no I/O of its own beyond temp state folders: running scripts, applying solutions and
 looking up duplicates are the `GateEnv`'s job (provided by `forge`), so the same gate runs in-process,
@@ -11,7 +13,9 @@ in the CLI and in Prefect batches.
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import stat
 import tempfile
 import time
 import traceback
@@ -59,9 +63,19 @@ class Verdict:
         return failed[-1].evidence if failed else "all stages passed"
 
 
+class Ran(Protocol):
+    """What running a script or applying a solution reports (`forge.sandbox.RunResult` fits)."""
+
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def unsafe(self) -> bool: ...
+    def evidence(self) -> str: ...
+
+
 class GateEnv(Protocol):
-    def run_setup(self, package: Package, home: Path) -> tuple[bool, str]: ...
-    def apply_solution(self, package: Package, solution: str, home: Path) -> tuple[bool, str]: ...
+    def run_setup(self, package: Package, home: Path) -> Ran: ...
+    def apply_solution(self, package: Package, solution: str, home: Path) -> Ran: ...
     def find_duplicate(self, key: str, task_id: str) -> str | None: ...
 
 
@@ -100,6 +114,47 @@ class _Fail(Exception):
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(task_schema())
+
+
+def _climbs(path: Any, home: bool = False) -> bool:
+    """True for a package-relative (or, with `home`, a /home/user) path that could point anywhere else."""
+    if not isinstance(path, str):
+        return False
+    parts = Path(path).parts
+    if home:
+        return not path.startswith(HOME + "/") or ".." in parts
+    return path.startswith("/") or ".." in parts
+
+
+def _check_safety(package: Package) -> str:
+    """Nothing in the package may point outside it: no symlinks, special files, setuid bits, `..` paths."""
+    count = 0
+    for path in sorted(package.root.rglob("*")):
+        count += 1
+        info = path.lstat()
+        rel = path.relative_to(package.root)
+        if path.is_symlink():
+            raise _Fail("unsafe", f"{rel} is a symlink (to {os.readlink(path)}); packages hold regular files only")
+        if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
+            raise _Fail("unsafe", f"{rel} is a special file ({stat.filemode(info.st_mode)})")
+        if info.st_mode & (stat.S_ISUID | stat.S_ISGID):
+            raise _Fail("unsafe", f"{rel} has the setuid/setgid bit ({stat.filemode(info.st_mode)})")
+    task = package.task
+    setup = task.get("setup")
+    setup = setup if isinstance(setup, dict) else {}
+    for i, asset in enumerate(setup.get("assets") or []):
+        if not isinstance(asset, dict):
+            continue
+        if _climbs(asset.get("file")):
+            raise _Fail("unsafe", f"setup.assets[{i}].file {asset.get('file')!r} points outside the package")
+        if "dest" in asset and _climbs(asset.get("dest"), home=True):
+            raise _Fail("unsafe", f"setup.assets[{i}].dest {asset.get('dest')!r} is not a path under {HOME}")
+    solutions = task.get("solutions")
+    solutions = solutions if isinstance(solutions, dict) else {}
+    for name in [solutions.get("oracle"), *(solutions.get("near_misses") or [])]:
+        if _climbs(name):
+            raise _Fail("unsafe", f"solution {name!r} points outside the package")
+    return f"{count} package entries: regular files only, no setuid bits, no paths leaving the package"
 
 
 def _check_schema(package: Package) -> str:
@@ -203,6 +258,7 @@ class Gate:
     def _run(self, path: Path, tmp: Path, verdict: Verdict) -> None:
         package = self._load(path, verdict)
         verdict.task_id = package.id
+        self._stage(verdict, "safety", lambda: _check_safety(package))
         self._stage(verdict, "schema", lambda: _check_schema(package))
         self._stage(verdict, "grounding", lambda: _check_grounding(package))
         initial = tmp / "initial"
@@ -226,9 +282,11 @@ class Gate:
             raise _Fail("schema_fail", str(exc)) from None
 
     def _setup(self, package: Package, home: Path) -> str:
-        ok, evidence = self.env.run_setup(package, home)
-        if not ok:
-            raise _Fail("setup_fail", f"setup.sh failed: {evidence}")
+        ran = self.env.run_setup(package, home)
+        if ran.unsafe:
+            raise _Fail("unsafe", f"setup.sh broke the sandbox rules: {ran.evidence()}")
+        if not ran.ok:
+            raise _Fail("setup_fail", f"setup.sh failed: {ran.evidence()}")
         want = {a["dest"].removeprefix(HOME + "/"): a["sha256"] for a in package.task["setup"]["assets"]}
         got = _snapshot(home)
         if got != want:
@@ -242,8 +300,11 @@ class Gate:
     def _control(self, package: Package, initial: Path, state: Path, solution: str | None, *, want: bool) -> str:
         shutil.copytree(initial, state, symlinks=True)
         if solution is not None:
-            ok, evidence = self.env.apply_solution(package, solution, state)
-            if not ok:
+            ran = self.env.apply_solution(package, solution, state)
+            evidence = ran.evidence()
+            if ran.unsafe:
+                raise _Fail("unsafe", f"{solution} broke the sandbox rules: {evidence}")
+            if not ran.ok:
                 status = "unsolvable" if want else "lax"
                 if not want:  # a near-miss that cannot even run proves nothing about the rubric
                     raise _Fail("schema_fail", f"{solution} could not be applied: {evidence}")

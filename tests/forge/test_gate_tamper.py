@@ -35,7 +35,7 @@ def edit_task(folder: Path, change: Callable[[dict], None]) -> None:
 def test_untouched_package_is_accepted(package):
     verdict = gate_package(package)
     assert verdict.status == "accepted", verdict.stages
-    assert [s.name for s in verdict.stages] == ["schema", "grounding", "setup", "noop", "oracle",
+    assert [s.name for s in verdict.stages] == ["safety", "schema", "grounding", "setup", "noop", "oracle",
                                                 "near-miss:near-miss-1", "near-miss:near-miss-2", "dedup"]
 
 
@@ -129,8 +129,8 @@ def test_symlinked_asset_is_refused(package):
     asset.unlink()
     os.symlink("/etc/passwd", asset)
     verdict = gate_package(package)
-    assert verdict.status == "schema_fail"
-    assert "symlink" in verdict.evidence
+    assert verdict.status == "unsafe"
+    assert "symlink" in verdict.evidence and "/etc/passwd" in verdict.evidence
 
 
 def test_same_task_under_another_id_is_duplicate(package, tmp_path):

@@ -1,0 +1,450 @@
+"""Thunderbird profile preparer: a `ProfileSpec` in, the profile's files out (deterministic bytes).
+
+Public API (also used by the Marionette real-app tier):
+- `build_profile(spec) -> {path relative to /home/user: bytes}`: every file of a profile Thunderbird 153
+  opens without a first-run wizard: `.thunderbird/profiles.ini` + `installs.ini` (the Debian install hash
+  section, so a bare `thunderbird` picks this profile), `prefs.js` (a Local Folders account and a POP3
+  account deferred to it, carrying identity id1 so "New Message" works; first-run quieting prefs),
+  `Mail/Local Folders/<Folder>` mbox files (subfolders as `<Parent>.sbd/<Child>`),
+  `Mail/Local Folders/msgFilterRules.dat` and `abook.sqlite` (the Personal Address Book).
+- `profile_dir(name)`: where the profile lives, relative to /home/user.
+- Format helpers shared with the `tb.*` ops and checks: `folder_file`, `folder_uri`, `render_message`,
+  `split_mbox`, `status_flags`, `with_flags`, `pref_line`, `filter_block`, `vcard`, `contact_rows`.
+
+Facts this follows (measured, see reference/apps.md): every mbox message carries `X-Mozilla-Status` (hex:
+0001 read, 0002 replied, 0004 flagged, 0008 expunged) and `X-Mozilla-Status2`; body lines starting with
+"From " are escaped; Thunderbird "moves" a message by appending it to the target and marking the source
+copy 0008 until the folder is compacted. Nothing here reads the clock: dates come from the spec.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.policy
+import hashlib
+import io
+import json
+import re
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from email.generator import BytesGenerator
+from email.message import EmailMessage
+from email.utils import format_datetime
+from typing import Any
+from urllib.parse import quote
+
+INSTALL_HASH = "FDC34C9F024745EB"  # Thunderbird's install hash for the Debian path /usr/lib/thunderbird
+LOCAL_DIR = "Mail/Local Folders"
+LOCAL_URI = "mailbox://nobody@Local%20Folders"
+FILTER_FILE = f"{LOCAL_DIR}/msgFilterRules.dat"
+SPECIAL_FOLDERS = ("Inbox", "Drafts", "Sent", "Trash")  # always present, even when the spec omits them
+
+READ, REPLIED, FLAGGED, EXPUNGED = 0x0001, 0x0002, 0x0004, 0x0008
+_POLICY = email.policy.default.clone(linesep="\n")
+_STATUS = re.compile(rb"^X-Mozilla-Status: *([0-9A-Fa-f]{1,4})[ \t]*\r?$", re.MULTILINE)
+
+#: Prefs that keep Thunderbird from opening wizards, start pages, telemetry notices and the indexer.
+QUIET_PREFS: dict[str, Any] = {
+    "app.donation.eoy.version.viewed": 999,
+    "datareporting.healthreport.uploadEnabled": False,
+    "datareporting.policy.dataSubmissionEnabled": False,
+    "datareporting.policy.dataSubmissionPolicyBypassNotification": True,
+    "mail.provider.enabled": False,
+    "mail.rights.version": 1,
+    "mail.shell.checkDefaultClient": False,
+    "mail.spotlight.firstRunDone": True,
+    "mail.winsearch.firstRunDone": True,
+    "mailnews.database.global.indexer.enabled": False,
+    "mailnews.start_page.enabled": False,
+    "mailnews.start_page_override.mstone": "ignore",
+    "toolkit.telemetry.reportingpolicy.firstRun": False,
+}
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    content_type: str  # e.g. "application/pdf"
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Message:
+    """One mail; `sender`/`to` are display forms ("Ana Lopez <ana@x.com>"); `date` must be timezone-aware."""
+
+    message_id: str  # without angle brackets
+    sender: str
+    to: str
+    subject: str
+    date: dt.datetime
+    body: str
+    read: bool = False
+    flagged: bool = False
+    attachments: tuple[Attachment, ...] = ()
+
+    @property
+    def flags(self) -> int:
+        return (READ if self.read else 0) | (FLAGGED if self.flagged else 0)
+
+
+@dataclass(frozen=True)
+class Folder:
+    """A Local Folders folder by path from the account root, e.g. "Inbox/Clients" (a subfolder of Inbox)."""
+
+    path: str
+    messages: tuple[Message, ...] = ()
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A message filter as Thunderbird saves it. `conditions` are (field, op, value), e.g. ("subject",
+    "contains", "invoice"); `actions` are (action, value), e.g. ("Move to folder", "Inbox/Receipts") with a
+    folder path (turned into a mailbox URI) or ("Mark read", "")."""
+
+    name: str
+    conditions: tuple[tuple[str, str, str], ...]
+    actions: tuple[tuple[str, str], ...]
+    match: str = "AND"  # AND | OR | ALL
+    enabled: bool = True
+    type: int = 17  # 1 new mail + 16 manual run
+
+
+@dataclass(frozen=True)
+class Contact:
+    display_name: str
+    email: str
+    first: str = ""
+    last: str = ""
+    modified: int = 1704067200  # LastModifiedDate (seconds); from the spec, never the clock
+
+
+@dataclass(frozen=True)
+class Identity:
+    full_name: str
+    email: str
+
+
+@dataclass(frozen=True)
+class ProfileSpec:
+    name: str  # profile folder is .thunderbird/<name>.default-release
+    identity: Identity
+    folders: tuple[Folder, ...] = ()
+    filters: tuple[Filter, ...] = ()
+    contacts: tuple[Contact, ...] = ()
+    prefs: Mapping[str, Any] = field(default_factory=dict)  # extra/overriding user prefs
+
+
+# --- paths and URIs --------------------------------------------------------------------------------------
+
+def profile_dir(name: str) -> str:
+    """The profile folder relative to /home/user."""
+    return f".thunderbird/{name}.default-release"
+
+
+def folder_file(path: str) -> str:
+    """The mbox file of a Local Folders folder, relative to the profile: "Inbox/A" -> "Mail/Local Folders/Inbox.sbd/A"."""
+    parts = [p for p in path.split("/") if p]
+    if not parts or any(p in (".", "..") for p in parts):
+        raise ValueError(f"folder path {path!r} must name a folder, e.g. 'Inbox' or 'Inbox/Clients'")
+    return "/".join([LOCAL_DIR, *(p + ".sbd" for p in parts[:-1]), parts[-1]])
+
+
+def folder_uri(path: str) -> str:
+    """The folder's URI as filters store it: "Inbox/My Trips" -> mailbox://nobody@Local%20Folders/Inbox/My%20Trips."""
+    return "/".join([LOCAL_URI, *(quote(p, safe="") for p in path.split("/") if p)])
+
+
+# --- mbox ------------------------------------------------------------------------------------------------
+
+def _boundary(message_id: str) -> str:
+    return "------------" + hashlib.sha256(message_id.encode()).hexdigest()[:24]
+
+
+def _from_line(date: dt.datetime) -> bytes:
+    return f"From - {date.strftime('%a %b %d %H:%M:%S %Y')}\n".encode()
+
+
+def render_message(message: Message, flags: int | None = None) -> bytes:
+    """One mbox entry: the `From -` line, Mozilla status headers, the RFC 5322 message, a blank line.
+
+    Lines of the body starting with "From " are escaped as ">From " (as stdlib `mailbox` does)."""
+    if message.date.tzinfo is None:
+        raise ValueError(f"message {message.message_id!r}: date {message.date!r} needs a timezone")
+    flags = message.flags if flags is None else flags
+    msg = EmailMessage(policy=_POLICY)
+    msg["X-Mozilla-Status"] = f"{flags & 0xFFFF:04x}"
+    msg["X-Mozilla-Status2"] = f"{flags & 0xFFFF0000:08x}"
+    msg["Message-ID"] = f"<{message.message_id}>"
+    msg["Date"] = format_datetime(message.date)
+    msg["MIME-Version"] = "1.0"
+    msg["From"] = message.sender
+    msg["To"] = message.to
+    msg["Subject"] = message.subject
+    msg.set_content(message.body, charset="utf-8", cte="8bit" if not message.body.isascii() else "7bit")
+    for att in message.attachments:
+        maintype, _, subtype = att.content_type.partition("/")
+        msg.add_attachment(att.data, maintype=maintype, subtype=subtype or "octet-stream", filename=att.filename)
+    for part in msg.iter_attachments():
+        del part["MIME-Version"]  # add_attachment repeats it on every part; once at the top is enough
+    if message.attachments:
+        msg.set_boundary(_boundary(message.message_id))
+    out = io.BytesIO()
+    BytesGenerator(out, mangle_from_=True, policy=_POLICY).flatten(msg)
+    data = out.getvalue()
+    return _from_line(message.date) + data + (b"" if data.endswith(b"\n") else b"\n") + b"\n"
+
+
+def mbox_bytes(messages: tuple[Message, ...] | list[Message]) -> bytes:
+    return b"".join(render_message(m) for m in messages)
+
+
+def split_mbox(data: bytes) -> list[bytes]:
+    """The entries of an mbox (each starting with its `From ` line), as stdlib `mailbox.mbox` splits them."""
+    entries: list[bytes] = []
+    start = None
+    pos = 0
+    for line in data.splitlines(keepends=True):
+        if line.startswith(b"From "):
+            if start is not None:
+                entries.append(data[start:pos])
+            start = pos
+        pos += len(line)
+    if start is not None:
+        entries.append(data[start:])
+    return entries
+
+
+def status_flags(entry: bytes) -> int:
+    """The entry's X-Mozilla-Status flags (0 when the header is missing)."""
+    head = entry.split(b"\n\n", 1)[0]
+    match = _STATUS.search(head)
+    return int(match.group(1), 16) if match else 0
+
+
+def with_flags(entry: bytes, flags: int) -> bytes:
+    """The entry with its X-Mozilla-Status rewritten in place (same width), as Thunderbird updates it."""
+    head, sep, rest = entry.partition(b"\n\n")
+    value = f"X-Mozilla-Status: {flags & 0xFFFF:04x}".encode()
+    if _STATUS.search(head):
+        head = _STATUS.sub(value, head, count=1)
+    else:
+        first, nl, others = head.partition(b"\n")
+        head = first + nl + value + (b"\n" + others if others else b"")
+    return head + sep + rest
+
+
+# --- prefs.js --------------------------------------------------------------------------------------------
+
+def pref_line(name: str, value: Any) -> str:
+    """One `user_pref(...)` line as Thunderbird writes it (strings escaped, UTF-8 kept)."""
+    if isinstance(value, bool):
+        rendered = "true" if value else "false"
+    elif isinstance(value, int):
+        rendered = str(value)
+    elif isinstance(value, str):
+        rendered = json.dumps(value, ensure_ascii=False)
+    else:
+        raise ValueError(f"pref {name!r}: value {value!r} must be a bool, int or str")
+    return f"user_pref({json.dumps(name)}, {rendered});"
+
+
+PREFS_HEADER = """// Mozilla User Preferences
+
+// DO NOT EDIT THIS FILE.
+//
+// If you make changes to this file while the application is running,
+// the changes will be overwritten when the application exits.
+//
+// To change a preference value, you can either:
+// - modify it via the UI (e.g. via about:config in the browser); or
+// - set it within a user.js file in your profile.
+
+"""
+
+
+def account_prefs(identity: Identity) -> dict[str, Any]:
+    """Local Folders (account1/server1) plus a POP3 account (account2/server2, identity id1) deferred to it."""
+    user, _, domain = identity.email.partition("@")
+    local = lambda folder: f"{LOCAL_URI}/{folder}"  # noqa: E731
+    return {
+        "mail.account.account1.server": "server1",
+        "mail.account.account2.identities": "id1",
+        "mail.account.account2.server": "server2",
+        "mail.account.lastKey": 2,
+        "mail.accountmanager.accounts": "account2,account1",
+        "mail.accountmanager.defaultaccount": "account2",
+        "mail.accountmanager.localfoldersserver": "server1",
+        "mail.identity.id1.archive_folder": local("Archives"),
+        "mail.identity.id1.draft_folder": local("Drafts"),
+        "mail.identity.id1.fcc_folder": local("Sent"),
+        "mail.identity.id1.fullName": identity.full_name,
+        "mail.identity.id1.smtpServer": "smtp1",
+        "mail.identity.id1.stationery_folder": local("Templates"),
+        "mail.identity.id1.useremail": identity.email,
+        "mail.identity.id1.valid": True,
+        "mail.root.none-rel": "[ProfD]Mail",
+        "mail.root.pop3-rel": "[ProfD]Mail",
+        "mail.server.server1.directory-rel": f"[ProfD]{LOCAL_DIR}",
+        "mail.server.server1.hostname": "Local Folders",
+        "mail.server.server1.name": "Local Folders",
+        "mail.server.server1.type": "none",
+        "mail.server.server1.userName": "nobody",
+        "mail.server.server2.check_new_mail": False,
+        "mail.server.server2.deferred_to_account": "account1",
+        "mail.server.server2.directory-rel": f"[ProfD]Mail/pop.{domain}",
+        "mail.server.server2.download_on_biff": False,
+        "mail.server.server2.hostname": f"pop.{domain}",
+        "mail.server.server2.login_at_startup": False,
+        "mail.server.server2.name": identity.email,
+        "mail.server.server2.port": 995,
+        "mail.server.server2.socketType": 3,
+        "mail.server.server2.type": "pop3",
+        "mail.server.server2.userName": user,
+        "mail.smtp.defaultserver": "smtp1",
+        "mail.smtpserver.smtp1.authMethod": 3,
+        "mail.smtpserver.smtp1.hostname": f"smtp.{domain}",
+        "mail.smtpserver.smtp1.port": 587,
+        "mail.smtpserver.smtp1.try_ssl": 2,
+        "mail.smtpserver.smtp1.username": user,
+        "mail.smtpservers": "smtp1",
+    }
+
+
+def prefs_js(prefs: Mapping[str, Any]) -> bytes:
+    """prefs.js text: the Mozilla header, then one line per pref sorted by name (as Thunderbird writes it)."""
+    return (PREFS_HEADER + "".join(pref_line(k, prefs[k]) + "\n" for k in sorted(prefs))).encode()
+
+
+# --- msgFilterRules.dat ------------------------------------------------------------------------------------
+
+FILTER_HEADER = 'version="9"\nlogging="no"\n'
+FOLDER_ACTIONS = ("Move to folder", "Copy to folder")
+
+
+def _dat(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _term_value(value: str) -> str:
+    """A condition value; quoted when it holds a space, a parenthesis or a quote (inner quotes escaped)."""
+    if any(c in value for c in ' ()"'):
+        return '"' + value.replace('"', '\\"') + '"'
+    return value
+
+
+def filter_block(flt: Filter) -> str:
+    """One filter's lines of msgFilterRules.dat."""
+    lines = [f'name="{_dat(flt.name)}"', f'enabled="{"yes" if flt.enabled else "no"}"', f'type="{flt.type}"']
+    for action, value in flt.actions:
+        lines.append(f'action="{action}"')
+        if action in FOLDER_ACTIONS:
+            lines.append(f'actionValue="{_dat(folder_uri(value))}"')
+        elif value:
+            lines.append(f'actionValue="{_dat(value)}"')
+    if flt.match == "ALL" or not flt.conditions:
+        condition = "ALL"
+    else:
+        condition = " ".join(f"{flt.match} ({f},{op},{_term_value(v)})" for f, op, v in flt.conditions)
+    lines.append(f'condition="{_dat(condition)}"')
+    return "".join(line + "\n" for line in lines)
+
+
+def filters_dat(filters: tuple[Filter, ...] | list[Filter]) -> bytes:
+    return (FILTER_HEADER + "".join(filter_block(f) for f in filters)).encode()
+
+
+# --- abook.sqlite ------------------------------------------------------------------------------------------
+
+ABOOK_SCHEMA = (
+    "CREATE TABLE properties (card TEXT, name TEXT, value TEXT)",
+    "CREATE TABLE lists (uid TEXT PRIMARY KEY, name TEXT, nickName TEXT, description TEXT)",
+    "CREATE TABLE list_cards (list TEXT, card TEXT, PRIMARY KEY(list, card))",
+    "CREATE INDEX properties_card ON properties(card)",
+    "CREATE INDEX properties_name ON properties(name)",
+    "PRAGMA user_version = 4",
+)
+
+
+def card_uid(email_address: str) -> str:
+    """A stable UUID-shaped card id derived from the address (Thunderbird uses random UUIDs)."""
+    h = hashlib.sha256(email_address.casefold().encode()).hexdigest()
+    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-8{h[17:20]}-{h[20:32]}"
+
+
+def _vesc(text: str) -> str:
+    return text.replace("\\", "\\\\").replace(",", "\\,").replace(";", "\\;").replace("\n", "\\n")
+
+
+def vcard(contact: Contact, uid: str) -> str:
+    """The vCard 4.0 text Thunderbird stores in a card's `_vCard` property."""
+    lines = ["BEGIN:VCARD", "VERSION:4.0", f"EMAIL;PREF=1:{contact.email}", f"FN:{_vesc(contact.display_name)}"]
+    if contact.first or contact.last:
+        lines.append(f"N:{_vesc(contact.last)};{_vesc(contact.first)};;;")
+    lines += [f"UID:{uid}", "END:VCARD"]
+    return "".join(line + "\r\n" for line in lines)
+
+
+def contact_rows(contact: Contact) -> list[tuple[str, str, str]]:
+    """The (card, name, value) rows Thunderbird 153 writes for a card: the vCard plus cached fields."""
+    uid = card_uid(contact.email)
+    values = {"_vCard": vcard(contact, uid), "DisplayName": contact.display_name, "FirstName": contact.first,
+              "LastName": contact.last, "PrimaryEmail": contact.email, "LastModifiedDate": str(contact.modified),
+              "PopularityIndex": "0"}
+    return [(uid, name, value) for name, value in values.items() if value]
+
+
+def abook_sqlite(contacts: tuple[Contact, ...] | list[Contact]) -> bytes:
+    """A Personal Address Book database (schema version 4) holding `contacts`."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        for statement in ABOOK_SCHEMA:
+            conn.execute(statement)
+        for contact in contacts:
+            conn.executemany("INSERT INTO properties VALUES (?, ?, ?)", contact_rows(contact))
+        conn.commit()
+        return conn.serialize()
+    finally:
+        conn.close()
+
+
+# --- profiles.ini / installs.ini ------------------------------------------------------------------------
+
+def profiles_ini(name: str) -> bytes:
+    rel = f"{name}.default-release"
+    return (f"[Profile0]\nName=default-release\nIsRelative=1\nPath={rel}\nDefault=1\n\n"
+            f"[General]\nStartWithLastProfile=1\nVersion=2\n\n"
+            f"[Install{INSTALL_HASH}]\nDefault={rel}\nLocked=1\n").encode()
+
+
+def installs_ini(name: str) -> bytes:
+    return f"[{INSTALL_HASH}]\nDefault={name}.default-release\nLocked=1\n".encode()
+
+
+# --- the whole profile --------------------------------------------------------------------------------------
+
+def build_profile(spec: ProfileSpec) -> dict[str, bytes]:
+    """Every file of the profile, keyed by path relative to /home/user, in a stable order.
+
+    Folders missing from the spec but named in `SPECIAL_FOLDERS` are added empty; a subfolder's parent
+    must be in the spec (or special), so the tree Thunderbird shows is exactly the spec's."""
+    if not re.fullmatch(r"[a-z0-9]{4,16}", spec.name):
+        raise ValueError(f"profile name={spec.name!r}, but must be 4-16 lowercase letters/digits")
+    folders = {f.path: f for f in spec.folders}
+    for special in SPECIAL_FOLDERS:
+        folders.setdefault(special, Folder(special))
+    for path in folders:
+        parent = path.rpartition("/")[0]
+        if parent and parent not in folders:
+            raise ValueError(f"folder {path!r}: its parent {parent!r} is not in the spec")
+    base = profile_dir(spec.name)
+    files: dict[str, bytes] = {
+        ".thunderbird/profiles.ini": profiles_ini(spec.name),
+        ".thunderbird/installs.ini": installs_ini(spec.name),
+        f"{base}/prefs.js": prefs_js({**QUIET_PREFS, **account_prefs(spec.identity), **spec.prefs}),
+        f"{base}/abook.sqlite": abook_sqlite(spec.contacts),
+        f"{base}/{FILTER_FILE}": filters_dat(spec.filters),
+    }
+    for path in sorted(folders):
+        files[f"{base}/{folder_file(path)}"] = mbox_bytes(folders[path].messages)
+    return files
