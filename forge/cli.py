@@ -56,10 +56,14 @@ NoSandbox = Annotated[bool, typer.Option("--no-sandbox", help="Run package scrip
                                          "(trusted packages only; /home/user is rewritten to a temp folder).")]
 
 
-def _sandbox(no_sandbox: bool) -> Any:
-    from forge.sandbox import Sandbox
+ScriptTimeout = Annotated[float, typer.Option("--timeout", min=1, help="Seconds of wall-clock time a package "
+                                             "script may run (its CPU limit is the same or less).")]
 
-    return Sandbox(enabled=not no_sandbox)
+
+def _sandbox(no_sandbox: bool, timeout: float = 60.0) -> Any:
+    from forge.sandbox import Limits, Sandbox
+
+    return Sandbox(Limits(wall_seconds=timeout, cpu_seconds=max(1, min(30, int(timeout)))), enabled=not no_sandbox)
 
 
 @skills_app.command("list")
@@ -178,6 +182,7 @@ def verify(
     db: Annotated[str | None, typer.Option("--db", help="Also reject duplicates of tasks accepted in this catalog.")
                   ] = None,
     no_sandbox: NoSandbox = False,
+    timeout: ScriptTimeout = 60.0,
 ) -> None:
     """Run the gate on existing packages (made by Forge or not) and print each one's class.
 
@@ -188,7 +193,7 @@ def verify(
     from verifiers.gate import Gate
 
     folders = _package_folders(paths)
-    env = LocalEnv(_sandbox(no_sandbox), Catalog(db).find_duplicate if db else None)
+    env = LocalEnv(_sandbox(no_sandbox, timeout), Catalog(db).find_duplicate if db else None)
     gate = Gate(env)
     statuses = []
     for folder in folders:

@@ -50,7 +50,7 @@ class Limits:
     cpu_seconds: int = 30
     memory_mb: int = 2048
     file_mb: int = 256
-    disk_mb: int = 1024  # all files under /home/user together
+    disk_mb: int = 512  # all files under /home/user together
     tmp_mb: int = 64  # the private /tmp (a tmpfs in memory)
     processes: int = 256
     output_bytes: int = 1 << 20  # stdout + stderr; more is a flood and kills the run

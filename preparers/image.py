@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 RGB = tuple[int, int, int]
 PHOTO_KINDS = ("landscape", "cityscape", "beach", "product")
@@ -46,6 +46,15 @@ _BY_EXTENSION = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".bmp": "BMP", 
                  ".tiff": "TIFF"}
 
 
+_SAVE_PARAMS: dict[str, dict[str, Any]] = {
+    "PNG": {"compress_level": 6, "optimize": False},
+    "JPEG": {"quality": 90, "optimize": False, "progressive": False, "subsampling": 2},
+    "WEBP": {"quality": 90, "method": 4, "lossless": False, "exact": False},
+    "TIFF": {"compression": "tiff_lzw"},
+    "BMP": {},
+}
+
+
 def format_for(path: str) -> str | None:
     """The Pillow format a file name implies (by extension), or None for an unknown extension."""
     dot = path.rfind(".")
@@ -58,13 +67,7 @@ def encode(image: Image.Image, fmt: str, dpi: float | None = None) -> bytes:
         raise ValueError(f"{fmt=}, but must be one of {sorted(FORMATS.values())}")
     if fmt in ("JPEG", "BMP") and image.mode in ("RGBA", "LA", "P", "PA"):
         image = flatten(image)
-    params: dict[str, Any] = {
-        "PNG": {"compress_level": 6, "optimize": False},
-        "JPEG": {"quality": 90, "optimize": False, "progressive": False, "subsampling": 2},
-        "WEBP": {"quality": 90, "method": 4, "lossless": False, "exact": False},
-        "TIFF": {"compression": "tiff_lzw"},
-        "BMP": {},
-    }[fmt]
+    params: dict[str, Any] = dict(_SAVE_PARAMS[fmt])
     if dpi is not None and fmt != "WEBP":
         params["dpi"] = (dpi, dpi)
     out = io.BytesIO()
@@ -111,6 +114,14 @@ def _text_bars(draw: ImageDraw.ImageDraw, rng: random.Random, x: int, y: int, wi
             cx += word + max(2, height // 2)
 
 
+def _side_light(image: Image.Image, rng: random.Random) -> Image.Image:
+    """Light falling from one side, as in most photos: full brightness there, dimmer across the frame."""
+    far = rng.randint(120, 165)
+    ramp = Image.linear_gradient("L").rotate(90 if rng.random() < 0.5 else -90).point(
+        lambda v: 255 - (255 - far) * v // 255).resize(image.size)
+    return ImageChops.multiply(image, Image.merge("RGB", (ramp, ramp, ramp)))
+
+
 def _grain(image: Image.Image, rng: random.Random, amount: float) -> Image.Image:
     w, h = max(1, image.width // 2), max(1, image.height // 2)
     noise = Image.frombytes("L", (w, h), rng.randbytes(w * h)).resize(image.size, Image.Resampling.BILINEAR)
@@ -138,7 +149,7 @@ def _landscape(draw: ImageDraw.ImageDraw, rng: random.Random, w: int, h: int, p:
     for layer in range(3):
         shade = _mix(p[4], p[3], layer / 2.5)
         base = horizon + layer * h // 30
-        points = [(0, base)]
+        points: list[tuple[float, float]] = [(0, base)]
         for i in range(rng.randint(3, 6) + 1):
             x = w * (i + rng.uniform(0.2, 0.8)) / 6
             lift = rng.uniform(0.08, 0.3) * h * (1.25 if (x < w / 2) == (side < 0) else 0.8)
@@ -270,7 +281,8 @@ def _chart(draw: ImageDraw.ImageDraw, rng: random.Random, w: int, h: int, p: tup
 
 def _document(draw: ImageDraw.ImageDraw, rng: random.Random, w: int, h: int, p: tuple[RGB, ...]) -> None:
     m = w // 12
-    draw.rectangle([m, m, m + w // 6, m + h // 18], fill=p[0])
+    draw.rectangle([0, 0, w // 40, h], fill=p[0])
+    draw.rectangle([m, m, m + w // 4, m + h // 14], fill=p[0])
     _text_bars(draw, rng, w // 2, m, w // 3, 3, max(4, h // 120), p[5])
     y = m + h // 8
     for _ in range(rng.randint(3, 5)):
@@ -316,7 +328,7 @@ def render(spec: dict[str, Any]) -> Image.Image:
     image = Image.new("RGB", (w, h), WHITE)
     _SCENES[kind](ImageDraw.Draw(image), rng, w, h, PALETTES[palette])
     if kind in PHOTO_KINDS:
-        image = _grain(image, rng, 0.05)
+        image = _grain(_side_light(image, rng), rng, 0.05)
     return image
 
 

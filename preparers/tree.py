@@ -179,8 +179,9 @@ def _png(spec: FileSpec) -> bytes:
     seed = _seed(spec)
     width, height = 24, 16
     a, b = seed[:3], seed[3:6]
+    span = width + height - 2
     rows = b"".join(
-        b"\x00" + bytes(int(a[c] + (b[c] - a[c]) * (x + y) / (width + height - 2)) for x in range(width) for c in range(3))
+        b"\x00" + bytes(int(a[c] + (b[c] - a[c]) * (x + y) / span) for x in range(width) for c in range(3))
         for y in range(height))
     return (b"\x89PNG\r\n\x1a\n"
             + _png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))

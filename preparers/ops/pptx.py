@@ -55,7 +55,7 @@ def _slide(deck: Deck, title: str) -> Slide:
 
 def _move(deck: Deck, slide: Slide, position: int) -> None:
     """Put `slide` at 1-based `position` of the slide list."""
-    ids = deck.prs.slides._sldIdLst  # noqa: SLF001 - python-pptx has no public reorder API
+    ids = deck.prs.slides._sldIdLst  # python-pptx has no public reorder API
     items = list(ids)
     if not 1 <= position <= len(items):
         raise ValueError(f"position={position}, but the deck has {len(items)} slides")
@@ -77,7 +77,7 @@ def add_slide(deck: Deck, layout: str, title: str, position: int, bullets: list[
 def delete_slide(deck: Deck, title: str) -> None:
     """Delete the (first) slide titled `title`."""
     slide = _slide(deck, title)
-    ids = deck.prs.slides._sldIdLst  # noqa: SLF001
+    ids = deck.prs.slides._sldIdLst
     entry = next(e for e in ids if deck.prs.part.related_part(e.rId) is slide.part)
     deck.prs.part.drop_rel(entry.rId)
     ids.remove(entry)
@@ -93,10 +93,10 @@ def duplicate_slide(deck: Deck, title: str, position: int, new_title: str | None
     """Copy a slide (shapes, pictures, notes) to `position`; optionally retitle the copy."""
     source = _slide(deck, title)
     copy_ = deck.prs.slides.add_slide(source.slide_layout)
-    tree = copy_.shapes._spTree  # noqa: SLF001
+    tree = copy_.shapes._spTree
     for shape in list(copy_.shapes):
-        tree.remove(shape._element)  # noqa: SLF001
-    for element in source.shapes._spTree.iterchildren():  # noqa: SLF001
+        tree.remove(shape._element)
+    for element in source.shapes._spTree.iterchildren():
         if element.tag.rsplit("}", 1)[-1] in SHAPE_TAGS:
             clone = copy.deepcopy(element)
             for blip in clone.iter("{*}blip"):

@@ -1,0 +1,443 @@
+"""fs primitives: files, folders, modes, links, text, config values and archives under /home/user.
+
+Paths are absolute under /home/user and resolved inside the state root (`state.path`), which refuses links
+that lead out. A path's last component is looked at *as itself* where that matters (`fs.symlink_to`,
+`fs.exists`/`fs.absent`, listings): a link is a link, not its target. Content checks follow links inside the root.
+
+What the real tools produce is accepted: text compares ignore trailing whitespace and the final newline;
+config values ignore spacing around '=' and matching quotes; archive members may carry one leading folder
+(`tar czf a.tgz site/`, `zip -r a.zip /home/user/x` store `site/...` and `home/user/x/...`); modes are octal
+strings ("600") as an instruction states them. Derived values (listings, hashes) are plain args; computed
+answers a student must find (`fs.answer_equals`) are `secret`.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import hashlib
+import io
+import lzma
+import os
+import posixpath
+import stat
+import tarfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from forge.model import HOME
+from verifiers.checks import Result, State, StateError, fail, ok, primitive
+
+#: Archive bytes read per member at most (a corrupt or hostile archive must not exhaust memory).
+MAX_MEMBER_BYTES = 64 * 1024 * 1024
+
+
+def entry(state: State, path: str) -> Path:
+    """Host path of `path` with its folder resolved in the root but its last component not followed."""
+    if path == HOME:
+        return state.path(path)
+    parent, name = path.rstrip("/").rsplit("/", 1)
+    if name in ("", ".", ".."):
+        raise StateError(f"path {path!r} must name a file or folder")
+    return state.path(parent or HOME) / name
+
+
+def _lexists(host: Path) -> bool:
+    return host.exists() or host.is_symlink()
+
+
+def _describe(host: Path) -> str:
+    if host.is_symlink():
+        return f"a symlink to {os.readlink(host)!r}"
+    return "a folder" if host.is_dir() else "a file" if host.is_file() else "something else"
+
+
+def _text(host: Path) -> str:
+    return host.read_bytes().decode("utf-8")
+
+
+def read_text(state: State, path: str) -> str:
+    """The UTF-8 text of the file at `path` (links inside the root followed); StateError if missing or binary."""
+    return state.read(path, _text, "UTF-8 text file")
+
+
+def _lines(text: str) -> list[str]:
+    """Lines with trailing whitespace removed, and trailing blank lines dropped."""
+    lines = [line.rstrip() for line in text.splitlines()]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def _mode(mode: str) -> int:
+    return int(mode, 8)
+
+
+def _show(value: int) -> str:
+    return f"{value:03o}"
+
+
+# --- existence, kind, mode --------------------------------------------------------------------------
+
+@primitive("fs.exists", grounded=("path",))
+def exists(state: State, path: str, kind: str = "any") -> Result:
+    """Something exists at `path`; `kind` "file" (regular, not a link), "dir" (not a link) or "any"."""
+    host = entry(state, path)
+    if not _lexists(host):
+        return fail(f"{path} does not exist")
+    found = _describe(host)
+    wanted = {"file": "a file", "dir": "a folder", "any": found}[kind]
+    if found != wanted:
+        return fail(f"{path} is {found}, expected {wanted}")
+    return ok(f"{path} exists ({found})")
+
+
+@primitive("fs.is_dir", grounded=("path",))
+def is_dir(state: State, path: str) -> Result:
+    """`path` is a folder (not a link to one): `fs.exists` with kind "dir"."""
+    return exists(state, path, kind="dir")
+
+
+@primitive("fs.absent", grounded=("path",))
+def absent(state: State, path: str) -> Result:
+    """Nothing (no file, folder or link) exists at `path`."""
+    host = entry(state, path)
+    if _lexists(host):
+        return fail(f"{path} still exists ({_describe(host)})")
+    return ok(f"{path} does not exist")
+
+
+@primitive("fs.file_mode", grounded=("path", "mode"))
+def file_mode(state: State, path: str, mode: str) -> Result:
+    """The permission bits of the file or folder at `path` (links followed) are exactly `mode` (octal, "600")."""
+    host = state.path(path)
+    if not host.exists():
+        return fail(f"{path} does not exist")
+    actual = stat.S_IMODE(host.stat().st_mode)
+    if actual != _mode(mode):
+        return fail(f"{path} has mode {_show(actual)}, expected {mode}")
+    return ok(f"{path} has mode {mode}")
+
+
+@primitive("fs.mode_bits", grounded=("path",))
+def mode_bits(state: State, path: str, require: str = "0", forbid: str = "0") -> Result:
+    """The permission bits of `path` include every bit of `require` and none of `forbid` (octal strings), e.g.
+    require "500" = the owner can read and execute (what `chmod +x` and `chmod u+x` both give)."""
+    host = state.path(path)
+    if not host.exists():
+        return fail(f"{path} does not exist")
+    actual = stat.S_IMODE(host.stat().st_mode)
+    missing, extra = _mode(require) & ~actual, actual & _mode(forbid)
+    if missing or extra:
+        return fail(f"{path} has mode {_show(actual)}: " + ", ".join(
+            part for part in (f"bits {_show(missing)} missing" if missing else "",
+                              f"bits {_show(extra)} must be clear" if extra else "") if part))
+    return ok(f"{path} has mode {_show(actual)} (requires {require}, forbids {forbid})")
+
+
+@primitive("fs.dir_modes", grounded=("path",))
+def dir_modes(state: State, path: str, modes: dict[str, str]) -> Result:
+    """Each named entry of the folder `path` has exactly the given permission bits ({name: "644"})."""
+    folder = state.path(path)
+    if not folder.is_dir():
+        return fail(f"{path} is not a folder")
+    wrong = []
+    for name, mode in sorted(modes.items()):
+        host = folder / name
+        if not host.exists():
+            wrong.append(f"{name} is missing")
+        elif stat.S_IMODE(host.stat().st_mode) != _mode(mode):
+            wrong.append(f"{name} has mode {_show(stat.S_IMODE(host.stat().st_mode))}, expected {mode}")
+    if wrong:
+        return fail(f"in {path}: " + "; ".join(wrong))
+    return ok(f"all {len(modes)} entries of {path} have the expected modes")
+
+
+# --- links ----------------------------------------------------------------------------------------
+
+@primitive("fs.symlink_to", grounded=("path", "target"))
+def symlink_to(state: State, path: str, target: str) -> Result:
+    """`path` is a symbolic link that points (absolutely or relatively) at `target`, which exists."""
+    host = entry(state, path)
+    if not host.is_symlink():
+        return fail(f"{path} is not a symlink ({_describe(host)})" if _lexists(host) else f"{path} does not exist")
+    raw = os.readlink(host)
+    logical = posixpath.normpath(raw if raw.startswith("/") else posixpath.join(posixpath.dirname(path), raw))
+    if logical != posixpath.normpath(target):
+        return fail(f"{path} points to {raw!r} (= {logical}), expected {target}")
+    if not _lexists(entry(state, target)):
+        return fail(f"{path} points to {target}, but {target} does not exist")
+    return ok(f"{path} -> {raw!r}")
+
+
+# --- content --------------------------------------------------------------------------------------
+
+def _sha(host: Path) -> str:
+    return hashlib.sha256(host.read_bytes()).hexdigest()
+
+
+@primitive("fs.same_content", grounded=("path",))
+def same_content(state: State, path: str, sha256: str) -> Result:
+    """`path` is a regular file (not a link) whose bytes have this sha256 (e.g. the original asset's)."""
+    host = entry(state, path)
+    if not host.is_file() or host.is_symlink():
+        return fail(f"{path} is {_describe(host)}, expected a file" if _lexists(host) else f"{path} does not exist")
+    if _sha(host) != sha256:
+        return fail(f"{path} has different content (sha256 {_sha(host)[:12]}, expected {sha256[:12]})")
+    return ok(f"{path} has the expected content")
+
+
+@primitive("fs.text_equals", grounded=("path", "text"))
+def text_equals(state: State, path: str, text: str) -> Result:
+    """The text file at `path` holds exactly `text` (trailing whitespace and final newlines ignored)."""
+    actual = read_text(state, path)
+    if _lines(actual) != _lines(text):
+        return fail(f"{path} holds {actual[:200]!r}, expected {text!r}")
+    return ok(f"{path} holds the expected text")
+
+
+@primitive("fs.text_contains", grounded=("path", "text"))
+def text_contains(state: State, path: str, text: str) -> Result:
+    """The text file at `path` contains `text` somewhere."""
+    if text not in read_text(state, path):
+        return fail(f"{path} does not contain {text!r}")
+    return ok(f"{path} contains {text!r}")
+
+
+@primitive("fs.line_present", grounded=("path", "line"))
+def line_present(state: State, path: str, line: str) -> Result:
+    """Some line of the text file at `path` is exactly `line` (surrounding whitespace ignored)."""
+    if line.strip() not in {x.strip() for x in read_text(state, path).splitlines()}:
+        return fail(f"{path} has no line {line!r}")
+    return ok(f"{path} has the line {line!r}")
+
+
+@primitive("fs.line_absent", grounded=("path", "line"))
+def line_absent(state: State, path: str, line: str) -> Result:
+    """No line of the text file at `path` is `line` (surrounding whitespace ignored)."""
+    hits = [i for i, x in enumerate(read_text(state, path).splitlines(), start=1) if x.strip() == line.strip()]
+    if hits:
+        return fail(f"{path} still has the line {line!r} (line {hits[0]})")
+    return ok(f"{path} has no line {line!r}")
+
+
+@primitive("fs.lines_equal", grounded=("path",))
+def lines_equal(state: State, path: str, lines: list[str]) -> Result:
+    """The file's lines are exactly `lines`, in order (trailing whitespace and trailing blank lines ignored)."""
+    actual = _lines(read_text(state, path))
+    want = _lines("\n".join(lines))
+    if actual != want:
+        diff = next((i for i, (a, b) in enumerate(zip(actual, want, strict=False)) if a != b), min(len(actual),
+                                                                                                   len(want)))
+        got = actual[diff] if diff < len(actual) else "<end of file>"
+        exp = want[diff] if diff < len(want) else "<end of file>"
+        return fail(f"{path} differs at line {diff + 1}: {got!r}, expected {exp!r} "
+                    f"({len(actual)} lines, expected {len(want)})")
+    return ok(f"{path} has the expected {len(want)} lines")
+
+
+@primitive("fs.line_count", grounded=("path",))
+def line_count(state: State, path: str, count: int) -> Result:
+    """The text file at `path` has `count` lines (trailing blank lines not counted)."""
+    actual = len(_lines(read_text(state, path)))
+    if actual != count:
+        return fail(f"{path} has {actual} lines, expected {count}")
+    return ok(f"{path} has {count} lines")
+
+
+@primitive("fs.answer_equals", grounded=("path",), secret=("answer",))
+def answer_equals(state: State, path: str, answer: int | str | list[str]) -> Result:
+    """The file at `path` holds the computed `answer`: a number or text (whitespace around it ignored), or a list
+    (one item per line, in order, blank lines ignored)."""
+    text = read_text(state, path)
+    if isinstance(answer, list):
+        got: Any = [x.strip() for x in text.splitlines() if x.strip()]
+        want: Any = [str(a).strip() for a in answer]
+    else:
+        got, want = text.strip(), str(answer).strip()
+    if got != want:
+        return fail(f"{path} holds {text[:200]!r}, which is not the expected answer")
+    return ok(f"{path} holds the expected answer")
+
+
+# --- config files ---------------------------------------------------------------------------------
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def parse_config(text: str) -> dict[str, dict[str, list[str]]]:
+    """ini / conf / .env text -> {section ("" before any header): {key: [values, in order]}}.
+
+    Comment lines (# or ;) and blank lines are skipped; `export KEY=v` counts as KEY; a repeated key keeps
+    every value so a check can tell a replaced line from a duplicated one."""
+    sections: dict[str, dict[str, list[str]]] = {"": {}}
+    current = ""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1].strip()
+            sections.setdefault(current, {})
+            continue
+        if "=" not in line:
+            continue
+        key, value = line.split("=", 1)
+        key = key.strip().removeprefix("export ").strip()
+        sections[current].setdefault(key, []).append(_unquote(value))
+    return sections
+
+
+def _config(state: State, path: str) -> dict[str, dict[str, list[str]]]:
+    return parse_config(read_text(state, path))
+
+
+@primitive("fs.config_value", grounded=("path", "key", "value", "section"))
+def config_value(state: State, path: str, key: str, value: str, section: str = "") -> Result:
+    """In the config file at `path`, `key` (in `[section]`, or outside sections when "") is set once, to `value`."""
+    where = f"[{section}] " if section else ""
+    found = _config(state, path).get(section)
+    if found is None:
+        return fail(f"{path} has no section [{section}]")
+    values = found.get(key, [])
+    if not values:
+        return fail(f"{path}: {where}{key} is not set")
+    if len(values) > 1:
+        return fail(f"{path}: {where}{key} is set {len(values)} times ({values})")
+    if values[0] != value:
+        return fail(f"{path}: {where}{key} = {values[0]!r}, expected {value!r}")
+    return ok(f"{path}: {where}{key} = {value!r}")
+
+
+@primitive("fs.config_matches", grounded=("path",))
+def config_matches(state: State, path: str, entries: dict[str, dict[str, str]]) -> Result:
+    """The config file at `path` sets exactly `entries` ({section or "": {key: value}}), each key once; comments,
+    spacing and order are free."""
+    actual = {s: keys for s, keys in _config(state, path).items() if keys or s}
+    problems = []
+    for section in sorted(set(actual) | {s for s, keys in entries.items() if keys or s}):
+        have, want = actual.get(section, {}), entries.get(section, {})
+        label = f"[{section}] " if section else ""
+        if section not in actual:
+            problems.append(f"section [{section}] is missing")
+            continue
+        for key in sorted(set(have) | set(want)):
+            if key not in want:
+                problems.append(f"{label}{key} is set but should not be")
+            elif key not in have:
+                problems.append(f"{label}{key} is missing")
+            elif have[key] != [want[key]]:
+                problems.append(f"{label}{key} = {have[key]}, expected {want[key]!r}")
+    if problems:
+        return fail(f"{path}: " + "; ".join(problems[:4]))
+    return ok(f"{path} sets exactly the expected {sum(len(k) for k in entries.values())} keys")
+
+
+@primitive("fs.commented", grounded=("path", "line"))
+def commented(state: State, path: str, line: str) -> Result:
+    """`line` is commented out in the file at `path` ('#' before it, any spacing) and not active anywhere."""
+    lines = [x.strip() for x in read_text(state, path).splitlines()]
+    if line.strip() in lines:
+        return fail(f"{path} still has {line!r} active")
+    if not any(x.startswith("#") and x.lstrip("#").strip() == line.strip() for x in lines):
+        return fail(f"{path} has no commented-out {line!r}")
+    return ok(f"{path} has {line!r} commented out")
+
+
+# --- folders and archives -------------------------------------------------------------------------
+
+def _listing(folder: Path, recursive: bool) -> dict[str, Path]:
+    """name -> host; recursive: relative paths of every non-folder entry (links listed, never entered)."""
+    if not recursive:
+        return {p.name: p for p in folder.iterdir()}
+    found: dict[str, Path] = {}
+    for sub in folder.iterdir():
+        if sub.is_dir() and not sub.is_symlink():
+            found.update({f"{sub.name}/{k}": v for k, v in _listing(sub, True).items()})
+        else:
+            found[sub.name] = sub
+    return found
+
+
+@primitive("fs.dir_listing", grounded=("path",))
+def dir_listing(state: State, path: str, names: list[str], recursive: bool = False,
+                contents: dict[str, str] | None = None) -> Result:
+    """The folder `path` holds exactly `names`: its entries, or with `recursive` the relative paths of every file
+    below it; `contents` ({name: sha256}) also requires those entries to be regular files with that content."""
+    folder = state.path(path)
+    if not folder.is_dir():
+        return fail(f"{path} is not a folder" if folder.exists() else f"{path} does not exist")
+    found = _listing(folder, recursive)
+    missing, extra = sorted(set(names) - set(found)), sorted(set(found) - set(names))
+    if missing or extra:
+        return fail(f"{path}: missing {missing}, unexpected {extra}")
+    changed = [n for n, sha in sorted((contents or {}).items())
+               if found[n].is_symlink() or not found[n].is_file() or _sha(found[n]) != sha]
+    if changed:
+        return fail(f"{path}: {changed} are not the original files (different content, or not regular files)")
+    return ok(f"{path} holds exactly the {len(names)} expected entries")
+
+
+def _decompress(data: bytes) -> bytes:
+    """Undo gzip / bzip2 / xz by magic bytes; anything else is returned as is."""
+    if data[:2] == b"\x1f\x8b":
+        return gzip.decompress(data)
+    if data[:3] == b"BZh":
+        return bz2.decompress(data)
+    if data[:6] == b"\xfd7zXZ\x00":
+        return lzma.decompress(data)
+    return data
+
+
+def _archive(host: Path) -> tuple[str, dict[str, str]]:
+    """(format detected from the bytes, {file member name: sha256}); folders are left out."""
+    data = host.read_bytes()
+    if data[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            return "zip", {i.filename: hashlib.sha256(zf.read(i)).hexdigest() for i in zf.infolist()
+                           if not i.is_dir() and i.file_size <= MAX_MEMBER_BYTES}
+    compression = {b"\x1f\x8b": "tar.gz", b"BZ": "tar.bz2", b"\xfd7": "tar.xz"}.get(data[:2], "tar")
+    members = {}
+    with tarfile.open(fileobj=io.BytesIO(_decompress(data))) as tar:
+        for info in tar.getmembers():
+            if info.isdir():
+                continue
+            stream = tar.extractfile(info) if info.isreg() and info.size <= MAX_MEMBER_BYTES else None
+            members[info.name] = hashlib.sha256(stream.read()).hexdigest() if stream else ""
+    return compression, members
+
+
+def _clean(name: str) -> str:
+    while name.startswith("./"):
+        name = name[2:]
+    return name.lstrip("/")
+
+
+@primitive("fs.archive_contains", grounded=("path",))
+def archive_contains(state: State, path: str, format: str, members: list[str],
+                     contents: dict[str, str] | None = None) -> Result:
+    """`path` is an archive of `format` ("zip", "tar", "tar.gz", "tar.bz2", "tar.xz", judged by its bytes) whose
+    files are exactly `members` (relative paths), all under one optional leading folder; `contents`
+    ({member: sha256}) also checks those members' bytes."""
+    found, raw = state.read(path, _archive, "zip or tar archive")
+    if found != format:
+        return fail(f"{path} is a {found} archive, expected {format}")
+    actual = {_clean(n): sha for n, sha in raw.items()}
+    prefix = ""
+    if members and set(actual) != set(members):
+        first = sorted(members)[0]
+        prefix = next((n[: -len(first)] for n in sorted(actual) if n.endswith("/" + first)), "")
+    shown = {n[len(prefix):]: sha for n, sha in actual.items() if n.startswith(prefix)}
+    if len(shown) != len(actual) or set(shown) != set(members):
+        missing, extra = sorted(set(members) - set(shown)), sorted(set(actual) - {prefix + m for m in members})
+        return fail(f"{path}: members missing {missing}, unexpected {extra}")
+    changed = sorted(m for m, sha in (contents or {}).items() if shown[m] != sha)
+    if changed:
+        return fail(f"{path}: members {changed} differ from the original files")
+    where = f" under {prefix!r}" if prefix else ""
+    return ok(f"{path} is a {format} archive holding exactly the {len(members)} expected files{where}")

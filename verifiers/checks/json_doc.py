@@ -1,0 +1,91 @@
+"""json primitives: a value at a key path of a JSON (or JSONC) file.
+
+Files are parsed leniently (comments and trailing commas allowed) because apps such as VS Code accept
+and keep them. Values compare by JSON meaning (`same_value`): 14 equals 14.0, but `true` is not 1 and
+"14" is not 14. Key paths are dotted strings or lists of keys, as in the `json.*` edit ops.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from preparers.ops.json_doc import KeyPath, get_at, has_key, key_path, loads_jsonc
+from verifiers.checks import Result, State, fail, ok, primitive
+
+
+def parse_jsonc(host: Path) -> Any:
+    return loads_jsonc(host.read_text(encoding="utf-8"))
+
+
+def load(state: State, path: str) -> Any:
+    """The parsed file at `path`; a missing or unparsable file raises `StateError` (a failed check)."""
+    return state.read(path, parse_jsonc, "JSON file")
+
+
+def same_value(actual: Any, expected: Any, *, unordered: bool = False) -> bool:
+    """JSON equality: numbers by value, booleans only equal booleans; `unordered` compares lists as multisets."""
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(actual, bool) and isinstance(expected, bool) and actual == expected
+    if isinstance(expected, int | float):
+        return isinstance(actual, int | float) and float(actual) == float(expected)
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return False
+        if unordered:
+            rest = list(actual)
+            for item in expected:
+                match = next((i for i, a in enumerate(rest) if same_value(a, item)), None)
+                if match is None:
+                    return False
+                rest.pop(match)
+            return True
+        return all(same_value(a, e) for a, e in zip(actual, expected, strict=True))
+    if isinstance(expected, dict):
+        return (isinstance(actual, dict) and set(actual) == set(expected)
+                and all(same_value(actual[k], v) for k, v in expected.items()))
+    return type(actual) is type(expected) and actual == expected
+
+
+def show(value: Any) -> str:
+    """A value as JSON text for evidence (shortened)."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def where(key: KeyPath) -> str:
+    return " > ".join(str(k) for k in key_path(key)) or "<root>"
+
+
+@primitive("json.value_equals", grounded=("path", "value"))
+def value_equals(state: State, path: str, key: KeyPath, value: Any, unordered: bool = False) -> Result:
+    """The value at `key` in the JSON file `path` equals `value`."""
+    data = load(state, path)
+    if not has_key(data, key):
+        return fail(f"{path}: no value at {where(key)}")
+    actual = get_at(data, key)
+    if not same_value(actual, value, unordered=unordered):
+        return fail(f"{path}: {where(key)} = {show(actual)}, expected {show(value)}")
+    return ok(f"{path}: {where(key)} = {show(actual)}")
+
+
+@primitive("json.key_absent", grounded=("path",))
+def key_absent(state: State, path: str, key: KeyPath) -> Result:
+    """The JSON file `path` has no value at `key`."""
+    data = load(state, path)
+    if has_key(data, key):
+        return fail(f"{path}: {where(key)} is still present ({show(get_at(data, key))})")
+    return ok(f"{path}: no value at {where(key)}")
+
+
+@primitive("json.list_contains", grounded=("path", "item"))
+def list_contains(state: State, path: str, key: KeyPath, item: Any) -> Result:
+    """The list at `key` in the JSON file `path` holds an item equal to `item`."""
+    data = load(state, path)
+    value = get_at(data, key)
+    if not isinstance(value, list):
+        return fail(f"{path}: {where(key)} is not a list ({show(value) if has_key(data, key) else 'missing'})")
+    if not any(same_value(v, item) for v in value):
+        return fail(f"{path}: {where(key)} has no item {show(item)} (items: {show(value)})")
+    return ok(f"{path}: {where(key)} holds {show(item)}")

@@ -1,0 +1,258 @@
+"""pptx primitives: slides found by title, their order, layout, text, notes, formatting, tables, pictures.
+
+Written to accept what LibreOffice Impress saves as well as what python-pptx writes (see
+`preparers.pptx` for the reading rules): titles may come back as `title` instead of `ctrTitle`, body
+placeholders as a bare `<p:ph/>`, every run carries explicit `b="0"`, `sz` and an `srgbClr` in lower case,
+and a paragraph may be split into several runs. Text is compared after collapsing whitespace. A check that
+names a slide by title looks at every slide with that title (a duplicate must match too).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+from pptx import Presentation
+from pptx.oxml.ns import qn
+from pptx.presentation import Presentation as PresentationT
+from pptx.shapes.picture import Picture
+from pptx.slide import Slide
+
+from preparers import pptx as deckio
+from verifiers.checks import Result, State, StateError, fail, ok, primitive
+
+CORNERS = ("top_left", "top_right", "bottom_left", "bottom_right")
+WIDTH_TOLERANCE_CM = 0.3
+FORMATS = ("bold", "italic", "underline", "size", "color")
+
+
+def _load(host: Path) -> PresentationT:
+    return Presentation(str(host))
+
+
+def deck(state: State, path: str) -> PresentationT:
+    return state.read(path, _load, "pptx presentation")
+
+
+def slides(state: State, path: str, title: str) -> list[Slide]:
+    """Every slide titled `title`; none is a StateError naming the titles there are."""
+    prs = deck(state, path)
+    found = deckio.slides_titled(prs, title)
+    if not found:
+        raise StateError(f"{path} has no slide titled {title!r} (titles: {deckio.titles(prs)})")
+    return found
+
+
+def _short(items: list[Any], limit: int = 8) -> str:
+    shown = ", ".join(repr(i) for i in items[:limit])
+    return f"[{shown}{', ...' if len(items) > limit else ''}]"
+
+
+@primitive("pptx.slide_titles", grounded=("path",))
+def slide_titles(state: State, path: str, titles: list[str]) -> Result:
+    """The deck's slide titles are exactly `titles`, in this order."""
+    actual = deckio.titles(deck(state, path))
+    want = [deckio.norm(t) for t in titles]
+    if actual == want:
+        return ok(f"{len(actual)} slides in order {_short(actual)}")
+    return fail(f"slide titles are {_short(actual, 12)}, expected {_short(want, 12)}")
+
+
+@primitive("pptx.slide_position", grounded=("path", "title"))
+def slide_position(state: State, path: str, title: str, position: int) -> Result:
+    """The slide titled `title` is slide number `position` (1-based)."""
+    actual = deckio.titles(deck(state, path))
+    where = [i for i, t in enumerate(actual, start=1) if t == deckio.norm(title)]
+    if position in where:
+        return ok(f"{title!r} is slide {position} of {len(actual)}")
+    return fail(f"{title!r} is at {where or 'no position'}, expected slide {position} (titles: {_short(actual, 12)})")
+
+
+@primitive("pptx.slide_count", grounded=("path", "title"))
+def slide_count(state: State, path: str, title: str, count: int) -> Result:
+    """Exactly `count` slides are titled `title` (0: deleted, 2: duplicated)."""
+    actual = deckio.titles(deck(state, path))
+    n = actual.count(deckio.norm(title))
+    if n == count:
+        return ok(f"{n} slide(s) titled {title!r}")
+    return fail(f"{n} slide(s) titled {title!r}, expected {count} (titles: {_short(actual, 12)})")
+
+
+@primitive("pptx.slide_layout", grounded=("path", "title"))
+def slide_layout(state: State, path: str, title: str, layout: str) -> Result:
+    """The slide titled `title` has the placeholders of layout kind `layout` (title_only, title_content, ...)."""
+    for slide in slides(state, path, title):
+        kind = deckio.layout_kind(slide)
+        roles = [deckio.role(s) for s in slide.shapes if s.is_placeholder]
+        if kind != layout:
+            return fail(f"slide {title!r} looks like {kind} (placeholders {roles}), expected {layout}")
+    return ok(f"slide {title!r} has the {layout} placeholders")
+
+
+@primitive("pptx.body_text", grounded=("path", "slide", "named"))
+def body_text(state: State, path: str, slide: str, paragraphs: list[str], named: list[str],
+              levels: list[int] | None = None, column: int | None = None) -> Result:
+    """The body placeholder(s) of slide `slide` hold exactly `paragraphs` (optionally at `levels`); `named` are
+    the texts the instruction states (new, removed or moved bullets)."""
+    want = [deckio.norm(p) for p in paragraphs]
+    for item in slides(state, path, slide):
+        bodies = deckio.placeholders(item, "body")
+        if column is not None:
+            if len(bodies) <= column:
+                return fail(f"slide {slide!r} has {len(bodies)} content boxes, no box number {column + 1}")
+            bodies = [bodies[column]]
+        got = deckio.paragraphs(bodies)
+        texts = [t for t, _ in got]
+        where = f"slide {slide!r}" + (f" box {column + 1}" if column is not None else "")
+        if texts != want:
+            return fail(f"{where} reads {_short(texts, 10)}, expected {_short(want, 10)}")
+        if levels is not None and [lv for _, lv in got] != list(levels):
+            return fail(f"{where} has indent levels {[lv for _, lv in got]}, expected {list(levels)}")
+    return ok(f"slide {slide!r} reads {_short(want, 10)}" + (f" at levels {levels}" if levels else ""))
+
+
+@primitive("pptx.subtitle", grounded=("path", "slide", "text"))
+def subtitle(state: State, path: str, slide: str, text: str) -> Result:
+    """The subtitle placeholder of slide `slide` reads `text`."""
+    for item in slides(state, path, slide):
+        got = [t for t, _ in deckio.paragraphs(deckio.placeholders(item, "subtitle"))]
+        if " ".join(got) != deckio.norm(text):
+            return fail(f"slide {slide!r} subtitle reads {' '.join(got)!r}, expected {deckio.norm(text)!r}")
+    return ok(f"slide {slide!r} subtitle reads {deckio.norm(text)!r}")
+
+
+@primitive("pptx.notes_text", grounded=("path", "slide", "named"))
+def notes_text(state: State, path: str, slide: str, text: str, named: list[str]) -> Result:
+    """The speaker notes of slide `slide` read `text` (whitespace-insensitive); `named` are the stated parts."""
+    for item in slides(state, path, slide):
+        got = deckio.notes_text(item)
+        if got != deckio.norm(text):
+            return fail(f"notes of slide {slide!r} read {got!r}, expected {deckio.norm(text)!r}")
+    return ok(f"notes of slide {slide!r} read {deckio.norm(text)!r}")
+
+
+def _color(run: Any) -> str | None:
+    rpr = run._r.find(qn("a:rPr"))
+    fill = rpr.find(qn("a:solidFill")) if rpr is not None else None
+    rgb = fill.find(qn("a:srgbClr")) if fill is not None else None
+    return str(rgb.get("val")).upper() if rgb is not None else None
+
+
+def _has(run: Any, prop: str, want: Any) -> bool:
+    if prop == "bold":
+        return run.font.bold is True
+    if prop == "italic":
+        return run.font.italic is True
+    if prop == "underline":
+        rpr = run._r.find(qn("a:rPr"))
+        return rpr is not None and rpr.get("u") not in (None, "none")
+    if prop == "size":
+        return run.font.size is not None and abs(run.font.size.pt - float(want)) < 0.6
+    return _color(run) == str(want).lstrip("#").upper()
+
+
+def _text_paragraphs(slide: Slide) -> list[Any]:
+    return [p for s in deckio.walk(slide.shapes) if s.has_text_frame for p in s.text_frame.paragraphs
+            if deckio.norm(p.text)]
+
+
+@primitive("pptx.text_format", grounded=("path", "slide", "text", "size", "color"))
+def text_format(state: State, path: str, slide: str, text: str, bold: bool | None = None,
+                italic: bool | None = None, underline: bool | None = None, size: float | None = None,
+                color: str | None = None) -> Result:
+    """The paragraph reading `text` on slide `slide` is formatted as asked (all of it), and no other paragraph of
+    that slide got the same formatting."""
+    wanted = {k: v for k, v in zip(FORMATS, (bold, italic, underline, size, color), strict=True) if v is not None}
+    for item in slides(state, path, slide):
+        paras = _text_paragraphs(item)
+        targets = [p for p in paras if deckio.norm(p.text) == deckio.norm(text)]
+        if not targets:
+            return fail(f"slide {slide!r} has no paragraph reading {text!r}")
+        for para in targets:
+            runs = [r for r in para.runs if r.text.strip()]
+            for prop, value in wanted.items():
+                missing = [r.text for r in runs if not _has(r, prop, value)]
+                if missing or not runs:
+                    return fail(f"{text!r} on slide {slide!r} is not {prop} {value!r} in {_short(missing)}")
+        for para in paras:
+            if para in targets:
+                continue
+            for prop, value in wanted.items():
+                if any(_has(r, prop, value) for r in para.runs if r.text.strip()):
+                    return fail(f"{deckio.norm(para.text)!r} on slide {slide!r} is {prop} {value!r} too; only "
+                                f"{text!r} should be")
+    return ok(f"{text!r} on slide {slide!r} has {wanted}, no other paragraph does")
+
+
+def _table_cells(frame: Any) -> list[list[str]]:
+    return [[deckio.norm(cell.text) for cell in row.cells] for row in frame.table.rows]
+
+
+@primitive("pptx.table", grounded=("path", "slide", "rows", "cols", "header", "data"))
+def table(state: State, path: str, slide: str, rows: int, cols: int, header: list[str],
+          data: list[list[str]] | None = None) -> Result:
+    """Slide `slide` has a table of `rows` x `cols` cells whose first row is `header` (and other rows `data`)."""
+    want = [deckio.norm(h) for h in header]
+    for item in slides(state, path, slide):
+        frames = [s for s in deckio.walk(item.shapes) if getattr(s, "has_table", False)]
+        seen = []
+        for frame in frames:
+            cells = _table_cells(frame)
+            size = (len(cells), len(cells[0]) if cells else 0)
+            seen.append(f"{size[0]}x{size[1]} header {cells[0] if cells else []}")
+            body = [[deckio.norm(c) for c in row] for row in data] if data is not None else cells[1:]
+            if size == (rows, cols) and cells[0] == want and cells[1:] == body:
+                break
+        else:
+            return fail(f"slide {slide!r} has no {rows}x{cols} table with header {want}"
+                        + (" and the stated rows" if data is not None else "") + f" (tables: {seen or 'none'})")
+    return ok(f"slide {slide!r} has a {rows}x{cols} table with header {want}")
+
+
+def pixel_digest(data: bytes) -> str:
+    """A digest of an image's pixels (size + RGBA), the same whether or not a writer re-encoded the file."""
+    with Image.open(io.BytesIO(data)) as img:
+        rgba = img.convert("RGBA")
+        return hashlib.sha256(f"{rgba.width}x{rgba.height}".encode() + rgba.tobytes()).hexdigest()
+
+
+def _corner(prs: PresentationT, shape: Any) -> str:
+    x = shape.left + shape.width / 2
+    y = shape.top + shape.height / 2
+    return f"{'top' if y < prs.slide_height / 2 else 'bottom'}_{'left' if x < prs.slide_width / 2 else 'right'}"
+
+
+@primitive("pptx.picture", grounded=("path", "slide", "image", "width_cm"))
+def picture(state: State, path: str, slide: str, image: str, pixels: str, corner: str | None = None,
+            width_cm: float | None = None) -> Result:
+    """Slide `slide` shows the picture `image` (same pixels), optionally in a corner and `width_cm` wide."""
+    prs = deck(state, path)
+    for item in slides(state, path, slide):
+        seen = []
+        for shape in deckio.walk(item.shapes):
+            if not isinstance(shape, Picture):
+                continue
+            try:
+                blob = shape.image.blob
+                same = pixel_digest(blob) == pixels
+                with Image.open(io.BytesIO(blob)) as img:
+                    ratio = img.height / img.width
+            except Exception as exc:  # a linked or broken picture is simply not the asked image
+                seen.append(f"unreadable picture ({type(exc).__name__})")
+                continue
+            where, width = _corner(prs, shape), shape.width / deckio.EMU_PER_CM
+            seen.append(f"{'the image' if same else 'another image'} at {where}, {width:.1f} cm wide")
+            if not same or (corner is not None and where != corner):
+                continue
+            if width_cm is not None and (abs(width - width_cm) > WIDTH_TOLERANCE_CM
+                                         or abs(shape.height / shape.width - ratio) > 0.03 * ratio):
+                continue
+            break
+        else:
+            asked = " ".join(x for x in (corner and f"at {corner}", width_cm and f"{width_cm} cm wide") if x)
+            return fail(f"slide {slide!r} does not show {image} {asked}".rstrip() + f" (pictures: {seen or 'none'})")
+    return ok(f"slide {slide!r} shows {image}" + (f" at {corner}" if corner else "")
+              + (f", {width_cm} cm wide" if width_cm else ""))

@@ -1,0 +1,104 @@
+"""vscode primitives: settings (user `settings.json`, a folder's `.vscode/settings.json`, the `settings` object
+of a `*.code-workspace` file) and user keybindings (`keybindings.json`).
+
+Written to accept what VS Code saves: both files are JSONC (comments and trailing commas allowed, kept by
+VS Code's editor), settings values compare by JSON meaning, and keys compare by keystroke rather than by
+spelling (`shift+ctrl+K` = `ctrl+shift+k`; chords are space-separated). The settings file path is not
+grounded (the user edits it through VS Code's UI); a workspace folder or workspace file is, via `workspace`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from verifiers.checks import Result, State, StateError, fail, ok, primitive
+from verifiers.checks.json_doc import load, same_value, show
+
+MODIFIERS = {"ctrl": "ctrl", "control": "ctrl", "shift": "shift", "alt": "alt", "option": "alt", "meta": "meta",
+             "cmd": "meta", "win": "meta", "super": "meta"}
+
+
+def _settings(state: State, path: str, workspace: str | None) -> dict[str, Any]:
+    """The settings object of `path` ({} for an empty file); a `*.code-workspace` keeps them under "settings"."""
+    if workspace is not None and not (path == workspace or path.startswith(workspace.rstrip("/") + "/")):
+        raise StateError(f"rubric error: {path} is not inside the workspace {workspace}")
+    data = load(state, path)
+    if path.endswith(".code-workspace"):
+        data = data.get("settings") if isinstance(data, dict) else None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise StateError(f"{path}: the settings are a {type(data).__name__}, not an object")
+    return data
+
+
+@primitive("vscode.setting_equals", grounded=("key", "value", "entry", "workspace"))
+def setting_equals(state: State, path: str, key: str, value: Any, entry: str | None = None,
+                   workspace: str | None = None, unordered: bool = False) -> Result:
+    """Setting `key` (or member `entry` of the object setting `key`) equals `value` in the settings file `path`."""
+    settings = _settings(state, path, workspace)
+    label = f"{key}[{entry!r}]" if entry is not None else key
+    if key not in settings:
+        return fail(f"{path}: {key} is not set (settings: {', '.join(list(settings)[:10]) or 'none'})")
+    actual = settings[key]
+    if entry is not None:
+        if not isinstance(actual, dict) or entry not in actual:
+            return fail(f"{path}: {key} has no entry {entry!r} ({show(actual)})")
+        actual = actual[entry]
+    if not same_value(actual, value, unordered=unordered):
+        return fail(f"{path}: {label} = {show(actual)}, expected {show(value)}")
+    return ok(f"{path}: {label} = {show(actual)}")
+
+
+def _kept(actual: Any, expected: Any) -> bool:
+    """Objects keep every expected member (new members are fine); other values are equal."""
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(k in actual and _kept(actual[k], v) for k, v in expected.items())
+    return same_value(actual, expected)
+
+
+@primitive("vscode.settings_kept", grounded=())
+def settings_kept(state: State, path: str, settings: dict[str, Any], workspace: str | None = None) -> Result:
+    """Every setting in `settings` still holds its value in `path` (objects may have gained members)."""
+    current = _settings(state, path, workspace)
+    lost = [k for k, v in settings.items() if k not in current or not _kept(current[k], v)]
+    if lost:
+        return fail(f"{path}: {len(lost)} of {len(settings)} settings that should stay were changed or removed: "
+                    + ", ".join(f"{k} (now {show(current[k]) if k in current else 'unset'})" for k in lost[:5]))
+    return ok(f"{path}: all {len(settings)} other settings are unchanged")
+
+
+def keystroke(key: str) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """A key as comparable chords: `"ctrl+k ctrl+shift+T"` -> ((("ctrl",), "k"), (("ctrl", "shift"), "t"))."""
+    chords = []
+    for chord in str(key).lower().split():
+        parts = chord.split("+")
+        if chord.endswith("++"):  # the "+" key itself
+            parts = [*chord[:-2].split("+"), "+"] if chord != "++" else ["+"]
+        mods = tuple(sorted({MODIFIERS.get(p, p) for p in parts[:-1] if p}))
+        chords.append((mods, parts[-1]))
+    return tuple(chords)
+
+
+def _when(text: Any) -> str:
+    return " ".join(str(text or "").split())
+
+
+@primitive("vscode.keybinding_exists", grounded=("key", "command", "when"))
+def keybinding_exists(state: State, path: str, key: str, command: str, when: str | None = None) -> Result:
+    """keybindings.json has a rule binding `key` to `command` (a "-command" is a removal), with `when` if given."""
+    data = load(state, path)
+    if data is None:
+        data = []
+    if not isinstance(data, list):
+        raise StateError(f"{path}: keybindings must be a JSON array, found {type(data).__name__}")
+    rules = [r for r in data if isinstance(r, dict)]
+    same = [r for r in rules if str(r.get("command", "")).strip() == command
+            and keystroke(str(r.get("key", ""))) == keystroke(key)]
+    if not same:
+        found = [f"{r.get('key')} -> {r.get('command')}" for r in rules]
+        return fail(f"{path}: no rule binds {key} to {command} (rules: {', '.join(found[:8]) or 'none'})")
+    if when is not None and not any(_when(r.get("when")) == _when(when) for r in same):
+        return fail(f"{path}: {key} -> {command} is bound, but with when {[r.get('when') for r in same]}, "
+                    f"expected {when!r}")
+    return ok(f"{path}: {key} -> {command}" + (f" when {when!r}" if when else ""))
