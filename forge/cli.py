@@ -190,25 +190,30 @@ def verify(
     """
     from forge.catalog import Catalog
     from forge.solve import LocalEnv
+    from forge.workers import gate_runner
     from verifiers.gate import Gate
 
     folders = _package_folders(paths)
-    env = LocalEnv(_sandbox(no_sandbox, timeout), Catalog(db).find_duplicate if db else None)
-    gate = Gate(env)
-    statuses = []
-    for folder in folders:
-        verdict = gate.verify(folder)
-        statuses.append(verdict.status)
-        if as_json:
-            print(json.dumps({"path": str(folder), "task_id": verdict.task_id, "status": verdict.status,
-                              "stages": [{"name": s.name, "passed": s.passed, "evidence": s.evidence}
-                                         for s in verdict.stages]}))
-        else:
-            mark = "[green]" if verdict.accepted else "[red]"
-            console.print(f"{mark}{verdict.status:<15}[/] {folder}  {'' if verdict.accepted else verdict.evidence}",
-                          highlight=False, soft_wrap=True)
+    sandbox = _sandbox(no_sandbox, timeout)
+    env = LocalEnv(sandbox, Catalog(db).find_duplicate if db else None)
+    with gate_runner(sandbox) as (runner, workdir):
+        gate = Gate(env, runner=runner, workdir=workdir)
+        statuses = [_report(gate.verify(folder), folder, as_json) for folder in folders]
     if any(s != "accepted" for s in statuses):
         raise typer.Exit(1)
+
+
+def _report(verdict: Any, folder: Path, as_json: bool) -> str:
+    """Print one verdict (a line of JSON or a colored line); returns its class."""
+    if as_json:
+        print(json.dumps({"path": str(folder), "task_id": verdict.task_id, "status": verdict.status,
+                          "stages": [{"name": s.name, "passed": s.passed, "evidence": s.evidence}
+                                     for s in verdict.stages]}))
+    else:
+        mark = "[green]" if verdict.accepted else "[red]"
+        console.print(f"{mark}{verdict.status:<15}[/] {folder}  {'' if verdict.accepted else verdict.evidence}",
+                      highlight=False, soft_wrap=True)
+    return str(verdict.status)
 
 
 def _package_folders(paths: list[Path]) -> list[Path]:

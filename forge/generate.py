@@ -8,22 +8,26 @@ produce the same packages. Accepted packages land in `<out>/<app>/<task_id>/`; r
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from forge.catalog import Catalog, TaskRow
 from forge.dag import LLMOutputError, NodeContext
 from forge.errors import ForgeError, UnknownNameError, did_you_mean
 from forge.ids import TaskId
 from forge.llm import Backend, OfflineBackend
-from forge.package import build_package, write_package
+from forge.package import Package, build_package, write_package
 from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
 from forge.taxonomy import Skill, load_taxonomy
+from forge.workers import gate_runner
 from verifiers.gate import Gate, Stage, Verdict
 from workflows import get_family
 
@@ -63,6 +67,25 @@ def plan(skills: Sequence[Skill], n: int, seed: int) -> list[TaskId]:
     return [TaskId(skills[i % len(skills)].id, seed, i // len(skills)) for i in range(n)]
 
 
+RealApps = Callable[[Package, Path], tuple[bool, str]]
+
+
+@dataclass
+class _Prepared:
+    task_id: TaskId
+    app: str
+    row: TaskRow
+    folder: Path
+    task: dict[str, Any]
+    calls: list
+
+
+def _done(result: tuple[Outcome, TaskRow, list]) -> Future[tuple[Outcome, TaskRow, list]]:
+    future: Future[tuple[Outcome, TaskRow, list]] = Future()
+    future.set_result(result)
+    return future
+
+
 @dataclass
 class Outcome:
     task_id: str
@@ -74,37 +97,65 @@ class Outcome:
 
 
 class Generator:
-    """Generates and gates tasks into `out`, recording each in `catalog`. One instance per process."""
+    """Generates and gates tasks into `out`, recording each in `catalog`. One instance per process.
+
+    `run` pipelines: the main thread generates task i+1 while a gate thread verifies task i, whose
+    controls run in `workers` warm sandboxed check workers (in-process when the sandbox is off)."""
 
     def __init__(self, out: Path, catalog: Catalog, *, sandbox: Sandbox, backend: Backend | None = None,
-                 taxonomy: dict[str, Skill] | None = None, run_id: int | None = None) -> None:
+                 taxonomy: dict[str, Skill] | None = None, run_id: int | None = None, workers: int = 2,
+                 real_apps: RealApps | None = None) -> None:
         self.out = out
         self.catalog = catalog
         self.backend = backend or OfflineBackend()
         self.taxonomy = taxonomy or load_taxonomy()
         self.run_id = run_id
+        self.sandbox = sandbox
+        self.workers = workers
+        self.real_apps = real_apps
         self.env = LocalEnv(sandbox, catalog.find_duplicate)
-        self.gate = Gate(self.env)
 
     def run(self, task_ids: Iterable[TaskId], progress: Callable[[Outcome], None] | None = None,
             commit_every: int = 25) -> Counter[str]:
         counts: Counter[str] = Counter()
         session = self.catalog.session()
+        stack = contextlib.ExitStack()
+        runner, workdir = stack.enter_context(gate_runner(self.sandbox, self.workers))
+        gate = Gate(self.env, runner=runner, workdir=workdir, real_apps=self.real_apps)
+        pending: deque[Future[tuple[Outcome, TaskRow, list]]] = deque()
+        done = 0
+
+        def record(result: tuple[Outcome, TaskRow, list]) -> None:
+            nonlocal done
+            outcome, row, calls = result
+            self.catalog.record(session, row, outcome.stages, calls)
+            counts[outcome.status] += 1
+            done += 1
+            if done % commit_every == 0:
+                session.commit()
+            if progress:
+                progress(outcome)
+
         try:
-            for i, task_id in enumerate(task_ids, start=1):
-                outcome, row, calls = self._one(task_id)
-                self.catalog.record(session, row, outcome.stages, calls)
-                counts[outcome.status] += 1
-                if i % commit_every == 0:
-                    session.commit()
-                if progress:
-                    progress(outcome)
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="gate") as gate_thread:
+                for task_id in task_ids:
+                    prepared = self._prepare(task_id)
+                    while len(pending) >= 2:
+                        record(pending.popleft().result())
+                    if isinstance(prepared, tuple):
+                        pending.append(_done(prepared))
+                    else:
+                        pending.append(gate_thread.submit(self._finish, gate, prepared))
+                while pending:
+                    record(pending.popleft().result())
             session.commit()
         finally:
             session.close()
+            stack.close()
         return counts
 
-    def _one(self, task_id: TaskId) -> tuple[Outcome, TaskRow, list]:
+    def _prepare(self, task_id: TaskId) -> _Prepared | tuple[Outcome, TaskRow, list]:
+        """Run the workflow and write the package (or the rejection when the workflow fails)."""
         skill = self.taxonomy[task_id.skill_id]
         workflow = get_family(skill.family)
         ctx = NodeContext(skill.params, task_id.seed, skill.id, task_id.index, self.backend)
@@ -120,17 +171,23 @@ class Generator:
             return self._rejected(row, "infra_fail", f"{type(exc).__name__}: {exc}", ctx.calls, start)
         row.seconds_generate = time.perf_counter() - start
         folder = write_package(self.out / skill.app / str(task_id), package)
+        return _Prepared(task_id, skill.app, row, folder, package.task, ctx.calls)
+
+    def _finish(self, gate: Gate, job: _Prepared) -> tuple[Outcome, TaskRow, list]:
+        """Gate a written package; move it aside when rejected; fill in its catalog row."""
         start = time.perf_counter()
-        verdict = self.gate.verify(folder)
-        row.seconds_verify = time.perf_counter() - start
+        verdict = gate.verify(job.folder)
+        job.row.seconds_verify = time.perf_counter() - start
+        folder = job.folder
         if not verdict.accepted:
             folder = self._move_rejected(folder, verdict)
         else:
             stale = self.out / "rejected"
-            for old in stale.glob(f"*/{task_id}") if stale.exists() else ():
+            for old in stale.glob(f"*/{job.task_id}") if stale.exists() else ():
                 shutil.rmtree(old)
-        self._fill(row, verdict, folder, package.task, ctx.calls)
-        return Outcome(row.id, skill.app, verdict.status, folder, verdict.evidence, verdict.stages), row, ctx.calls
+        self._fill(job.row, verdict, folder, job.task, job.calls)
+        outcome = Outcome(job.row.id, job.app, verdict.status, folder, verdict.evidence, verdict.stages)
+        return outcome, job.row, job.calls
 
     def _rejected(self, row: TaskRow, status: str, evidence: str, calls: list, start: float
                   ) -> tuple[Outcome, TaskRow, list]:

@@ -157,7 +157,8 @@ class Sandbox:
                 args += ["--ro-bind", "/dev/null", secret]
         args += ["--dev", "/dev", "--proc", "/proc", "--size", str(self.limits.tmp_mb << 20),
                  "--perms", "1777", "--tmpfs", "/tmp"]
-        for parent in sorted({str(Path(inside).parent) for _, inside, _ in binds} - {"/"}):
+        parents = {str(a) for _, inside, _ in binds for a in Path(inside).parents if str(a) != "/"}
+        for parent in sorted(p for p in parents if not p.startswith(SYSTEM_DIRS)):
             args += ["--perms", "0755", "--dir", parent]
         for host, inside, writable in binds:
             args += ["--bind" if writable else "--ro-bind", host, inside]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ from forge.package import build_package, write_package
 from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
 from forge.taxonomy import Skill
+from forge.workers import gate_runner
 from verifiers.gate import Gate, Verdict
 
 
@@ -31,8 +34,17 @@ def make_package(workflow: Workflow, params: dict[str, Any], out: Path, *, seed:
     return write_package(out / skill.app / str(task_id), package)
 
 
+_RUNNER: list[tuple[object, Path]] = []
+
+
 def gate_package(folder: Path) -> Verdict:
-    return Gate(LocalEnv(Sandbox())).verify(folder)
+    """The real gate, with the warm sandboxed check workers shared by the whole test session."""
+    if not _RUNNER:
+        stack = contextlib.ExitStack()
+        _RUNNER.append(stack.enter_context(gate_runner(Sandbox())))
+        atexit.register(stack.close)
+    runner, workdir = _RUNNER[0]
+    return Gate(LocalEnv(Sandbox()), runner=runner, workdir=workdir).verify(folder)  # type: ignore[arg-type]
 
 
 def gate_family(workflow: Workflow, params: dict[str, Any], out: Path, seeds: range = range(1, 6)) -> list[Verdict]:

@@ -13,6 +13,7 @@ in the CLI and in Prefect batches.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import stat
@@ -20,6 +21,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import cache, partial
 from pathlib import Path
@@ -30,6 +32,7 @@ import jsonschema
 from forge.errors import CheckError, PackageError
 from forge.model import HOME
 from forge.package import Package, dedup_key, load_package, task_schema
+from forge.workers import Control, InProcess
 from preparers.ops import OpError
 from preparers.ops import validate as validate_ops
 from verifiers import checks
@@ -71,6 +74,15 @@ class Ran(Protocol):
     @property
     def unsafe(self) -> bool: ...
     def evidence(self) -> str: ...
+
+
+class ControlRunner(Protocol):
+    """Where controls run: `forge.workers.WorkerPool` (sandboxed, warm) or `forge.workers.InProcess`."""
+
+    size: int
+
+    def control(self, request: dict[str, Any]) -> Control: ...
+    def prepare(self, folder: Path) -> None: ...
 
 
 class GateEnv(Protocol):
@@ -226,11 +238,14 @@ def _snapshot(root: Path) -> dict[str, str]:
 class Gate:
     """Runs the stages for one package at a time; `env` supplies sandboxed execution and dedup."""
 
-    def __init__(self, env: GateEnv, *, real_apps: Callable[[Package, Path], tuple[bool, str]] | None = None,
+    def __init__(self, env: GateEnv, *, runner: ControlRunner | None = None,
+                 real_apps: Callable[[Package, Path], tuple[bool, str]] | None = None,
                  workdir: Path | None = None) -> None:
         self.env = env
+        self.runner: ControlRunner = runner or InProcess()
         self.real_apps = real_apps
         self.workdir = workdir
+        self._threads = ThreadPoolExecutor(max_workers=max(1, self.runner.size), thread_name_prefix="gate")
 
     def verify(self, path: Path) -> Verdict:
         verdict = Verdict(path.name, "accepted")
@@ -246,14 +261,17 @@ class Gate:
             verdict.status = "infra_fail"
         return verdict
 
-    def _stage(self, verdict: Verdict, name: str, fn: Callable[[], str]) -> None:
+    def _stage(self, verdict: Verdict, name: str, fn: Callable[[], str], seconds: float | None = None) -> None:
+        """Run one stage and record it; `seconds` overrides the measured time (controls run ahead, in parallel)."""
         start = time.perf_counter()
         try:
             evidence = fn()
         except _Fail as failure:
-            verdict.stages.append(Stage(name, False, failure.evidence, time.perf_counter() - start))
+            took = time.perf_counter() - start if seconds is None else seconds
+            verdict.stages.append(Stage(name, False, failure.evidence, took))
             raise
-        verdict.stages.append(Stage(name, True, evidence, time.perf_counter() - start))
+        took = time.perf_counter() - start if seconds is None else seconds
+        verdict.stages.append(Stage(name, True, evidence, took))
 
     def _run(self, path: Path, tmp: Path, verdict: Verdict) -> None:
         package = self._load(path, verdict)
@@ -264,14 +282,20 @@ class Gate:
         initial = tmp / "initial"
         initial.mkdir()
         self._stage(verdict, "setup", lambda: self._setup(package, initial))
-        self._stage(verdict, "noop", lambda: self._control(package, initial, tmp / "noop", None, want=False))
-        oracle = package.task["solutions"]["oracle"]
-        self._stage(verdict, "oracle", lambda: self._control(package, initial, tmp / "oracle", oracle, want=True))
-        for i, near in enumerate(package.task["solutions"]["near_misses"]):
-            self._stage(verdict, f"near-miss:{Path(near).stem}",
-                        partial(self._control, package, initial, tmp / f"near-{i}", near, want=False))
+        self.runner.prepare(tmp)
+        controls = [("noop", None, False), ("oracle", package.task["solutions"]["oracle"], True)]
+        controls += [(f"near-miss:{Path(near).stem}", near, False) for near in package.task["solutions"]["near_misses"]]
+        futures = [self._threads.submit(self._control, package, initial, tmp / f"state-{i}", solution)
+                   for i, (_, solution, _) in enumerate(controls)]
+        try:
+            for (name, solution, want), future in zip(controls, futures, strict=True):
+                control, unsafe = future.result()
+                self._stage(verdict, name, partial(self._judge, control, unsafe, solution, want=want),
+                            control.seconds)
+        finally:
+            wait(futures)  # a failed stage must not leave controls writing into the temp folder
         if self.real_apps is not None:
-            self._stage(verdict, "alternative", lambda: self._alternative(package, tmp / "oracle"))
+            self._stage(verdict, "alternative", lambda: self._alternative(package, tmp / "state-1"))
         self._stage(verdict, "dedup", lambda: self._dedup(package))
 
     def _load(self, path: Path, verdict: Verdict) -> Package:
@@ -297,24 +321,32 @@ class Gate:
                                       f"unexpected {extra}, different content {changed}")
         return f"setup.sh placed exactly the {len(want)} declared files"
 
-    def _control(self, package: Package, initial: Path, state: Path, solution: str | None, *, want: bool) -> str:
+    def _control(self, package: Package, initial: Path, state: Path, solution: str | None) -> tuple[Control, bool]:
+        """Run one control; returns what it produced and whether a script broke the sandbox rules."""
+        rubric = package.task["rubric"]
+        if solution is None or not solution.endswith(".sh"):
+            ops = None if solution is None else json.loads((package.root / solution).read_text("utf-8")).get("ops")
+            return self.runner.control({"initial": str(initial), "state": str(state), "ops": ops,
+                                        "rubric": rubric}), False
         shutil.copytree(initial, state, symlinks=True)
-        if solution is not None:
-            ran = self.env.apply_solution(package, solution, state)
-            evidence = ran.evidence()
-            if ran.unsafe:
-                raise _Fail("unsafe", f"{solution} broke the sandbox rules: {evidence}")
-            if not ran.ok:
-                status = "unsolvable" if want else "lax"
-                if not want:  # a near-miss that cannot even run proves nothing about the rubric
-                    raise _Fail("schema_fail", f"{solution} could not be applied: {evidence}")
-                raise _Fail(status, f"{solution} could not be applied: {evidence}")
-        outcomes = evaluate_rubric(package.task, state)
-        passed = all(o.passed for o in outcomes)
+        ran = self.env.apply_solution(package, solution, state)
+        if not ran.ok:
+            return Control(False, ran.evidence()), ran.unsafe
+        self.runner.prepare(state)
+        return self.runner.control({"initial": None, "state": str(state), "ops": None, "rubric": rubric}), False
+
+    def _judge(self, control: Control, unsafe: bool, solution: str | None, *, want: bool) -> str:
         label = solution or "initial state"
+        if unsafe:
+            raise _Fail("unsafe", f"{solution} broke the sandbox rules: {control.error}")
+        if not control.applied:
+            if not want:  # a near-miss that cannot even run proves nothing about the rubric
+                raise _Fail("schema_fail", f"{label} could not be applied: {control.error}")
+            raise _Fail("unsolvable", f"{label} could not be applied: {control.error}")
+        outcomes = [CheckOutcome(**o) for o in control.outcomes]
+        passed = all(o.passed for o in outcomes)
         if passed and not want:
-            raise _Fail("trivial" if solution is None else "lax",
-                        f"rubric passes on {label}: {_summary(outcomes)}")
+            raise _Fail("trivial" if solution is None else "lax", f"rubric passes on {label}: {_summary(outcomes)}")
         if not passed and want:
             raise _Fail("unsolvable", f"rubric fails on {label}: {_summary([o for o in outcomes if not o.passed])}")
         failed = [o for o in outcomes if not o.passed]

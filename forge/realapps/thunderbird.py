@@ -12,6 +12,7 @@ never exits by itself headless, so every session ends by killing its process gro
 
 from __future__ import annotations
 
+import contextlib
 import email.header
 import json
 import mailbox
@@ -24,6 +25,7 @@ import subprocess
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,7 @@ from forge.errors import ForgeError
 
 LOCAL_DIR = "Mail/Local Folders"
 _NOT_FOLDERS = {"msgFilterRules.dat", "popstate.dat", "filterlog.html", "junklog.html", "rules.dat"}
-_READ, _FLAGGED, _EXPUNGED, _HAS_RE = 0x1, 0x4, 0x8, 0x10
+_READ, _FLAGGED, _EXPUNGED = 0x1, 0x4, 0x8  # X-Mozilla-Status bits
 #: nsMsgFilterAction numbers -> the names msgFilterRules.dat uses.
 _ACTION_NAMES = {1: "Move to folder", 2: "Change priority", 3: "Delete", 4: "Mark read", 5: "Ignore thread",
                  6: "Watch thread", 7: "Mark flagged", 9: "Reply", 10: "Forward", 11: "Stop execution",
@@ -46,7 +48,11 @@ class ThunderbirdError(ForgeError, RuntimeError):
     """Thunderbird did not start, crashed, or did not finish in time; the message ends with its stderr tail."""
 
 
-@dataclass(frozen=True)
+class OracleOpError(ThunderbirdError):
+    """Thunderbird ran but refused one of the oracle's ops (e.g. a folder the op names does not exist)."""
+
+
+@dataclass(frozen=True, order=True)
 class FolderInfo:
     total: int
     unread: int
@@ -54,7 +60,7 @@ class FolderInfo:
     subjects: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class FilterInfo:
     name: str
     enabled: bool
@@ -63,7 +69,7 @@ class FilterInfo:
     actions: tuple[tuple[str, str], ...]  # sorted (action name, value or target folder URI)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, order=True)
 class ContactInfo:
     display_name: str
     email: str
@@ -97,7 +103,8 @@ class _Session:
         self.stderr = self.tmp / "stderr.txt"
         self.proc: subprocess.Popen[bytes] | None = None
         self.client: Any = None
-        self._user_js: bytes | None = None
+        self._user_js: bytes | None = None  # the profile's own user.js, restored on exit
+        self._wrote_user_js = False
 
     def left(self) -> float:
         return self.deadline - time.monotonic()
@@ -123,6 +130,7 @@ class _Session:
         user_js = self.profile / "user.js"
         self._user_js = user_js.read_bytes() if user_js.exists() else None
         user_js.write_bytes((self._user_js or b"") + _PORT_PREF.encode())
+        self._wrote_user_js = True
         port_file = self.profile / "MarionetteActivePort"
         port_file.unlink(missing_ok=True)
         (self.tmp / "home").mkdir()
@@ -157,13 +165,13 @@ class _Session:
         if self.left() <= 0:
             raise self.fail("out of time before running a script")
         try:
-            self.client.timeout.script = self.left()
+            self.client.timeout.script = max(int(self.left()), 1)
             return self.client.execute_async_script(script, script_args=list(args))
         except Exception as exc:
             raise self.fail(f"script failed ({type(exc).__name__}: {str(exc).splitlines()[0][:300]})") from None
 
-    def quit(self) -> None:
-        """Quit cleanly so Thunderbird writes its files; raise if it does not exit in time."""
+    def quit(self, *, wait: bool = True) -> None:
+        """Ask Thunderbird to quit; with `wait`, require a clean exit in time (so its files are written)."""
         assert self.proc is not None
         try:
             self.client.execute_script(
@@ -172,6 +180,8 @@ class _Session:
             raise self.fail(f"quit request failed ({type(exc).__name__}: {exc})") from None
         finally:
             self.client.delete_session(send_request=False)
+        if not wait:  # nothing to keep: the process group is killed on exit
+            return
         try:
             self.proc.wait(timeout=max(self.left(), 0.1))
         except subprocess.TimeoutExpired:
@@ -183,15 +193,13 @@ class _Session:
         if self.client is not None:
             self.client.cleanup_ran = True  # we own the process; the driver must not try to close it
         if self.proc is not None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             self.proc.wait(timeout=10)
         user_js = self.profile / "user.js"
-        if self._user_js is None:
+        if self._wrote_user_js and self._user_js is None:
             user_js.unlink(missing_ok=True)
-        else:
+        elif self._wrote_user_js and self._user_js is not None:
             user_js.write_bytes(self._user_js)
         (self.profile / "MarionetteActivePort").unlink(missing_ok=True)
         prefs = self.profile / "prefs.js"
@@ -297,7 +305,7 @@ def load_check(profile_dir: Path, timeout: float = 60) -> LoadReport:
         shutil.copytree(profile_dir, copy, symlinks=True)
         with _Session(copy, start + timeout) as tb:
             data = tb.run(_LOAD_JS)
-            tb.quit()
+            tb.quit(wait=False)  # the copy is thrown away, so a clean exit buys nothing but ~0.5 s
     report = LoadReport(seconds=round(time.monotonic() - start, 2))
     if not isinstance(data, dict) or "error" in data:
         report.errors.append(f"load script failed: {data.get('error') if isinstance(data, dict) else data!r}")
@@ -313,3 +321,470 @@ def load_check(profile_dir: Path, timeout: float = 60) -> LoadReport:
     for book, cards in data["books"].items():
         report.address_books[book] = [ContactInfo(name, mail) for name, mail in cards]
     return report
+
+
+# --- what the files say ------------------------------------------------------------------------------------
+
+_RE_PREFIX = re.compile(r"^(\s*re(\[\d+\])?:\s*)+", re.IGNORECASE)
+_PRIORITIES = {"2": "Lowest", "3": "Low", "4": "Normal", "5": "High", "6": "Highest"}
+_BOOK_FILE = re.compile(r"(abook(-\d+)?|history)\.sqlite")
+
+
+def _norm_subject(subject: str) -> str:
+    """Whitespace collapsed and any Re:/RE:/Re[2]: run as one "Re: " (Thunderbird keeps only a has-Re flag)."""
+    text = " ".join(subject.split())
+    stripped = _RE_PREFIX.sub("", text)
+    return ("Re: " + stripped) if stripped != text else text
+
+
+def _norm_term(term: str) -> str:
+    """A filter term with its value unquoted: Thunderbird quotes values with ')' or '"', Forge also spaces."""
+    head, sep, value = term.rpartition(",")
+    if sep and len(value) >= 2 and value[0] == value[-1] == '"':
+        value = re.sub(r'\\(.)', r"\1", value[1:-1])
+    return f"{head}{sep}{value}"
+
+
+def _decode(raw: str | None) -> str:
+    if raw is None:
+        return ""
+    try:
+        return str(email.header.make_header(email.header.decode_header(str(raw))))
+    except (ValueError, LookupError):
+        return str(raw)
+
+
+def _read_mbox(path: Path) -> FolderInfo:
+    """Counts and subjects of an mbox as stdlib `mailbox` splits it, skipping expunged (0008) copies."""
+    box = mailbox.mbox(str(path), create=False)
+    total = unread = flagged = 0
+    subjects = []
+    try:
+        for msg in box.itervalues():
+            try:
+                status = int(str(msg.get("X-Mozilla-Status", "0")).strip() or "0", 16)
+            except ValueError:
+                status = 0
+            if status & _EXPUNGED:
+                continue
+            total += 1
+            unread += not status & _READ
+            flagged += bool(status & _FLAGGED)
+            subjects.append(_decode(msg.get("Subject")))
+    finally:
+        box.close()
+    return FolderInfo(total, unread, flagged, tuple(subjects))
+
+
+def _walk_folders(directory: Path, prefix: str, report: LoadReport) -> None:
+    for entry in sorted(directory.iterdir()):
+        name = entry.name
+        if entry.is_dir() or name.startswith(".") or name.endswith(".msf") or name in _NOT_FOLDERS:
+            continue
+        path = prefix + name
+        try:
+            report.folders[path] = _read_mbox(entry)
+        except Exception as exc:  # an unreadable mbox is a finding, not a crash
+            report.errors.append(f"folder {path}: {type(exc).__name__}: {exc}")
+        sub = directory / (name + ".sbd")
+        if sub.is_dir():
+            _walk_folders(sub, path + "/", report)
+
+
+def _dat_value(raw: str) -> str:
+    return re.sub(r'\\(.)', r"\1", raw)
+
+
+def _condition_terms(condition: str) -> list[str]:
+    """'AND (subject,contains,"a (b)") OR (to,is,x)' -> ['AND subject,contains,"a (b)"', 'OR to,is,x']."""
+    if condition.strip() == "ALL":
+        return ["ALL"]
+    terms, i, n = [], 0, len(condition)
+    opener = re.compile(r"\s*(AND|OR)\s*\(")
+    while i < n and condition[i:].strip():
+        match = opener.match(condition, i)
+        if match is None:
+            raise ValueError(f"condition {condition!r}: expected 'AND (' or 'OR (' at offset {i}")
+        k, quoted = match.end(), False
+        while k < n and (quoted or condition[k] != ")"):
+            if quoted and condition[k] == "\\":
+                k += 1
+            elif condition[k] == '"':
+                quoted = not quoted
+            k += 1
+        if k >= n:
+            raise ValueError(f"condition {condition!r}: a term is not closed with ')'")
+        terms.append(f"{match.group(1)} {condition[match.end():k]}")
+        i = k + 1
+    return terms
+
+
+def _read_filters(path: Path) -> list[FilterInfo]:
+    """msgFilterRules.dat as Thunderbird writes it; raises ValueError naming the line that does not fit."""
+    filters: list[dict[str, Any]] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        match = re.fullmatch(r'(\w+)="(.*)"', line)
+        if match is None:
+            if line.strip():
+                raise ValueError(f"{path.name} line {number}: {line!r} is not attribute=\"value\"")
+            continue
+        key, value = match.group(1), _dat_value(match.group(2))
+        if key in ("version", "logging"):
+            continue
+        if key == "name":
+            filters.append({"name": value, "enabled": True, "type": 17, "terms": [], "actions": []})
+        elif not filters:
+            raise ValueError(f"{path.name} line {number}: {key}= before the first name=")
+        elif key == "enabled":
+            filters[-1]["enabled"] = value == "yes"
+        elif key == "type":
+            filters[-1]["type"] = int(value)
+        elif key == "action":
+            filters[-1]["actions"].append([value, ""])
+        elif key == "actionValue" and filters[-1]["actions"]:
+            filters[-1]["actions"][-1][1] = value
+        elif key == "condition":
+            filters[-1]["terms"] = _condition_terms(value)
+        elif key not in ("description", "customId"):
+            raise ValueError(f"{path.name} line {number}: unknown attribute {key!r}")
+    return [FilterInfo(f["name"], f["enabled"], f["type"], tuple(_norm_term(t) for t in f["terms"]),
+                       tuple(sorted((a, v) for a, v in f["actions"]))) for f in filters]
+
+
+def _vcard_field(vcard: str, name: str) -> str:
+    match = re.search(rf"^{name}(;[^:\r\n]*)?:(.*?)\r?$", vcard, re.MULTILINE | re.IGNORECASE)
+    return re.sub(r"\\(.)", lambda m: "\n" if m.group(1) == "n" else m.group(1), match.group(2)) if match else ""
+
+
+def _read_book(path: Path) -> list[ContactInfo]:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        cards: dict[str, dict[str, str]] = {}
+        for card, name, value in conn.execute("SELECT card, name, value FROM properties ORDER BY rowid"):
+            cards.setdefault(card, {})[name] = value or ""
+    finally:
+        conn.close()
+    out = []
+    for props in cards.values():
+        vcard = props.get("_vCard", "")
+        out.append(ContactInfo(props.get("DisplayName") or _vcard_field(vcard, "FN"),
+                               props.get("PrimaryEmail") or _vcard_field(vcard, "EMAIL")))
+    return out
+
+
+def read_files(profile_dir: Path) -> LoadReport:
+    """What the profile's files say, read the way Forge's checks read them (stdlib mailbox, plain parsers)."""
+    report = LoadReport()
+    local = profile_dir / LOCAL_DIR
+    if local.is_dir():
+        _walk_folders(local, "", report)
+    else:
+        report.errors.append(f"{LOCAL_DIR} is missing")
+    mail = profile_dir / "Mail"
+    for rules in sorted(mail.glob("*/msgFilterRules.dat")) if mail.is_dir() else []:
+        try:
+            filters = _read_filters(rules)
+        except (ValueError, UnicodeDecodeError) as exc:
+            report.errors.append(f"filters of {rules.parent.name}: {exc}")
+            continue
+        if filters:
+            report.filters[rules.parent.name] = filters
+    for book in sorted(profile_dir.glob("*.sqlite")):
+        if _BOOK_FILE.fullmatch(book.name):
+            try:
+                report.address_books[book.name] = _read_book(book)
+            except sqlite3.Error as exc:
+                report.errors.append(f"address book {book.name}: {type(exc).__name__}: {exc}")
+    return report
+
+
+def _diff(what: str, want: list[Any], got: list[Any]) -> str | None:
+    missing, extra = Counter(want) - Counter(got), Counter(got) - Counter(want)
+    if not missing and not extra:
+        return None
+    return f"{what}: only in the files {sorted(missing.elements())}; only in Thunderbird {sorted(extra.elements())}"
+
+
+def compare(expected: LoadReport, report: LoadReport) -> list[str]:
+    """Mismatches between what the files say (`read_files`) and what Thunderbird showed (`load_check`)."""
+    out = [f"files: {e}" for e in expected.errors] + [f"thunderbird: {e}" for e in report.errors]
+    for path in sorted(set(expected.folders) | set(report.folders)):
+        want, got = expected.folders.get(path), report.folders.get(path)
+        if got is None:
+            out.append(f"folder {path}: in the files but Thunderbird does not show it")
+        elif want is None:
+            if got.total:  # Thunderbird creates empty special folders (Trash, Unsent Messages) itself
+                out.append(f"folder {path}: Thunderbird shows {got.total} messages but the files have no such folder")
+        else:
+            out += [f"folder {path}: the files say {name}={getattr(want, name)}, Thunderbird {getattr(got, name)}"
+                    for name in ("total", "unread", "flagged") if getattr(want, name) != getattr(got, name)]
+            diff = _diff(f"folder {path} subjects", [_norm_subject(s) for s in want.subjects],
+                         [_norm_subject(s) for s in got.subjects])
+            out += [diff] if diff else []
+    for key in sorted(set(expected.filters) | set(report.filters)):
+        wants, gots = expected.filters.get(key, []), report.filters.get(key, [])
+        if [f.name for f in wants] != [f.name for f in gots]:
+            out.append(f"filters of {key}: the files name {[f.name for f in wants]}, "
+                       f"Thunderbird {[f.name for f in gots]}")
+            continue
+        for want_f, got_f in zip(wants, gots, strict=True):
+            out += [f"filter {key}/{want_f.name}: the files say {name}={getattr(want_f, name)!r}, "
+                    f"Thunderbird {getattr(got_f, name)!r}"
+                    for name in ("enabled", "type", "conditions", "actions")
+                    if _filter_value(want_f, name) != _filter_value(got_f, name)]
+    for book in sorted(set(expected.address_books) | set(report.address_books)):
+        want_c, got_c = expected.address_books.get(book), report.address_books.get(book)
+        if got_c is None:
+            out.append(f"address book {book}: in the files but Thunderbird did not load it")
+        elif want_c is None:
+            if got_c:
+                out.append(f"address book {book}: Thunderbird shows {len(got_c)} contacts but there is no such file")
+        else:
+            diff = _diff(f"address book {book}", want_c, got_c)
+            out += [diff] if diff else []
+    return out
+
+
+def _filter_value(flt: FilterInfo, name: str) -> Any:
+    if name == "actions":  # the file says "Highest", Thunderbird reports the priority number
+        return tuple(sorted((a, _PRIORITIES.get(v, v) if a == "Change priority" else v) for a, v in flt.actions))
+    return getattr(flt, name)
+
+
+# --- Thunderbird as the oracle -----------------------------------------------------------------------------
+
+_ORACLE_JS = _PRELUDE + r"""
+const [ops] = arguments;
+const ATTRIB = {"subject": "Subject", "from": "Sender", "to": "To", "cc": "CC", "to or cc": "ToOrCC",
+                "body": "Body", "all addresses": "AllAddresses"};
+const OP = {"contains": "Contains", "doesn't contain": "DoesntContain", "is": "Is", "isn't": "Isnt",
+            "begins with": "BeginsWith", "ends with": "EndsWith"};
+const ACTION = {"Move to folder": "MoveToFolder", "Copy to folder": "CopyToFolder", "Mark read": "MarkRead",
+                "Mark unread": "MarkUnread", "Mark flagged": "MarkFlagged", "Delete": "Delete", "AddTag": "AddTag",
+                "Change priority": "ChangePriority", "Stop execution": "StopExecution"};
+const PRIORITY = {"Lowest": 2, "Low": 3, "Normal": 4, "High": 5, "Highest": 6};
+function pick(table, key, what) {
+  if (!(key in table)) throw new Error(`${what} ${JSON.stringify(key)} is not supported; known: ${Object.keys(table)}`);
+  return table[key];
+}
+function matches(h, field, value) {  // preparers.thunderbird.matches, on Thunderbird's own headers
+  const v = value.toLowerCase();
+  if (field == "from") return h.mime2DecodedAuthor.toLowerCase().includes(v);
+  if (field == "subject") return ((h.flags & 0x10 ? "Re: " : "") + h.mime2DecodedSubject).toLowerCase().includes(v);
+  if (field == "before") return h.date / 1000 < Date.parse(value + "T00:00:00Z");
+  if (field == "message_id") return h.messageId == value;
+  throw new Error(`criterion field ${JSON.stringify(field)} is not supported`);
+}
+async function selected(a, path) {  // the live messages of folder `path` matching a.field/a.value, first a.limit
+  const f = folderAt(path);
+  await loaded(f);
+  const hdrs = [...f.messages].filter(h => !(h.flags & 0x8) && matches(h, a.field, a.value))
+    .sort((x, y) => x.messageKey - y.messageKey);
+  if (!hdrs.length) throw new Error(`folder ${path}: no live message matches ${a.field}=${JSON.stringify(a.value)}`);
+  return [f, a.limit ? hdrs.slice(0, a.limit) : hdrs];
+}
+const HANDLERS = {
+  create_folder(a) {
+    let f = root;
+    for (const part of a.folder.split("/").filter(p => p)) {
+      if (!f.subFolders.find(c => c.name == part)) f.createSubfolder(part, null);
+      f = f.subFolders.find(c => c.name == part);
+      if (!f) throw new Error(`createSubfolder(${JSON.stringify(part)}) made no folder`);
+    }
+  },
+  async move_messages(a) {
+    const [src, hdrs] = await selected(a, a.source);
+    const dest = folderAt(a.target);
+    await new Promise((res, rej) => {
+      MailServices.copy.copyMessages(src, hdrs, dest, !a.copy, {
+        QueryInterface: ChromeUtils.generateQI(["nsIMsgCopyServiceListener"]),
+        onStartCopy() {}, onProgress() {}, setMessageKey() {}, getMessageId() { return null; },
+        onStopCopy(status) { status == 0 ? res() : rej(new Error(`copyMessages status 0x${status.toString(16)}`)); },
+      }, null, false);
+    });
+  },
+  add_filter(a) {
+    const list = MailServices.accounts.localFoldersServer.getFilterList(null);
+    const f = list.createFilter(a.name);
+    f.enabled = a.enabled;
+    f.filterType = a.type;
+    const conditions = a.match == "ALL" || !a.conditions.length ? [null] : a.conditions;
+    for (const c of conditions) {
+      const term = f.createTerm();
+      if (c === null) { term.matchAll = true; } else {
+        term.attrib = Ci.nsMsgSearchAttrib[pick(ATTRIB, c[0], "condition field")];
+        term.op = Ci.nsMsgSearchOp[pick(OP, c[1], "condition operator")];
+        const value = term.value;
+        value.attrib = term.attrib;
+        value.str = c[2];
+        term.value = value;
+      }
+      term.booleanAnd = a.match != "OR";
+      f.appendTerm(term);
+    }
+    for (const [name, value] of a.actions) {
+      const action = f.createAction();
+      action.type = Ci.nsMsgFilterAction[pick(ACTION, name, "filter action")];
+      if (name == "Move to folder" || name == "Copy to folder") action.targetFolderUri = folderAt(value).URI;
+      else if (name == "Change priority") action.priority = pick(PRIORITY, value, "priority");
+      else if (value) action.strValue = value;
+      f.appendAction(action);
+    }
+    list.insertFilterAt(list.filterCount, f);
+    list.saveToDefaultFile();
+  },
+  add_contact(a) {
+    const book = MailServices.ab.getDirectory("jsaddrbook://" + a.book);
+    if (!book) throw new Error(`no address book ${a.book}`);
+    const card = Cc["@mozilla.org/addressbook/cardproperty;1"].createInstance(Ci.nsIAbCard);
+    card.displayName = a.display_name;
+    card.primaryEmail = a.email;
+    if (a.first) card.firstName = a.first;
+    if (a.last) card.lastName = a.last;
+    book.addCard(card);
+  },
+  set_pref(a) {
+    if (typeof a.value == "boolean") Services.prefs.setBoolPref(a.name, a.value);
+    else if (Number.isInteger(a.value)) Services.prefs.setIntPref(a.name, a.value);
+    else Services.prefs.setStringPref(a.name, String(a.value));
+    Services.prefs.savePrefFile(null);
+  },
+  async mark_read(a) {
+    const [f, hdrs] = await selected(a, a.folder);
+    f.markMessagesRead(hdrs, a.value);
+  },
+  async mark_flagged(a) {
+    const [f, hdrs] = await selected(a, a.folder);
+    f.markMessagesFlagged(hdrs, a.value);
+  },
+};
+(async () => {
+  const notes = [];
+  for (const [i, op] of ops.entries()) {
+    try { await HANDLERS[op.kind](op); notes.push(`${op.kind}: done by Thunderbird`); }
+    catch (e) { return {error: `ops[${i}] ${op.kind}: ${e.message || e}`}; }
+  }
+  return {notes};
+})().then(done, e => done({error: String(e)}));
+"""
+
+def _select(a: dict[str, Any]) -> dict[str, Any]:
+    return {"field": a["field"], "value": a["value"], "limit": a.get("limit")}
+
+
+#: The one translation table, kept in step with preparers/ops/thunderbird.py: Forge op -> the JS handler's
+#: arguments (`kind` names the handler), or None when Thunderbird cannot express that op (it then runs through
+#: Forge's own `preparers.ops.apply_ops`). Ops missing here (tb.save_attachment, other apps) go to Forge too.
+_TRANSLATE: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
+    "tb.create_folder": lambda a: {"kind": "create_folder", "folder": a["folder"]},
+    "tb.move_messages": lambda a: {"kind": "move_messages", "source": a["source"], "target": a["target"],
+                                   "copy": bool(a.get("copy", False)), **_select(a)},
+    "tb.add_filter": lambda a: {"kind": "add_filter", "name": a["name"], "enabled": a.get("enabled", True),
+                                "type": a.get("type", 17), "match": a.get("match", "AND"),
+                                "conditions": [list(c) for c in a["conditions"]],
+                                "actions": [list(x) for x in a["actions"]]},
+    "tb.add_contact": lambda a: {"kind": "add_contact", "display_name": a["display_name"], "email": a["email"],
+                                 "first": a.get("first", ""), "last": a.get("last", ""),
+                                 "book": a.get("book", "abook.sqlite")},
+    # a pref typed into user.js is a file edit, not something Thunderbird's UI does
+    "tb.set_pref": lambda a: ({"kind": "set_pref", "name": a["name"], "value": a["value"]}
+                              if a.get("file", "prefs.js") == "prefs.js" else None),
+    "tb.mark_read": lambda a: {"kind": "mark_read", "folder": a["folder"], "value": a.get("read", True), **_select(a)},
+    "tb.mark_flagged": lambda a: {"kind": "mark_flagged", "folder": a["folder"], "value": a.get("flagged", True),
+                                  **_select(a)},
+}
+
+
+def _translate(raw: dict[str, Any]) -> dict[str, Any] | None:
+    """The JS form of one op, None when Forge must apply it; a ValueError names a missing argument."""
+    fn = _TRANSLATE.get(raw.get("op", ""))
+    try:
+        return fn(raw) if fn else None
+    except KeyError as exc:
+        raise ValueError(f"op {raw.get('op')}: missing argument {exc}") from None
+
+
+def _segments(ops: list[dict[str, Any]]) -> list[tuple[bool, list[dict[str, Any]]]]:
+    """Consecutive runs of ops, each flagged True when Thunderbird carries it out (order is kept)."""
+    runs: list[tuple[bool, list[dict[str, Any]]]] = []
+    for raw in ops:
+        by_tb = _translate(raw) is not None
+        if runs and runs[-1][0] == by_tb:
+            runs[-1][1].append(raw)
+        else:
+            runs.append((by_tb, [raw]))
+    return runs
+
+
+def run_oracle(profile_dir: Path, ops: list[dict[str, Any]], timeout: float = 90, *,
+               home: Path | None = None) -> str:
+    """Let Thunderbird itself carry out `ops` on `profile_dir`, quitting cleanly so it writes its own files.
+
+    Ops Thunderbird cannot express here run through `preparers.ops.apply_ops` on `home` (the state root
+    standing for /home/user, required only then), in order. Returns one note per op; raises
+    `ThunderbirdError` (with Thunderbird's stderr tail) on a failed op, a crash or the deadline."""
+    from preparers.ops import apply_ops, validate
+
+    validate(ops)
+    deadline = time.monotonic() + timeout
+    notes: list[str] = []
+    for by_tb, run in _segments(ops):
+        if not by_tb:
+            if home is None:
+                raise ValueError(f"ops {[r.get('op') for r in run]} need Forge's apply_ops: pass home=<state root>")
+            apply_ops(home, run)
+            notes += [f"{raw['op']}: applied by Forge (Thunderbird cannot express it here)" for raw in run]
+            continue
+        translated = [_translate(raw) for raw in run]
+        with _Session(profile_dir, deadline) as tb:
+            result = tb.run(_ORACLE_JS, translated)
+            if not isinstance(result, dict) or "error" in result:
+                error = tb.fail(f"oracle failed: {result.get('error') if isinstance(result, dict) else result!r}")
+                raise OracleOpError(str(error))
+            tb.quit()
+        notes += [f"{raw['op']}: done by Thunderbird" for raw in run]
+    return "; ".join(notes)
+
+
+def _profile_in(task: dict[str, Any], ops: list[dict[str, Any]], state: Path) -> Path:
+    """The profile folder inside a state root: the `path` of the oracle's first tb.* op, else the folder of the
+    task's Thunderbird prefs.js asset."""
+    from preparers.ops import resolve
+
+    for raw in ops:
+        if str(raw.get("op", "")).startswith("tb.") and "path" in raw:
+            return resolve(state, raw["path"])
+    for asset in task["setup"]["assets"]:
+        if asset.get("app") == "thunderbird" and asset["dest"].endswith("/prefs.js"):
+            return resolve(state, asset["dest"]).parent
+    raise ValueError(f"task {task.get('id')}: neither a tb.* op nor a prefs.js asset names its Thunderbird profile")
+
+
+def alternative(package_root: Path, task: dict[str, Any], oracle_state: Path, initial_state: Path,
+                timeout: float = 90) -> tuple[bool, str]:
+    """Alternative-solution control: Thunderbird carries out the oracle on a copy of the initial state, then
+    the rubric must pass on the files Thunderbird wrote. Returns (all checks passed, evidence).
+
+    A crash or timeout raises `ThunderbirdError` (an infrastructure failure, never evidence against the task);
+    an op Thunderbird refuses is (False, evidence)."""
+    from verifiers.gate import evaluate_rubric
+
+    oracle = task["solutions"]["oracle"]
+    if not oracle.endswith(".json"):
+        return True, f"skipped: the oracle {oracle} is a script, which Thunderbird cannot carry out"
+    ops = json.loads((package_root / oracle).read_text(encoding="utf-8")).get("ops", [])
+    with tempfile.TemporaryDirectory(prefix="forge-tb-alt-") as tmp:
+        state = Path(tmp) / "home"
+        shutil.copytree(initial_state, state, symlinks=True)
+        try:
+            notes = run_oracle(_profile_in(task, ops, state), ops, timeout, home=state)
+        except OracleOpError as exc:
+            return False, str(exc).split("; stderr tail:")[0]
+        outcomes = evaluate_rubric(task, state)
+    failed = [o for o in outcomes if not o.passed]
+    if not failed:
+        return True, f"all {len(outcomes)} checks pass on what Thunderbird wrote ({notes})"
+    on_forge = {o.id: o.passed for o in evaluate_rubric(task, oracle_state)}
+    return False, "; ".join(
+        f"{o.id} FAILS on what Thunderbird wrote{' but passes on the Forge oracle' if on_forge.get(o.id) else ''}"
+        f" ({o.evidence})" for o in failed)
