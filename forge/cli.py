@@ -56,6 +56,12 @@ NoSandbox = Annotated[bool, typer.Option("--no-sandbox", help="Run package scrip
                                          "(trusted packages only; /home/user is rewritten to a temp folder).")]
 
 
+RealAppsMode = Annotated[str, typer.Option(
+    "--real-apps", help="Real-application tier after the gate: off, sample (a share of the tasks, see "
+    "--real-apps-rate) or all. Real LibreOffice opens each office file and re-saves the oracle's result; the "
+    "rubric must still pass (else the task is `strict`).")]
+RealAppsRate = Annotated[float, typer.Option("--real-apps-rate", min=0.0, max=1.0,
+                                             help="Share of tasks the real-app tier checks with --real-apps sample.")]
 ScriptTimeout = Annotated[float, typer.Option("--timeout", min=1, help="Seconds of wall-clock time a package "
                                              "script may run (its CPU limit is the same or less).")]
 
@@ -87,11 +93,25 @@ def skills_list(
     console.print(table)
 
 
+def _policy(mode: str, rate: float) -> Any:
+    from forge.realapps import Policy, libreoffice
+
+    policy = Policy(mode, rate)
+    if mode == "sample" and not libreoffice.available():
+        err_console.print("note: LibreOffice is not installed, so the real-app tier is skipped (apt-get install "
+                          "libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui poppler-utils; "
+                          "--real-apps off silences this)")
+    return policy
+
+
 def _run_generation(*, apps: tuple[str, ...], families: tuple[str, ...], skills: tuple[str, ...], n: int, seed: int,
-                    out: Path, db: str | None, no_sandbox: bool) -> tuple[Counter[str], Any]:
+                    out: Path, db: str | None, no_sandbox: bool, real_apps: str = "sample", rate: float = 0.1
+                    ) -> tuple[Counter[str], Any]:
     from forge.catalog import Catalog
     from forge.generate import Generator, Selection, plan, select_skills
     from forge.taxonomy import load_taxonomy
+
+    policy = _policy(real_apps, rate)
 
     taxonomy = load_taxonomy()
     selection = Selection(apps, families, skills)
@@ -101,7 +121,7 @@ def _run_generation(*, apps: tuple[str, ...], families: tuple[str, ...], skills:
     sandbox = _sandbox(no_sandbox)
     run_id = catalog.start_run(seed=seed, requested=n, selection=selection.as_dict(), out_dir=str(out),
                                backend="offline")
-    generator = Generator(out, catalog, sandbox=sandbox, taxonomy=taxonomy, run_id=run_id)
+    generator = Generator(out, catalog, sandbox=sandbox, taxonomy=taxonomy, run_id=run_id, real_apps=policy)
     columns = (TextColumn("[bold]generating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("{task.fields[accepted]} accepted"))
     counts: Counter[str] = Counter()
@@ -141,6 +161,8 @@ def generate(
     skill: Annotated[list[str] | None, typer.Option("--skill", help="Only this skill id (repeatable).")] = None,
     db: DbOption = None,
     no_sandbox: NoSandbox = False,
+    real_apps: RealAppsMode = "sample",
+    real_apps_rate: RealAppsRate = 0.1,
 ) -> None:
     """Generate N tasks, run each through the gate, and record every one (accepted or not) in the catalog.
 
@@ -149,7 +171,7 @@ def generate(
     """
     counts, catalog = _run_generation(apps=tuple(app_name or ()), families=tuple(family or ()),
                                       skills=tuple(skill or ()), n=n, seed=seed, out=out, db=db,
-                                      no_sandbox=no_sandbox)
+                                      no_sandbox=no_sandbox, real_apps=real_apps, rate=real_apps_rate)
     _print_summary(counts, out, catalog)
 
 
@@ -159,15 +181,19 @@ def demo(
         "forge-demo"),
     seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,
     no_sandbox: NoSandbox = False,
+    real_apps: RealAppsMode = "sample",
+    real_apps_rate: RealAppsRate = 0.1,
 ) -> None:
-    """Generate, verify and catalog a small mixed batch (one task per skill) offline, then show a SQL query."""
+    """Generate, verify and catalog a small mixed batch (one task per skill) offline, then show a SQL query.
+
+    A sample of the office tasks also goes through real LibreOffice (--real-apps sample)."""
     from forge.taxonomy import load_taxonomy
 
     n = len(load_taxonomy())
     db = f"sqlite:///{out.resolve() / 'forge.db'}"
     out.mkdir(parents=True, exist_ok=True)
     counts, catalog = _run_generation(apps=(), families=(), skills=(), n=n, seed=seed, out=out, db=db,
-                                      no_sandbox=no_sandbox)
+                                      no_sandbox=no_sandbox, real_apps=real_apps, rate=real_apps_rate)
     _print_summary(counts, out, catalog)
     query = "SELECT family, count(*) AS tasks, sum(status = 'accepted') AS accepted FROM tasks GROUP BY family"
     console.print(f"\nTry:  forge sql --db {db} \"{query}\"")

@@ -23,7 +23,8 @@ from forge.dag import LLMOutputError, NodeContext
 from forge.errors import ForgeError, UnknownNameError, did_you_mean
 from forge.ids import TaskId
 from forge.llm import Backend, OfflineBackend
-from forge.package import Package, build_package, write_package
+from forge.package import build_package, load_package, write_package
+from forge.realapps import FAILS_AS, Policy, real_apps
 from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
 from forge.taxonomy import Skill, load_taxonomy
@@ -67,9 +68,6 @@ def plan(skills: Sequence[Skill], n: int, seed: int) -> list[TaskId]:
     return [TaskId(skills[i % len(skills)].id, seed, i // len(skills)) for i in range(n)]
 
 
-RealApps = Callable[[Package, Path], tuple[bool, str]]
-
-
 @dataclass
 class _Prepared:
     task_id: TaskId
@@ -100,11 +98,13 @@ class Generator:
     """Generates and gates tasks into `out`, recording each in `catalog`. One instance per process.
 
     `run` pipelines: the main thread generates task i+1 while a gate thread verifies task i, whose
-    controls run in `workers` warm sandboxed check workers (in-process when the sandbox is off)."""
+    controls run in `workers` warm sandboxed check workers (in-process when the sandbox is off).
+    Accepted tasks the real-app policy samples wait for a batch of the real-app tier before they are
+    recorded (one soffice call per batch and format)."""
 
     def __init__(self, out: Path, catalog: Catalog, *, sandbox: Sandbox, backend: Backend | None = None,
                  taxonomy: dict[str, Skill] | None = None, run_id: int | None = None, workers: int = 2,
-                 real_apps: RealApps | None = None) -> None:
+                 real_apps: Policy | None = None, real_apps_batch: int = 20) -> None:
         self.out = out
         self.catalog = catalog
         self.backend = backend or OfflineBackend()
@@ -112,7 +112,8 @@ class Generator:
         self.run_id = run_id
         self.sandbox = sandbox
         self.workers = workers
-        self.real_apps = real_apps
+        self.policy = real_apps or Policy("off")
+        self.real_apps_batch = real_apps_batch
         self.env = LocalEnv(sandbox, catalog.find_duplicate)
 
     def run(self, task_ids: Iterable[TaskId], progress: Callable[[Outcome], None] | None = None,
@@ -121,8 +122,10 @@ class Generator:
         session = self.catalog.session()
         stack = contextlib.ExitStack()
         runner, workdir = stack.enter_context(gate_runner(self.sandbox, self.workers))
-        gate = Gate(self.env, runner=runner, workdir=workdir, real_apps=self.real_apps)
+        gate = Gate(self.env, runner=runner, workdir=workdir)
+        tier = stack.enter_context(real_apps(self.policy, self.env, runner, workdir, self.sandbox))
         pending: deque[Future[tuple[Outcome, TaskRow, list]]] = deque()
+        held: list[tuple[Outcome, TaskRow, list]] = []
         done = 0
 
         def record(result: tuple[Outcome, TaskRow, list]) -> None:
@@ -136,23 +139,60 @@ class Generator:
             if progress:
                 progress(outcome)
 
+        def route(result: tuple[Outcome, TaskRow, list]) -> None:
+            """Record a task now, or hold it for the next real-app batch."""
+            outcome = result[0]
+            if tier is None or outcome.status != "accepted" or outcome.path is None:
+                return record(result)
+            if not self.policy.wants(load_package(outcome.path).task):
+                return record(result)
+            held.append(result)
+            if len(held) >= self.real_apps_batch:
+                flush()
+
+        def flush() -> None:
+            assert tier is not None
+            batch = list(held)
+            held.clear()
+            packages = [load_package(outcome.path) for outcome, _, _ in batch if outcome.path is not None]
+            for (outcome, row, calls), stages in zip(batch, tier.check(packages), strict=True):
+                self._apply_tier(outcome, row, stages)
+                record((outcome, row, calls))
+
         try:
             with ThreadPoolExecutor(max_workers=1, thread_name_prefix="gate") as gate_thread:
                 for task_id in task_ids:
                     prepared = self._prepare(task_id)
                     while len(pending) >= 2:
-                        record(pending.popleft().result())
+                        route(pending.popleft().result())
                     if isinstance(prepared, tuple):
                         pending.append(_done(prepared))
                     else:
                         pending.append(gate_thread.submit(self._finish, gate, prepared))
                 while pending:
-                    record(pending.popleft().result())
+                    route(pending.popleft().result())
+            if held:
+                flush()
             session.commit()
         finally:
             session.close()
             stack.close()
         return counts
+
+    def _apply_tier(self, outcome: Outcome, row: TaskRow, stages: list[Stage]) -> None:
+        """Add the real-app stages to a task; a failing one rejects it (`setup_fail` or `strict`)."""
+        outcome.stages.extend(stages)
+        failed = next((s for s in stages if not s.passed), None)
+        row.seconds_verify = (row.seconds_verify or 0.0) + sum(s.seconds for s in stages)
+        if failed is None or outcome.path is None:
+            return
+        outcome.status, outcome.evidence = FAILS_AS[failed.name], failed.evidence
+        target = self.out / "rejected" / outcome.status / outcome.path.name
+        if target.exists():
+            shutil.rmtree(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        outcome.path = outcome.path.rename(target)
+        row.status, row.evidence, row.path = outcome.status, failed.evidence, str(target)
 
     def _prepare(self, task_id: TaskId) -> _Prepared | tuple[Outcome, TaskRow, list]:
         """Run the workflow and write the package (or the rejection when the workflow fails)."""

@@ -44,6 +44,7 @@ class Control:
     error: str = ""
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
+    infra: bool = False  # the worker died or hung: says nothing about the task
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Control:
@@ -166,7 +167,7 @@ class WorkerPool:
             worker.kill()
             worker = self._start()
             reason = "timed out" if isinstance(exc, queue.Empty) else f"died ({type(exc).__name__})"
-            return Control(False, f"check worker {reason} on this state; it was replaced")
+            return Control(False, f"check worker {reason} on this state; it was replaced", infra=True)
         finally:
             self._idle.put(worker)
         return Control.from_json(answer)

@@ -1,7 +1,8 @@
 """The gate: verifier nodes that accept or reject a whole task package.
 
 Stages run cheap-first and stop at the first blocking failure:
-safety -> schema -> grounding -> setup -> no-op -> oracle -> near-miss -> alternative (real apps) -> dedup.
+safety -> schema -> grounding -> setup -> no-op -> oracle -> near-miss -> dedup; then, for the tasks the
+real-app tier samples, `real-open` and `alternative` (forge.realapps, batched across tasks).
 `safety` looks at the package before anything runs (symlinks, special files, paths that climb out);
 scripts that break out of their limits during setup or a solution make the task `unsafe` too.
 Every stage leaves a `Stage` with evidence; the verdict's class is one of `CLASSES`.
@@ -239,11 +240,9 @@ class Gate:
     """Runs the stages for one package at a time; `env` supplies sandboxed execution and dedup."""
 
     def __init__(self, env: GateEnv, *, runner: ControlRunner | None = None,
-                 real_apps: Callable[[Package, Path], tuple[bool, str]] | None = None,
                  workdir: Path | None = None) -> None:
         self.env = env
         self.runner: ControlRunner = runner or InProcess()
-        self.real_apps = real_apps
         self.workdir = workdir
         self._threads = ThreadPoolExecutor(max_workers=max(1, self.runner.size), thread_name_prefix="gate")
 
@@ -294,8 +293,6 @@ class Gate:
                             control.seconds)
         finally:
             wait(futures)  # a failed stage must not leave controls writing into the temp folder
-        if self.real_apps is not None:
-            self._stage(verdict, "alternative", lambda: self._alternative(package, tmp / "state-1"))
         self._stage(verdict, "dedup", lambda: self._dedup(package))
 
     def _load(self, path: Path, verdict: Verdict) -> Package:
@@ -337,6 +334,8 @@ class Gate:
 
     def _judge(self, control: Control, unsafe: bool, solution: str | None, *, want: bool) -> str:
         label = solution or "initial state"
+        if control.infra:
+            raise _Fail("infra_fail", f"{label}: {control.error}")
         if unsafe:
             raise _Fail("unsafe", f"{solution} broke the sandbox rules: {control.error}")
         if not control.applied:
@@ -353,13 +352,6 @@ class Gate:
         if want:
             return f"all {len(outcomes)} checks pass on {label}"
         return f"rubric fails on {label} as it must: {_summary(failed[:2])}"
-
-    def _alternative(self, package: Package, oracle_state: Path) -> str:
-        assert self.real_apps is not None
-        ok, evidence = self.real_apps(package, oracle_state)
-        if not ok:
-            raise _Fail("strict", evidence)
-        return evidence
 
     def _dedup(self, package: Package) -> str:
         key = dedup_key(package.task)

@@ -4,7 +4,9 @@ A rubric check in task.json is `{"id", "criterion", "primitive", "args"}`. Each 
 `fn(state, **args) -> Result`, registered with `@primitive(name, grounded=..., secret=...)`:
 - `grounded`: arg names whose values must be stated in the instruction (file path, sheet, values the
   student must type) — the gate's grounding stage checks them;
-- `secret`: arg names holding answers (computed values) that must NOT appear in student-facing text.
+- `secret`: arg names holding answers (computed values) that must NOT appear in student-facing text;
+- `headless=False`: the check reads view state (e.g. frozen panes) that a headless LibreOffice re-save
+  drops, so the real-app tier's alternative-solution control cannot judge it.
 A check never writes. It never raises on a bad state: a missing file or a corrupt workbook is a fail
 with evidence.
 """
@@ -98,6 +100,7 @@ class Primitive:
     fn: Callable[..., Result]
     grounded: tuple[str, ...]
     secret: tuple[str, ...]
+    headless: bool = True  # False: reads view state that a headless LibreOffice re-save drops
 
     @property
     def doc(self) -> str:
@@ -107,8 +110,8 @@ class Primitive:
 _PRIMITIVES: dict[str, Primitive] = {}
 
 
-def primitive(name: str, *, grounded: tuple[str, ...] = ("path",), secret: tuple[str, ...] = ()
-              ) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+def primitive(name: str, *, grounded: tuple[str, ...] = ("path",), secret: tuple[str, ...] = (),
+              headless: bool = True) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
         if name in _PRIMITIVES:
             raise ValueError(f"check primitive {name!r} registered twice")
@@ -116,7 +119,7 @@ def primitive(name: str, *, grounded: tuple[str, ...] = ("path",), secret: tuple
         unknown = [a for a in grounded + secret if a not in params]
         if unknown:
             raise ValueError(f"check primitive {name!r}: grounded/secret name unknown args {unknown}")
-        _PRIMITIVES[name] = Primitive(name, fn, grounded, secret)
+        _PRIMITIVES[name] = Primitive(name, fn, grounded, secret, headless)
         return fn
 
     return wrap

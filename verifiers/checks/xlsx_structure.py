@@ -129,7 +129,7 @@ def _pane_cell(ws: Any) -> tuple[str | None, str]:
     return None, seen
 
 
-@primitive("xlsx.freeze_panes", grounded=("path", "sheet", "cell"))
+@primitive("xlsx.freeze_panes", grounded=("path", "sheet", "cell"), headless=False)
 def freeze_panes(state: State, path: str, sheet: str, cell: str) -> Result:
     """The sheet's panes are frozen at `cell`: rows above it and columns left of it stay visible."""
     ws = state.sheet(path, sheet)

@@ -1,0 +1,183 @@
+"""The real-application tier: after the tier-1 gate, real apps open the artifacts and redo the oracle.
+
+For a task the tier samples (`--real-apps off|sample|all`, sampling by a hash of the task id so a rerun
+samples the same tasks) it adds two gate stages:
+- `real-open`: every office asset opens in its LibreOffice module with its text intact (a Thunderbird
+  profile loads with the folders, messages, filters and contacts the files describe). Failing ->
+  `setup_fail`: the initial state is not what the task claims.
+- `alternative`: the rubric must pass on what the real app produces — the oracle's result re-saved by
+  LibreOffice (a GUI agent's ctrl+s), or Thunderbird carrying out the oracle itself. Failing -> `strict`.
+  Checks marked `headless=False` (view state a headless re-save drops) are left out and named.
+Tasks are checked in batches: one soffice call per batch and format, not one per task.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from forge.errors import ForgeError
+from forge.model import HOME
+from forge.package import Package
+from forge.realapps import libreoffice
+from forge.sandbox import Sandbox
+from verifiers import checks
+from verifiers.gate import ControlRunner, GateEnv, Stage
+
+MODES = ("off", "sample", "all")
+OFFICE_APPS = ("calc", "writer", "impress")
+#: A failing stage -> the task's class.
+FAILS_AS = {"real-open": "setup_fail", "alternative": "strict", "real-infra": "infra_fail"}
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Which tasks the tier checks."""
+
+    mode: str = "sample"
+    rate: float = 0.1
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ForgeError(f"--real-apps {self.mode!r}: choose one of {', '.join(MODES)}")
+        if not 0.0 <= self.rate <= 1.0:
+            raise ForgeError(f"--real-apps-rate {self.rate}: give a fraction between 0 and 1")
+
+    def wants(self, task: dict[str, Any]) -> bool:
+        if self.mode == "off" or not any(a.get("app") in OFFICE_APPS for a in task["setup"]["assets"]):
+            return False
+        if self.mode == "all":
+            return True
+        bucket = int(hashlib.sha256(str(task["id"]).encode()).hexdigest()[:8], 16) / 0xFFFFFFFF
+        return bucket < self.rate
+
+
+class RealApps:
+    """Runs the tier for batches of packages, with one LibreOffice instance in `workdir`."""
+
+    def __init__(self, policy: Policy, env: GateEnv, runner: ControlRunner, workdir: Path,
+                 sandbox: Sandbox | None = None) -> None:
+        self.policy = policy
+        self.env = env
+        self.runner = runner
+        self.workdir = workdir
+        self.sandbox = sandbox
+        self._office: libreoffice.Office | None = None
+        self.files = 0
+        self.seconds = 0.0
+
+    def office(self) -> libreoffice.Office:
+        if self._office is None:
+            self._office = libreoffice.Office(Path(tempfile.mkdtemp(prefix="office-", dir=self.workdir)), self.sandbox)
+        return self._office
+
+    def check(self, packages: list[Package]) -> list[list[Stage]]:
+        """The tier's stages for each package (stopping at a package's first failing stage)."""
+        if not packages:
+            return []
+        start = time.perf_counter()
+        batch = Path(tempfile.mkdtemp(prefix="batch-", dir=self.workdir))
+        self.runner.prepare(batch)
+        try:
+            stages = self._check(packages, batch)
+        except Exception as exc:  # a broken app install is infrastructure, never evidence against the tasks
+            stage = Stage("real-infra", False, f"the real-app tier failed: {type(exc).__name__}: {exc}")
+            stages = [[stage] for _ in packages]
+        finally:
+            shutil.rmtree(batch, ignore_errors=True)
+        self.seconds += time.perf_counter() - start
+        return stages
+
+    def _check(self, packages: list[Package], batch: Path) -> list[list[Stage]]:
+        office = self.office()
+        assets = {p.id: [p.root / a["file"] for a in p.task["setup"]["assets"] if a.get("app") in OFFICE_APPS]
+                  for p in packages}
+        t0 = time.perf_counter()
+        opened = libreoffice.open_check(office, [f for files in assets.values() for f in files])
+        open_share = (time.perf_counter() - t0) / len(packages)
+        results: dict[str, list[Stage]] = {}
+        states: dict[str, Path] = {}
+        for i, package in enumerate(packages):
+            verdicts = [opened[f] for f in assets[package.id]]
+            bad = [v.evidence for v in verdicts if not v.ok]
+            stage = Stage("real-open", not bad, "; ".join(bad or [v.evidence for v in verdicts]), open_share)
+            results[package.id] = [stage]
+            if not bad:
+                state = self._oracle_state(package, batch / f"s{i}")
+                if isinstance(state, Stage):
+                    results[package.id].append(state)
+                else:
+                    states[package.id] = state
+        self.files += sum(len(files) for files in assets.values())
+        t0 = time.perf_counter()
+        office_files = [f for s in states.values() for f in sorted(s.rglob("*")) if f.suffix in libreoffice.FORMATS]
+        saved = libreoffice.resave(office, office_files)
+        resave_share = (time.perf_counter() - t0) / max(1, len(states))
+        for package in packages:
+            if package.id in states:
+                results[package.id].append(self._alternative(package, states[package.id], saved, resave_share))
+        return [results[p.id] for p in packages]
+
+    def _oracle_state(self, package: Package, root: Path) -> Path | Stage:
+        initial, state = root / "initial", root / "oracle"
+        initial.mkdir(parents=True)
+        ran = self.env.run_setup(package, initial)
+        if not ran.ok:
+            return Stage("alternative", False, f"setup.sh failed in the real-app tier: {ran.evidence()}")
+        self.runner.prepare(root)
+        oracle = package.task["solutions"]["oracle"]
+        ops = json.loads((package.root / oracle).read_text("utf-8")).get("ops")
+        done = self.runner.control({"initial": str(initial), "state": str(state), "ops": ops, "rubric": []})
+        if not done.applied:
+            return Stage("alternative", False, f"{oracle} could not be applied: {done.error}")
+        return state
+
+    def _alternative(self, package: Package, state: Path, saved: dict[Path, tuple[Path | None, str]],
+                     seconds: float) -> Stage:
+        for file in sorted(state.rglob("*")):
+            if file in saved:
+                out, used = saved[file]
+                if out is None:
+                    where = HOME + "/" + str(file.relative_to(state))
+                    return Stage("alternative", False, f"LibreOffice could not re-save {where}: {used}", seconds)
+                shutil.copyfile(out, file)
+        registry = checks.registry()
+        rubric = [c for c in package.task["rubric"] if registry[c["primitive"]].headless]
+        skipped = [c["id"] for c in package.task["rubric"] if not registry[c["primitive"]].headless]
+        note = f"; not judged headlessly: {skipped}" if skipped else ""
+        if not rubric:
+            return Stage("alternative", True, f"every check reads view state a headless re-save drops{note}", seconds)
+        self.runner.prepare(state)
+        control = self.runner.control({"initial": None, "state": str(state), "ops": None, "rubric": rubric})
+        failed = [o for o in control.outcomes if not o["passed"]]
+        if not control.applied or failed:
+            why = control.error or "; ".join(f"{o['id']}: {o['evidence']}" for o in failed)
+            return Stage("alternative", False, f"rubric fails on the oracle result re-saved by LibreOffice: {why}",
+                         seconds)
+        return Stage("alternative", True, f"all {len(rubric)} checks pass on the oracle result re-saved by "
+                                          f"LibreOffice{note}", seconds)
+
+
+@contextmanager
+def real_apps(policy: Policy, env: GateEnv, runner: ControlRunner, workdir: Path,
+              sandbox: Sandbox | None) -> Iterator[RealApps | None]:
+    """The tier for a run, or None when it is off; refuses `all` without LibreOffice."""
+    if policy.mode == "off":
+        yield None
+        return
+    if not libreoffice.available():
+        if policy.mode == "all":
+            raise libreoffice.RealAppError("--real-apps all needs LibreOffice (soffice), which is not installed; "
+                                           "apt-get install libreoffice-calc-nogui libreoffice-writer-nogui "
+                                           "libreoffice-impress-nogui poppler-utils, or pass --real-apps off")
+        yield None
+        return
+    yield RealApps(policy, env, runner, workdir, sandbox)
