@@ -3,8 +3,9 @@
 Measured facts this follows (../shared/reference/apps.md): a `soffice --convert-to` call costs ~1 s to
 start and ~0.1 s per file, so files are converted in one call per batch and target format; `soffice`
 exits 0 even when a file fails, so success is an output file plus the filter it names; the profile sets
-formula recalculation on load to "always"; each instance has its own profile and TMPDIR and runs in
-bubblewrap (read-only system, its work folder writable, no network) with its process group killed after.
+formula recalculation on load to "always"; two instances split each batch (two cores), each with its own
+profile, HOME and TMPDIR, in bubblewrap (read-only system, its work folder writable, no network), with
+the process group killed after.
 
 - `open_check`: each xlsx/docx/pptx asset opens in the expected module (Calc by the filter it exports
   with; Writer/Impress by the PDF's Creator) and the exported text contains strings the file holds.
@@ -23,6 +24,7 @@ import signal
 import subprocess
 import unicodedata
 import zipfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,7 +69,8 @@ def available() -> bool:
 class Office:
     """One LibreOffice instance (profile + temp dirs) under `workdir`; calls are batched and sandboxed."""
 
-    def __init__(self, workdir: Path, sandbox: Sandbox | None = None, timeout: float = 600.0) -> None:
+    def __init__(self, workdir: Path, sandbox: Sandbox | None = None, timeout: float = 600.0,
+                 instances: int = 2) -> None:
         if not available():
             raise RealAppError("LibreOffice (soffice) is not installed; install libreoffice-calc-nogui "
                                "libreoffice-writer-nogui libreoffice-impress-nogui, or use --real-apps off")
@@ -75,14 +78,15 @@ class Office:
         self.sandbox = sandbox if sandbox is not None and sandbox.enabled else None
         self.timeout = timeout
         self.calls = 0
-        profile_user = workdir / "profile" / "user"
-        profile_user.mkdir(parents=True, exist_ok=True)
-        (profile_user / "registrymodifications.xcu").write_text(RECALC_ALWAYS)
-        for name in ("home", "tmp"):
-            (workdir / name).mkdir(exist_ok=True)
+        self.instances = max(1, instances)
+        for i in range(self.instances):  # parallel soffice processes need their own profile, HOME and TMPDIR
+            (workdir / f"profile{i}" / "user").mkdir(parents=True, exist_ok=True)
+            (workdir / f"profile{i}" / "user" / "registrymodifications.xcu").write_text(RECALC_ALWAYS)
+            for name in ("home", "tmp"):
+                (workdir / f"{name}{i}").mkdir(exist_ok=True)
 
     def convert(self, files: list[Path], target: str, label: str) -> dict[Path, tuple[Path | None, str]]:
-        """Convert `files` in one soffice call; file -> (output or None, filter used or error)."""
+        """Convert `files` in one soffice call per instance (run in parallel); file -> (output or None, filter)."""
         if not files:
             return {}
         self.calls += 1
@@ -98,15 +102,12 @@ class Office:
         if self.sandbox is not None and self.sandbox.as_root:
             for path in (self.workdir, *self.workdir.rglob("*")):
                 os.lchown(path, NOBODY, NOBODY)
-        cmd = ["soffice", "--headless", "--norestore", "--nolockcheck", "--nodefault",
-               f"-env:UserInstallation=file://{self.workdir / 'profile'}", "--convert-to", target,
-               "--outdir", str(outdir), *[str(stage / n) for n in sorted(staged)]]
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(self.workdir / "home"), "TMPDIR": str(self.workdir / "tmp"),
-               "LANG": "C.UTF-8"}
-        if self.sandbox is not None:
-            binds = [(str(self.workdir), str(self.workdir), True)]
-            cmd = [*self.sandbox.bwrap_args(binds), "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
-        stdout = self._run(cmd, env)
+        names = sorted(staged)
+        chunks = [names[i::self.instances] for i in range(self.instances) if names[i::self.instances]]
+        with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
+            outputs = list(pool.map(lambda i: self._soffice(i, target, outdir, [stage / n for n in chunks[i]]),
+                                    range(len(chunks))))
+        stdout = "\n".join(outputs)
         filters = {Path(m["src"]).name: m["filter"].strip() for m in map(_FILTER_LINE.search, stdout.splitlines())
                    if m}
         ext = target.split(":", 1)[0]
@@ -119,6 +120,17 @@ class Office:
                 found = sheets[0] if sheets else found
             result[original] = (found, filters.get(name, "no output (LibreOffice could not open the file)"))
         return result
+
+    def _soffice(self, instance: int, target: str, outdir: Path, files: list[Path]) -> str:
+        cmd = ["soffice", "--headless", "--norestore", "--nolockcheck", "--nodefault",
+               f"-env:UserInstallation=file://{self.workdir / f'profile{instance}'}", "--convert-to", target,
+               "--outdir", str(outdir), *map(str, files)]
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(self.workdir / f"home{instance}"),
+               "TMPDIR": str(self.workdir / f"tmp{instance}"), "LANG": "C.UTF-8"}
+        if self.sandbox is not None:
+            binds = [(str(self.workdir), str(self.workdir), True)]
+            cmd = [*self.sandbox.bwrap_args(binds), "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
+        return self._run(cmd, env)
 
     def _run(self, cmd: list[str], env: dict[str, str]) -> str:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
