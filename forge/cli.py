@@ -180,22 +180,21 @@ def demo(
     out: Annotated[Path, typer.Option("--out", help="Where the demo writes packages and its catalog.")] = Path(
         "forge-demo"),
     seed: Annotated[int, typer.Option("--seed", help="Run seed.")] = 0,
+    n: Annotated[int, typer.Option("-n", "--n", help="Tasks in the demo batch (the default mix: every app, "
+                                   "40 % multi-app).")] = 100,
     no_sandbox: NoSandbox = False,
     real_apps: RealAppsMode = "sample",
     real_apps_rate: RealAppsRate = 0.1,
 ) -> None:
-    """Generate, verify and catalog a small mixed batch (one task per skill) offline, then show a SQL query.
+    """Generate, verify and catalog a small mixed batch offline (no API key), then show a SQL query.
 
     A sample of the office tasks also goes through real LibreOffice (--real-apps sample)."""
-    from forge.taxonomy import load_taxonomy
-
-    n = len(load_taxonomy())
     db = f"sqlite:///{out.resolve() / 'forge.db'}"
     out.mkdir(parents=True, exist_ok=True)
     counts, catalog = _run_generation(apps=(), families=(), skills=(), n=n, seed=seed, out=out, db=db,
                                       no_sandbox=no_sandbox, real_apps=real_apps, rate=real_apps_rate)
     _print_summary(counts, out, catalog)
-    query = "SELECT family, count(*) AS tasks, sum(status = 'accepted') AS accepted FROM tasks GROUP BY family"
+    query = "SELECT app, count(*) AS tasks, sum(status = 'accepted') AS accepted FROM tasks GROUP BY app"
     console.print(f"\nTry:  forge sql --db {db} \"{query}\"")
     columns, rows = catalog.query(query)
     _print_rows(columns, rows, "table")

@@ -1,9 +1,10 @@
 """Batch generation: choose skills, run each task's workflow, write its package, gate it, catalog it.
 
-`plan()` is deterministic: task i of a run goes to skill i mod |skills| (skills sorted by id), with
-index i div |skills|, so any slice of a plan can run anywhere (a Prefect batch, another machine) and
-produce the same packages. Accepted packages land in `<out>/<app>/<task_id>/`; rejected ones in
-`<out>/rejected/<status>/<task_id>/` for inspection; every task gets a catalog row with its class.
+`plan()` is deterministic: task i of a run goes round-robin to the skills (sorted by id) — 40 % of the
+slots to multi-app skills when the selection has both kinds — so any slice of a plan can run anywhere
+(a Prefect batch, another machine) and produce the same packages. Accepted packages land in
+`<out>/<app>/<task_id>/`; rejected ones in `<out>/rejected/<status>/<task_id>/` for inspection; every
+task gets a catalog row with its class.
 """
 
 from __future__ import annotations
@@ -62,10 +63,29 @@ def select_skills(taxonomy: dict[str, Skill], selection: Selection) -> list[Skil
     return sorted(chosen, key=lambda s: s.id)
 
 
-def plan(skills: Sequence[Skill], n: int, seed: int) -> list[TaskId]:
+#: Share of a mixed plan given to multi-app skills (the paper: 38.24 % of tasks are multi-app).
+MULTI_SHARE = 0.4
+
+
+def plan(skills: Sequence[Skill], n: int, seed: int, multi_share: float = MULTI_SHARE) -> list[TaskId]:
+    """n task ids: round-robin over single-app skills and, in `multi_share` of the slots, over multi-app ones.
+
+    Slot i is multi-app when floor((i+1) * share) > floor(i * share), so every prefix of the plan holds the
+    share (rounded down); with only one kind of skill it is plain round-robin. Deterministic."""
     if n < 1:
         raise ForgeError(f"-n {n}: ask for at least one task")
-    return [TaskId(skills[i % len(skills)].id, seed, i // len(skills)) for i in range(n)]
+    single = [s for s in skills if len(s.apps) == 1]
+    multi = [s for s in skills if len(s.apps) > 1]
+    if not single or not multi:
+        return [TaskId(skills[i % len(skills)].id, seed, i // len(skills)) for i in range(n)]
+    used = {"single": 0, "multi": 0}
+    ids = []
+    for i in range(n):
+        kind, group = ("multi", multi) if int((i + 1) * multi_share) > int(i * multi_share) else ("single", single)
+        count = used[kind]
+        ids.append(TaskId(group[count % len(group)].id, seed, count // len(group)))
+        used[kind] += 1
+    return ids
 
 
 @dataclass

@@ -6,9 +6,10 @@ import sqlite3
 
 from forge.catalog import Catalog
 from forge.generate import Generator, Selection, plan, select_skills
+from forge.ids import TaskId
 from forge.llm import LLMRequest, LLMResponse, OfflineBackend
 from forge.sandbox import Sandbox
-from forge.taxonomy import load_taxonomy
+from forge.taxonomy import Skill, load_taxonomy
 
 
 class GarbageForContent:
@@ -52,3 +53,15 @@ def test_regenerating_a_task_replaces_its_row_not_duplicates_it(tmp_path):
         assert counts == {"accepted": 2}
     rows = sqlite3.connect(tmp_path / "c.db").execute("SELECT count(*), count(DISTINCT id) FROM tasks").fetchone()
     assert rows == (2, 2)
+
+
+def test_mixed_plan_gives_multi_app_skills_their_share_in_every_prefix():
+    single = [Skill(f"a.s{i}", "f", ("os",), {}, "a single-app skill", "easy") for i in range(5)]
+    multi = [Skill(f"b.m{i}", "f", ("os", "chrome"), {}, "a multi-app skill", "easy") for i in range(3)]
+    ids = plan(single + multi, 100, seed=3)
+    is_multi = [t.skill_id.startswith("b.") for t in ids]
+    assert sum(is_multi) == 40
+    assert all(sum(is_multi[:k]) == int(k * 0.4) for k in range(1, 101))
+    assert len(set(ids)) == 100  # no task id repeats
+    assert plan(single + multi, 100, seed=3) == ids
+    assert plan(single, 7, seed=3) == [TaskId(single[i % 5].id, 3, i // 5) for i in range(7)]

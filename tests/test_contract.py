@@ -1,0 +1,75 @@
+"""The contract every family and every skill in the registry meets, checked over the whole registry.
+
+Per skill: its params fit the family's knobs, the instruction renders, and a task of it passes the real
+gate (no-op fails, oracle passes, every near-miss fails). Per family: the preparer is deterministic
+(same seed, same bytes) and varied (other seeds, other content). And the seed taxonomy is big enough.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from forge.dag import NodeContext
+from forge.ids import TaskId
+from forge.llm import OfflineBackend
+from forge.package import build_package
+from forge.taxonomy import Skill, load_taxonomy
+from tests.gatekit import gate_package, make_package
+from workflows import families, get_family
+
+
+@cache
+def taxonomy() -> dict[str, Skill]:
+    return load_taxonomy()
+
+
+def _files(skill: Skill, seed: int, index: int = 0) -> dict[str, bytes]:
+    workflow = get_family(skill.family)
+    ctx = NodeContext(skill.params, seed, skill.id, index, OfflineBackend())
+    return build_package(TaskId(skill.id, seed, index), skill, workflow, workflow.run(ctx), ctx.calls).files
+
+
+def _first_skill_of_each_family() -> list[Skill]:
+    seen: dict[str, Skill] = {}
+    for skill in taxonomy().values():
+        seen.setdefault(skill.family, skill)
+    return list(seen.values())
+
+
+def test_seed_taxonomy_spans_the_desktop():
+    skills = taxonomy().values()
+    apps = {a for s in skills for a in s.apps}
+    assert len(skills) >= 500, len(skills)
+    assert len(families()) >= 60, len(families())
+    assert len(apps) >= 8, sorted(apps)
+    assert {s.family for s in skills} == set(families()), "every family has at least one skill"
+
+
+@pytest.mark.parametrize("skill_id", sorted(taxonomy()))
+def test_every_skill_passes_the_gate(tmp_path, skill_id):
+    skill = taxonomy()[skill_id]
+    assert get_family(skill.family).check_params(skill.params) is None
+    folder = make_package(get_family(skill.family), dict(skill.params), tmp_path, seed=9, skill_id=skill.id)
+    verdict = gate_package(folder)
+    assert (verdict.status, verdict.evidence) == ("accepted", "all stages passed"), [
+        (s.name, s.evidence) for s in verdict.stages if not s.passed]
+    stages = [s.name for s in verdict.stages]
+    assert stages[:6] == ["safety", "schema", "grounding", "setup", "noop", "oracle"]
+    assert any(s.startswith("near-miss:") for s in stages)
+
+
+@pytest.mark.parametrize("skill", _first_skill_of_each_family(), ids=lambda s: s.family)
+def test_every_family_is_deterministic_and_varied(skill):
+    first = _files(skill, seed=21)
+    assert _files(skill, seed=21) == first, "same seed, same bytes"
+    others = [_files(skill, seed=s) for s in (22, 23, 24, 25)]
+    instructions = Counter(f["task.json"] for f in [first, *others])
+    assert len(instructions) == 5
+    assets = {tuple(sorted((k, v) for k, v in f.items() if k.startswith("assets/"))) for f in [first, *others]}
+    assert len(assets) >= 3, "the content generator varies the initial state across seeds"
+    text = first["task.json"].decode()
+    assert not re.search(r"\{[a-z_]+\}", text), "an instruction placeholder was left unfilled"
