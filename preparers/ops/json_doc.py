@@ -77,7 +77,7 @@ def loads_jsonc(text: str) -> Any:
 def key_path(key: KeyPath) -> list[Key]:
     """A key path as a list: `"a.b"` -> `["a", "b"]`; lists pass through; `""` and `[]` mean the root."""
     if isinstance(key, str):
-        return key.split(".") if key else []
+        return [*key.split(".")] if key else []
     if not isinstance(key, list) or not all(isinstance(k, str | int) and not isinstance(k, bool) for k in key):
         raise ValueError(f"key={key!r}, but must be a dotted string or a list of str/int keys")
     return list(key)
@@ -87,9 +87,8 @@ def get_at(data: Any, key: KeyPath, default: Any = None) -> Any:
     """The value at `key` in `data`, or `default` when any step is missing or of the wrong type."""
     node = data
     for step in key_path(key):
-        if isinstance(step, int) and isinstance(node, list) and -len(node) <= step < len(node):
-            node = node[step]
-        elif isinstance(step, str) and isinstance(node, dict) and step in node:
+        in_list = isinstance(step, int) and isinstance(node, list) and -len(node) <= step < len(node)
+        if in_list or (isinstance(step, str) and isinstance(node, dict) and step in node):
             node = node[step]
         else:
             return default
@@ -180,14 +179,19 @@ def _parent(doc: JsonDoc, path: list[Key], *, create: bool) -> tuple[Any, Key]:
 
 @op("json.set")
 def set_value(doc: JsonDoc, key: KeyPath, value: Any) -> None:
-    """Set the value at `key`, creating missing parent objects."""
-    node, last = _parent(doc, key_path(key), create=True)
+    """Set the value at `key`, creating missing parent objects; the empty key path replaces the whole document."""
+    path = key_path(key)
+    if not path:
+        doc.data = value
+        return
+    node, last = _parent(doc, path, create=True)
     if isinstance(node, dict) and isinstance(last, str):
         node[last] = value
-    elif isinstance(node, list) and isinstance(last, int):
+        return
+    if isinstance(node, list) and isinstance(last, int):
         node[last] = value
-    else:
-        raise ValueError(f"cannot set key {last!r} on {type(node).__name__}")
+        return
+    raise ValueError(f"cannot set key {last!r} on {type(node).__name__}")
 
 
 @op("json.delete")

@@ -121,8 +121,9 @@ def folder_absent(state: State, path: str, folder: list[str]) -> Result:
 
 
 @primitive("chrome.bookmarks_kept", grounded=())
-def bookmarks_kept(state: State, path: str, bookmarks: list[list[Any]]) -> Result:
-    """Each `[folder path, name, url]` in `bookmarks` is still a bookmark at that place (nothing else was lost)."""
+def bookmarks_kept(state: State, path: str, bookmarks: list[list[Any]], total: int | None = None) -> Result:
+    """Each `[folder path, name, url]` in `bookmarks` is still a bookmark at that place; with `total`, the
+    profile holds exactly that many bookmarks (nothing removed was re-added elsewhere)."""
     tree = state.read(path, _parse_bookmarks, "Chrome Bookmarks file")
     missing = []
     for folder, name, url in bookmarks:
@@ -132,6 +133,10 @@ def bookmarks_kept(state: State, path: str, bookmarks: list[list[Any]]) -> Resul
     if missing:
         return fail(f"{len(missing)} of {len(bookmarks)} bookmarks that should stay are gone or moved: "
                     + ", ".join(missing[:6]) + (" ..." if len(missing) > 6 else ""))
+    if total is not None:
+        count = sum(node.get("type") == "url" for _, node in walk(tree))
+        if count != total:
+            return fail(f"the other bookmarks are in place, but there are {count} bookmarks in all, expected {total}")
     return ok(f"all {len(bookmarks)} other bookmarks are still in place")
 
 

@@ -85,20 +85,37 @@ def _when(text: Any) -> str:
 
 
 @primitive("vscode.keybinding_exists", grounded=("key", "command", "when"))
-def keybinding_exists(state: State, path: str, key: str, command: str, when: str | None = None) -> Result:
-    """keybindings.json has a rule binding `key` to `command` (a "-command" is a removal), with `when` if given."""
+def keybinding_exists(state: State, path: str, key: str, command: str, when: str | None = None,
+                      removed: bool = False) -> Result:
+    """keybindings.json has a rule binding `key` to `command` (with `removed`, the rule "-command" that removes
+    that default shortcut), with the context `when` if given."""
     data = load(state, path)
     if data is None:
         data = []
     if not isinstance(data, list):
         raise StateError(f"{path}: keybindings must be a JSON array, found {type(data).__name__}")
     rules = [r for r in data if isinstance(r, dict)]
-    same = [r for r in rules if str(r.get("command", "")).strip() == command
+    wanted = ("-" if removed else "") + command
+    what = f"{key} -> {wanted}"
+    same = [r for r in rules if str(r.get("command", "")).strip() == wanted
             and keystroke(str(r.get("key", ""))) == keystroke(key)]
     if not same:
         found = [f"{r.get('key')} -> {r.get('command')}" for r in rules]
-        return fail(f"{path}: no rule binds {key} to {command} (rules: {', '.join(found[:8]) or 'none'})")
+        return fail(f"{path}: no rule {what} (rules: {', '.join(found[:8]) or 'none'})")
     if when is not None and not any(_when(r.get("when")) == _when(when) for r in same):
-        return fail(f"{path}: {key} -> {command} is bound, but with when {[r.get('when') for r in same]}, "
-                    f"expected {when!r}")
-    return ok(f"{path}: {key} -> {command}" + (f" when {when!r}" if when else ""))
+        return fail(f"{path}: {what} is there, but with when {[r.get('when') for r in same]}, expected {when!r}")
+    return ok(f"{path}: {what}" + (f" when {when!r}" if when else ""))
+
+
+@primitive("vscode.keybindings_kept", grounded=())
+def keybindings_kept(state: State, path: str, rules: list[dict[str, Any]]) -> Result:
+    """Every rule in `rules` (the user's earlier custom shortcuts) is still in keybindings.json."""
+    data = load(state, path)
+    current = [r for r in data if isinstance(r, dict)] if isinstance(data, list) else []
+    lost = [r for r in rules if not any(
+        str(c.get("command", "")).strip() == r["command"] and keystroke(str(c.get("key", ""))) == keystroke(r["key"])
+        and _when(c.get("when")) == _when(r.get("when")) for c in current)]
+    if lost:
+        return fail(f"{path}: {len(lost)} of {len(rules)} earlier shortcuts are gone: "
+                    + ", ".join(f"{r['key']} -> {r['command']}" for r in lost))
+    return ok(f"{path}: all {len(rules)} earlier shortcuts are still there")
