@@ -98,10 +98,8 @@ class _Prepared:
     calls: list
 
 
-def _done(result: tuple[Outcome, TaskRow, list]) -> Future[tuple[Outcome, TaskRow, list]]:
-    future: Future[tuple[Outcome, TaskRow, list]] = Future()
-    future.set_result(result)
-    return future
+#: Tasks whose gate runs at once (one's setup overlaps another's controls); dedup still runs in plan order.
+GATES_IN_FLIGHT = 2
 
 
 @dataclass
@@ -117,8 +115,9 @@ class Outcome:
 class Generator:
     """Generates and gates tasks into `out`, recording each in `catalog`. One instance per process.
 
-    `run` pipelines: the main thread generates task i+1 while a gate thread verifies task i, whose
-    controls run in `workers` warm sandboxed check workers (in-process when the sandbox is off).
+    `run` pipelines: the main thread generates the next task while gate threads verify the last two,
+    whose controls run in `workers` warm sandboxed check workers (in-process when the sandbox is off);
+    the dedup stage, moving rejected packages and recording happen in plan order in the main thread.
     Accepted tasks the real-app policy samples wait for a batch of the real-app tier before they are
     recorded (one soffice call per batch and format)."""
 
@@ -144,7 +143,7 @@ class Generator:
         runner, workdir = stack.enter_context(gate_runner(self.sandbox, self.workers))
         gate = Gate(self.env, runner=runner, workdir=workdir)
         tier = stack.enter_context(real_apps(self.policy, self.env, runner, workdir, self.sandbox))
-        pending: deque[Future[tuple[Outcome, TaskRow, list]]] = deque()
+        pending: deque[tuple[_Prepared, Future[Verdict]] | tuple[Outcome, TaskRow, list]] = deque()
         held: list[tuple[Outcome, TaskRow, list]] = []
         done = 0
 
@@ -159,8 +158,13 @@ class Generator:
             if progress:
                 progress(outcome)
 
-        def route(result: tuple[Outcome, TaskRow, list]) -> None:
-            """Record a task now, or hold it for the next real-app batch."""
+        def route(item: tuple[_Prepared, Future[Verdict]] | tuple[Outcome, TaskRow, list]) -> None:
+            """Finish the oldest task in plan order; record it now, or hold it for the next real-app batch."""
+            if isinstance(item[0], _Prepared):
+                job, future = item  # type: ignore[misc]
+                result = self._finish(gate, job, future.result())
+            else:
+                result = item  # type: ignore[assignment]
             outcome = result[0]
             if tier is None or outcome.status != "accepted" or outcome.path is None:
                 return record(result)
@@ -180,17 +184,17 @@ class Generator:
                 record((outcome, row, calls))
 
         try:
-            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="gate") as gate_thread:
+            with ThreadPoolExecutor(max_workers=GATES_IN_FLIGHT, thread_name_prefix="gate") as gate_threads:
                 for task_id in task_ids:
                     prepared = self._prepare(task_id)
-                    while len(pending) >= 2:
-                        route(pending.popleft().result())
+                    while len(pending) > GATES_IN_FLIGHT:
+                        route(pending.popleft())
                     if isinstance(prepared, tuple):
-                        pending.append(_done(prepared))
+                        pending.append(prepared)
                     else:
-                        pending.append(gate_thread.submit(self._finish, gate, prepared))
+                        pending.append((prepared, gate_threads.submit(self._verify, gate, prepared)))
                 while pending:
-                    route(pending.popleft().result())
+                    route(pending.popleft())
             if held:
                 flush()
             session.commit()
@@ -214,6 +218,13 @@ class Generator:
         outcome.path = outcome.path.rename(target)
         row.status, row.evidence, row.path = outcome.status, failed.evidence, str(target)
 
+    @staticmethod
+    def _verify(gate: Gate, job: _Prepared) -> Verdict:
+        start = time.perf_counter()
+        verdict = gate.verify(job.folder, dedup=False)
+        job.row.seconds_verify = time.perf_counter() - start
+        return verdict
+
     def _prepare(self, task_id: TaskId) -> _Prepared | tuple[Outcome, TaskRow, list]:
         """Run the workflow and write the package (or the rejection when the workflow fails)."""
         skill = self.taxonomy[task_id.skill_id]
@@ -233,11 +244,9 @@ class Generator:
         folder = write_package(self.out / skill.app / str(task_id), package)
         return _Prepared(task_id, skill.app, row, folder, package.task, ctx.calls)
 
-    def _finish(self, gate: Gate, job: _Prepared) -> tuple[Outcome, TaskRow, list]:
-        """Gate a written package; move it aside when rejected; fill in its catalog row."""
-        start = time.perf_counter()
-        verdict = gate.verify(job.folder)
-        job.row.seconds_verify = time.perf_counter() - start
+    def _finish(self, gate: Gate, job: _Prepared, verdict: Verdict) -> tuple[Outcome, TaskRow, list]:
+        """In plan order: the dedup stage, then move a rejected package aside and fill in its catalog row."""
+        gate.dedup(job.folder, verdict)
         folder = job.folder
         if not verdict.accepted:
             folder = self._move_rejected(folder, verdict)

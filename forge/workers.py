@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from forge import parsecache
 from forge.errors import SandboxError
 from forge.sandbox import NOBODY, Sandbox
 
@@ -66,13 +67,16 @@ def run_control(request: dict[str, Any], *, confine: Path | None = None) -> dict
                 return {"applied": False, "error": f"{path} is outside the worker's folder {confine}"}
     if initial is not None:
         shutil.copytree(initial, state, symlinks=True)
-    applied, error = True, ""
-    if request.get("ops") is not None:
-        try:
-            apply_ops(state, request["ops"])
-        except (OpError, OSError, ValueError) as exc:
-            applied, error = False, str(exc)
-    outcomes = [o.__dict__ for o in evaluate_rubric({"rubric": request["rubric"]}, state)] if applied else []
+    applied, error, outcomes = True, "", []
+    with parsecache.hot(initial.rglob("*") if initial is not None else ()):
+        if request.get("ops") is not None:
+            try:
+                apply_ops(state, request["ops"])
+            except (OpError, OSError, ValueError) as exc:
+                applied, error = False, str(exc)
+        if applied:
+            stop = bool(request.get("stop_on_fail", False))
+            outcomes = [o.__dict__ for o in evaluate_rubric({"rubric": request["rubric"]}, state, stop_on_fail=stop)]
     return {"applied": applied, "error": error, "outcomes": outcomes, "seconds": time.perf_counter() - start}
 
 

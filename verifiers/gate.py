@@ -100,8 +100,10 @@ class CheckOutcome:
     evidence: str
 
 
-def evaluate_rubric(task: dict[str, Any], root: Path) -> list[CheckOutcome]:
-    """Run every rubric check of `task` against the state `root` (standing for /home/user)."""
+def evaluate_rubric(task: dict[str, Any], root: Path, *, stop_on_fail: bool = False) -> list[CheckOutcome]:
+    """Run the rubric checks of `task` against the state `root` (standing for /home/user).
+
+    `stop_on_fail` ends at the first failing check: enough to prove a state does not pass."""
     state = checks.State(root)
     outcomes = []
     for item in task["rubric"]:
@@ -110,6 +112,8 @@ def evaluate_rubric(task: dict[str, Any], root: Path) -> list[CheckOutcome]:
         except CheckError as exc:
             result = checks.fail(str(exc))
         outcomes.append(CheckOutcome(item["id"], item["criterion"], result.passed, result.evidence))
+        if stop_on_fail and not result.passed:
+            break
     return outcomes
 
 
@@ -246,11 +250,15 @@ class Gate:
         self.workdir = workdir
         self._threads = ThreadPoolExecutor(max_workers=max(1, self.runner.size), thread_name_prefix="gate")
 
-    def verify(self, path: Path) -> Verdict:
+    def verify(self, path: Path, *, dedup: bool = True) -> Verdict:
+        """All stages for the package at `path`. With `dedup=False` the caller runs `dedup()` itself later
+        (in a fixed order, when several packages are verified at once)."""
         verdict = Verdict(path.name, "accepted")
         try:
             with tempfile.TemporaryDirectory(prefix="forge-gate-", dir=self.workdir) as tmp:
                 self._run(path, Path(tmp), verdict)
+            if dedup:
+                self.dedup(path, verdict)
         except _Fail as failure:
             verdict.status = failure.status
         except Exception as exc:  # a bug or broken machine is never evidence against the task
@@ -284,8 +292,8 @@ class Gate:
         self.runner.prepare(tmp)
         controls = [("noop", None, False), ("oracle", package.task["solutions"]["oracle"], True)]
         controls += [(f"near-miss:{Path(near).stem}", near, False) for near in package.task["solutions"]["near_misses"]]
-        futures = [self._threads.submit(self._control, package, initial, tmp / f"state-{i}", solution)
-                   for i, (_, solution, _) in enumerate(controls)]
+        futures = [self._threads.submit(self._control, package, initial, tmp / f"state-{i}", solution, want)
+                   for i, (_, solution, want) in enumerate(controls)]
         try:
             for (name, solution, want), future in zip(controls, futures, strict=True):
                 control, unsafe = future.result()
@@ -293,7 +301,6 @@ class Gate:
                             control.seconds)
         finally:
             wait(futures)  # a failed stage must not leave controls writing into the temp folder
-        self._stage(verdict, "dedup", lambda: self._dedup(package))
 
     def _load(self, path: Path, verdict: Verdict) -> Package:
         try:
@@ -318,19 +325,21 @@ class Gate:
                                       f"unexpected {extra}, different content {changed}")
         return f"setup.sh placed exactly the {len(want)} declared files"
 
-    def _control(self, package: Package, initial: Path, state: Path, solution: str | None) -> tuple[Control, bool]:
+    def _control(self, package: Package, initial: Path, state: Path, solution: str | None, want: bool
+                 ) -> tuple[Control, bool]:
         """Run one control; returns what it produced and whether a script broke the sandbox rules."""
         rubric = package.task["rubric"]
         if solution is None or not solution.endswith(".sh"):
             ops = None if solution is None else json.loads((package.root / solution).read_text("utf-8")).get("ops")
             return self.runner.control({"initial": str(initial), "state": str(state), "ops": ops,
-                                        "rubric": rubric}), False
+                                        "rubric": rubric, "stop_on_fail": not want}), False
         shutil.copytree(initial, state, symlinks=True)
         ran = self.env.apply_solution(package, solution, state)
         if not ran.ok:
             return Control(False, ran.evidence()), ran.unsafe
         self.runner.prepare(state)
-        return self.runner.control({"initial": None, "state": str(state), "ops": None, "rubric": rubric}), False
+        return self.runner.control({"initial": None, "state": str(state), "ops": None, "rubric": rubric,
+                                    "stop_on_fail": not want}), False
 
     def _judge(self, control: Control, unsafe: bool, solution: str | None, *, want: bool) -> str:
         label = solution or "initial state"
@@ -352,6 +361,16 @@ class Gate:
         if want:
             return f"all {len(outcomes)} checks pass on {label}"
         return f"rubric fails on {label} as it must: {_summary(failed[:2])}"
+
+    def dedup(self, path: Path, verdict: Verdict) -> Verdict:
+        """The last stage, for a verdict that passed every other: is the task new?"""
+        if verdict.accepted:
+            package = load_package(path)
+            try:
+                self._stage(verdict, "dedup", lambda: self._dedup(package))
+            except _Fail as failure:
+                verdict.status = failure.status
+        return verdict
 
     def _dedup(self, package: Package) -> str:
         key = dedup_key(package.task)

@@ -10,13 +10,14 @@ import openpyxl
 from openpyxl import Workbook
 from openpyxl.utils import column_index_from_string, range_boundaries
 
+from forge import parsecache
 from preparers.ops import document_kind, op
 
 
 def _load(host: Path, root: Path) -> Workbook:
     if not host.is_file():
         raise FileNotFoundError(host)
-    return openpyxl.load_workbook(host)
+    return parsecache.parse(host, "xlsx", openpyxl.load_workbook)
 
 
 def _save(workbook: Workbook, host: Path) -> None:

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 import openpyxl
 from openpyxl.workbook.workbook import Workbook
 
+from forge import parsecache
 from forge.errors import CheckError, did_you_mean
 from forge.registry import import_submodules
 from preparers.ops import OpError, resolve
@@ -87,11 +88,11 @@ class State:
 
 
 def _load_formulas(host: Path) -> Workbook:
-    return openpyxl.load_workbook(host)
+    return parsecache.parse(host, "xlsx", openpyxl.load_workbook)
 
 
 def _load_values(host: Path) -> Workbook:
-    return openpyxl.load_workbook(host, data_only=True)
+    return parsecache.parse(host, "xlsx-values", lambda data: openpyxl.load_workbook(data, data_only=True))
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import zipfile
+from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 from openpyxl.utils import range_boundaries
 
@@ -63,3 +66,48 @@ def same_value(actual: Any, expected: Any, tolerance: float = 0.0) -> bool:
     if exp_num is not None and isinstance(expected, str) and act_num is not None and not isinstance(actual, str):
         return abs(act_num - exp_num) <= tolerance + 1e-9
     return cell_text(actual).strip() == cell_text(expected).strip()
+
+
+_NS = {"m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+       "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+       "rel": "http://schemas.openxmlformats.org/package/2006/relationships"}
+
+
+def cached_formula_values(host: Path) -> dict[str, dict[str, Any]]:
+    """{sheet: {cell: cached value}} of the formula cells an app saved a result for, read straight from the XML.
+
+    openpyxl's `data_only` load parses the whole workbook (styles included) for the same answer; this
+    reads only the workbook, its relationships, shared strings and the `<c><f/><v/></c>` cells."""
+    with zipfile.ZipFile(host) as zf:
+        names = set(zf.namelist())
+        book = ElementTree.fromstring(zf.read("xl/workbook.xml"))
+        rels = ElementTree.fromstring(zf.read("xl/_rels/workbook.xml.rels"))
+        targets = {r.get("Id"): r.get("Target", "") for r in rels.findall("rel:Relationship", _NS)}
+        shared: list[str] = []
+        if "xl/sharedStrings.xml" in names:
+            for si in ElementTree.fromstring(zf.read("xl/sharedStrings.xml")).findall("m:si", _NS):
+                shared.append("".join(t.text or "" for t in si.iter(f"{{{_NS['m']}}}t")))
+        values: dict[str, dict[str, Any]] = {}
+        for sheet in book.iterfind("m:sheets/m:sheet", _NS):
+            target = targets.get(sheet.get(f"{{{_NS['r']}}}id"), "").lstrip("/")
+            part = target if target.startswith("xl/") else f"xl/{target}"
+            if part not in names:
+                continue
+            cells: dict[str, Any] = {}
+            for c in ElementTree.fromstring(zf.read(part)).iter(f"{{{_NS['m']}}}c"):
+                v = c.find("m:v", _NS)
+                if c.find("m:f", _NS) is None or v is None or v.text is None:
+                    continue
+                kind = c.get("t", "n")
+                text = v.text
+                if kind == "n":
+                    number = float(text)
+                    cells[c.get("r", "")] = int(number) if number.is_integer() else number
+                elif kind == "s":
+                    cells[c.get("r", "")] = shared[int(text)]
+                elif kind == "b":
+                    cells[c.get("r", "")] = text == "1"
+                else:  # str, e (errors such as #DIV/0!), inlineStr
+                    cells[c.get("r", "")] = text
+            values[sheet.get("name", "")] = cells
+    return values

@@ -13,7 +13,7 @@ from typing import Any
 from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_column_letter, range_boundaries
 
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
-from verifiers.checks.xlsx_common import bounds, cell_text, read_rows, same_value
+from verifiers.checks.xlsx_common import bounds, cached_formula_values, cell_text, read_rows, same_value
 from verifiers.formula import FormulaError, evaluate, function_names, referenced_ranges
 
 
@@ -67,7 +67,7 @@ def range_sorted(state: State, path: str, sheet: str, ref: str, key_column: str,
 
 def _formula_result(state: State, path: str, sheet: str, cell: str) -> Any:
     """A formula cell's value: the cached one an app saved, else computed by `verifiers.formula`."""
-    cached = state.sheet(path, sheet, values=True)[cell].value
+    cached = state.read(path, cached_formula_values, "xlsx workbook").get(sheet, {}).get(cell.replace("$", ""))
     if cached is not None:
         return cached
     wb = state.workbook(path)
