@@ -71,3 +71,33 @@ def test_no_network_even_to_host_loopback(tmp_path):
 def test_wall_clock_limit_kills_sleepers(tmp_path):
     result, _ = run(tmp_path, "sleep 100 & sleep 100", Limits(wall_seconds=1))
     assert result.timed_out and not result.ok
+
+
+def test_without_bwrap_scripts_are_refused_unless_no_sandbox(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from forge.cli import app
+    from forge.errors import SandboxError
+
+    monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap on PATH
+    with pytest.raises(SandboxError, match="--no-sandbox"):
+        Sandbox()
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "task.json").write_text("{}")
+    result = CliRunner().invoke(app, ["verify", str(tmp_path / "pkg")])
+    assert result.exit_code == 1
+    assert "Error: bubblewrap (bwrap) is not installed" in result.output
+
+
+def test_limits_are_enforced_inside(tmp_path):
+    result, _ = run(tmp_path, "ulimit -t; ulimit -v; ulimit -f; ulimit -u; id -u")
+    cpu, memory, fsize, procs, uid = result.stdout.split()
+    lim = Limits()
+    assert (int(cpu), int(memory), int(fsize)) == (lim.cpu_seconds, lim.memory_mb * 1024, lim.file_mb * 1024)
+    assert int(procs) >= lim.processes and uid != "0"
+
+
+def test_output_flood_is_cut_and_marked_unsafe(tmp_path):
+    result, _ = run(tmp_path, "head -c 50000000 /dev/zero; echo done")
+    assert result.unsafe and "printed more than" in result.evidence()
+    assert len(result.stdout) <= Limits().keep_bytes
