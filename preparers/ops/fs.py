@@ -250,7 +250,9 @@ def extract(h: FsHandle, dest: str, members: list[str] | None = None) -> None:
     out_dir = h.locate(dest)
     files: dict[str, bytes] = {}
     folders: list[str] = []
-    if zipfile.is_zipfile(h.host):
+    with h.host.open("rb") as head:
+        is_zip = head.read(4) in (b"PK\x03\x04", b"PK\x05\x06")  # by magic: a tar may hold a docx (a zip)
+    if is_zip:
         with zipfile.ZipFile(h.host) as zf:
             for info in zf.infolist():
                 if info.is_dir():

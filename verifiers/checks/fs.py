@@ -14,6 +14,7 @@ answers a student must find (`fs.answer_equals`) are `secret`.
 from __future__ import annotations
 
 import bz2
+import functools
 import gzip
 import hashlib
 import io
@@ -23,6 +24,7 @@ import posixpath
 import stat
 import tarfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,17 @@ def entry(state: State, path: str) -> Path:
     if name in ("", ".", ".."):
         raise StateError(f"path {path!r} must name a file or folder")
     return state.path(parent or HOME) / name
+
+
+def guarded(fn: Callable[..., Result]) -> Callable[..., Result]:
+    """Turn an OS error while looking at the state (e.g. a folder the student made unreadable) into a fail."""
+    @functools.wraps(fn)
+    def wrapper(state: State, *args: Any, **kwargs: Any) -> Result:
+        try:
+            return fn(state, *args, **kwargs)
+        except OSError as exc:
+            return fail(f"cannot inspect {kwargs.get('path', args[:1])}: {type(exc).__name__}: {exc.strerror or exc}")
+    return wrapper
 
 
 def _lexists(host: Path) -> bool:
@@ -81,25 +94,28 @@ def _show(value: int) -> str:
 # --- existence, kind, mode --------------------------------------------------------------------------
 
 @primitive("fs.exists", grounded=("path",))
+@guarded
 def exists(state: State, path: str, kind: str = "any") -> Result:
     """Something exists at `path`; `kind` "file" (regular, not a link), "dir" (not a link) or "any"."""
     host = entry(state, path)
     if not _lexists(host):
         return fail(f"{path} does not exist")
     found = _describe(host)
-    wanted = {"file": "a file", "dir": "a folder", "any": found}[kind]
+    wanted = {"file": "a file", "dir": "a folder"}.get(kind, found)
     if found != wanted:
         return fail(f"{path} is {found}, expected {wanted}")
     return ok(f"{path} exists ({found})")
 
 
 @primitive("fs.is_dir", grounded=("path",))
+@guarded
 def is_dir(state: State, path: str) -> Result:
     """`path` is a folder (not a link to one): `fs.exists` with kind "dir"."""
     return exists(state, path, kind="dir")
 
 
 @primitive("fs.absent", grounded=("path",))
+@guarded
 def absent(state: State, path: str) -> Result:
     """Nothing (no file, folder or link) exists at `path`."""
     host = entry(state, path)
@@ -109,6 +125,7 @@ def absent(state: State, path: str) -> Result:
 
 
 @primitive("fs.file_mode", grounded=("path", "mode"))
+@guarded
 def file_mode(state: State, path: str, mode: str) -> Result:
     """The permission bits of the file or folder at `path` (links followed) are exactly `mode` (octal, "600")."""
     host = state.path(path)
@@ -121,6 +138,7 @@ def file_mode(state: State, path: str, mode: str) -> Result:
 
 
 @primitive("fs.mode_bits", grounded=("path",))
+@guarded
 def mode_bits(state: State, path: str, require: str = "0", forbid: str = "0") -> Result:
     """The permission bits of `path` include every bit of `require` and none of `forbid` (octal strings), e.g.
     require "500" = the owner can read and execute (what `chmod +x` and `chmod u+x` both give)."""
@@ -137,8 +155,10 @@ def mode_bits(state: State, path: str, require: str = "0", forbid: str = "0") ->
 
 
 @primitive("fs.dir_modes", grounded=("path",))
+@guarded
 def dir_modes(state: State, path: str, modes: dict[str, str]) -> Result:
-    """Each named entry of the folder `path` has exactly the given permission bits ({name: "644"})."""
+    """Each named entry of the folder `path` has the given permission bits: {name: "644"} exactly, or
+    {name: "+500"} at least those bits (e.g. owner read + execute, whatever `chmod +x` or `u+x` gave)."""
     folder = state.path(path)
     if not folder.is_dir():
         return fail(f"{path} is not a folder")
@@ -147,8 +167,12 @@ def dir_modes(state: State, path: str, modes: dict[str, str]) -> Result:
         host = folder / name
         if not host.exists():
             wrong.append(f"{name} is missing")
-        elif stat.S_IMODE(host.stat().st_mode) != _mode(mode):
-            wrong.append(f"{name} has mode {_show(stat.S_IMODE(host.stat().st_mode))}, expected {mode}")
+            continue
+        actual = stat.S_IMODE(host.stat().st_mode)
+        if mode.startswith("+") and _mode(mode[1:]) & ~actual:
+            wrong.append(f"{name} has mode {_show(actual)}, which lacks bits {mode[1:]}")
+        elif not mode.startswith("+") and actual != _mode(mode):
+            wrong.append(f"{name} has mode {_show(actual)}, expected {mode}")
     if wrong:
         return fail(f"in {path}: " + "; ".join(wrong))
     return ok(f"all {len(modes)} entries of {path} have the expected modes")
@@ -157,6 +181,7 @@ def dir_modes(state: State, path: str, modes: dict[str, str]) -> Result:
 # --- links ----------------------------------------------------------------------------------------
 
 @primitive("fs.symlink_to", grounded=("path", "target"))
+@guarded
 def symlink_to(state: State, path: str, target: str) -> Result:
     """`path` is a symbolic link that points (absolutely or relatively) at `target`, which exists."""
     host = entry(state, path)
@@ -178,6 +203,7 @@ def _sha(host: Path) -> str:
 
 
 @primitive("fs.same_content", grounded=("path",))
+@guarded
 def same_content(state: State, path: str, sha256: str) -> Result:
     """`path` is a regular file (not a link) whose bytes have this sha256 (e.g. the original asset's)."""
     host = entry(state, path)
@@ -189,6 +215,7 @@ def same_content(state: State, path: str, sha256: str) -> Result:
 
 
 @primitive("fs.text_equals", grounded=("path", "text"))
+@guarded
 def text_equals(state: State, path: str, text: str) -> Result:
     """The text file at `path` holds exactly `text` (trailing whitespace and final newlines ignored)."""
     actual = read_text(state, path)
@@ -198,6 +225,7 @@ def text_equals(state: State, path: str, text: str) -> Result:
 
 
 @primitive("fs.text_contains", grounded=("path", "text"))
+@guarded
 def text_contains(state: State, path: str, text: str) -> Result:
     """The text file at `path` contains `text` somewhere."""
     if text not in read_text(state, path):
@@ -206,6 +234,7 @@ def text_contains(state: State, path: str, text: str) -> Result:
 
 
 @primitive("fs.line_present", grounded=("path", "line"))
+@guarded
 def line_present(state: State, path: str, line: str) -> Result:
     """Some line of the text file at `path` is exactly `line` (surrounding whitespace ignored)."""
     if line.strip() not in {x.strip() for x in read_text(state, path).splitlines()}:
@@ -214,6 +243,7 @@ def line_present(state: State, path: str, line: str) -> Result:
 
 
 @primitive("fs.line_absent", grounded=("path", "line"))
+@guarded
 def line_absent(state: State, path: str, line: str) -> Result:
     """No line of the text file at `path` is `line` (surrounding whitespace ignored)."""
     hits = [i for i, x in enumerate(read_text(state, path).splitlines(), start=1) if x.strip() == line.strip()]
@@ -223,6 +253,7 @@ def line_absent(state: State, path: str, line: str) -> Result:
 
 
 @primitive("fs.lines_equal", grounded=("path",))
+@guarded
 def lines_equal(state: State, path: str, lines: list[str]) -> Result:
     """The file's lines are exactly `lines`, in order (trailing whitespace and trailing blank lines ignored)."""
     actual = _lines(read_text(state, path))
@@ -238,6 +269,7 @@ def lines_equal(state: State, path: str, lines: list[str]) -> Result:
 
 
 @primitive("fs.line_count", grounded=("path",))
+@guarded
 def line_count(state: State, path: str, count: int) -> Result:
     """The text file at `path` has `count` lines (trailing blank lines not counted)."""
     actual = len(_lines(read_text(state, path)))
@@ -247,6 +279,7 @@ def line_count(state: State, path: str, count: int) -> Result:
 
 
 @primitive("fs.answer_equals", grounded=("path",), secret=("answer",))
+@guarded
 def answer_equals(state: State, path: str, answer: int | str | list[str]) -> Result:
     """The file at `path` holds the computed `answer`: a number or text (whitespace around it ignored), or a list
     (one item per line, in order, blank lines ignored)."""
@@ -298,6 +331,7 @@ def _config(state: State, path: str) -> dict[str, dict[str, list[str]]]:
 
 
 @primitive("fs.config_value", grounded=("path", "key", "value", "section"))
+@guarded
 def config_value(state: State, path: str, key: str, value: str, section: str = "") -> Result:
     """In the config file at `path`, `key` (in `[section]`, or outside sections when "") is set once, to `value`."""
     where = f"[{section}] " if section else ""
@@ -315,6 +349,7 @@ def config_value(state: State, path: str, key: str, value: str, section: str = "
 
 
 @primitive("fs.config_matches", grounded=("path",))
+@guarded
 def config_matches(state: State, path: str, entries: dict[str, dict[str, str]]) -> Result:
     """The config file at `path` sets exactly `entries` ({section or "": {key: value}}), each key once; comments,
     spacing and order are free."""
@@ -339,6 +374,7 @@ def config_matches(state: State, path: str, entries: dict[str, dict[str, str]]) 
 
 
 @primitive("fs.commented", grounded=("path", "line"))
+@guarded
 def commented(state: State, path: str, line: str) -> Result:
     """`line` is commented out in the file at `path` ('#' before it, any spacing) and not active anywhere."""
     lines = [x.strip() for x in read_text(state, path).splitlines()]
@@ -365,6 +401,7 @@ def _listing(folder: Path, recursive: bool) -> dict[str, Path]:
 
 
 @primitive("fs.dir_listing", grounded=("path",))
+@guarded
 def dir_listing(state: State, path: str, names: list[str], recursive: bool = False,
                 contents: dict[str, str] | None = None) -> Result:
     """The folder `path` holds exactly `names`: its entries, or with `recursive` the relative paths of every file
@@ -419,6 +456,7 @@ def _clean(name: str) -> str:
 
 
 @primitive("fs.archive_contains", grounded=("path",))
+@guarded
 def archive_contains(state: State, path: str, format: str, members: list[str],
                      contents: dict[str, str] | None = None) -> Result:
     """`path` is an archive of `format` ("zip", "tar", "tar.gz", "tar.bz2", "tar.xz", judged by its bytes) whose
