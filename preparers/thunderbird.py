@@ -30,7 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from email.generator import BytesGenerator
 from email.message import EmailMessage
-from email.utils import format_datetime
+from email.parser import BytesParser
+from email.utils import format_datetime, parsedate_to_datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -143,7 +144,7 @@ def profile_dir(name: str) -> str:
 
 
 def folder_file(path: str) -> str:
-    """The mbox file of a Local Folders folder, relative to the profile: "Inbox/A" -> "Mail/Local Folders/Inbox.sbd/A"."""
+    """A Local Folders folder's mbox file, relative to the profile: "Inbox/A" -> "Mail/Local Folders/Inbox.sbd/A"."""
     parts = [p for p in path.split("/") if p]
     if not parts or any(p in (".", "..") for p in parts):
         raise ValueError(f"folder path {path!r} must name a folder, e.g. 'Inbox' or 'Inbox/Clients'")
@@ -232,6 +233,52 @@ def with_flags(entry: bytes, flags: int) -> bytes:
         first, nl, others = head.partition(b"\n")
         head = first + nl + value + (b"\n" + others if others else b"")
     return head + sep + rest
+
+
+MATCH_FIELDS = ("from", "subject", "before", "message_id", "any")
+
+
+def parse_entry(entry: bytes) -> EmailMessage:
+    """The RFC 5322 message of an mbox entry (its `From ` line dropped)."""
+    _, _, rest = entry.partition(b"\n")
+    return BytesParser(policy=email.policy.default).parsebytes(rest)  # type: ignore[return-value]
+
+
+def header(msg: EmailMessage, name: str) -> str:
+    """A decoded header value, "" when missing or unparsable (a broken header never raises)."""
+    try:
+        return str(msg.get(name, "") or "")
+    except Exception:  # malformed headers in an untrusted mbox
+        return ""
+
+
+def message_id(msg: EmailMessage) -> str:
+    return header(msg, "Message-ID").strip().strip("<>").strip()
+
+
+def message_date(msg: EmailMessage) -> dt.datetime | None:
+    try:
+        value = parsedate_to_datetime(header(msg, "Date"))
+    except (TypeError, ValueError, IndexError):
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+
+
+def matches(msg: EmailMessage, field: str, value: str) -> bool:
+    """Does the message meet a criterion? "from"/"subject": the header contains `value` (case-insensitive,
+    like a Thunderbird "contains" search); "before": dated before `value` (YYYY-MM-DD, midnight UTC);
+    "message_id": exactly that Message-ID (without angle brackets); "any": every message."""
+    if field in ("from", "subject"):
+        return value.casefold() in header(msg, field).casefold()
+    if field == "before":
+        date = message_date(msg)
+        cutoff = dt.datetime.combine(dt.date.fromisoformat(value), dt.time(), tzinfo=dt.UTC)
+        return date is not None and date < cutoff
+    if field == "message_id":
+        return message_id(msg) == value
+    if field == "any":
+        return True
+    raise ValueError(f"field={field!r}, but must be one of {list(MATCH_FIELDS)}")
 
 
 # --- prefs.js --------------------------------------------------------------------------------------------
@@ -327,9 +374,10 @@ def _dat(value: str) -> str:
 
 
 def _term_value(value: str) -> str:
-    """A condition value; quoted when it holds a space, a parenthesis or a quote (inner quotes escaped)."""
-    if any(c in value for c in ' ()"'):
-        return '"' + value.replace('"', '\\"') + '"'
+    """A condition value as Thunderbird 153 writes it: verbatim, spaces included (measured). Quotes and
+    parentheses get an escaping scheme of their own, so specs must not use them."""
+    if any(c in value for c in '()"') or value != value.strip() or not value:
+        raise ValueError(f"filter condition value {value!r} must be non-empty, trimmed, without quotes or parentheses")
     return value
 
 
@@ -406,6 +454,35 @@ def abook_sqlite(contacts: tuple[Contact, ...] | list[Contact]) -> bytes:
         return conn.serialize()
     finally:
         conn.close()
+
+
+# --- attachments ---------------------------------------------------------------------------------------------
+
+def text_pdf(text: str) -> bytes:
+    """A one-page PDF (Helvetica, A4) showing `text` line by line: a small, valid, deterministic attachment."""
+    def esc(line: str) -> str:
+        return line.encode("latin-1", "replace").decode("latin-1").replace("\\", "\\\\").replace(
+            "(", "\\(").replace(")", "\\)")
+    shown = " T* ".join(f"({esc(line)}) Tj" for line in text.splitlines()[:48])
+    stream = f"BT /F1 11 Tf 16 TL 64 780 Td {shown} ET".encode("latin-1")
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
 
 
 # --- profiles.ini / installs.ini ------------------------------------------------------------------------

@@ -1,0 +1,365 @@
+"""Thunderbird primitives (`tb.*`): read a profile folder the way Thunderbird would load it.
+
+`path` is always the profile folder (/home/user/.thunderbird/<name>.default-release); the user never types
+it, so it is not grounded. Folder names, filter words, addresses, typed pref text and the path of a saved
+attachment are what the user types: those are grounded.
+
+Written to accept what Thunderbird 153 saves (measured): a moved message stays in the source mbox marked
+expunged (X-Mozilla-Status 0008) until compaction, so every message check skips 0008 entries; filters of
+any account (`Mail/*/msgFilterRules.dat`) count; contacts are `_vCard` cards (legacy
+PrimaryEmail/DisplayName rows also read); prefs come from prefs.js then user.js (last one wins), and a
+pref Thunderbird removed because it equals the default takes `default`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import shutil
+import sqlite3
+import tempfile
+import unicodedata
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from preparers import thunderbird as tb
+from verifiers.checks import Result, State, StateError, fail, ok, primitive
+
+Entry = tuple[int, Any]  # (X-Mozilla-Status flags, parsed message)
+
+
+# --- readers (each turns a host file into data; failures become failed checks via State.read) ---------------
+
+def _read_mbox(host: Path) -> list[Entry]:
+    return [(tb.status_flags(e), tb.parse_entry(e)) for e in tb.split_mbox(host.read_bytes())]
+
+
+_PREF = re.compile(r'^\s*user_pref\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*("(?:[^"\\]|\\.)*"|true|false|-?\d+)\s*\)\s*;',
+                   re.MULTILINE)
+
+
+def _unescape(literal: str) -> str:
+    """A Mozilla prefs string literal (with quotes) -> text; \\x and \\' are Mozilla extras over JSON."""
+    body = re.sub(r"\\x([0-9A-Fa-f]{2})", lambda m: f"\\u00{m.group(1)}", literal[1:-1]).replace("\\'", "'")
+    return str(json.loads(f'"{body}"'))
+
+
+def _read_prefs(host: Path) -> dict[str, Any]:
+    prefs: dict[str, Any] = {}
+    for name, raw in _PREF.findall(host.read_text(encoding="utf-8")):
+        value: Any = raw == "true" if raw in ("true", "false") else int(raw) if raw[0] != '"' else _unescape(raw)
+        prefs[_unescape(f'"{name}"')] = value
+    return prefs
+
+
+def _read_filters(host: Path) -> list[dict[str, Any]]:
+    """msgFilterRules.dat -> [{name, enabled, actions: [(action, value)], terms: [(field, op, value)]}]."""
+    filters: list[dict[str, Any]] = []
+    for line in host.read_text(encoding="utf-8").splitlines():
+        key, sep, raw = line.partition("=")
+        if not sep or len(raw) < 2 or raw[0] != '"' or raw[-1] != '"':
+            continue
+        value = re.sub(r"\\(.)", r"\1", raw[1:-1])
+        if key == "name":
+            filters.append({"name": value, "enabled": True, "actions": [], "terms": []})
+        elif not filters:
+            continue
+        elif key == "enabled":
+            filters[-1]["enabled"] = value == "yes"
+        elif key == "action":
+            filters[-1]["actions"].append([value, ""])
+        elif key == "actionValue" and filters[-1]["actions"]:
+            filters[-1]["actions"][-1][1] = value
+        elif key == "condition":
+            filters[-1]["terms"] = _terms(value)
+    return filters
+
+
+_TERM = re.compile(r"(?:^|\s)(?:AND|OR) \(([^,()]+),([^,()]+),")
+
+
+def _terms(condition: str) -> list[tuple[str, str, str]]:
+    """`AND (subject,contains,a b) OR (from,is,c)` -> [(field, op, value)]; a value runs to the `)` before the
+    next ` AND (`/` OR (` (or the end), and may be quoted."""
+    starts = list(_TERM.finditer(condition))
+    terms = []
+    for i, m in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(condition)
+        value = condition[m.end():end].rstrip()
+        value = value[:-1] if value.endswith(")") else value
+        if len(value) >= 2 and value[0] == value[-1] == '"':
+            value = value[1:-1].replace('\\"', '"')
+        terms.append((m.group(1).strip().strip('"'), m.group(2).strip(), value))
+    return terms
+
+
+def _parse_vcard(text: str) -> dict[str, list[str]]:
+    """vCard properties by upper-case name (params dropped, lines unfolded, values unescaped)."""
+    props: dict[str, list[str]] = {}
+    for line in re.sub(r"\r?\n[ \t]", "", text).splitlines():
+        name, sep, value = line.partition(":")
+        if sep:
+            value = re.sub(r"\\([\\,;nN])", lambda m: "\n" if m.group(1) in "nN" else m.group(1), value)
+            props.setdefault(name.split(";")[0].strip().upper(), []).append(value)
+    return props
+
+
+def _read_cards(host: Path) -> list[dict[str, str]]:
+    """Every card of an address book: {emails (newline-joined), display, first, last}."""
+    with tempfile.TemporaryDirectory(prefix="tb-abook-") as tmp:  # read a copy: never touch the state
+        copy = Path(tmp) / host.name
+        shutil.copyfile(host, copy)
+        wal = host.with_name(host.name + "-wal")
+        if wal.is_file():
+            shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+        conn = sqlite3.connect(copy)
+        try:
+            rows = conn.execute("SELECT card, name, value FROM properties").fetchall()
+        finally:
+            conn.close()
+    by_card: dict[str, dict[str, str]] = {}
+    for card, name, value in rows:
+        by_card.setdefault(str(card), {})[str(name)] = str(value or "")
+    cards = []
+    for props in by_card.values():
+        v = _parse_vcard(props.get("_vCard", ""))
+        n = (v.get("N", [""])[0].split(";") + ["", ""])[:2]
+        emails = v.get("EMAIL", []) + [props.get(k, "") for k in ("PrimaryEmail", "SecondEmail")]
+        cards.append({"emails": "\n".join(e.strip() for e in emails if e.strip()),
+                      "display": (v.get("FN") or [props.get("DisplayName", "")])[0].strip(),
+                      "first": (n[1] or props.get("FirstName", "")).strip(),
+                      "last": (n[0] or props.get("LastName", "")).strip()})
+    return cards
+
+
+# --- helpers ---------------------------------------------------------------------------------------------
+
+def _folder_path(folder: str, parent: str | None) -> str:
+    return f"{parent}/{folder}" if parent else folder
+
+
+def _profile(state: State, path: str) -> Path:
+    host = state.path(path)
+    if not host.is_dir():
+        raise StateError(f"profile folder {path} does not exist")
+    return host
+
+
+def _folders(profile: Path) -> list[str]:
+    """Every Local Folders folder path (for evidence)."""
+    base = profile / tb.LOCAL_DIR
+    found = []
+    for file in sorted(base.rglob("*")) if base.is_dir() else []:
+        rel = file.relative_to(base)
+        if file.is_file() and not file.name.endswith(".msf") and file.name != "msgFilterRules.dat" \
+                and not file.name.startswith(".") and all(p.endswith(".sbd") for p in rel.parts[:-1]):
+            found.append("/".join([*(p.removesuffix(".sbd") for p in rel.parts[:-1]), rel.name]))
+    return found
+
+
+def _live(state: State, path: str, folder: str) -> list[Any]:
+    profile = _profile(state, path)
+    if not (profile / tb.folder_file(folder)).is_file():
+        raise StateError(f"folder {folder!r} does not exist (folders: {', '.join(_folders(profile)) or 'none'})")
+    entries = state.read(f"{path}/{tb.folder_file(folder)}", _read_mbox, "mbox folder")
+    return [msg for flags, msg in entries if not flags & tb.EXPUNGED]
+
+
+def _live_flags(state: State, path: str, folder: str) -> dict[str, int]:
+    _live(state, path, folder)  # existence and parse errors first
+    entries = state.read(f"{path}/{tb.folder_file(folder)}", _read_mbox, "mbox folder")
+    return {tb.message_id(msg): flags for flags, msg in entries if not flags & tb.EXPUNGED}
+
+
+def _effective_prefs(state: State, path: str) -> dict[str, Any]:
+    profile = _profile(state, path)
+    prefs: dict[str, Any] = {}
+    for file in ("prefs.js", "user.js"):
+        if (profile / file).is_file():
+            prefs.update(state.read(f"{path}/{file}", _read_prefs, "prefs file"))
+    return prefs
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", text)
+
+
+def _short(ids: list[str]) -> str:
+    return ", ".join(ids[:4]) + (f" (+{len(ids) - 4} more)" if len(ids) > 4 else "")
+
+
+# --- primitives ------------------------------------------------------------------------------------------
+
+@primitive("tb.folder_exists", grounded=("folder", "parent"))
+def folder_exists(state: State, path: str, folder: str, parent: str | None = None) -> Result:
+    """A Local Folders folder named `folder` exists, directly under `parent` (or at the top level)."""
+    profile = _profile(state, path)
+    want = _folder_path(folder, parent)
+    if (profile / tb.folder_file(want)).is_file():
+        return ok(f"folder {want!r} exists")
+    return fail(f"no folder {want!r}; folders: {', '.join(_folders(profile)) or 'none'}")
+
+
+@primitive("tb.messages_in_folder", grounded=("folder", "parent", "value"))
+def messages_in_folder(state: State, path: str, folder: str, parent: str | None = None,
+                       message_ids: list[str] | None = None, field: str | None = None, value: str | None = None,
+                       count: int | None = None) -> Result:
+    """Every message of `message_ids` is in the folder (not expunged); with `field`/`value`, exactly `count`
+    live messages of the folder match that criterion."""
+    where = _folder_path(folder, parent)
+    live = _live(state, path, where)
+    ids = [tb.message_id(m) for m in live]
+    missing = [i for i in message_ids or [] if i not in ids]
+    if missing:
+        return fail(f"{where!r} lacks {len(missing)} of the {len(message_ids or [])} expected messages: "
+                    f"{_short(missing)} ({len(live)} live messages there)")
+    evidence = f"{where!r} holds all {len(message_ids or [])} expected messages"
+    if field is not None and value is not None:
+        try:
+            hits = [tb.message_id(m) for m in live if tb.matches(m, field, value)]
+        except ValueError as exc:
+            return fail(f"bad criterion: {exc}")
+        if count is not None and len(hits) != count:
+            return fail(f"{where!r} holds {len(hits)} live messages with {field} {value!r} ({_short(hits)}), "
+                        f"expected {count}")
+        evidence += f"; {len(hits)} live messages with {field} {value!r}"
+    return ok(evidence)
+
+
+@primitive("tb.message_flags", grounded=("folder", "parent"))
+def message_flags(state: State, path: str, folder: str, message_ids: list[str], parent: str | None = None,
+                  read: bool | None = None, flagged: bool | None = None) -> Result:
+    """Each listed live message of the folder is read / flagged (or not) as asked."""
+    where = _folder_path(folder, parent)
+    flags = _live_flags(state, path, where)
+    wrong = []
+    for mid in message_ids:
+        if mid not in flags:
+            return fail(f"message {mid} is not in {where!r}")
+        if read is not None and bool(flags[mid] & tb.READ) != read:
+            wrong.append(f"{mid} is {'read' if flags[mid] & tb.READ else 'unread'}")
+        if flagged is not None and bool(flags[mid] & tb.FLAGGED) != flagged:
+            wrong.append(f"{mid} is {'flagged' if flags[mid] & tb.FLAGGED else 'not flagged'}")
+    want = ", ".join(w for w in (None if read is None else ("read" if read else "unread"),
+                                 None if flagged is None else ("flagged" if flagged else "not flagged")) if w)
+    if wrong:
+        return fail(f"expected {len(message_ids)} messages in {where!r} to be {want}, but " + "; ".join(wrong[:4]))
+    return ok(f"all {len(message_ids)} messages in {where!r} are {want}")
+
+
+def _uri_folder(uri: str) -> str | None:
+    prefix = tb.LOCAL_URI + "/"
+    if not uri.lower().startswith(prefix.lower()):
+        return None
+    return "/".join(unquote(p) for p in uri[len(prefix):].split("/") if p)
+
+
+@primitive("tb.filter_exists", grounded=("name", "value", "target", "target_parent"))
+def filter_exists(state: State, path: str, field: str, value: str, action: str, op: str = "contains",
+                  name: str | None = None, target: str | None = None, target_parent: str | None = None) -> Result:
+    """An enabled filter whose only condition is `field op value` has `action` (to the folder `target` under
+    `target_parent` for move/copy); `name` too when given."""
+    profile = _profile(state, path)
+    files = sorted((profile / "Mail").glob("*/msgFilterRules.dat"))
+    filters = [(f.parent.name, flt) for f in files
+               for flt in state.read(f"{path}/Mail/{f.parent.name}/msgFilterRules.dat", _read_filters, "filter list")]
+    if not filters:
+        return fail("the profile has no message filters")
+    want_folder = _folder_path(target, target_parent) if target else None
+    notes: list[str] = []
+    others: list[str] = []  # filters with another name
+    for account, flt in filters:
+        label = f"filter {flt['name']!r} ({account})"
+        if name is not None and flt["name"].strip() != name:
+            others.append(flt["name"])
+            continue
+        terms = [(f.casefold(), o.casefold(), v.strip().casefold()) for f, o, v in flt["terms"]]
+        if terms != [(field.casefold(), op.casefold(), value.strip().casefold())]:
+            notes.append(f"{label}: conditions {flt['terms']}")
+            continue
+        acts = [(a.casefold(), v) for a, v in flt["actions"]]
+        hit = [v for a, v in acts if a == action.casefold()]
+        if not hit:
+            notes.append(f"{label}: actions {[a for a, _ in flt['actions']]}, not {action!r}")
+            continue
+        if want_folder is not None and want_folder not in [_uri_folder(v) for v in hit]:
+            notes.append(f"{label}: {action} to {hit}, not folder {want_folder!r}")
+            continue
+        if not flt["enabled"]:
+            notes.append(f"{label}: matches but is disabled")
+            continue
+        to = f" to {want_folder!r}" if want_folder else ""
+        return ok(f"{label}: {field} {op} {value!r} -> {action}{to}, enabled")
+    if others:
+        notes.append(f"other filters: {', '.join(repr(o) for o in others[:4])}")
+    return fail(f"no filter with {field} {op} {value!r} -> {action}; " + "; ".join(notes[:4]))
+
+
+@primitive("tb.contact_exists", grounded=("email", "display_name"))
+def contact_exists(state: State, path: str, email: str, display_name: str | None = None,
+                   book: str = "abook.sqlite") -> Result:
+    """The address book `book` (default: Personal Address Book) has a card with `email` (case-insensitive) and,
+    when given, display name `display_name` (or first + last name equal to it)."""
+    profile = _profile(state, path)
+    if not (profile / book).is_file():
+        raise StateError(f"address book {book} does not exist")
+    cards = state.read(f"{path}/{book}", _read_cards, "address book database")
+    same = [c for c in cards if email.casefold() in c["emails"].casefold().split("\n")]
+    if not same:
+        known = sorted({e for c in cards for e in c["emails"].split("\n") if e})
+        return fail(f"{book} has no card for {email} (addresses: {_short(known) or 'none'})")
+    if display_name is None:
+        return ok(f"{book} has a card for {email}")
+    for card in same:
+        names = {_nfc(card["display"]), _nfc(f"{card['first']} {card['last']}".strip())}
+        if _nfc(display_name.strip()) in names:
+            return ok(f"{book} has {display_name!r} <{email}>")
+    return fail(f"{book} has {email}, but named {sorted({c['display'] for c in same})}, not {display_name!r}")
+
+
+@primitive("tb.pref_equals", grounded=())
+def pref_equals(state: State, path: str, name: str, value: Any, default: Any = None) -> Result:
+    """The effective user pref `name` (prefs.js then user.js, last wins; `default` when unset) equals `value`."""
+    prefs = _effective_prefs(state, path)
+    actual = prefs.get(name, default)
+    source = "set" if name in prefs else "unset, default"
+    if actual is None:
+        return fail(f"{name} is not set (expected {value!r})")
+    if type(actual) is not type(value) or actual != value:
+        return fail(f"{name} is {actual!r} ({source}), expected {value!r}")
+    return ok(f"{name} = {actual!r} ({source})")
+
+
+def _plain(text: str) -> str:
+    """Typed text as the user sees it: HTML line breaks as newlines, tags dropped, lines trimmed."""
+    text = re.sub(r"<br\s*/?>", "\n", text, flags=re.IGNORECASE)
+    text = html.unescape(re.sub(r"<[^>]+>", "", text)).replace("\r\n", "\n").replace("\r", "\n")
+    return "\n".join(line.strip() for line in text.strip().split("\n"))
+
+
+@primitive("tb.pref_text", grounded=("text",))
+def pref_text(state: State, path: str, name: str, text: str, casefold: bool = False) -> Result:
+    """The string pref `name` holds the typed `text` (trimmed per line; HTML breaks read as newlines)."""
+    actual = _effective_prefs(state, path).get(name)
+    if not isinstance(actual, str):
+        return fail(f"{name} is {'not set' if actual is None else repr(actual)}, expected text {text!r}")
+    got, want = _plain(actual), _plain(text)
+    if casefold:
+        got, want = got.casefold(), want.casefold()
+    if got != want:
+        return fail(f"{name} is {actual!r}, expected {text!r}")
+    return ok(f"{name} holds {text!r}")
+
+
+@primitive("tb.file_saved", grounded=("path",))
+def file_saved(state: State, path: str, sha256: str, size: int | None = None) -> Result:
+    """The file at `path` exists with exactly the expected bytes (an attachment saved from a message)."""
+    data = state.read(path, Path.read_bytes, "file")
+    got = hashlib.sha256(data).hexdigest()
+    if got != sha256:
+        sized = f", expected {size} bytes" if size is not None else ""
+        return fail(f"{path} has {len(data)} bytes with sha256 {got[:12]}, not the expected attachment{sized}")
+    return ok(f"{path} holds the expected {len(data)} bytes")

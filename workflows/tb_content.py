@@ -1,0 +1,372 @@
+"""Offline generator for the Thunderbird "content" LLM node: a realistic mailbox for one person.
+
+`generate_mailbox(rng, plan)` returns plain JSON (the shape `MAILBOX_SCHEMA` describes) so a model can be
+asked for the same thing. A mailbox is built from *streams*: a sender and the kind of mail they send
+(newsletters, invoices, team updates, travel, support tickets, shipping, HR notices, events, security
+alerts, friends, reports). Several streams repeat (two or more messages from one address, subjects sharing
+a word), one stream is a recurring document (same attachment file name each time, in the plan's format;
+the latest issue carries a second attachment), and the oldest messages come before a gap of several
+days — so every family finds a sender, a subject word and a date that split the mailbox cleanly.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Callable
+from typing import Any
+
+MAILBOX_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["messages"],
+    "properties": {"messages": {"type": "array", "minItems": 12, "maxItems": 40, "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["sender_name", "sender_email", "subject", "body", "date", "kind", "attachments"],
+        "properties": {
+            "sender_name": {"type": "string", "minLength": 2, "maxLength": 60},
+            "sender_email": {"type": "string", "pattern": r"^[a-z0-9._+-]+@[a-z0-9.-]+\.[a-z]{2,}$"},
+            "subject": {"type": "string", "minLength": 4, "maxLength": 120},
+            "body": {"type": "string", "minLength": 20, "maxLength": 3000},
+            "date": {"type": "string", "format": "date-time"},
+            "kind": {"type": "string"},
+            "attachments": {"type": "array", "maxItems": 2, "items": {
+                "type": "object", "additionalProperties": False, "required": ["filename", "format", "text"],
+                "properties": {"filename": {"type": "string", "pattern": r"^[A-Za-z0-9_.-]+\.(pdf|csv|txt)$"},
+                               "format": {"enum": ["pdf", "csv", "txt"]},
+                               "text": {"type": "string", "minLength": 10, "maxLength": 4000}}}},
+        }}}},
+}
+
+FIRST = ("Maya", "Jonas", "Priya", "Tomás", "Aiko", "Samuel", "Leila", "Marco", "Nadia", "Owen", "Freya", "Kofi",
+         "Isabel", "Rahul", "Elena", "Victor", "Hannah", "Diego", "Grace", "Luca", "Amara", "Felix", "Sofia", "Ivan")
+LAST = ("Fischer", "Okafor", "Lindqvist", "Moreau", "Tanaka", "Brennan", "Haddad", "Rossi", "Kowalski", "Nguyen",
+        "Alvarez", "Mensah", "Novak", "Sharma", "Duarte", "Keller", "O'Neill", "Petrov", "Larsen", "Castillo")
+FRIEND_DOMAINS = ("gmail.com", "outlook.com", "proton.me", "fastmail.com", "yahoo.com")
+CITIES = ("Lisbon", "Copenhagen", "Montreal", "Kyoto", "Edinburgh", "Valencia", "Vienna", "Oslo", "Porto", "Seattle",
+          "Krakow", "Dublin", "Milan", "Singapore", "Austin")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+Ctx = dict[str, Any]
+Mail = dict[str, Any]
+
+
+def _person(rng: random.Random, used: set[str]) -> tuple[str, str]:
+    while True:
+        first, last = rng.choice(FIRST), rng.choice(LAST)
+        if first not in used and last not in used:
+            used.update((first, last))
+            return first, last
+
+
+def _slug(text: str) -> str:
+    return "".join(c for c in text.lower().replace(" ", ".") if c.isalnum() or c == ".").strip(".")
+
+
+def _ascii(text: str) -> str:
+    table = str.maketrans("áàâäãåçéèêëíìîïñóòôöõúùûüý", "aaaaaaceeeeiiiinooooouuuuy")
+    return text.lower().translate(table)
+
+
+def _pdf_lines(title: str, rows: list[str]) -> str:
+    return "\n".join([title, "", *rows])
+
+
+# --- stream kinds: each returns (sender_name, sender_email, [mail factories]) -------------------------------
+# A factory gets (rng, ctx, index) and returns subject/body/attachments for one message of the stream.
+
+def _newsletter(rng: random.Random, ctx: Ctx) -> tuple[str, str, str]:
+    name, addr, topic = rng.choice((
+        ("The Product Brief", "newsletter@productbrief.io", "product"),
+        ("Data Weekly", "digest@dataweekly.co", "data"),
+        ("Morning Markets", "briefing@morningmarkets.com", "markets"),
+        ("City Cycling Club", "news@citycyclingclub.org", "cycling"),
+        ("Frontend Focus", "hello@frontendfocus.dev", "frontend"),
+    ))
+    return name, addr, topic
+
+
+HEADLINES = {
+    "product": ("Pricing pages that convert", "Running better discovery interviews", "Roadmaps without dates",
+                "When to sunset a feature", "Onboarding checklists that work"),
+    "data": ("Streaming joins explained", "A practical guide to dbt tests", "Parquet vs. Avro in 2024",
+             "Cost controls for your warehouse", "Backfills without tears"),
+    "markets": ("Rates hold steady", "Earnings season preview", "Oil slips on supply news",
+                "What the jobs report means", "Tech stocks rebound"),
+    "cycling": ("Spring ride calendar", "Volunteers needed for the charity ride", "Bike maintenance night",
+                "New route along the river", "Club jerseys are back in stock"),
+    "frontend": ("CSS container queries in practice", "Faster builds with esbuild", "Accessible modals",
+                 "State management in 2024", "The View Transitions API"),
+}
+
+
+def _mail_newsletter(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
+    issue = stream.setdefault("issue", rng.randint(40, 210)) + i
+    pool = HEADLINES[stream["topic"]]
+    lead = rng.choice([h for h in pool if h not in stream.setdefault("used", [])])
+    stream["used"].append(lead)
+    heads = [lead, *rng.sample([h for h in pool if h != lead], 2)]
+    body = (f"Hi {ctx['first']},\n\nIn this issue of {stream['name']}:\n\n"
+            + "".join(f"- {h}\n" for h in heads)
+            + f"\nRead the full stories on our website.\n\nYou are receiving this because you subscribed "
+              f"with {ctx['email']}. Unsubscribe at any time.\n")
+    return {"subject": f"{stream['name']} #{issue}: {heads[0]}", "body": body, "attachments": []}
+
+
+VENDORS = (
+    ("Northwind Cloud Billing", "billing@northwindcloud.com", "cloud hosting", "NWC"),
+    ("Lumen Office Supplies", "invoices@lumensupply.com", "office supplies", "LOS"),
+    ("Brightline Internet", "billing@brightline.net", "business fibre", "BRL"),
+    ("Harbor Coworking", "accounts@harborcowork.com", "desk membership", "HCW"),
+    ("Sparrow Design Studio", "studio@sparrowdesign.co", "illustration work", "SDS"),
+)
+
+
+def _mail_invoice(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
+    num = stream.setdefault("num", rng.randint(1200, 9800)) + i * 17
+    month = MONTHS[(stream["month0"] + i) % 12]
+    amount = round(rng.uniform(40, 2400), 2)
+    code = f"{stream['prefix']}-{num}"
+    subject = rng.choice(("Invoice {c} for {m}", "Your {v} invoice {c} ({m})", "{m} invoice {c} is ready"))
+    body = (f"Hello {ctx['first']},\n\nPlease find attached invoice {code} for {stream['service']} in {month}.\n"
+            f"Amount due: EUR {amount:,.2f}\nDue date: 30 days from the invoice date.\n\n"
+            f"Thank you for your business,\n{stream['name']}\n")
+    return {"subject": subject.format(c=code, m=month, v=stream["name"].split()[0]), "body": body, "attachments": []}
+
+
+COLLEAGUE_SUBJECTS = (
+    "Sprint {n} review notes", "Draft agenda for Thursday's planning", "Q{q} roadmap: comments by Friday",
+    "Standup moved to 10:30 tomorrow", "Release {v} checklist", "Customer interview summary",
+    "Budget numbers for the offsite", "Hiring loop feedback", "Design review: new settings page",
+    "Retro action items", "Vendor shortlist for the analytics tool", "Coverage while I'm out next week",
+)
+
+
+def _mail_colleague(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
+    subject = rng.choice([s for s in COLLEAGUE_SUBJECTS if s not in stream.setdefault("used", [])])
+    stream["used"].append(subject)
+    subject = subject.format(n=rng.randint(8, 40), q=rng.randint(1, 4), v=f"{rng.randint(2, 6)}.{rng.randint(0, 9)}")
+    points = rng.sample(("the API rate limits", "the onboarding flow", "our Q3 targets", "the migration plan",
+                         "the support backlog", "the pricing experiment", "test coverage", "the launch email"), 2)
+    body = (f"Hi {ctx['first']},\n\nQuick update on {subject.lower()}. We agreed to revisit {points[0]} and I will "
+            f"follow up on {points[1]} before the end of the week.\n\nLet me know if I missed anything.\n\n"
+            f"Thanks,\n{stream['name'].split()[0]}\n")
+    return {"subject": subject, "body": body, "attachments": []}
+
+
+def _mail_travel(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
+    city = stream.setdefault("city", rng.choice(CITIES))
+    code = stream.setdefault("code", "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(6)))
+    departs = f"{rng.randint(6, 21):02d}:{rng.choice(('05', '20', '35', '50'))}"
+    if stream["name"].startswith("SkyBridge"):
+        subject = (f"Booking confirmation {code}: flight to {city}", f"Check-in is open for your flight to {city}",
+                   f"Gate change for your flight to {city}")[i % 3]
+        body = (f"Dear {ctx['first']} {ctx['last']},\n\nYour booking reference is {code}. "
+                f"Flight SB{rng.randint(100, 989)} to {city} departs at {departs}.\n"
+                "Please arrive at the airport two hours before departure.\n\nSkyBridge Airlines\n")
+    else:
+        subject = (f"Your reservation at {stream['name'].split()[0]} {city}", f"Getting ready for your stay in {city}",
+                   f"Receipt for your stay in {city}")[i % 3]
+        body = (f"Hello {ctx['first']},\n\nReservation {code}: {rng.randint(1, 4)} nights, "
+                f"{rng.choice(('king room', 'double room', 'studio'))}, breakfast included.\n"
+                "Check-in from 15:00, check-out until 11:00.\n\nWe look forward to welcoming you.\n")
+    return {"subject": subject, "body": body, "attachments": []}
+
+
+ISSUES = ("Unable to export contacts to CSV", "Invoices show the wrong VAT rate", "Sync stops after the latest update",
+          "Two-factor codes not arriving", "Dashboard loads very slowly")
+
+
+def _mail_support(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
+    ticket = stream.setdefault("ticket", rng.randint(31000, 99000))
+    issue = stream.setdefault("issue", rng.choice(ISSUES))
+    state = ("received", "update", "resolved")[min(i, 2)]
+    subject = f"[Ticket #{ticket}] {issue}" if state != "resolved" else f"[Ticket #{ticket}] Resolved: {issue}"
+    text = {"received": "We have received your request and an agent will reply within one business day.",
+            "update": "Our engineers reproduced the problem and are preparing a fix. We will keep you posted.",
+            "resolved": "The fix is now live. Please reply to this message if the problem comes back."}[state]
+    return {"subject": subject, "body": f"Hi {ctx['first']},\n\n{text}\n\nKind regards,\n{stream['name']}\n",
+            "attachments": []}
+
+
+def _mail_shipping(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
+    order = stream.setdefault("order", f"{rng.randint(100, 999)}-{rng.randint(1000000, 9999999)}")
+    subject = (f"Your order {order} has shipped", f"Out for delivery: order {order}",
+               f"Delivered: order {order}")[i % 3]
+    body = (f"Hi {ctx['first']},\n\n{subject}. Tracking number PP{rng.randint(10 ** 9, 10 ** 10 - 1)}.\n"
+            "You can follow the parcel in the ParcelPoint app.\n")
+    return {"subject": subject, "body": body, "attachments": []}
+
+
+def _mail_people(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
+    subject = rng.choice(("Open enrollment closes on Friday", "Updated travel expense policy",
+                          "Office closed on Monday for the public holiday", "Reminder: submit your timesheets",
+                          "New parental leave guidelines", "Annual security training is due"))
+    body = (f"Hi all,\n\n{subject}. Details are on the intranet; contact the People team at "
+            f"{stream['email']} with any questions.\n\nBest,\nPeople Team\n")
+    return {"subject": subject, "body": body, "attachments": []}
+
+
+def _mail_event(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
+    subject = (f"Your ticket for {stream['name']}", f"{stream['name']}: speaker lineup announced",
+               f"{stream['name']} starts tomorrow")[i % 3]
+    body = (f"Hello {ctx['first']},\n\n{subject}. Doors open at 09:00 at the {rng.choice(CITIES)} Congress Centre.\n"
+            "Bring the QR code from your ticket.\n\nSee you there!\n")
+    return {"subject": subject, "body": body, "attachments": []}
+
+
+def _mail_security(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
+    subject = rng.choice(("New sign-in from Firefox on Linux", "Your password was changed",
+                          "A new device was added to your account"))
+    body = (f"Hi {ctx['first']},\n\n{subject} on {stream['service']}. If this was you, no action is needed.\n"
+            "If not, reset your password right away.\n")
+    return {"subject": subject, "body": body, "attachments": []}
+
+
+def _mail_friend(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
+    subject = rng.choice([s for s in ("Dinner on Saturday?", "Photos from the hike", "Book club: next pick",
+                                      "Are you around this weekend?", "Concert tickets", "Recipe you asked for")
+                          if s not in stream.setdefault("used", [])])
+    stream["used"].append(subject)
+    body = (f"Hey {ctx['first']},\n\n{subject} Let me know what you think - "
+            f"{rng.choice(('no rush', 'talk soon', 'miss you', 'say hi to everyone'))}!\n\n"
+            f"{stream['name'].split()[0]}\n")
+    return {"subject": subject, "body": body, "attachments": []}
+
+
+# --- the recurring document stream (attachment in the plan's format) -----------------------------------------
+
+DOCS = {
+    "pdf": (("Accounts Payable", "ap@{vendor}", "statement.pdf", "Monthly statement {m}", "statement"),
+            ("Greenfield Insurance", "policies@greenfieldins.com", "policy_summary.pdf", "Your policy documents ({m})",
+             "policy")),
+    "csv": (("Sales Reports", "reports@{domain}", "sales_export.csv", "Weekly sales export, week {w}", "sales"),
+            ("Analytics Bot", "analytics@{domain}", "traffic_report.csv", "Website traffic report, week {w}",
+             "traffic")),
+    "txt": (("Meeting Notes", "notes@{domain}", "meeting_notes.txt", "Notes from the {m} planning meeting", "notes"),
+            ("Build Server", "ci@{domain}", "build_log.txt", "Nightly build report, week {w}", "build")),
+}
+SECOND = {"pdf": ("terms.txt", "txt"), "csv": ("summary.pdf", "pdf"), "txt": ("action_items.csv", "csv")}
+
+
+def _doc_text(rng: random.Random, kind: str, fmt: str, label: str) -> str:
+    if fmt == "csv":
+        rows = [f"{r},{rng.randint(5, 900)},{rng.randint(100, 99999) / 100:.2f}" for r in
+                rng.sample(("North", "South", "East", "West", "Online", "Retail", "Partners"), 5)]
+        return "segment,orders,revenue\n" + "\n".join(rows) + "\n"
+    if fmt == "txt":
+        items = rng.sample(("Confirm the venue", "Send the agenda", "Review the budget", "Update the roadmap",
+                            "Book the travel", "Draft the announcement", "Collect feedback"), 4)
+        return f"{label}\n\n" + "\n".join(f"- {it} ({rng.choice(FIRST)})" for it in items) + "\n"
+    lines = [f"Reference {rng.randint(10000, 99999)}", f"Period: {label}",
+             f"Balance: EUR {rng.randint(100, 90000) / 100:,.2f}", "Thank you for your business."]
+    return _pdf_lines(f"{kind.title()} - {label}", lines)
+
+
+def _doc_stream(rng: random.Random, ctx: Ctx, fmt: str, n: int, month0: int) -> list[Mail]:
+    name, addr, filename, subject, kind = rng.choice(DOCS[fmt])
+    addr = addr.format(domain=ctx["domain"], vendor=rng.choice(("fernbank.com", "ledgerline.com")))
+    week = rng.randint(5, 40)
+    mails = []
+    for i in range(n):
+        label = MONTHS[(month0 + i) % 12] if "{m}" in subject else f"{week + i}"
+        att = [{"filename": filename, "format": fmt, "text": _doc_text(rng, kind, fmt, label)}]
+        if i == n - 1:
+            second, sfmt = SECOND[fmt]
+            att.append({"filename": second, "format": sfmt, "text": _doc_text(rng, "summary", sfmt, label)})
+        body = (f"Hello {ctx['first']},\n\nAttached is {filename} for {label}. "
+                "Reply to this message if anything looks off.\n\nRegards,\n" + name + "\n")
+        mails.append({"sender_name": name, "sender_email": addr, "subject": subject.format(m=label, w=label),
+                      "body": body, "kind": "document", "attachments": att})
+    return mails
+
+
+# --- assembly -----------------------------------------------------------------------------------------------
+
+Factory = Callable[[random.Random, Ctx, Ctx, int], Mail]
+
+
+def _streams(rng: random.Random, ctx: Ctx) -> list[tuple[Ctx, Factory, int]]:
+    """(stream, factory, message count): repeating streams first, then one-off senders."""
+    used: set[str] = {ctx["first"], ctx["last"]}
+    out: list[tuple[Ctx, Factory, int]] = []
+    name, addr, topic = _newsletter(rng, ctx)
+    out.append(({"name": name, "email": addr, "topic": topic, "kind": "newsletter"}, _mail_newsletter,
+                rng.randint(2, 3)))
+    for vendor in rng.sample(VENDORS, 2):
+        out.append(({"name": vendor[0], "email": vendor[1], "service": vendor[2], "prefix": vendor[3],
+                     "month0": ctx["month0"] - 1, "kind": "invoice"}, _mail_invoice, rng.randint(2, 3)))
+    for _ in range(2):
+        first, last = _person(rng, used)
+        out.append(({"name": f"{first} {last}", "email": f"{_ascii(_slug(first + ' ' + last))}@{ctx['domain']}",
+                     "kind": "team"}, _mail_colleague, rng.randint(1, 3)))
+    hotel = rng.choice(("Staywell Hotels", "Harbour Inn Group"))
+    travel = rng.choice((("SkyBridge Airlines", "bookings@skybridge-air.com"),
+                         (hotel, f"reservations@{_slug(hotel).split('.')[0]}hotels.com")))
+    out.append(({"name": travel[0], "email": travel[1], "kind": "travel"}, _mail_travel, rng.randint(1, 3)))
+    support = rng.choice((("Orbit CRM Support", "support@orbitcrm.com"), ("Pixelry Help Center", "help@pixelry.app"),
+                          ("Ledgerly Support", "support@ledgerly.io")))
+    out.append(({"name": support[0], "email": support[1], "kind": "support"}, _mail_support, rng.randint(1, 3)))
+    extras: list[tuple[Ctx, Factory, int]] = [
+        ({"name": "ParcelPoint", "email": "notifications@parcelpoint.com", "kind": "shipping"}, _mail_shipping, 2),
+        ({"name": "People Team", "email": f"people@{ctx['domain']}", "kind": "hr"}, _mail_people, 1),
+        ({"name": rng.choice(("DevConf Europe", "Data Summit", "UX Days")), "email": "hello@eventmail.eu",
+          "kind": "event"}, _mail_event, rng.randint(1, 2)),
+        ({"name": "Account Security", "email": "no-reply@accounts.ledgerly.io", "service": "Ledgerly",
+          "kind": "security"}, _mail_security, 1),
+    ]
+    out += rng.sample(extras, rng.randint(2, 4))
+    for _ in range(rng.randint(1, 2)):
+        first, last = _person(rng, used)
+        domain = rng.choice(FRIEND_DOMAINS)
+        local = f"{_ascii(first)}.{_ascii(last).replace(chr(39), '')}"
+        out.append(({"name": f"{first} {last}", "email": f"{local}@{domain}", "kind": "personal"}, _mail_friend,
+                    rng.randint(1, 2)))
+    return out
+
+
+def _dates(rng: random.Random, n: int, plan: Ctx) -> list[str]:
+    """n ascending ISO datetimes in the plan's window; the first 2-4 are followed by a gap of 4+ days."""
+    start = dt.date.fromisoformat(plan["start"])
+    tz = dt.timezone(dt.timedelta(minutes=plan["utc_offset"]))
+    head = rng.randint(2, 4)
+    days = sorted(rng.sample(range(0, 6), head)) + sorted(rng.choices(range(10, plan["days"]), k=n - head))
+    out = []
+    for day in days:
+        when = dt.datetime.combine(start + dt.timedelta(days=day), dt.time(rng.randint(7, 18), rng.randint(0, 59)), tz)
+        out.append(when.isoformat())
+    return sorted(out, key=dt.datetime.fromisoformat)
+
+
+def generate_mailbox(rng: random.Random, plan: Ctx) -> dict[str, Any]:
+    """A mailbox (JSON) for the plan: owner, company domain, window start/days, UTC offset, document format."""
+    ctx = {"first": plan["owner"]["first"], "last": plan["owner"]["last"], "email": plan["owner"]["email"],
+           "domain": plan["domain"], "month0": dt.date.fromisoformat(plan["start"]).month - 1}
+    mails: list[Mail] = []
+    for stream, factory, count in _streams(rng, ctx):
+        for i in range(count):
+            mail = factory(rng, ctx, stream, i)
+            mails.append({"sender_name": stream["name"], "sender_email": stream["email"], "kind": stream["kind"],
+                          **mail})
+    order_in_stream = {id(m): i for i, m in enumerate(mails)}
+    rng.shuffle(mails)
+    docs = _doc_stream(rng, ctx, plan["attachment_format"], 2, ctx["month0"])
+    mails = mails[: max(12, plan["n_messages"]) - len(docs)]
+    dates = _dates(rng, len(mails) + len(docs), plan)
+    # the two document issues land late in the window, the later one last but for a few messages
+    slots = sorted(rng.sample(range(len(dates) // 2, len(dates)), len(docs)))
+    order: list[Mail] = []
+    it = iter(mails)
+    for i in range(len(dates)):
+        order.append(docs[slots.index(i)] if i in slots else next(it))
+    # a sender's messages keep their story order (booking before check-in, invoice numbers rising)
+    by_sender: dict[str, list[int]] = {}
+    for pos, mail in enumerate(order):
+        by_sender.setdefault(mail["sender_email"], []).append(pos)
+    for positions in by_sender.values():
+        ranked = sorted((order[p] for p in positions), key=lambda m: order_in_stream.get(id(m), 0))
+        for p, mail in zip(positions, ranked, strict=True):
+            order[p] = mail
+    return {"messages": [{**m, "date": d} for m, d in zip(order, dates, strict=True)]}
