@@ -1,6 +1,7 @@
 """Deterministic pictures for the GIMP families: photo-like scenes and flat diagrams, and their encodings.
 
-`render(spec)` draws one picture from a JSON-able spec `{"kind", "palette", "layout_seed", "width", "height"}`;
+`render(spec)` draws one picture from a JSON-able spec `{"kind", "palette", "layout_seed", "width", "height"}`
+(product shots also take `"object"`: "mug" or "bottle");
 every random choice comes from `random.Random(layout_seed)`, so a spec always gives the same pixels.
 Photo kinds (landscape, cityscape, beach, product) get gradients and a light film grain; flat kinds
 (diagram, chart, document, logo) sit on pure white (255, 255, 255) that no drawn shape uses, so the
@@ -47,9 +48,9 @@ _BY_EXTENSION = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".bmp": "BMP", 
 
 
 _SAVE_PARAMS: dict[str, dict[str, Any]] = {
-    "PNG": {"compress_level": 6, "optimize": False},
+    "PNG": {"compress_level": 3, "optimize": False},
     "JPEG": {"quality": 90, "optimize": False, "progressive": False, "subsampling": 2},
-    "WEBP": {"quality": 90, "method": 4, "lossless": False, "exact": False},
+    "WEBP": {"quality": 90, "method": 4, "lossless": False, "exact": True},
     "TIFF": {"compression": "tiff_lzw"},
     "BMP": {},
 }
@@ -193,7 +194,8 @@ def _beach(draw: ImageDraw.ImageDraw, rng: random.Random, w: int, h: int, p: tup
     for y in range(horizon + 6, shore, 9):
         x0 = rng.randint(0, w // 2)
         draw.line([(x0, y), (x0 + rng.randint(w // 10, w // 3), y)], fill=_shade(p[4], 1.35), width=2)
-    _gradient(draw, (0, shore, w, h), p[3], _shade(p[3], 0.8))
+    sand = _mix(p[3], (222, 196, 146), 0.65)
+    _gradient(draw, (0, shore, w, h), sand, _shade(sand, 0.8))
     bx = int(w * (0.5 + side * rng.uniform(0.15, 0.35)))
     by = int(horizon + (shore - horizon) * 0.4)
     s = int(h * rng.uniform(0.06, 0.1))
@@ -206,7 +208,8 @@ def _beach(draw: ImageDraw.ImageDraw, rng: random.Random, w: int, h: int, p: tup
     draw.pieslice([ux - r, uy - int(r * 1.7), ux + r, uy - r // 3], 180, 360, fill=p[2])
 
 
-def _product(draw: ImageDraw.ImageDraw, rng: random.Random, w: int, h: int, p: tuple[RGB, ...]) -> None:
+def _product(draw: ImageDraw.ImageDraw, rng: random.Random, w: int, h: int, p: tuple[RGB, ...],
+             obj: str = "") -> None:
     floor = int(h * rng.uniform(0.62, 0.72))
     _gradient(draw, (0, 0, w, floor), _shade(p[1], 1.2), p[1])
     _gradient(draw, (0, floor, w, h), _shade(p[1], 0.85), _shade(p[1], 0.6))
@@ -214,7 +217,7 @@ def _product(draw: ImageDraw.ImageDraw, rng: random.Random, w: int, h: int, p: t
     s = int(min(w, h) * rng.uniform(0.14, 0.2))
     draw.ellipse([cx - s * 1.3, floor - s // 6, cx + s * 1.5, floor + s // 4], fill=_shade(p[1], 0.45))
     body = p[rng.choice((2, 4))]
-    if rng.random() < 0.5:  # a mug
+    if (obj or rng.choice(("mug", "bottle"))) == "mug":
         draw.ellipse([cx + s * 0.55, floor - s * 1.5, cx + s * 1.25, floor - s * 0.6], fill=_shade(body, 0.7))
         draw.ellipse([cx + s * 0.72, floor - s * 1.3, cx + s * 1.08, floor - s * 0.8], fill=p[1])
         draw.rounded_rectangle([cx - s * 0.8, floor - s * 1.9, cx + s * 0.8, floor], radius=s // 6, fill=body)
@@ -326,7 +329,11 @@ def render(spec: dict[str, Any]) -> Image.Image:
     w, h = int(spec["width"]), int(spec["height"])
     rng = random.Random(int(spec["layout_seed"]))
     image = Image.new("RGB", (w, h), WHITE)
-    _SCENES[kind](ImageDraw.Draw(image), rng, w, h, PALETTES[palette])
+    draw = ImageDraw.Draw(image)
+    if kind == "product":
+        _product(draw, rng, w, h, PALETTES[palette], spec.get("object", ""))
+    else:
+        _SCENES[kind](draw, rng, w, h, PALETTES[palette])
     if kind in PHOTO_KINDS:
         image = _grain(_side_light(image, rng), rng, 0.05)
     return image
@@ -343,9 +350,12 @@ def background_mask(image: Image.Image) -> Image.Image:
     return mask
 
 
-def with_transparent_background(image: Image.Image) -> Image.Image:
-    """RGBA copy of a flat picture whose white background is fully transparent (alpha 0)."""
-    rgba = image.convert("RGBA")
-    alpha = background_mask(image).point(lambda v: 0 if v else 255)
-    rgba.putalpha(alpha)
+def with_transparent_background(image: Image.Image, hidden: RGB = (0, 0, 0)) -> Image.Image:
+    """RGBA copy of a flat picture whose white background is fully transparent (alpha 0).
+
+    The transparent pixels store `hidden` (black by default, as many exporters write), so dropping the alpha
+    channel instead of flattening shows that colour rather than white."""
+    mask = background_mask(image)
+    rgba = Image.composite(Image.new("RGB", image.size, hidden), image.convert("RGB"), mask).convert("RGBA")
+    rgba.putalpha(mask.point(lambda v: 0 if v else 255))
     return rgba

@@ -127,11 +127,17 @@ def clear_color(picture: Picture, color: str) -> None:
 
 
 @op("image.adjust")
-def adjust(picture: Picture, brightness: float) -> None:
-    """Multiply brightness by `brightness` (1.2 = 20 % brighter, 0.8 = 20 % darker)."""
-    if brightness <= 0:
-        raise ValueError(f"{brightness=}, but must be positive")
-    picture.replace(ImageEnhance.Brightness(picture.image).enhance(brightness))
+def adjust(picture: Picture, brightness: float = 1.0, saturation: float = 1.0) -> None:
+    """Multiply brightness by `brightness` (1.2 = 20 % brighter, 0.8 = 20 % darker) and colour saturation by
+    `saturation` (0 = grey, 1 = unchanged)."""
+    if brightness <= 0 or saturation < 0:
+        raise ValueError(f"{brightness=}, {saturation=}, but brightness must be positive, saturation >= 0")
+    image = picture.image
+    if saturation != 1.0:
+        image = ImageEnhance.Color(image).enhance(saturation)
+    if brightness != 1.0:
+        image = ImageEnhance.Brightness(image).enhance(brightness)
+    picture.replace(image)
 
 
 @op("image.set_dpi")

@@ -64,24 +64,31 @@ def _shrink(image: Image.Image, size: tuple[int, int], gray: bool) -> Image.Imag
     return flat.resize(size, Image.Resampling.BOX)
 
 
-def _decode(reference: dict[str, Any]) -> Image.Image:
+def decode(reference: dict[str, Any]) -> Image.Image:
     size = (int(reference["width"]), int(reference["height"]))
     return Image.frombytes(reference["mode"], size, base64.b64decode(reference["data"]))
 
 
-def compare(image: Image.Image, reference: Image.Image) -> tuple[bool, str]:
-    """Does `image` show what the reference thumbnail shows? (passed, measured value for evidence)."""
+def score(image: Image.Image, reference: Image.Image) -> tuple[str, float]:
+    """How alike `image` and a reference thumbnail are: ("difference", mean abs diff) for colour references,
+    ("correlation", Pearson r) for grey ones."""
     gray = reference.mode == "L"
     small = _shrink(image, reference.size, gray)
     if not gray:
-        diff = sum(ImageStat.Stat(ImageChops.difference(small, reference)).mean) / 3
-        return diff <= MAX_DIFF, f"mean pixel difference {diff:.1f} (at most {MAX_DIFF:g} allowed)"
-    a, b = list(small.getdata()), list(reference.getdata())
+        return "difference", sum(ImageStat.Stat(ImageChops.difference(small, reference)).mean) / 3
+    a, b = small.tobytes(), reference.tobytes()
     ma, mb = sum(a) / len(a), sum(b) / len(b)
     cov = sum((x - ma) * (y - mb) for x, y in zip(a, b, strict=True))
     var = (sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b)) ** 0.5
-    corr = cov / var if var else (1.0 if a == b else 0.0)
-    return corr >= MIN_CORR, f"correlation {corr:.2f} with the expected content (at least {MIN_CORR:g} needed)"
+    return "correlation", cov / var if var else (1.0 if a == b else 0.0)
+
+
+def compare(image: Image.Image, reference: Image.Image) -> tuple[bool, str]:
+    """Does `image` show what the reference thumbnail shows? (passed, the measure as evidence)."""
+    metric, value = score(image, reference)
+    if metric == "difference":
+        return value <= MAX_DIFF, f"mean pixel difference {value:.1f} (at most {MAX_DIFF:g} allowed)"
+    return value >= MIN_CORR, f"correlation {value:.2f} with the expected content (at least {MIN_CORR:g} needed)"
 
 
 def _content(image: Image.Image, reference: Image.Image, what: str, path: str) -> Result:
@@ -188,7 +195,7 @@ def grayscale(state: State, path: str) -> Result:
 @primitive("image.content_matches")
 def content_matches(state: State, path: str, reference: dict[str, Any], what: str) -> Result:
     """The picture shows the reference content (`what` describes it), whatever its exact size."""
-    return _content(_picture(state, path), _decode(reference), what, path)
+    return _content(_picture(state, path), decode(reference), what, path)
 
 
 @primitive("image.is_rotated", grounded=("path", "degrees", "direction"))
@@ -202,7 +209,7 @@ def is_rotated(state: State, path: str, original: dict[str, Any], degrees: int, 
     want = (h, w) if degrees == 90 else (w, h)
     if image.size != want:
         return fail(f"{path} is {_size(image)}; turning the {w}x{h} original by {degrees} gives {want[0]}x{want[1]}")
-    expected = _decode(original).transpose(turn)
+    expected = decode(original).transpose(turn)
     return _content(image, expected, f"the original rotated {degrees} degrees {direction}".rstrip(), path)
 
 
@@ -215,7 +222,7 @@ def is_flipped(state: State, path: str, original: dict[str, Any], axis: str) -> 
     w, h = original["size"]
     if image.size != (w, h):
         return fail(f"{path} is {_size(image)}; a flipped picture keeps the original {w}x{h}")
-    return _content(image, _decode(original).transpose(_FLIPS[axis]), f"the original flipped {axis}ly", path)
+    return _content(image, decode(original).transpose(_FLIPS[axis]), f"the original flipped {axis}ly", path)
 
 
 @primitive("image.cropped_to")
@@ -225,7 +232,7 @@ def cropped_to(state: State, path: str, box: list[int], expected: dict[str, Any]
     want = (box[2] - box[0], box[3] - box[1])
     if image.size != want:
         return fail(f"{path} is {_size(image)}; the crop box {box} is {want[0]}x{want[1]}")
-    return _content(image, _decode(expected), f"the original's region {box}", path)
+    return _content(image, decode(expected), f"the original's region {box}", path)
 
 
 @primitive("image.dpi_is", grounded=("path", "dpi"))
@@ -255,7 +262,7 @@ def print_width(state: State, path: str, inches: float) -> Result:
 
 def _cores(mask: dict[str, Any], size: tuple[int, int]) -> tuple[list[int], list[int]]:
     """Indices of thumbnail pixels wholly background (mask 255) and wholly foreground (mask 0)."""
-    pixels = list(_decode(mask).getdata())
+    pixels = list(decode(mask).tobytes())
     return [i for i, v in enumerate(pixels) if v == 255], [i for i, v in enumerate(pixels) if v == 0]
 
 
@@ -270,7 +277,7 @@ def transparent_background(state: State, path: str, mask: dict[str, Any]) -> Res
     if "A" not in image.mode and "transparency" not in image.info:
         return fail(f"{path} has no alpha channel (mode {image.mode}), so nothing in it is transparent")
     size = (int(mask["width"]), int(mask["height"]))
-    alpha = list(image.convert("RGBA").getchannel("A").resize(size, Image.Resampling.BOX).getdata())
+    alpha = list(image.convert("RGBA").getchannel("A").resize(size, Image.Resampling.BOX).tobytes())
     back, fore = _cores(mask, size)
     bg, fg = _mean(alpha, back), _mean(alpha, fore)
     evidence = f"mean alpha {bg:.0f} on the background (at most 32) and {fg:.0f} on the foreground (at least 200)"
@@ -284,11 +291,11 @@ def background_color(state: State, path: str, mask: dict[str, Any], color: str) 
     size = (int(mask["width"]), int(mask["height"]))
     bands = image.convert("RGBA").resize(size, Image.Resampling.BOX).split()
     back, _ = _cores(mask, size)
-    alpha = _mean(list(bands[3].getdata()), back)
+    alpha = _mean(list(bands[3].tobytes()), back)
     if alpha < 250:
         return fail(f"{path}: the background is still (partly) transparent, mean alpha {alpha:.0f}")
     want = (int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16))
-    got = [_mean(list(band.getdata()), back) for band in bands[:3]]
+    got = [_mean(list(band.tobytes()), back) for band in bands[:3]]
     off = max(abs(g - w) for g, w in zip(got, want, strict=True))
     shown = "#" + "".join(f"{round(g):02X}" for g in got)
     if off > 8:
