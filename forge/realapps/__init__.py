@@ -2,11 +2,12 @@
 
 For a task the tier samples (`--real-apps off|sample|all`, sampling by a hash of the task id so a rerun
 samples the same tasks) it adds two gate stages:
-- `real-open`: every office asset opens in its LibreOffice module with its text intact (a Thunderbird
-  profile loads with the folders, messages, filters and contacts the files describe). Failing ->
-  `setup_fail`: the initial state is not what the task claims.
+- `real-open`: every office asset opens in its LibreOffice module with its text intact; a Thunderbird
+  profile loads (headless, over Marionette) with the folders, message counts, filters and contacts its
+  files describe. Failing -> `setup_fail`: the initial state is not what the task claims.
 - `alternative`: the rubric must pass on what the real app produces — the oracle's result re-saved by
-  LibreOffice (a GUI agent's ctrl+s), or Thunderbird carrying out the oracle itself. Failing -> `strict`.
+  LibreOffice (a GUI agent's ctrl+s), or Thunderbird carrying out the oracle's ops itself and writing its
+  own files (prefs.js, msgFilterRules.dat, abook.sqlite, mbox). Failing -> `strict`.
   Checks marked `headless=False` (view state a headless re-save drops) are left out and named.
 Tasks are checked in batches: one soffice call per batch and format, not one per task.
 """
@@ -27,13 +28,15 @@ from typing import Any
 from forge.errors import ForgeError
 from forge.model import HOME
 from forge.package import Package
-from forge.realapps import libreoffice
+from forge.realapps import libreoffice, thunderbird
 from forge.sandbox import Sandbox
 from verifiers import checks
 from verifiers.gate import ControlRunner, GateEnv, Stage
 
 MODES = ("off", "sample", "all")
 OFFICE_APPS = ("calc", "writer", "impress")
+#: Asset `app` values the tier has a real application for.
+REAL_APPS = (*OFFICE_APPS, "thunderbird")
 #: A failing stage -> the task's class.
 FAILS_AS = {"real-open": "setup_fail", "alternative": "strict", "real-infra": "infra_fail"}
 
@@ -52,7 +55,7 @@ class Policy:
             raise ForgeError(f"--real-apps-rate {self.rate}: give a fraction between 0 and 1")
 
     def wants(self, task: dict[str, Any]) -> bool:
-        if self.mode == "off" or not any(a.get("app") in OFFICE_APPS for a in task["setup"]["assets"]):
+        if self.mode == "off" or not any(a.get("app") in REAL_APPS for a in task["setup"]["assets"]):
             return False
         if self.mode == "all":
             return True
@@ -75,6 +78,7 @@ class RealApps:
         self.seconds = 0.0
 
     def office(self) -> libreoffice.Office:
+        """The batch's LibreOffice, started on first use."""
         if self._office is None:
             self._office = libreoffice.Office(Path(tempfile.mkdtemp(prefix="office-", dir=self.workdir)), self.sandbox)
         return self._office
@@ -103,30 +107,36 @@ class RealApps:
         t0 = time.perf_counter()
         opened = libreoffice.open_check(office, [f for files in assets.values() for f in files])
         open_share = (time.perf_counter() - t0) / len(packages)
-        results: dict[str, list[Stage]] = {}
-        states: dict[str, Path] = {}
+        results: dict[str, list[Stage]] = {p.id: [] for p in packages}
+        states: dict[str, tuple[Path, Path]] = {}
         for i, package in enumerate(packages):
-            verdicts = [opened[f] for f in assets[package.id]]
-            bad = [v.evidence for v in verdicts if not v.ok]
-            stage = Stage("real-open", not bad, "; ".join(bad or [v.evidence for v in verdicts]), open_share)
-            results[package.id] = [stage]
-            if not bad:
-                state = self._oracle_state(package, batch / f"s{i}")
-                if isinstance(state, Stage):
-                    results[package.id].append(state)
-                else:
-                    states[package.id] = state
+            stages = results[package.id]
+            if assets[package.id]:
+                verdicts = [opened[f] for f in assets[package.id]]
+                bad = [v.evidence for v in verdicts if not v.ok]
+                stages.append(Stage("real-open", not bad, "; ".join(bad or [v.evidence for v in verdicts]),
+                                    open_share))
+                if bad:
+                    continue
+            made = self._states(package, batch / f"s{i}")
+            if isinstance(made, Stage):
+                stages.append(made)
+                continue
+            states[package.id] = made
+            if thunderbird.profile_of(package.task, made[0]) is not None and shutil.which("thunderbird"):
+                stages.extend(self._thunderbird(package, *made))
         self.files += sum(len(files) for files in assets.values())
+        todo = [p for p in packages if p.id in states and assets[p.id] and all(s.passed for s in results[p.id])]
         t0 = time.perf_counter()
-        office_files = [f for s in states.values() for f in sorted(s.rglob("*")) if f.suffix in libreoffice.FORMATS]
+        office_files = [f for p in todo for f in sorted(states[p.id][1].rglob("*")) if f.suffix in libreoffice.FORMATS]
         saved = libreoffice.resave(office, office_files)
-        resave_share = (time.perf_counter() - t0) / max(1, len(states))
-        for package in packages:
-            if package.id in states:
-                results[package.id].append(self._alternative(package, states[package.id], saved, resave_share))
+        resave_share = (time.perf_counter() - t0) / max(1, len(todo))
+        for package in todo:
+            results[package.id].append(self._alternative(package, states[package.id][1], saved, resave_share))
         return [results[p.id] for p in packages]
 
-    def _oracle_state(self, package: Package, root: Path) -> Path | Stage:
+    def _states(self, package: Package, root: Path) -> tuple[Path, Path] | Stage:
+        """(initial state, Forge's oracle state) for a package, or the stage saying why not."""
         initial, state = root / "initial", root / "oracle"
         initial.mkdir(parents=True)
         ran = self.env.run_setup(package, initial)
@@ -138,7 +148,25 @@ class RealApps:
         done = self.runner.control({"initial": str(initial), "state": str(state), "ops": ops, "rubric": []})
         if not done.applied:
             return Stage("alternative", False, f"{oracle} could not be applied: {done.error}")
-        return state
+        return initial, state
+
+    def _thunderbird(self, package: Package, initial: Path, oracle_state: Path) -> list[Stage]:
+        """Thunderbird loads the initial profile as its files say; then it carries out the oracle itself."""
+        profile = thunderbird.profile_of(package.task, initial)
+        assert profile is not None
+        stages: list[Stage] = []
+        try:
+            for name, run in (("real-open", lambda: thunderbird.parses_as_intended(profile)),
+                              ("alternative", lambda: thunderbird.alternative(package.root, package.task,
+                                                                              oracle_state, initial))):
+                start = time.perf_counter()
+                ok, evidence = run()
+                stages.append(Stage(name, ok, f"Thunderbird: {evidence}", time.perf_counter() - start))
+                if not ok:
+                    break
+        except thunderbird.ThunderbirdError as exc:
+            stages.append(Stage("real-infra", False, f"Thunderbird could not run: {exc}"))
+        return stages
 
     def _alternative(self, package: Package, state: Path, saved: dict[Path, tuple[Path | None, str]],
                      seconds: float) -> Stage:

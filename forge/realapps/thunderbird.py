@@ -1,18 +1,29 @@
 """Thunderbird real-app tier: real Thunderbird (headless, driven over Marionette) loads a profile or acts as the oracle.
 
 Why: file-level checks read mbox/prefs/filter/address-book files the way Forge wrote them. This tier asks the
-real app instead, so the gate can say "Thunderbird parses this profile as intended" (`load_check` + `compare`)
-and "the rubric passes on what Thunderbird itself wrote" (`run_oracle`, `alternative`).
+real app instead:
+- `load_check` dumps what Thunderbird sees in a profile (every Local Folders folder parsed: counts, unread,
+  flagged, subjects; filters per server; address-book contacts); `read_files` says what the files say, read
+  the way Forge's checks read them; `compare` lists the mismatches (`parses_as_intended` = all three).
+- `run_oracle` lets Thunderbird itself carry out an oracle written as `tb.*` ops (privileged JS, one handler
+  per op, translated in `_TRANSLATE`), then quit cleanly so it writes its own prefs.js, msgFilterRules.dat,
+  abook.sqlite and mbox files; `alternative` then runs the task's rubric on those files.
 
-Each start is one `_Session`: Thunderbird 153 with `--headless --marionette -remote-allow-system-access`, its
+Measured on Thunderbird 153: an unescaped "From " body line splits stdlib `mailbox` (and Forge's checks) but
+not Thunderbird, which only splits where header lines follow; a garbage msgFilterRules.dat gives
+NS_MSG_FILTER_PARSE_ERROR, while unknown actions, broken conditions or missing target folders load silently
+(reported here from the filter list); a corrupt abook.sqlite silently disappears from the address books.
+
+Each start is one `_Session`: `--headless --marionette -remote-allow-system-access -no-remote --profile`, its
 own process group, HOME and TMPDIR, Marionette on a free port (`marionette.port` 0 in a temporary user.js;
-Thunderbird reports the port in `MarionetteActivePort`). Privileged JS runs in the chrome context. Thunderbird
-never exits by itself headless, so every session ends by killing its process group; every wait has a deadline.
+Thunderbird reports the port in `MarionetteActivePort`). Thunderbird never exits by itself headless, so every
+session ends by killing its process group; every wait has a deadline.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import email.header
 import json
 import mailbox
@@ -31,6 +42,8 @@ from pathlib import Path
 from typing import Any
 
 from forge.errors import ForgeError
+from preparers.ops import OpError, apply_ops, resolve, validate
+from verifiers.gate import evaluate_rubric
 
 LOCAL_DIR = "Mail/Local Folders"
 _NOT_FOLDERS = {"msgFilterRules.dat", "popstate.dat", "filterlog.html", "junklog.html", "rules.dat"}
@@ -93,6 +106,12 @@ _PORT_PREF = 'user_pref("marionette.port", 0);\n'
 _PORT_LINE = re.compile(r'^user_pref\("marionette\.port", *\d+\);\n?', re.MULTILINE)
 
 
+def _die_with_parent() -> None:
+    """In the child before exec: SIGKILL Thunderbird if this Python process dies without cleaning up (its
+    content processes then exit with it), so a killed gate worker leaves no 330 MB orphan behind."""
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 class _Session:
     """One headless Thunderbird on `profile` until `deadline` (time.monotonic()); always killed on exit."""
 
@@ -143,7 +162,7 @@ class _Session:
                 ["thunderbird", "--headless", "--marionette", "-remote-allow-system-access", "-no-remote",
                  "--profile", str(self.profile)],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, env=env, cwd=self.tmp,
-                start_new_session=True)
+                start_new_session=True, preexec_fn=_die_with_parent)
         port = 0
         while not port:
             if self.proc.poll() is not None:
@@ -545,6 +564,25 @@ def compare(expected: LoadReport, report: LoadReport) -> list[str]:
     return out
 
 
+def profile_of(task: dict[str, Any], state: Path) -> Path | None:
+    """The task's Thunderbird profile inside a state root (the folder of its prefs.js asset), None without one."""
+    for asset in task["setup"]["assets"]:
+        if asset.get("app") == "thunderbird" and asset["dest"].endswith("/prefs.js"):
+            return resolve(state, asset["dest"]).parent
+    return None
+
+
+def parses_as_intended(profile_dir: Path, timeout: float = 60) -> tuple[bool, str]:
+    """One Thunderbird start: does Thunderbird see what the profile's files say? (ok, evidence)."""
+    report = load_check(profile_dir, timeout)
+    mismatches = compare(read_files(profile_dir), report)
+    if mismatches:
+        return False, "; ".join(mismatches)
+    return True, (f"Thunderbird sees what the files say in {report.seconds} s: {len(report.folders)} folders, "
+                  f"{sum(len(f) for f in report.filters.values())} filters, "
+                  f"{sum(len(c) for c in report.address_books.values())} contacts")
+
+
 def _filter_value(flt: FilterInfo, name: str) -> Any:
     if name == "actions":  # the file says "Highest", Thunderbird reports the priority number
         return tuple(sorted((a, _PRIORITIES.get(v, v) if a == "Change priority" else v) for a, v in flt.actions))
@@ -653,6 +691,21 @@ const HANDLERS = {
     const [f, hdrs] = await selected(a, a.folder);
     f.markMessagesRead(hdrs, a.value);
   },
+  async save_attachment(a) {  // the GUI's "Save As" ends in AttachmentInfo.saveToFile: Thunderbird decodes the part
+    const f = folderAt(a.folder);
+    await loaded(f);
+    const hdr = [...f.messages].find(h => h.messageId == a.message_id && !(h.flags & 0x8));
+    if (!hdr) throw new Error(`folder ${a.folder}: no live message ${a.message_id}`);
+    const {MsgHdrToMimeMessage} = ChromeUtils.importESModule("resource:///modules/gloda/MimeMessage.sys.mjs");
+    const {AttachmentInfo} = ChromeUtils.importESModule("resource:///modules/AttachmentInfo.sys.mjs");
+    const mime = await new Promise((res, rej) => MsgHdrToMimeMessage(
+      hdr, null, (h, m) => m ? res(m) : rej(new Error("message not parsed")), true, {saneBodySize: true}));
+    const att = mime.allUserAttachments.find(x => x.name == a.filename);
+    if (!att) throw new Error(`message ${a.message_id} has no attachment ${JSON.stringify(a.filename)}`);
+    await IOUtils.makeDirectory(PathUtils.parent(a.dest), {createAncestors: true});
+    await new AttachmentInfo({contentType: att.contentType, url: att.url, name: att.name,
+                              uri: f.getUriForMsg(hdr), isExternalAttachment: false, message: hdr}).saveToFile(a.dest);
+  },
   async mark_flagged(a) {
     const [f, hdrs] = await selected(a, a.folder);
     f.markMessagesFlagged(hdrs, a.value);
@@ -672,43 +725,48 @@ def _select(a: dict[str, Any]) -> dict[str, Any]:
     return {"field": a["field"], "value": a["value"], "limit": a.get("limit")}
 
 
-#: The one translation table, kept in step with preparers/ops/thunderbird.py: Forge op -> the JS handler's
-#: arguments (`kind` names the handler), or None when Thunderbird cannot express that op (it then runs through
-#: Forge's own `preparers.ops.apply_ops`). Ops missing here (tb.save_attachment, other apps) go to Forge too.
-_TRANSLATE: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
-    "tb.create_folder": lambda a: {"kind": "create_folder", "folder": a["folder"]},
-    "tb.move_messages": lambda a: {"kind": "move_messages", "source": a["source"], "target": a["target"],
-                                   "copy": bool(a.get("copy", False)), **_select(a)},
-    "tb.add_filter": lambda a: {"kind": "add_filter", "name": a["name"], "enabled": a.get("enabled", True),
-                                "type": a.get("type", 17), "match": a.get("match", "AND"),
-                                "conditions": [list(c) for c in a["conditions"]],
-                                "actions": [list(x) for x in a["actions"]]},
-    "tb.add_contact": lambda a: {"kind": "add_contact", "display_name": a["display_name"], "email": a["email"],
-                                 "first": a.get("first", ""), "last": a.get("last", ""),
-                                 "book": a.get("book", "abook.sqlite")},
+#: The one translation table, kept in step with preparers/ops/thunderbird.py: Forge op (args, state root) -> the
+#: JS handler's arguments (`kind` names the handler), or None when Thunderbird cannot express that op here (it
+#: then runs through Forge's own `preparers.ops.apply_ops`). Ops missing here (other apps) go to Forge too.
+_TRANSLATE: dict[str, Callable[[dict[str, Any], Path | None], dict[str, Any] | None]] = {
+    "tb.create_folder": lambda a, home: {"kind": "create_folder", "folder": a["folder"]},
+    "tb.move_messages": lambda a, home: {"kind": "move_messages", "source": a["source"], "target": a["target"],
+                                         "copy": bool(a.get("copy", False)), **_select(a)},
+    "tb.add_filter": lambda a, home: {"kind": "add_filter", "name": a["name"], "enabled": a.get("enabled", True),
+                                      "type": a.get("type", 17), "match": a.get("match", "AND"),
+                                      "conditions": [list(c) for c in a["conditions"]],
+                                      "actions": [list(x) for x in a["actions"]]},
+    "tb.add_contact": lambda a, home: {"kind": "add_contact", "display_name": a["display_name"],
+                                       "email": a["email"], "first": a.get("first", ""), "last": a.get("last", ""),
+                                       "book": a.get("book", "abook.sqlite")},
     # a pref typed into user.js is a file edit, not something Thunderbird's UI does
-    "tb.set_pref": lambda a: ({"kind": "set_pref", "name": a["name"], "value": a["value"]}
-                              if a.get("file", "prefs.js") == "prefs.js" else None),
-    "tb.mark_read": lambda a: {"kind": "mark_read", "folder": a["folder"], "value": a.get("read", True), **_select(a)},
-    "tb.mark_flagged": lambda a: {"kind": "mark_flagged", "folder": a["folder"], "value": a.get("flagged", True),
-                                  **_select(a)},
+    "tb.set_pref": lambda a, home: ({"kind": "set_pref", "name": a["name"], "value": a["value"]}
+                                    if a.get("file", "prefs.js") == "prefs.js" else None),
+    "tb.mark_read": lambda a, home: {"kind": "mark_read", "folder": a["folder"], "value": a.get("read", True),
+                                     **_select(a)},
+    "tb.mark_flagged": lambda a, home: {"kind": "mark_flagged", "folder": a["folder"],
+                                        "value": a.get("flagged", True), **_select(a)},
+    # the destination is a host path, so Thunderbird can save only when the state root is known
+    "tb.save_attachment": lambda a, home: None if home is None else {
+        "kind": "save_attachment", "folder": a["folder"], "message_id": a["message_id"],
+        "filename": a["filename"], "dest": str(resolve(home, a["dest"]))},
 }
 
 
-def _translate(raw: dict[str, Any]) -> dict[str, Any] | None:
+def _translate(raw: dict[str, Any], home: Path | None = None) -> dict[str, Any] | None:
     """The JS form of one op, None when Forge must apply it; a ValueError names a missing argument."""
     fn = _TRANSLATE.get(raw.get("op", ""))
     try:
-        return fn(raw) if fn else None
+        return fn(raw, home) if fn else None
     except KeyError as exc:
         raise ValueError(f"op {raw.get('op')}: missing argument {exc}") from None
 
 
-def _segments(ops: list[dict[str, Any]]) -> list[tuple[bool, list[dict[str, Any]]]]:
+def _segments(ops: list[dict[str, Any]], home: Path | None = None) -> list[tuple[bool, list[dict[str, Any]]]]:
     """Consecutive runs of ops, each flagged True when Thunderbird carries it out (order is kept)."""
     runs: list[tuple[bool, list[dict[str, Any]]]] = []
     for raw in ops:
-        by_tb = _translate(raw) is not None
+        by_tb = _translate(raw, home) is not None
         if runs and runs[-1][0] == by_tb:
             runs[-1][1].append(raw)
         else:
@@ -723,19 +781,19 @@ def run_oracle(profile_dir: Path, ops: list[dict[str, Any]], timeout: float = 90
     Ops Thunderbird cannot express here run through `preparers.ops.apply_ops` on `home` (the state root
     standing for /home/user, required only then), in order. Returns one note per op; raises
     `ThunderbirdError` (with Thunderbird's stderr tail) on a failed op, a crash or the deadline."""
-    from preparers.ops import apply_ops, validate
-
     validate(ops)
     deadline = time.monotonic() + timeout
     notes: list[str] = []
-    for by_tb, run in _segments(ops):
+    for by_tb, run in _segments(ops, home):
         if not by_tb:
             if home is None:
                 raise ValueError(f"ops {[r.get('op') for r in run]} need Forge's apply_ops: pass home=<state root>")
             apply_ops(home, run)
-            notes += [f"{raw['op']}: applied by Forge (Thunderbird cannot express it here)" for raw in run]
+            notes += [f"{raw['op']}: applied by Forge ("
+                      f"{'Thunderbird cannot express it here' if raw['op'] in _TRANSLATE else 'not a Thunderbird op'})"
+                      for raw in run]
             continue
-        translated = [_translate(raw) for raw in run]
+        translated = [_translate(raw, home) for raw in run]
         with _Session(profile_dir, deadline) as tb:
             result = tb.run(_ORACLE_JS, translated)
             if not isinstance(result, dict) or "error" in result:
@@ -746,18 +804,10 @@ def run_oracle(profile_dir: Path, ops: list[dict[str, Any]], timeout: float = 90
     return "; ".join(notes)
 
 
-def _profile_in(task: dict[str, Any], ops: list[dict[str, Any]], state: Path) -> Path:
-    """The profile folder inside a state root: the `path` of the oracle's first tb.* op, else the folder of the
-    task's Thunderbird prefs.js asset."""
-    from preparers.ops import resolve
-
-    for raw in ops:
-        if str(raw.get("op", "")).startswith("tb.") and "path" in raw:
-            return resolve(state, raw["path"])
-    for asset in task["setup"]["assets"]:
-        if asset.get("app") == "thunderbird" and asset["dest"].endswith("/prefs.js"):
-            return resolve(state, asset["dest"]).parent
-    raise ValueError(f"task {task.get('id')}: neither a tb.* op nor a prefs.js asset names its Thunderbird profile")
+def _profile_in(ops: list[dict[str, Any]], state: Path) -> Path:
+    """The profile folder inside a state root: the `path` of the oracle's first tb.* op (every tb.* op has one)."""
+    first = next(raw for raw in ops if str(raw.get("op", "")).startswith("tb."))
+    return resolve(state, first["path"])
 
 
 def alternative(package_root: Path, task: dict[str, Any], oracle_state: Path, initial_state: Path,
@@ -767,19 +817,21 @@ def alternative(package_root: Path, task: dict[str, Any], oracle_state: Path, in
 
     A crash or timeout raises `ThunderbirdError` (an infrastructure failure, never evidence against the task);
     an op Thunderbird refuses is (False, evidence)."""
-    from verifiers.gate import evaluate_rubric
-
     oracle = task["solutions"]["oracle"]
     if not oracle.endswith(".json"):
         return True, f"skipped: the oracle {oracle} is a script, which Thunderbird cannot carry out"
     ops = json.loads((package_root / oracle).read_text(encoding="utf-8")).get("ops", [])
+    if not any(str(raw.get("op", "")).startswith("tb.") for raw in ops):
+        return True, "skipped: the oracle has no Thunderbird op, so Thunderbird would write nothing of its own"
     with tempfile.TemporaryDirectory(prefix="forge-tb-alt-") as tmp:
         state = Path(tmp) / "home"
         shutil.copytree(initial_state, state, symlinks=True)
         try:
-            notes = run_oracle(_profile_in(task, ops, state), ops, timeout, home=state)
+            notes = run_oracle(_profile_in(ops, state), ops, timeout, home=state)
         except OracleOpError as exc:
             return False, str(exc).split("; stderr tail:")[0]
+        except OpError as exc:  # a Forge-applied op that no longer fits what Thunderbird wrote before it
+            return False, f"Forge could not apply an oracle op after Thunderbird's: {exc}"
         outcomes = evaluate_rubric(task, state)
     failed = [o for o in outcomes if not o.passed]
     if not failed:
