@@ -76,7 +76,7 @@ def walk(shapes: Any) -> Iterator[Any]:
 
 def title_shape(slide: Slide) -> Any | None:
     """The shape holding the slide's title (see the module docstring), or None."""
-    texts = [s for s in slide.shapes if s.has_text_frame]
+    texts: list[Any] = [s for s in slide.shapes if s.has_text_frame]
     for shape in texts:
         if role(shape) == "title":
             return shape

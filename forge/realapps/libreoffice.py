@@ -171,8 +171,8 @@ def probes(path: Path) -> list[str]:
         elif path.suffix == ".pptx":
             import pptx
 
-            texts = [shape.text_frame.text for slide in pptx.Presentation(str(path)).slides for shape in slide.shapes
-                     if shape.has_text_frame]
+            texts = [para.text for slide in pptx.Presentation(str(path)).slides for shape in slide.shapes
+                     if shape.has_text_frame for para in shape.text_frame.paragraphs]  # bullets export apart
     except (zipfile.BadZipFile, KeyError, ValueError, OSError):
         return []
     seen: list[str] = []

@@ -81,6 +81,8 @@ def delete_slide(deck: Deck, title: str) -> None:
     entry = next(e for e in ids if deck.prs.part.related_part(e.rId) is slide.part)
     deck.prs.part.drop_rel(entry.rId)
     ids.remove(entry)
+    # python-pptx names a new slide slide<count+1>.xml: renumber now, or a later add would reuse a live name
+    deck.prs.part.rename_slide_parts([e.rId for e in ids])
 
 
 @op("pptx.move_slide")
@@ -105,7 +107,7 @@ def duplicate_slide(deck: Deck, title: str, position: int, new_title: str | None
                     blip.set(R_EMBED, copy_.part.relate_to(source.part.related_part(rid), RT.IMAGE))
             tree.append(clone)
     if source.has_notes_slide:
-        copy_.notes_slide.notes_text_frame.text = source.notes_slide.notes_text_frame.text
+        _notes_frame(copy_).text = deckio.notes_text(source)
     if new_title is not None:
         shape = deckio.title_shape(copy_)
         if shape is None:
@@ -139,9 +141,16 @@ def set_bullets(deck: Deck, title: str, bullets: list[str], levels: list[int] | 
     deckio.fill(bodies[column].text_frame, bullets, levels)
 
 
+def _notes_frame(slide: Slide) -> Any:
+    frame = slide.notes_slide.notes_text_frame
+    if frame is None:
+        raise ValueError(f"the notes page of slide {deckio.slide_title(slide)!r} has no text placeholder")
+    return frame
+
+
 @op("pptx.set_notes")
 def set_notes(deck: Deck, title: str, text: str) -> None:
-    _slide(deck, title).notes_slide.notes_text_frame.text = text
+    _notes_frame(_slide(deck, title)).text = text
 
 
 @op("pptx.add_textbox")
@@ -170,7 +179,8 @@ def format_text(deck: Deck, title: str, text: str, bold: bool | None = None, ita
                 underline: bool | None = None, size: float | None = None, color: str | None = None,
                 whole_shape: bool = False) -> None:
     """Format every run of the paragraph reading `text` (or, `whole_shape`, of its whole text box)."""
-    hits = []
+    hits: list[Any] = []
+    shape: Any
     for shape in _slide(deck, title).shapes:
         if shape.has_text_frame:
             paras = shape.text_frame.paragraphs

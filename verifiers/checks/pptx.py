@@ -207,8 +207,9 @@ def table(state: State, path: str, slide: str, rows: int, cols: int, header: lis
             if size == (rows, cols) and cells[0] == want and cells[1:] == body:
                 break
         else:
-            return fail(f"slide {slide!r} has no {rows}x{cols} table with header {want}"
-                        + (" and the stated rows" if data is not None else "") + f" (tables: {seen or 'none'})")
+            rows_too = " and the stated rows" if data is not None else ""
+            return fail(f"slide {slide!r} has no {rows}x{cols} table with header {want}{rows_too} "
+                        f"(tables: {'; '.join(seen) or 'none'})")
     return ok(f"slide {slide!r} has a {rows}x{cols} table with header {want}")
 
 
@@ -222,7 +223,8 @@ def pixel_digest(data: bytes) -> str:
 def _corner(prs: PresentationT, shape: Any) -> str:
     x = shape.left + shape.width / 2
     y = shape.top + shape.height / 2
-    return f"{'top' if y < prs.slide_height / 2 else 'bottom'}_{'left' if x < prs.slide_width / 2 else 'right'}"
+    height, width = prs.slide_height or 0, prs.slide_width or 0
+    return f"{'top' if y < height / 2 else 'bottom'}_{'left' if x < width / 2 else 'right'}"
 
 
 @primitive("pptx.picture", grounded=("path", "slide", "image", "width_cm"))
@@ -243,7 +245,7 @@ def picture(state: State, path: str, slide: str, image: str, pixels: str, corner
             except Exception as exc:  # a linked or broken picture is simply not the asked image
                 seen.append(f"unreadable picture ({type(exc).__name__})")
                 continue
-            where, width = _corner(prs, shape), shape.width / deckio.EMU_PER_CM
+            where, width = _corner(prs, shape), (shape.width or 0) / deckio.EMU_PER_CM
             seen.append(f"{'the image' if same else 'another image'} at {where}, {width:.1f} cm wide")
             if not same or (corner is not None and where != corner):
                 continue
@@ -253,6 +255,7 @@ def picture(state: State, path: str, slide: str, image: str, pixels: str, corner
             break
         else:
             asked = " ".join(x for x in (corner and f"at {corner}", width_cm and f"{width_cm} cm wide") if x)
-            return fail(f"slide {slide!r} does not show {image} {asked}".rstrip() + f" (pictures: {seen or 'none'})")
+            return fail(f"slide {slide!r} does not show {image} {asked}".rstrip()
+                        + f" (pictures: {'; '.join(seen) or 'none'})")
     return ok(f"slide {slide!r} shows {image}" + (f" at {corner}" if corner else "")
               + (f", {width_cm} cm wide" if width_cm else ""))
