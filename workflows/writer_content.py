@@ -98,9 +98,9 @@ def _context(rng: random.Random) -> dict[str, str]:
     }
 
 
-def _front(kind: str, theme: Theme, ctx: dict[str, str], rng: random.Random) -> tuple[str, list[str], list[str]]:
+def _front(kind: str, subject: str, theme: Theme, ctx: dict[str, str], rng: random.Random
+           ) -> tuple[str, list[str], list[str]]:
     """(title, front lines, closing lines) for the document kind."""
-    subject = rng.choice(theme.subjects).format(**ctx)
     if kind == "memo":
         front = [f"To: {rng.choice(theme.audiences)}", f"From: {ctx['person']}, {ctx['role']}",
                  f"Date: {ctx['date']}", f"Subject: {subject}"]
@@ -121,21 +121,22 @@ def _front(kind: str, theme: Theme, ctx: dict[str, str], rng: random.Random) -> 
     return rng.choice((f"{subject} Policy", f"Policy on {subject}")), front, []
 
 
-def _stem(title: str) -> str:
-    words = [w for w in "".join(c if c.isalnum() else " " for c in title.lower()).split() if w not in ("re", "on")]
-    return "_".join(words[:4]) or "document"
+def _stem(kind: str, subject: str, rng: random.Random) -> str:
+    words = [w for w in "".join(c if c.isalnum() else " " for c in subject.lower()).split()
+             if w not in ("the", "of", "and", "to", "for", "on")]
+    return "_".join([kind, *words[:3]] if rng.random() < 0.5 else words[:4]) or kind
 
 
 def _sections(theme: Theme, ctx: dict[str, str], rng: random.Random) -> list[dict[str, Any]]:
+    """3-4 sections; each paragraph takes 2-3 of the section's sentences, kept in their written order."""
     sections = []
     for heading, sentences in rng.sample(theme.sections, rng.randint(3, 4)):
-        pool = [s.format(**ctx) for s in rng.sample(sentences, len(sentences))]
-        n_paras = 2 if len(pool) >= 5 and rng.random() < 0.5 else 1
-        paragraphs = []
-        for i in range(n_paras):
-            take = 3 if len(pool) - 2 * (n_paras - i - 1) >= 3 and rng.random() < 0.6 else 2
-            paragraphs.append(" ".join(pool[:take]))
-            pool = pool[take:]
+        sizes = [rng.choice((2, 3))] + ([2] if rng.random() < 0.5 else [])
+        chosen = sorted(rng.sample(range(len(sentences)), sum(sizes)))
+        paragraphs, at = [], 0
+        for size in sizes:
+            paragraphs.append(" ".join(sentences[i].format(**ctx) for i in chosen[at:at + size]))
+            at += size
         sections.append({"heading": rng.choice(heading).format(**ctx), "paragraphs": paragraphs})
     return sections
 
@@ -143,7 +144,8 @@ def _sections(theme: Theme, ctx: dict[str, str], rng: random.Random) -> list[dic
 def _table(theme: Theme, rng: random.Random) -> dict[str, Any]:
     header, firsts, seconds, thirds = theme.table
     n = rng.randint(4, 6)
-    rows = [[first, rng.choice(seconds), rng.choice(thirds)] for first in rng.sample(firsts, n)]
+    column = rng.sample(seconds, n) if len(seconds) >= n else [rng.choice(seconds) for _ in range(n)]
+    rows = [[first, second, rng.choice(thirds)] for first, second in zip(rng.sample(firsts, n), column, strict=True)]
     return {"header": list(header), "rows": rows}
 
 
@@ -151,11 +153,12 @@ def generate_document(rng: random.Random, *, theme: str, kind: str) -> dict[str,
     """One realistic document for `theme` (a name in THEMES) framed as `kind` (one of KINDS)."""
     spec = THEMES[theme]
     ctx = _context(rng)
-    title, front, closing = _front(kind, spec, ctx, rng)
+    subject = rng.choice(spec.subjects).format(**ctx)
+    title, front, closing = _front(kind, subject, spec, ctx, rng)
     items = [{"text": text.format(**ctx), "details": [d.format(**ctx) for d in details]}
              for text, details in rng.sample(spec.items, rng.randint(5, min(6, len(spec.items))))]
     return {
-        "kind": kind, "title": title, "file_stem": _stem(title), "author": ctx["person"], "org": ctx["org"],
-        "front": front, "sections": _sections(spec, ctx, rng), "items": items, "table": _table(spec, rng),
-        "closing": closing,
+        "kind": kind, "title": title, "file_stem": _stem(kind, subject, rng), "author": ctx["person"],
+        "org": ctx["org"], "front": front, "sections": _sections(spec, ctx, rng), "items": items,
+        "table": _table(spec, rng), "closing": closing,
     }

@@ -1,0 +1,24 @@
+"""Gate writer.page_margins: the parameter sets below use every value of every knob at least once."""
+
+import pytest
+
+from tests.gatekit import gate_family
+from workflows.writer_page_margins import WORKFLOW
+
+PARAMS = [
+    {"unit": "cm", "sides": "all"},
+    {"unit": "mm", "sides": "left_right"},
+    {"unit": "in", "sides": "top_bottom"},
+    {"unit": "cm", "sides": "left_only"},
+]
+
+
+def test_params_cover_every_knob_value():
+    for knob, allowed in WORKFLOW.knobs.items():
+        assert {p[knob] for p in PARAMS} == set(allowed)
+
+
+@pytest.mark.parametrize("params", PARAMS, ids=lambda p: "-".join(map(str, p.values())))
+def test_page_margins_tasks_pass_the_gate(tmp_path, params):
+    verdicts = gate_family(WORKFLOW, params, tmp_path, seeds=range(1, 3))
+    assert [(v.status, v.evidence) for v in verdicts] == [("accepted", "all stages passed")] * 2
