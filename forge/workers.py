@@ -50,7 +50,7 @@ class Control:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Control:
         return cls(bool(data["applied"]), str(data.get("error", "")), list(data.get("outcomes", [])),
-                   float(data.get("seconds", 0.0)))
+                   float(data.get("seconds", 0.0)), bool(data.get("infra", False)))
 
 
 def run_control(request: dict[str, Any], *, confine: Path | None = None) -> dict[str, Any]:
@@ -76,7 +76,11 @@ def run_control(request: dict[str, Any], *, confine: Path | None = None) -> dict
                 applied, error = False, str(exc)
         if applied:
             stop = bool(request.get("stop_on_fail", False))
-            outcomes = [o.__dict__ for o in evaluate_rubric({"rubric": request["rubric"]}, state, stop_on_fail=stop)]
+            try:
+                outcomes = [o.__dict__ for o in evaluate_rubric({"rubric": request["rubric"]}, state,
+                                                                stop_on_fail=stop)]
+            except Exception as exc:  # a check bug is infrastructure, never evidence for or against the task
+                return {"applied": False, "infra": True, "error": f"a check crashed: {type(exc).__name__}: {exc}"}
     return {"applied": applied, "error": error, "outcomes": outcomes, "seconds": time.perf_counter() - start}
 
 
@@ -216,7 +220,7 @@ def serve(workdir: Path) -> None:
         try:
             answer = run_control(json.loads(line), confine=workdir)
         except Exception as exc:  # one bad request must not end the worker
-            answer = {"applied": False, "error": f"{type(exc).__name__}: {exc}"}
+            answer = {"applied": False, "infra": True, "error": f"{type(exc).__name__}: {exc}"}
         sys.stdout.write(json.dumps(answer, default=str) + "\n")
         sys.stdout.flush()
 
