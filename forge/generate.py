@@ -68,14 +68,15 @@ MULTI_SHARE = 0.4
 
 
 def plan(skills: Sequence[Skill], n: int, seed: int, multi_share: float = MULTI_SHARE) -> list[TaskId]:
-    """n task ids: round-robin over single-app skills and, in `multi_share` of the slots, over multi-app ones.
+    """n task ids: round-robin over single-app skills and, in `multi_share` of the slots, over multi-app ones
+    (each kind interleaved by app or family, so a short plan still covers every app).
 
     Slot i is multi-app when floor((i+1) * share) > floor(i * share), so every prefix of the plan holds the
     share (rounded down); with only one kind of skill it is plain round-robin. Deterministic."""
     if n < 1:
         raise ForgeError(f"-n {n}: ask for at least one task")
-    single = [s for s in skills if len(s.apps) == 1]
-    multi = [s for s in skills if len(s.apps) > 1]
+    single = _interleave([s for s in skills if len(s.apps) == 1], key=lambda s: s.app)
+    multi = _interleave([s for s in skills if len(s.apps) > 1], key=lambda s: s.family)
     if not single or not multi:
         return [TaskId(skills[i % len(skills)].id, seed, i // len(skills)) for i in range(n)]
     used = {"single": 0, "multi": 0}
@@ -86,6 +87,16 @@ def plan(skills: Sequence[Skill], n: int, seed: int, multi_share: float = MULTI_
         ids.append(TaskId(group[count % len(group)].id, seed, count // len(group)))
         used[kind] += 1
     return ids
+
+
+def _interleave(skills: Sequence[Skill], key: Callable[[Skill], str]) -> list[Skill]:
+    """Skills taken in turn from each group (app, or family for multi-app skills), so any prefix of a plan
+    covers every group: [a1, b1, c1, a2, b2, ...]."""
+    groups: dict[str, list[Skill]] = {}
+    for skill in skills:
+        groups.setdefault(key(skill), []).append(skill)
+    ranked = [(i, name, skill) for name, group in groups.items() for i, skill in enumerate(group)]
+    return [skill for _, _, skill in sorted(ranked, key=lambda r: (r[0], r[1]))]
 
 
 @dataclass
