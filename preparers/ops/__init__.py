@@ -119,6 +119,9 @@ def apply_ops(root: Path, ops: list[dict[str, Any]]) -> None:
             except Exception as exc:  # an unreadable file is a failed solution, not a crash
                 raise OpError(f"op {raw['op']}: cannot open {path} as {kind.name} ({type(exc).__name__}: {exc})"
                               ) from None
+        if open_docs[path][0] is not kind:
+            raise OpError(f"op {raw['op']}: {path} is already open as {open_docs[path][0].name}; "
+                          "one solution edits a file through one kind of op")
         _, _, document = open_docs[path]
         args = {k: v for k, v in raw.items() if k not in ("op", "path")}
         try:

@@ -1,0 +1,293 @@
+"""multi primitives: what a hand-off between two apps leaves behind, where the single-app checks would demand
+that the carried-over data be stated in the instruction.
+
+In a multi-app task the data travels from one app to the other (an attachment's rows into a workbook, a
+workbook's rows into a Writer table, a URL from a document into a bookmark), so the values are *derived*, not
+stated: these primitives ground only what the user is told (paths, names, folders) and compare the rest with
+the tolerance a copy-paste through a GUI needs:
+- cells compare by meaning: a number equals its display text ("1,234.50", "$1,234.50" = 1234.5), a date its
+  ISO text, text after trimming; a Calc import may type "12.50" as 12.5 or keep it as text, both pass;
+- tables are found where the instruction puts them (after a stated paragraph, on a stated sheet);
+- slides are named by title; pictures compare by pixel size and thumbnail content (`verifiers.checks.image`).
+Where a single-app primitive already answers the question (a contact card, a setting, a saved file), it is
+called as a function, so both read the state the same way.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+from pptx.shapes.picture import Picture
+
+from preparers import chrome as chromeio
+from preparers import pptx as deckio
+from verifiers.checks import Result, State, StateError, fail, ok, primitive
+from verifiers.checks import docx as docxc
+from verifiers.checks import pptx as pptxc
+from verifiers.checks import thunderbird as tbc
+from verifiers.checks import vscode as vsc
+from verifiers.checks.chrome import same_url
+from verifiers.checks.image import compare, decode
+from verifiers.checks.xlsx_common import cell_text
+
+TOLERANCE = 0.005
+_CURRENCY = re.compile(r"^[\s$€£¥]*|[\s$€£¥]*$")
+_NUMBER_TEXT = re.compile(r"-?\d{1,3}(,\d{3})+(\.\d+)?|-?\d+(\.\d+)?")
+
+
+def as_number(value: Any) -> float | None:
+    """A cell or typed text as a number: 1234.5, "1234.50", "1,234.50", "$ 1,234.50"; else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    if not isinstance(value, str):
+        return None
+    text = _CURRENCY.sub("", value)
+    if not _NUMBER_TEXT.fullmatch(text):
+        return None
+    return float(text.replace(",", ""))
+
+
+def same_cell(actual: Any, expected: Any) -> bool:
+    """Does a cell (or a table cell's text) hold `expected`? Numbers by value, everything else as trimmed text."""
+    if isinstance(expected, int | float) and not isinstance(expected, bool):
+        got = as_number(actual)
+        return got is not None and abs(got - float(expected)) <= TOLERANCE
+    if isinstance(actual, dt.datetime | dt.date):
+        return cell_text(actual) == str(expected).strip()
+    return " ".join(cell_text(actual).split()) == " ".join(str(expected).split())
+
+
+def _row_diff(got: Sequence[Any], want: Sequence[Any]) -> bool:
+    return len(got) == len(want) and all(same_cell(g, w) for g, w in zip(got, want, strict=True))
+
+
+def _show(row: Sequence[Any]) -> list[str]:
+    return [cell_text(v) for v in row]
+
+
+def _compare_rows(got: list[list[Any]], want: Sequence[Sequence[Any]], ordered: bool, what: str) -> str | None:
+    """None when `got` holds exactly the rows `want` (in order, or in any order), else the first problem."""
+    if ordered:
+        for i, (g, w) in enumerate(zip(got, want, strict=False), start=1):
+            if not _row_diff(g, w):
+                return f"{what} row {i} reads {_show(g)}, expected {list(w)}"
+    else:
+        rest = list(got)
+        for w in want:
+            hit = next((k for k, g in enumerate(rest) if _row_diff(g, w)), None)
+            if hit is None:
+                return f"{what}: no row reads {list(w)}"
+            rest.pop(hit)
+    if len(got) != len(want):
+        return f"{what} has {len(got)} data rows, expected {len(want)}"
+    return None
+
+
+# --- spreadsheets ------------------------------------------------------------------------------------
+
+def _sheet(state: State, path: str, sheet: str | None) -> Any:
+    wb = state.workbook(path, values=True)
+    if sheet is None:
+        return wb.worksheets[0]
+    if sheet not in wb.sheetnames:
+        raise StateError(f"{path} has no sheet {sheet!r} (sheets: {wb.sheetnames})")
+    return wb[sheet]
+
+
+@primitive("multi.sheet_table", grounded=("path", "sheet"))
+def sheet_table(state: State, path: str, header: list[str], rows: list[list[Any]], sheet: str | None = None,
+                ordered: bool = True, below_ok: bool = False) -> Result:
+    """The sheet (`sheet`, or the first one) holds `header` in row 1 and exactly `rows` below it, from column A
+    (in order unless `ordered` is off); with `below_ok`, rows after the data (e.g. a totals row) are allowed."""
+    ws = _sheet(state, path, sheet)
+    width = len(header)
+    got_header = [cell_text(ws.cell(1, c).value).strip() for c in range(1, width + 2)]
+    if got_header[:width] != [h.strip() for h in header] or got_header[width]:
+        return fail(f"row 1 of sheet {ws.title!r} is {[h for h in got_header if h]}, expected the header {header}")
+    last = min(ws.max_row, len(rows) + 400)
+    table = [[ws.cell(r, c).value for c in range(1, width + 1)] for r in range(2, last + 1)]
+    while table and not any(cell_text(v).strip() for v in table[-1]):
+        table.pop()
+    if below_ok:
+        blank = next((i for i, r in enumerate(table) if not any(cell_text(v).strip() for v in r)), len(table))
+        table = table[:min(len(rows), blank)] if len(table) > len(rows) else table
+    problem = _compare_rows(table, rows, ordered, f"sheet {ws.title!r}")
+    if problem:
+        return fail(problem)
+    stray = [c for c in range(width + 1, width + 3) if any(ws.cell(r, c).value not in (None, "")
+                                                            for r in range(1, len(rows) + 2))]
+    if stray:
+        return fail(f"sheet {ws.title!r} has extra filled columns to the right of the {width} asked for")
+    return ok(f"sheet {ws.title!r} of {path}: header {header} and the {len(rows)} expected rows")
+
+
+# --- Writer tables and numbers ------------------------------------------------------------------------
+
+def _table_after(doc: docxc.Doc, after: str) -> Any:
+    anchor = docxc.find(doc, after)
+    blocks = [b for b in doc.blocks() if b.tag == docxc.W + "tbl" or docxc.norm(docxc.para_text(b)) or b is anchor]
+    index = next(i for i, b in enumerate(blocks) if b is anchor)
+    following = blocks[index + 1] if index + 1 < len(blocks) else None
+    if following is None or following.tag != docxc.W + "tbl":
+        seen = docxc.norm(docxc.para_text(following))[:40] if following is not None else "nothing"
+        raise StateError(f"no table directly after the paragraph starting {after!r} (found {seen!r})")
+    return following
+
+
+@primitive("multi.docx_table", grounded=("path", "after"))
+def docx_table(state: State, path: str, header: list[str], rows: list[list[Any]], after: str | None = None,
+               ordered: bool = True) -> Result:
+    """A table of the document (the one right after the paragraph starting `after`, or any one) has the header
+    row `header` and exactly `rows` below it; numbers may be typed in any display format."""
+    doc = docxc.load(state, path)
+    candidates = [_table_after(doc, after)] if after else docxc.tables(doc)
+    if not candidates:
+        return fail(f"{path} has no table")
+    problems = []
+    for table in candidates:
+        grid = docxc.grid(table)
+        if not grid or [docxc.norm(c) for c in grid[0]] != [docxc.norm(h) for h in header]:
+            problems.append(f"a table with header {grid[0] if grid else []}")
+            continue
+        problem = _compare_rows([list(r) for r in grid[1:]], rows, ordered, "the table")
+        if problem is None:
+            return ok(f"{path}: a table with header {header} and the {len(rows)} expected rows")
+        problems.append(problem)
+    return fail(f"{path}: no table holds header {header} and the expected rows ({'; '.join(problems[:3])})")
+
+
+def _text(host: Path) -> str:
+    return host.read_bytes().decode("utf-8-sig")
+
+
+def _json(host: Path) -> Any:
+    return json.loads(host.read_text(encoding="utf-8"))
+
+
+def _lines(state: State, path: str) -> list[str]:
+    if path.lower().endswith(".docx"):
+        return docxc.body_paragraphs(docxc.load(state, path))
+    return [" ".join(line.split()) for line in state.read(path, _text, "UTF-8 text file").splitlines()]
+
+
+@primitive("multi.number_in_text", grounded=("path", "label"), secret=("value",))
+def number_in_text(state: State, path: str, label: str, value: float, tolerance: float = TOLERANCE) -> Result:
+    """The paragraph (docx) or line (text file) starting with `label` states exactly one number after the label,
+    equal to `value` (thousands separators and a currency sign allowed)."""
+    want = " ".join(label.split())
+    lines = [line for line in _lines(state, path) if line.startswith(want)]
+    if len(lines) != 1:
+        return fail(f"{path}: {len(lines)} lines start with {label!r}, expected one")
+    rest = lines[0][len(want):]
+    numbers = [float(n.replace(",", "")) for n in re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", rest)]
+    if len(numbers) != 1:
+        return fail(f"{path}: after {label!r} the line reads {rest.strip()[:60]!r}, which is not one number")
+    if abs(numbers[0] - value) > tolerance:
+        return fail(f"{path}: {label!r} is followed by {numbers[0]:g}, which is not the right figure")
+    return ok(f"{path}: {label!r} states the right figure")
+
+
+# --- Thunderbird, Chrome, VS Code, files --------------------------------------------------------------
+
+@primitive("multi.contacts", grounded=())
+def contacts(state: State, path: str, present: list[list[str]], absent: Sequence[str] = ()) -> Result:
+    """The profile's Personal Address Book has a card for each [display name, email] of `present` and none for the
+    addresses in `absent` (people the instruction's rule leaves out)."""
+    for name, email in present:
+        result = tbc.contact_exists(state, path, email, name)
+        if not result.passed:
+            return fail(f"missing {name} <{email}>: {result.evidence}")
+    extra = [email for email in absent if tbc.contact_exists(state, path, email).passed]
+    if extra:
+        return fail(f"the address book also has cards for {', '.join(extra[:4])}, whom the rule leaves out")
+    return ok(f"all {len(present)} contacts are in the address book" + (", and none of the others" if absent else ""))
+
+
+@primitive("multi.bookmark", grounded=("name", "folder"))
+def bookmark(state: State, path: str, name: str, url: str, folder: list[str]) -> Result:
+    """A bookmark called `name` sits directly in `folder` (root label first) and points at `url`, an address the
+    user found in another app (scheme, host case and a trailing slash are free, as Chrome fixes them up)."""
+    data = state.read(path, _json, "Chrome Bookmarks file")
+    nodes = chromeio.folders_at(data, folder)
+    where = " > ".join(folder)
+    if not nodes:
+        return fail(f"there is no bookmark folder {where}")
+    named = [c for n in nodes for c in chromeio.children(n) if c.get("type") == "url"
+             and str(c.get("name", "")).strip() == name.strip()]
+    if not named:
+        seen = [str(c.get("name")) for n in nodes for c in chromeio.children(n)]
+        return fail(f"{where} has no bookmark named {name!r} (it holds {seen[:10]})")
+    if not any(same_url(str(c.get("url", "")), url) for c in named):
+        return fail(f"{where} > {name!r} points at {named[0].get('url')!r}, not the address asked for")
+    return ok(f"{where} > {name!r} points at {url}")
+
+
+@primitive("multi.setting_value", grounded=("key",))
+def setting_value(state: State, path: str, key: str, value: Any) -> Result:
+    """VS Code setting `key` in the settings file `path` equals `value`, a value the user read from another file."""
+    return vsc.setting_equals(state, path, key, value)
+
+
+@primitive("multi.saved_file", grounded=())
+def saved_file(state: State, path: str, sha256: str, size: int | None = None) -> Result:
+    """The file at `path` (a place the instruction's rule determines) holds exactly the expected bytes."""
+    return tbc.file_saved(state, path, sha256, size)
+
+
+# --- Impress ---------------------------------------------------------------------------------------------
+
+@primitive("multi.slide_layouts", grounded=("path",))
+def slide_layouts(state: State, path: str, titles: list[str], layout: str) -> Result:
+    """Every slide titled by one of `titles` has the placeholders of layout kind `layout` (title_only, ...)."""
+    for title in titles:
+        for slide in pptxc.slides(state, path, title):
+            kind = deckio.layout_kind(slide)
+            if kind != layout:
+                return fail(f"slide {title!r} has layout {kind}, expected {layout}")
+    return ok(f"the {len(titles)} slides have layout {layout}")
+
+
+@primitive("multi.slide_notes", grounded=("path",))
+def slide_notes(state: State, path: str, notes: dict[str, str]) -> Result:
+    """The slide titled by each key has speaker notes reading the value (whitespace collapsed)."""
+    for title, text in notes.items():
+        for slide in pptxc.slides(state, path, title):
+            got = deckio.notes_text(slide)
+            if got != deckio.norm(text):
+                return fail(f"the notes of slide {title!r} read {got[:60]!r}, expected {deckio.norm(text)[:60]!r}")
+    return ok(f"{len(notes)} slides carry the expected notes")
+
+
+@primitive("multi.slide_picture", grounded=("path", "slide"))
+def slide_picture(state: State, path: str, slide: str, width: int, height: int, reference: dict[str, Any]) -> Result:
+    """Slide `slide` shows a picture of `width` x `height` pixels (within 1) showing the reference content."""
+    want = decode(reference)
+    for item in pptxc.slides(state, path, slide):
+        seen = []
+        for shape in deckio.walk(item.shapes):
+            if not isinstance(shape, Picture):
+                continue
+            try:
+                with Image.open(io.BytesIO(shape.image.blob)) as img:
+                    img.load()
+                    size = img.size
+                    alike, measure = compare(img, want)
+            except Exception as exc:  # a linked or broken picture is simply not the asked one
+                seen.append(f"unreadable picture ({type(exc).__name__})")
+                continue
+            seen.append(f"{size[0]}x{size[1]} picture ({measure})")
+            if abs(size[0] - width) <= 1 and abs(size[1] - height) <= 1 and alike:
+                break
+        else:
+            return fail(f"slide {slide!r} shows no {width}x{height} picture of the expected content "
+                        f"(pictures: {seen or 'none'})")
+    return ok(f"slide {slide!r} shows the {width}x{height} picture")
