@@ -19,6 +19,7 @@ import contextlib
 import json
 import os
 import queue
+import shlex
 import shutil
 import subprocess
 import sys
@@ -156,7 +157,9 @@ class WorkerPool:
         binds.append((work, work, True))
         args = self.sandbox.bwrap_args(binds)
         memory = self.sandbox.limits.memory_mb * 1024
-        inner = f"ulimit -v {memory} || exit 126; exec {sys.executable} -m forge.workers {self.workdir}"
+        root = Path(__file__).resolve().parent.parent  # the same checkout as this process, whatever is installed
+        inner = (f"ulimit -v {memory} || exit 126; "
+                 f"exec env PYTHONPATH={shlex.quote(str(root))} {sys.executable} -m forge.workers {self.workdir}")
         return _Worker([*args, "bash", "-c", inner], {"PATH": "/usr/bin:/bin"})
 
     def prepare(self, folder: Path) -> None:

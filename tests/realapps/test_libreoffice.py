@@ -94,3 +94,12 @@ def test_generate_with_real_apps_all_records_the_tier(tmp_path):
         "SELECT t.status, v.verifier, v.passed FROM tasks t JOIN verifications v ON v.task_id = t.id "
         "WHERE v.verifier IN ('real-open', 'alternative') ORDER BY t.id, v.id").fetchall()
     assert rows == [("accepted", "real-open", 1), ("accepted", "alternative", 1)] * 3
+
+
+def test_csv_asset_for_calc_is_not_an_office_document(tmp_path):
+    from workflows import multi_sheet_contacts
+
+    folder = make_package(multi_sheet_contacts.WORKFLOW, {"source": "csv", "subset": "all"}, tmp_path / "out", seed=2)
+    stages = _tier(tmp_path).check([load_package(folder)])[0]
+    assert all(s.name != "real-infra" for s in stages), stages
+    assert all(s.passed for s in stages), stages
