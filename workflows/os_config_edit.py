@@ -28,6 +28,9 @@ BASHRC = ("# ~/.bashrc: executed by bash for non-login shells.", "", "# If not r
           "case $- in", "    *i*) ;;", "      *) return;;", "esac", "", "HISTCONTROL=ignoreboth", "HISTSIZE=1000",
           "HISTFILESIZE=2000", "shopt -s histappend", "", "alias ll='ls -alF'", "alias la='ls -A'",
           "alias gs='git status'", "export EDITOR=nano")
+BASHRC_EXTRAS = ("alias gd='git diff'", "alias ..='cd ..'", "export VISUAL=vim", "alias py=python3",
+                 "export LESS='-R'", "alias grep='grep --color=auto'", "export HISTTIMEFORMAT='%F %T '",
+                 "alias dc='docker compose'", "alias serve='python3 -m http.server'", "export PAGER=less")
 PHRASINGS = (
     "Edit {path}: {task_lc} Don't change anything else in the file.",
     "Please edit {path}. {task} Everything else in it must stay as it is.",
@@ -112,6 +115,13 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"tree": [FileSpec(path, "text", text)], "facts": facts, "target": target}
 
 
+def _bashrc(rng: random.Random) -> list[str]:
+    """A lived-in ~/.bashrc: the Debian skeleton, a history size and a few of the user's own lines."""
+    lines = list(BASHRC)
+    lines[lines.index("HISTSIZE=1000")] = f"HISTSIZE={rng.choice((1000, 2000, 5000, 10000))}"
+    return lines + rng.sample(BASHRC_EXTRAS, rng.randint(2, 4))
+
+
 def _text_file(edit: str, pool: Mapping[str, Any], rng: random.Random, project: str
                ) -> tuple[list[str], str, str, str, str]:
     """(lines, path, new line, old line, task sentence) for the line-based edits."""
@@ -120,7 +130,7 @@ def _text_file(edit: str, pool: Mapping[str, Any], rng: random.Random, project: 
         new = rng.choice((f"alias {script.split('_')[0]}='~/bin/{script}.sh'", 'export PATH="$HOME/bin:$PATH"',
                           f"export PROJECT_DIR=\"$HOME/projects/{project}\"", "alias update='sudo apt update'"))
         path = oc.home(".bashrc")
-        return list(BASHRC), path, new, "", f"Append the line {new} to the end of the file."
+        return _bashrc(rng), path, new, "", f"Append the line {new} to the end of the file."
     if edit == "delete_line":
         people = rng.sample([f"{f.lower()}.{x.lower()}@example.org" for f in FIRST_NAMES for x in LAST_NAMES], 9)
         path = oc.home(f"Documents/{project}/mailing_list.txt")
