@@ -118,7 +118,8 @@ def _tree_bytes(home: Path, stop_at: int) -> int:
     return total
 
 
-def _chown_tree(home: Path, uid: int) -> None:
+def chown_tree(home: Path, uid: int = NOBODY) -> None:
+    """Give a folder and everything in it (links themselves, not their targets) to `uid`."""
     for dirpath, dirnames, filenames in os.walk(home):
         os.lchown(dirpath, uid, uid)
         for name in dirnames + filenames:
@@ -190,7 +191,7 @@ class Sandbox:
                    "FORGE_ASSETS": str(package / "assets"), "LANG": "C.UTF-8"}
             return self.run(["bash", "-c", f"{self.ulimits()}; {text}"], env, home, cwd=home)
         if self.as_root:
-            _chown_tree(home, NOBODY)
+            chown_tree(home)
         # The wrapper counts processes still alive in the PID namespace after the script (pid 1 is bwrap's
         # init, $$ is this shell); the glob needs no fork.
         inner = (f'{self.ulimits()}; FORGE_NO_LAUNCH=1 FORGE_ASSETS=/forge/pkg/assets bash "/forge/pkg/{script}"; '

@@ -32,7 +32,7 @@ from typing import IO, Any
 
 from forge import parsecache
 from forge.errors import SandboxError
-from forge.sandbox import NOBODY, Sandbox
+from forge.sandbox import NOBODY, Sandbox, chown_tree
 
 #: Seconds one request may take before its worker is killed and replaced.
 REQUEST_SECONDS = 120.0
@@ -165,10 +165,7 @@ class WorkerPool:
     def prepare(self, folder: Path) -> None:
         """Make `folder` (inside workdir) writable by the workers."""
         if self.sandbox.as_root:
-            for dirpath, dirnames, filenames in os.walk(folder):
-                os.lchown(dirpath, NOBODY, NOBODY)
-                for name in dirnames + filenames:
-                    os.lchown(Path(dirpath) / name, NOBODY, NOBODY)
+            chown_tree(folder)
 
     def control(self, request: dict[str, Any]) -> Control:
         worker = self._idle.get()

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forge.errors import ForgeError
-from forge.sandbox import NOBODY, Sandbox
+from forge.sandbox import Sandbox, chown_tree
 
 #: extension -> (module, export filter to re-save in the same format)
 FORMATS = {
@@ -100,8 +100,7 @@ class Office:
             shutil.copyfile(file, stage / name)
             staged[name] = file
         if self.sandbox is not None and self.sandbox.as_root:
-            for path in (self.workdir, *self.workdir.rglob("*")):
-                os.lchown(path, NOBODY, NOBODY)
+            chown_tree(self.workdir)
         names = sorted(staged)
         chunks = [names[i::self.instances] for i in range(self.instances) if names[i::self.instances]]
         with ThreadPoolExecutor(max_workers=len(chunks)) as pool:
