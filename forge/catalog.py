@@ -21,7 +21,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from forge.errors import CatalogError
 
 DEFAULT_URL = "sqlite:///forge.db"
-TABLES = ("skills", "runs", "tasks", "verifications", "llm_calls")
+TABLES = ("skills", "workflows", "runs", "rounds", "tasks", "verifications", "llm_calls", "llm_cache",
+          "student_results", "taxonomy_changes")
 
 
 def resolve_url(url: str | None) -> str:
@@ -47,6 +48,35 @@ class SkillRow(Base):
     parent: Mapped[str | None] = mapped_column(String(120), nullable=True)
     origin: Mapped[str] = mapped_column(String(20), default="seed")
     status: Mapped[str] = mapped_column(String(20), default="active")
+    #: Share of a round's budget relative to other skills (expansion reallocates it; 0 = retired).
+    weight: Mapped[float] = mapped_column(Float, default=1.0)
+    #: The round the skill joined the taxonomy (0 = seed) and the expansion operator that made it.
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    operator: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class WorkflowRow(Base):
+    """One row per workflow family version seen by a run (lineage: tasks name the signature)."""
+
+    __tablename__ = "workflows"
+    signature: Mapped[str] = mapped_column(String(40), primary_key=True)
+    name: Mapped[str] = mapped_column(String(120), index=True)
+    version: Mapped[int] = mapped_column(Integer)
+    apps: Mapped[list[str]] = mapped_column(JSON)
+    description: Mapped[str] = mapped_column(Text, default="")
+
+
+class RoundRow(Base):
+    """A feedback round: generate -> student attempts -> ingest -> expand -> reallocate."""
+
+    __tablename__ = "rounds"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    status: Mapped[str] = mapped_column(String(20), default="open")
+    budget: Mapped[int] = mapped_column(Integer, default=0)
+    seed: Mapped[int] = mapped_column(Integer, default=0)
+    started_at: Mapped[str] = mapped_column(String(40))
+    finished_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    counts: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
 class RunRow(Base):
@@ -61,6 +91,7 @@ class RunRow(Base):
     finished_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
     counts: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
     status: Mapped[str] = mapped_column(String(20), default="running")
+    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class TaskRow(Base):
@@ -83,6 +114,7 @@ class TaskRow(Base):
     cost_usd: Mapped[float] = mapped_column(Float, default=0.0)
     seconds_generate: Mapped[float] = mapped_column(Float, default=0.0)
     seconds_verify: Mapped[float] = mapped_column(Float, default=0.0)
+    round: Mapped[int] = mapped_column(Integer, default=0, index=True)
 
 
 class VerificationRow(Base):
@@ -105,6 +137,57 @@ class LLMCallRow(Base):
     completion_tokens: Mapped[int] = mapped_column(Integer)
     cost_usd: Mapped[float] = mapped_column(Float)
     cached: Mapped[bool] = mapped_column(Boolean)
+    model: Mapped[str] = mapped_column(String(120), default="")
+    run_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    latency_s: Mapped[float] = mapped_column(Float, default=0.0)
+    attempts: Mapped[int] = mapped_column(Integer, default=1)
+    ok: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class LLMCacheRow(Base):
+    """Answers already paid for, keyed by a hash of (model, messages, schema, sampling params, seed)."""
+
+    __tablename__ = "llm_cache"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    model: Mapped[str] = mapped_column(String(120))
+    response: Mapped[str] = mapped_column(Text)
+    prompt_tokens: Mapped[int] = mapped_column(Integer)
+    completion_tokens: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[str] = mapped_column(String(40))
+
+
+class StudentResultRow(Base):
+    """One attempt of the student at one task (OSWorld result folder or JSONL row)."""
+
+    __tablename__ = "student_results"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    #: Hash of (source identity, task id, model, round): re-ingesting the same results is a no-op.
+    attempt_key: Mapped[str] = mapped_column(String(64), unique=True)
+    task_id: Mapped[str] = mapped_column(String(160), index=True)
+    skill_id: Mapped[str] = mapped_column(String(120), index=True)
+    round: Mapped[int] = mapped_column(Integer, index=True)
+    model: Mapped[str] = mapped_column(String(120), default="")
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    success: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    steps: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    failure_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    infra: Mapped[bool] = mapped_column(Boolean, default=False)
+    source: Mapped[str] = mapped_column(Text)
+
+
+class TaxonomyChangeRow(Base):
+    """Every change the expander makes (add, reweight, retire, refuse), with its reason and statistics."""
+
+    __tablename__ = "taxonomy_changes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    round: Mapped[int] = mapped_column(Integer, index=True)
+    operator: Mapped[str] = mapped_column(String(40))
+    action: Mapped[str] = mapped_column(String(20))
+    skill_id: Mapped[str] = mapped_column(String(120), index=True)
+    parent: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    reason: Mapped[str] = mapped_column(Text)
+    stats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
 _READ_ONLY_START = re.compile(r"^\s*(select|with|explain|values)\b", re.IGNORECASE)
