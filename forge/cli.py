@@ -363,5 +363,20 @@ def sql(
     _print_rows(columns, rows, fmt.value)
 
 
+# Command groups that live in their own modules (forge/cli_*.py). Each module defines `register(app)`,
+# which adds its commands or sub-Typers; keep this list sorted.
+_COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def _register_commands() -> None:
+    import importlib
+
+    for name in _COMMAND_MODULES:
+        importlib.import_module(f"forge.{name}").register(app)
+
+
+_register_commands()
+
+
 def main() -> None:
     app()
