@@ -254,6 +254,16 @@ class Catalog:
             return session.scalar(select(TaskRow.id).where(TaskRow.dedup_key == key, TaskRow.status == "accepted",
                                                            TaskRow.id != task_id).limit(1))
 
+    def recorded(self, task_ids: Sequence[str], chunk: int = 500) -> dict[str, tuple[str, str | None, str]]:
+        """id -> (status, path, workflow signature) for those of `task_ids` already recorded (to resume)."""
+        found: dict[str, tuple[str, str | None, str]] = {}
+        columns = (TaskRow.id, TaskRow.status, TaskRow.path, TaskRow.workflow_signature)
+        with self.session() as session:
+            for i in range(0, len(task_ids), chunk):
+                for row in session.execute(select(*columns).where(TaskRow.id.in_(task_ids[i:i + chunk]))):
+                    found[row.id] = (row.status, row.path, row.workflow_signature)
+        return found
+
     def task(self, task_id: str) -> TaskRow | None:
         with self.session() as session:
             return session.get(TaskRow, task_id)

@@ -24,7 +24,7 @@ from forge.dag import LLMOutputError, NodeContext
 from forge.errors import ForgeError, UnknownNameError, did_you_mean
 from forge.ids import TaskId
 from forge.llm import Backend, OfflineBackend
-from forge.package import build_package, load_package, write_package
+from forge.package import build_package, load_package, sweep_partial, write_package
 from forge.realapps import FAILS_AS, Policy, real_apps
 from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
@@ -147,8 +147,16 @@ class Generator:
         self.env = LocalEnv(sandbox, catalog.find_duplicate)
 
     def run(self, task_ids: Iterable[TaskId], progress: Callable[[Outcome], None] | None = None,
-            commit_every: int = 25) -> Counter[str]:
+            commit_every: int = 25, resume: bool = True) -> Counter[str]:
+        """Generate, gate and record `task_ids` in order; returns counts by gate class.
+
+        With `resume` (the default) a task the catalog already holds with a final verdict from the same
+        workflow version (and, when it has one, a complete package folder) is counted and skipped, so
+        rerunning a killed command continues where it stopped. Infrastructure failures are retried."""
+        task_ids = list(task_ids)
         counts: Counter[str] = Counter()
+        sweep_partial(self.out)
+        finished = self._finished(task_ids) if resume else {}
         session = self.catalog.session()
         stack = contextlib.ExitStack()
         runner, workdir = stack.enter_context(gate_runner(self.sandbox, self.workers))
@@ -197,6 +205,11 @@ class Generator:
         try:
             with ThreadPoolExecutor(max_workers=GATES_IN_FLIGHT, thread_name_prefix="gate") as gate_threads:
                 for task_id in task_ids:
+                    if str(task_id) in finished:
+                        counts[finished[str(task_id)].status] += 1
+                        if progress:
+                            progress(finished[str(task_id)])
+                        continue
                     prepared = self._prepare(task_id)
                     while len(pending) > GATES_IN_FLIGHT:
                         route(pending.popleft())
@@ -213,6 +226,20 @@ class Generator:
             session.close()
             stack.close()
         return counts
+
+    def _finished(self, task_ids: list[TaskId]) -> dict[str, Outcome]:
+        """Tasks of this plan already recorded with a final verdict that a rerun would reproduce."""
+        finished, out = {}, self.out.resolve()
+        for task_id, (status, path, signature) in self.catalog.recorded([str(t) for t in task_ids]).items():
+            skill = self.taxonomy.get(TaskId.parse(task_id).skill_id)
+            if skill is None or status == "infra_fail" or signature != get_family(skill.family).signature:
+                continue
+            if path is not None and not (Path(path).resolve().is_relative_to(out)
+                                         and (Path(path) / "task.json").is_file()):
+                continue  # the package is gone, or the run writes to another folder: make it again
+            finished[task_id] = Outcome(task_id, skill.app, status, Path(path) if path else None,
+                                        "resumed: recorded by an earlier run")
+        return finished
 
     def _apply_tier(self, outcome: Outcome, row: TaskRow, stages: list[Stage]) -> None:
         """Add the real-app stages to a task; a failing one rejects it (`setup_fail` or `strict`)."""

@@ -1,7 +1,8 @@
 """Task packages on disk: `<out>/<app>/<task_id>/{task.json, setup.sh, assets/, solution/}`.
 
 `build_package` turns a workflow's outputs into files (in memory); `write_package` writes them
-atomically (a temp folder renamed into place, so a crash never leaves half a package);
+atomically (a temp folder renamed into place, so a crash never leaves half a package; `sweep_partial`
+removes a killed run's hidden leftovers);
 `load_package` reads any package folder back, with errors that name the file.
 Nothing time- or run-dependent goes into a package: the same inputs give the same bytes.
 """
@@ -153,11 +154,28 @@ def write_package(folder: Path, package: PackageFiles) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
     (tmp / "setup.sh").chmod(0o755)
-    if folder.exists():
-        shutil.rmtree(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp.rename(folder)
+    if folder.exists():  # move the old copy aside in one rename: a kill never leaves half of it visible
+        old = folder.with_name(f".{folder.name}.old")
+        if old.exists():
+            shutil.rmtree(old)
+        folder.rename(old)
+        tmp.rename(folder)
+        shutil.rmtree(old)
+    else:
+        tmp.rename(folder)
     return folder
+
+
+def sweep_partial(out: Path) -> int:
+    """Delete what a killed run left half-done under `out/<app>/` (hidden `.<id>.tmp` / `.<id>.old` folders);
+    returns how many. Visible package folders are always complete, so they are left alone."""
+    swept = 0
+    for leftover in [*out.glob("*/.*.tmp"), *out.glob("*/.*.old"), *out.glob("rejected/*/.*.tmp")]:
+        if leftover.is_dir():
+            shutil.rmtree(leftover)
+            swept += 1
+    return swept
 
 
 @dataclass(frozen=True)

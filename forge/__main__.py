@@ -1,0 +1,5 @@
+"""`python -m forge ...` is the `forge` command."""
+
+from forge.cli import main
+
+main()
