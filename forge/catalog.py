@@ -8,17 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Integer, String, Text, create_engine, delete, select, text
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text, delete, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
-
-from forge.errors import CatalogError
 
 DEFAULT_URL = "sqlite:///forge.db"
 TABLES = ("skills", "workflows", "runs", "rounds", "tasks", "verifications", "llm_calls", "llm_cache",
@@ -96,10 +93,15 @@ class RunRow(Base):
 
 class TaskRow(Base):
     __tablename__ = "tasks"
+    # (x, status) pairs answer the usual `GROUP BY x, status` counts from the index alone (benchmarks/scale_catalog.py)
+    __table_args__ = (Index("ix_tasks_skill_id_status", "skill_id", "status"),
+                      Index("ix_tasks_family_status", "family", "status"),
+                      Index("ix_tasks_app_status", "app", "status"),
+                      Index("ix_tasks_run_id_status", "run_id", "status"))
     id: Mapped[str] = mapped_column(String(160), primary_key=True)
-    skill_id: Mapped[str] = mapped_column(String(120), index=True)
-    family: Mapped[str] = mapped_column(String(120), index=True)
-    app: Mapped[str] = mapped_column(String(40), index=True)
+    skill_id: Mapped[str] = mapped_column(String(120))
+    family: Mapped[str] = mapped_column(String(120))
+    app: Mapped[str] = mapped_column(String(40))
     status: Mapped[str] = mapped_column(String(20), index=True)
     seed: Mapped[int] = mapped_column(Integer)
     idx: Mapped[int] = mapped_column(Integer)
@@ -154,6 +156,8 @@ class LLMCacheRow(Base):
     prompt_tokens: Mapped[int] = mapped_column(Integer)
     completion_tokens: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[str] = mapped_column(String(40))
+    #: Why the answer was unusable (refusal, truncated, empty), so a cached bad answer is repaired the same way.
+    problem: Mapped[str] = mapped_column(Text, default="")
 
 
 class StudentResultRow(Base):
@@ -190,36 +194,40 @@ class TaxonomyChangeRow(Base):
     stats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
-_READ_ONLY_START = re.compile(r"^\s*(select|with|explain|values)\b", re.IGNORECASE)
-
-
 def now() -> str:
     """Wall-clock time, for catalog rows only (never for packages)."""
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
+#: Skill columns `sync_skills` never overwrites on an existing row (rounds own them).
+_KEPT = frozenset({"id", "status"})
+
+
 class Catalog:
     def __init__(self, url: str | None = None) -> None:
+        """Open (an empty database: create) the catalog at `url`; see forge.database for the schema contract."""
+        from forge.database import ensure_schema, open_engine
+
         self.url = resolve_url(url)
-        try:
-            self.engine: Engine = create_engine(self.url)
-            database = self.engine.url.database
-            if self.engine.dialect.name == "sqlite" and database and database != ":memory:":
-                Path(database).parent.mkdir(parents=True, exist_ok=True)
-            Base.metadata.create_all(self.engine)
-        except (SQLAlchemyError, ImportError) as exc:
-            raise CatalogError(f"cannot open catalog {self.url}: {str(exc).splitlines()[0]}; "
-                               "check --db / FORGE_DATABASE_URL") from None
+        self.engine: Engine = open_engine(self.url)
+        ensure_schema(self.engine)
 
     def session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
 
     def sync_skills(self, skills: Iterable[Any]) -> None:
+        """Insert or update the skills' rows in one upsert (two processes syncing at once both succeed).
+        An existing row keeps its lifecycle (`status`): a skill a round retired stays retired."""
+        rows = [dict(id=s.id, family=s.family, app=s.app, apps=list(s.apps), category=s.category,
+                     params=dict(s.params), description=s.description, difficulty=s.difficulty, parent=s.parent,
+                     origin=s.origin, status=s.status) for s in skills]
+        if not rows:
+            return
+        insert: Any = (pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert)(SkillRow)
+        upsert = insert.on_conflict_do_update(index_elements=[SkillRow.id],
+                                              set_={k: insert.excluded[k] for k in rows[0] if k not in _KEPT})
         with self.session() as session, session.begin():
-            for s in skills:
-                session.merge(SkillRow(id=s.id, family=s.family, app=s.app, apps=list(s.apps), category=s.category,
-                                       params=dict(s.params), description=s.description, difficulty=s.difficulty,
-                                       parent=s.parent, origin=s.origin, status=s.status))
+            session.execute(upsert, rows)
 
     def start_run(self, *, seed: int, requested: int, selection: dict[str, Any], out_dir: str, backend: str) -> int:
         with self.session() as session, session.begin():
@@ -238,7 +246,9 @@ class Catalog:
     def record(self, session: Session, task: TaskRow, stages: Sequence[Any], calls: Sequence[Any]) -> None:
         """Insert or replace a task with its verifications and LLM calls (inside the caller's transaction)."""
         session.execute(delete(VerificationRow).where(VerificationRow.task_id == task.id))
-        session.execute(delete(LLMCallRow).where(LLMCallRow.task_id == task.id))
+        # The ledger keeps what earlier runs spent on this task; only this run's rows are replaced.
+        session.execute(delete(LLMCallRow).where(LLMCallRow.task_id == task.id,
+                                                 LLMCallRow.run_id.is_not_distinct_from(task.run_id)))
         session.merge(task)
         session.flush()
         for stage in stages:
@@ -247,7 +257,51 @@ class Catalog:
         for call in calls:
             session.add(LLMCallRow(task_id=task.id, node=call.node, backend=call.backend,
                                    prompt_tokens=call.prompt_tokens, completion_tokens=call.completion_tokens,
-                                   cost_usd=call.cost_usd, cached=call.cached))
+                                   cost_usd=call.cost_usd, cached=call.cached, model=call.model,
+                                   run_id=task.run_id, latency_s=round(call.latency_s, 6),
+                                   attempts=call.attempts, ok=call.ok))
+            entry = call.cache_entry
+            if entry is not None:  # a fresh answer: cached with its task, in the same transaction
+                session.merge(LLMCacheRow(key=entry.key, model=entry.model, response=entry.text,
+                                          problem=entry.problem, prompt_tokens=entry.prompt_tokens,
+                                          completion_tokens=entry.completion_tokens, created_at=now()))
+
+    def store_answer(self, entry: Any) -> bool:
+        """Cache a fresh answer (`forge.llm.CacheEntry`) now, in its own transaction, so a killed run keeps what
+        it paid for. False when SQLite is held by the run's own open transaction: the answer is then stored with
+        its task (`record`); waiting would block the very thread that holds the lock."""
+        from sqlalchemy.exc import OperationalError
+
+        from forge.database import SQLITE_BUSY_MS
+
+        sqlite = self.engine.dialect.name == "sqlite"
+        insert: Any = (sqlite_insert if sqlite else pg_insert)(LLMCacheRow).values(
+            key=entry.key, model=entry.model, response=entry.text, problem=entry.problem,
+            prompt_tokens=entry.prompt_tokens, completion_tokens=entry.completion_tokens, created_at=now())
+        try:
+            with self.engine.connect() as conn:
+                if sqlite:
+                    conn.exec_driver_sql("PRAGMA busy_timeout = 100")
+                try:
+                    conn.execute(insert.on_conflict_do_nothing(index_elements=[LLMCacheRow.key]))
+                    conn.commit()
+                finally:
+                    if sqlite:
+                        conn.exec_driver_sql(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
+        except OperationalError:
+            return False
+        return True
+
+    def cached_answer(self, key: str) -> Any:
+        """The `llm_cache` entry for `key` as a `forge.llm.CacheEntry`, or None."""
+        from forge.llm.base import CacheEntry
+
+        with self.session() as session:
+            row = session.get(LLMCacheRow, key)
+        if row is None:
+            return None
+        return CacheEntry(row.key, row.model, row.response, row.problem or "", row.prompt_tokens,
+                          row.completion_tokens)
 
     def find_duplicate(self, key: str, task_id: str) -> str | None:
         with self.session() as session:
@@ -274,25 +328,7 @@ class Catalog:
                                         .order_by(VerificationRow.id)))
 
     def query(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-        """Run one read-only statement. Writes are refused twice: by the statement's first keyword and
-        by a read-only transaction in the database itself; the transaction is always rolled back."""
-        if not _READ_ONLY_START.match(sql):
-            raise CatalogError("forge sql runs read-only queries only (SELECT, WITH, EXPLAIN, VALUES); "
-                               "the catalog is unchanged")
-        with self.engine.connect() as conn:
-            try:
-                if self.engine.dialect.name == "sqlite":
-                    conn.exec_driver_sql("PRAGMA query_only = ON")
-                elif self.engine.dialect.name == "postgresql":
-                    conn.exec_driver_sql("SET TRANSACTION READ ONLY")
-                result = conn.execute(text(sql))
-                columns = list(result.keys())
-                rows = [tuple(r) for r in result.fetchall()]
-            except SQLAlchemyError as exc:
-                message = str(getattr(exc, "orig", exc)).splitlines()[0]
-                raise CatalogError(f"query failed: {message}; the catalog is unchanged") from None
-            finally:
-                conn.rollback()
-                if self.engine.dialect.name == "sqlite":
-                    conn.exec_driver_sql("PRAGMA query_only = OFF")
-        return columns, rows
+        """Run one read-only statement (see `forge.database.read_only`); returns (column names, rows)."""
+        from forge.database import read_only
+
+        return read_only(self.engine, sql)

@@ -1,0 +1,257 @@
+"""The catalog's database: engines for SQLite and PostgreSQL, and the schema kept at the newest migration.
+
+Contract of `ensure_schema` (run by every `Catalog(...)`): an empty database is created at the head revision
+(`create_all` + stamp, the models and the migrations being the same schema: tests/forge/test_catalog.py compares
+them); a catalog at the head opens as it is; an older one is refused with one line that says to run
+`forge db upgrade` (explicit, because a shared PostgreSQL catalog is used by several machines and versions at once:
+the one that happens to start first must not change the schema under the others, and users back up first).
+
+Migrations are Alembic revisions in forge/migrations/versions, named NNNN_slug.py; the Config is built here, in
+code, so no alembic.ini is needed. Catalogs made before migrations existed have no `alembic_version` table:
+their revision is read off their tables (`legacy_revision`) and they upgrade in place.
+Schema changes hold a lock (PostgreSQL advisory lock; SQLite BEGIN IMMEDIATE), so processes opening one new
+catalog at the same time create it once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, create_engine, event, inspect, make_url, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+
+from forge.errors import CatalogError
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+#: pg_advisory_xact_lock key for schema changes ("forge" in ASCII).
+_PG_LOCK = 0x666F726765
+_READ_ONLY_START = re.compile(r"^\s*(select|with|explain|values)\b", re.IGNORECASE)
+#: How long a SQLite writer waits for another process's transaction before giving up.
+SQLITE_BUSY_MS = 60_000
+
+
+def shown(url: str) -> str:
+    """The URL as printed in messages: the password masked."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except SQLAlchemyError:
+        return url
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL: readers never block the writer and a second process writing waits (busy_timeout) instead of failing;
+    # synchronous=NORMAL is crash-safe in WAL mode (a killed process loses nothing committed).
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA synchronous = NORMAL")
+    # Aggregates over a large catalog scan the file: read it through mmap and a 64 MiB page cache.
+    cursor.execute("PRAGMA mmap_size = 1073741824")
+    cursor.execute("PRAGMA cache_size = -65536")
+    cursor.close()
+
+
+def open_engine(url: str) -> Engine:
+    """An engine for a SQLAlchemy URL (the folder of a SQLite file is created). Connects lazily."""
+    try:
+        engine = create_engine(url, pool_pre_ping=url.startswith("postgresql"))
+    except (SQLAlchemyError, ImportError) as exc:
+        raise CatalogError(f"cannot open catalog {shown(url)}: {str(exc).splitlines()[0]}; check --db / "
+                           "FORGE_DATABASE_URL (PostgreSQL: postgresql+psycopg://user:password@host/db)") from None
+    if engine.dialect.name == "sqlite":
+        database = engine.url.database
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's Config in code: the migrations shipped in forge/migrations, run on `connection`."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("file_template", "%%(rev)s_%%(slug)s")
+    config.attributes["connection"] = connection
+    return config
+
+
+@functools.cache
+def history() -> tuple[tuple[str, str], ...]:
+    """(revision id, first line of its docstring) for every revision, oldest first; the last is the head."""
+    script = ScriptDirectory.from_config(alembic_config())
+    return tuple((r.revision, (r.doc or "").splitlines()[0]) for r in reversed(list(script.walk_revisions())))
+
+
+def revisions() -> tuple[str, ...]:
+    return tuple(revision for revision, _ in history())
+
+
+def head() -> str:
+    return revisions()[-1]
+
+
+def legacy_revision(conn: Connection) -> str | None:
+    """The revision of a catalog made before migrations (no alembic_version): 907e9bc's had no `rounds` table.
+    None when the database holds no catalog tables."""
+    tables = set(inspect(conn).get_table_names())
+    if "tasks" not in tables:
+        return None
+    return "0002" if "rounds" in tables else "0001"
+
+
+def current(conn: Connection) -> str | None:
+    """The catalog's revision (recorded by Alembic, else read off a pre-migration catalog's tables)."""
+    return MigrationContext.configure(conn).get_current_revision() or legacy_revision(conn)
+
+
+@contextlib.contextmanager
+def schema_lock(engine: Engine) -> Iterator[Connection]:
+    """A connection in a transaction that holds the schema lock; committed on success."""
+    with engine.connect() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK})
+        elif engine.dialect.name == "sqlite":
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+        yield conn
+        conn.commit()
+
+
+def _create(conn: Connection) -> None:
+    from forge.catalog import Base
+
+    Base.metadata.create_all(conn)
+    command.stamp(alembic_config(conn), "head")
+
+
+def connect_error(engine: Engine, exc: SQLAlchemyError) -> CatalogError:
+    message = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+    return CatalogError(f"cannot open catalog {engine.url.render_as_string(hide_password=True)}: {message}; "
+                        "check --db / FORGE_DATABASE_URL and that the database server is running")
+
+
+def ensure_schema(engine: Engine) -> None:
+    """Create an empty catalog at the head revision; refuse an older or unknown one (see the module docstring)."""
+    try:
+        with engine.connect() as conn:
+            revision = current(conn)
+        if revision == head():
+            return
+        with schema_lock(engine) as conn:  # check again: another process may have just created it
+            revision = current(conn)
+            if revision is None:
+                _create(conn)
+            if revision in (None, head()):
+                return
+    except SQLAlchemyError as exc:
+        raise connect_error(engine, exc) from None
+    url = engine.url.render_as_string(hide_password=True)
+    if revision in revisions():
+        raise CatalogError(f"catalog {url} has schema revision {revision}, this Forge needs {head()}: back it up, "
+                           f"then run `forge db upgrade --db {url}`")
+    raise CatalogError(f"catalog {url} has schema revision {revision!r}, which this Forge does not know "
+                       f"(its newest is {head()}): it was made by a newer Forge; upgrade Forge")
+
+
+def upgrade(engine: Engine) -> tuple[str | None, str]:
+    """Bring the catalog to the head revision in place; returns (revision before, revision after)."""
+    try:
+        with schema_lock(engine) as conn:
+            before = current(conn)
+            if before is None:
+                _create(conn)
+            elif before not in revisions():
+                raise CatalogError(f"catalog has schema revision {before!r}, which this Forge does not know "
+                                   f"(its newest is {head()}): upgrade Forge")
+            else:
+                config = alembic_config(conn)
+                if MigrationContext.configure(conn).get_current_revision() is None:
+                    command.stamp(config, before)  # a pre-migration catalog: record what it is, then upgrade
+                command.upgrade(config, "head")
+    except SQLAlchemyError as exc:
+        raise CatalogError(f"upgrade failed, the catalog is unchanged: "
+                           f"{str(getattr(exc, 'orig', None) or exc).strip().splitlines()[0]}") from None
+    return before, head()
+
+
+def stamp(engine: Engine, revision: str) -> None:
+    """Record `revision` as the catalog's schema without changing any table (for a schema fixed by hand)."""
+    if revision != "head" and revision not in revisions():
+        raise CatalogError(f"unknown revision {revision!r}; known: {', '.join(revisions())}")
+    with schema_lock(engine) as conn:
+        command.stamp(alembic_config(conn), revision, purge=True)
+
+
+def read_only(engine: Engine, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Run one read-only statement; returns (column names, rows). Writes are refused twice: by the statement's
+    first keyword and by the database itself (SQLite: query_only; PostgreSQL: a read-only transaction, with the
+    statement sent prepared, so `SELECT 1; COMMIT; DELETE ...` cannot leave it). Always rolled back."""
+    if not _READ_ONLY_START.match(sql):
+        raise CatalogError("forge sql runs read-only queries only (SELECT, WITH, EXPLAIN, VALUES); "
+                           "the catalog is unchanged")
+    dialect = engine.dialect
+    if dialect.name not in ("sqlite", "postgresql"):
+        raise CatalogError(f"forge sql supports SQLite and PostgreSQL catalogs, not {dialect.name}")
+    with engine.connect() as conn:
+        try:
+            cursor: Any = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            if dialect.name == "sqlite":
+                conn.exec_driver_sql("PRAGMA query_only = ON")
+                cursor.execute(sql)  # sqlite3 runs one statement per call
+            else:
+                conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+                cursor.execute(sql, prepare=True)  # a prepared statement is exactly one statement
+            columns = [d[0] for d in cursor.description or ()]
+            rows = [tuple(r) for r in cursor.fetchall()]
+        except (SQLAlchemyError, dialect.loaded_dbapi.Error) as exc:
+            message = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
+            raise CatalogError(f"query failed: {message}; the catalog is unchanged") from None
+        finally:
+            conn.rollback()
+            if dialect.name == "sqlite":
+                conn.exec_driver_sql("PRAGMA query_only = OFF")
+    return columns, rows
+
+
+def new_revision(message: str) -> Path:
+    """Write the next revision (NNNN_slug.py) with the operations that turn the head schema into the models'
+    schema (Alembic autogenerate against a scratch SQLite catalog upgraded from nothing). Review it: renames
+    show up as drop + add, and new NOT NULL columns need a server_default for the rows already there."""
+    import tempfile
+
+    from alembic.autogenerate import compare_metadata
+
+    from forge.catalog import Base
+
+    with tempfile.TemporaryDirectory() as scratch:
+        engine = open_engine(f"sqlite:///{scratch}/catalog.db")
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), "head")
+            if not compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), Base.metadata):
+                raise CatalogError(f"the models in forge/catalog.py match revision {head()}: nothing to migrate")
+            rev_id = f"{int(head()) + 1:04d}"
+            script = command.revision(alembic_config(conn), message=message, autogenerate=True, rev_id=rev_id)
+        engine.dispose()
+    history.cache_clear()
+    assert script is not None and not isinstance(script, list)
+    return Path(script.path)
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) != 3 or sys.argv[1] != "revision":
+        sys.exit('usage: python -m forge.database revision "what changed"')
+    try:
+        print(new_revision(sys.argv[2]))
+    except CatalogError as exc:
+        sys.exit(f"Error: {exc}")
