@@ -21,7 +21,7 @@ import jsonschema
 
 from forge.errors import WorkflowError
 from forge.ids import digest, task_rng
-from forge.llm import Backend, LLMRequest
+from forge.llm import Backend, CacheEntry, LLMRequest, LLMResponse, LLMUnavailableError, Repair
 
 #: Names every run starts with.
 RUN_INPUTS = ("params",)
@@ -43,12 +43,28 @@ class LLMOutputError(WorkflowError):
 
 @dataclass(frozen=True)
 class LLMCall:
+    """One ledger row: a call of an llm node (a repair request is a call of node `<name>/repair`).
+
+    Tokens and cost are the answer's own (the same when it came from the cache); `cached`, `latency_s`
+    and `attempts` depend on the run, so they go to the catalog only, never into a package."""
+
     node: str
     backend: str
     prompt_tokens: int
     completion_tokens: int
     cost_usd: float
     cached: bool
+    model: str = ""
+    latency_s: float = 0.0
+    attempts: int = 1
+    ok: bool = True
+    cache_entry: CacheEntry | None = None
+
+    @classmethod
+    def of(cls, node: str, backend: str, response: LLMResponse) -> LLMCall:
+        return cls(node, backend, response.prompt_tokens, response.completion_tokens, response.cost_usd,
+                   response.cached, response.model, response.latency_s, response.attempts, response.ok,
+                   response.cache_entry)
 
 
 @dataclass
@@ -106,24 +122,46 @@ def llm_node(
 ) -> Node:
     """A node that asks the backend for JSON fitting `schema`; bad answers raise `LLMOutputError`.
 
+    An answer that is not JSON, does not fit the schema, was refused, cut off or empty gets up to
+    `backend.repairs` repair requests that quote the problem; if the last answer is still bad the node
+    raises `LLMOutputError` with the raw text (the task becomes `llm_fail`). A call whose every attempt
+    failed raises `LLMUnavailableError` (infrastructure: `infra_fail`, retried by a rerun).
     The node outputs the whole answer, or `answer[pick]` when `pick` names one field."""
     validator = jsonschema.Draft202012Validator(schema)
+
+    def parse(response: LLMResponse) -> tuple[Any, str]:
+        """(answer, '') or (None, what is wrong with it)."""
+        if response.problem:
+            return None, response.problem
+        try:
+            answer = json.loads(response.text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            return None, f"answer is not JSON ({exc})"
+        error = jsonschema.exceptions.best_match(validator.iter_errors(answer))
+        if error is not None:
+            where = "/".join(map(str, error.absolute_path)) or "<root>"
+            return None, f"answer does not fit the schema at {where}: {error.message}"
+        return answer, ""
 
     def run(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         text = render_prompt(prompt, values)
         request = LLMRequest(name, text, schema, lambda rng: offline(rng, values), ctx.rng(name))
         response = ctx.backend.complete(request)
-        ctx.calls.append(LLMCall(name, ctx.backend.name, response.prompt_tokens, response.completion_tokens,
-                                 response.cost_usd, response.cached))
-        try:
-            answer = json.loads(response.text)
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise LLMOutputError(f"node {name!r}: answer is not JSON ({exc})", response.text) from None
-        error = jsonschema.exceptions.best_match(validator.iter_errors(answer))
-        if error is not None:
-            where = "/".join(map(str, error.absolute_path)) or "<root>"
-            raise LLMOutputError(f"node {name!r}: answer does not fit the schema at {where}: {error.message}",
-                                 response.text)
+        ctx.calls.append(LLMCall.of(name, ctx.backend.name, response))
+        answer, problem = parse(response)
+        # Backends written before repairs existed (test doubles) have no `repairs`: they are not repaired.
+        repairs = getattr(ctx.backend, "repairs", 0)
+        while problem and response.ok and repairs > 0:
+            repairs -= 1
+            repair = LLMRequest(name, text, schema, lambda rng: offline(rng, values), ctx.rng(name),
+                                Repair(response.text, problem))
+            response = ctx.backend.complete(repair)
+            ctx.calls.append(LLMCall.of(f"{name}/repair", ctx.backend.name, response))
+            answer, problem = parse(response)
+        if not response.ok:
+            raise LLMUnavailableError(f"node {name!r}: {problem}")
+        if problem:
+            raise LLMOutputError(f"node {name!r}: {problem}", response.text)
         return {output: answer[pick] if pick else answer}
 
     return Node(name, kind, inputs, (output,), run, prompt)

@@ -23,7 +23,9 @@ from forge.catalog import Catalog, TaskRow
 from forge.dag import LLMOutputError, NodeContext
 from forge.errors import ForgeError, UnknownNameError, did_you_mean
 from forge.ids import TaskId
-from forge.llm import Backend, OfflineBackend
+from forge.llm import Backend, LLMConfigError, OfflineBackend
+from forge.llm.ahead import Ahead
+from forge.llm.budget import Budget
 from forge.package import build_package, load_package, sweep_partial, write_package
 from forge.realapps import FAILS_AS, Policy, real_apps
 from forge.sandbox import Sandbox
@@ -134,8 +136,13 @@ class Generator:
 
     def __init__(self, out: Path, catalog: Catalog, *, sandbox: Sandbox, backend: Backend | None = None,
                  taxonomy: dict[str, Skill] | None = None, run_id: int | None = None, workers: int = 2,
-                 real_apps: Policy | None = None, real_apps_batch: int = 20) -> None:
+                 real_apps: Policy | None = None, real_apps_batch: int = 20, budget: Budget | None = None,
+                 concurrency: int = 1, judge: Any = None) -> None:
         self.out = out
+        self.judge = judge  # optional verifiers.judge.Judge: its verdict on accepted tasks is stored as evidence
+        self.budget = budget
+        self.concurrency = concurrency  # tasks whose workflows (LLM calls) run at once; results stay in plan order
+        self.stopped: str | None = None  # why `run` stopped before the end of the plan (a budget cap)
         self.catalog = catalog
         self.backend = backend or OfflineBackend()
         self.taxonomy = taxonomy or load_taxonomy()
@@ -157,25 +164,30 @@ class Generator:
         counts: Counter[str] = Counter()
         sweep_partial(self.out)
         finished = self._finished(task_ids) if resume else {}
-        session = self.catalog.session()
         stack = contextlib.ExitStack()
         runner, workdir = stack.enter_context(gate_runner(self.sandbox, self.workers))
         gate = Gate(self.env, runner=runner, workdir=workdir)
         tier = stack.enter_context(real_apps(self.policy, self.env, runner, workdir, self.sandbox))
         pending: deque[tuple[_Prepared, Future[Verdict]] | tuple[Outcome, TaskRow, list]] = deque()
         held: list[tuple[Outcome, TaskRow, list]] = []
-        done = 0
+        unwritten: list[tuple[Outcome, TaskRow, list]] = []
+
+        def write() -> None:
+            """One short write transaction per `commit_every` tasks: the catalog is never locked while
+            tasks are generated or gated (another process may write the same catalog meanwhile)."""
+            if unwritten:
+                with self.catalog.session() as session, session.begin():
+                    for outcome, row, calls in unwritten:
+                        self.catalog.record(session, row, outcome.stages, calls)
+                unwritten.clear()
 
         def record(result: tuple[Outcome, TaskRow, list]) -> None:
-            nonlocal done
-            outcome, row, calls = result
-            self.catalog.record(session, row, outcome.stages, calls)
-            counts[outcome.status] += 1
-            done += 1
-            if done % commit_every == 0:
-                session.commit()
+            unwritten.append(result)
+            counts[result[0].status] += 1
+            if len(unwritten) >= commit_every:
+                write()
             if progress:
-                progress(outcome)
+                progress(result[0])
 
         def route(item: tuple[_Prepared, Future[Verdict]] | tuple[Outcome, TaskRow, list]) -> None:
             """Finish the oldest task in plan order; record it now, or hold it for the next real-app batch."""
@@ -202,6 +214,8 @@ class Generator:
                 self._apply_tier(outcome, row, stages)
                 record((outcome, row, calls))
 
+        ahead = Ahead(self._prepare, [t for t in task_ids if str(t) not in finished], self.concurrency,
+                      may_start=lambda: self.budget is None or not self.budget.exhausted())
         try:
             with ThreadPoolExecutor(max_workers=GATES_IN_FLIGHT, thread_name_prefix="gate") as gate_threads:
                 for task_id in task_ids:
@@ -210,7 +224,10 @@ class Generator:
                         if progress:
                             progress(finished[str(task_id)])
                         continue
-                    prepared = self._prepare(task_id)
+                    prepared = ahead(task_id)
+                    if prepared is None:  # a budget cap: the tasks in flight still finish and are recorded
+                        self.stopped = self.budget.exhausted() if self.budget is not None else None
+                        break
                     while len(pending) > GATES_IN_FLIGHT:
                         route(pending.popleft())
                     if isinstance(prepared, tuple):
@@ -221,10 +238,12 @@ class Generator:
                     route(pending.popleft())
             if held:
                 flush()
-            session.commit()
         finally:
-            session.close()
-            stack.close()
+            try:
+                write()  # whatever was recorded before an error is kept
+            finally:
+                ahead.close()
+                stack.close()
         return counts
 
     def _finished(self, task_ids: list[TaskId]) -> dict[str, Outcome]:
@@ -256,10 +275,15 @@ class Generator:
         outcome.path = outcome.path.rename(target)
         row.status, row.evidence, row.path = outcome.status, failed.evidence, str(target)
 
-    @staticmethod
-    def _verify(gate: Gate, job: _Prepared) -> Verdict:
+    def _verify(self, gate: Gate, job: _Prepared) -> Verdict:
         start = time.perf_counter()
         verdict = gate.verify(job.folder, dedup=False)
+        if self.judge is not None and verdict.accepted:
+            stage, calls = self.judge.review(job.task)
+            verdict.stages.append(stage)
+            job.calls.extend(calls)
+            if self.budget is not None:
+                self.budget.add(calls)
         job.row.seconds_verify = time.perf_counter() - start
         return verdict
 
@@ -274,10 +298,15 @@ class Generator:
         try:
             outputs = workflow.run(ctx)
             package = build_package(task_id, skill, workflow, outputs, ctx.calls)
-        except LLMOutputError as exc:
-            return self._rejected(row, "llm_fail", f"{exc}; raw: {exc.raw[:500]!r}", ctx.calls, start)
+        except LLMConfigError:
+            raise  # the endpoint refuses every call (key, model, URL): stop the run, do not fail each task
+        except LLMOutputError as exc:  # the whole raw answer is kept: it is the evidence
+            return self._rejected(row, "llm_fail", f"{exc}; raw: {exc.raw!r}", ctx.calls, start)
         except Exception as exc:  # a family bug must not stop the batch; it is infrastructure, not the task
             return self._rejected(row, "infra_fail", f"{type(exc).__name__}: {exc}", ctx.calls, start)
+        finally:
+            if self.budget is not None:
+                self.budget.add(ctx.calls)
         row.seconds_generate = time.perf_counter() - start
         folder = write_package(self.out / skill.app / str(task_id), package)
         return _Prepared(task_id, skill.app, row, folder, package.task, ctx.calls)

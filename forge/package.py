@@ -10,9 +10,11 @@ Nothing time- or run-dependent goes into a package: the same inputs give the sam
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -134,19 +136,25 @@ def _asset_entry(file: str, asset: Asset) -> dict[str, Any]:
 
 
 def _usage(calls: list[LLMCall]) -> dict[str, Any]:
+    """The answers' own usage: the same whether they came from the endpoint or the cache, so a resumed run
+    writes the same bytes (what a run spent, cache hits, latency and attempts are in the catalog's ledger)."""
     return {
         "backend": calls[0].backend if calls else "none",
         "calls": len(calls),
         "prompt_tokens": sum(c.prompt_tokens for c in calls),
         "completion_tokens": sum(c.completion_tokens for c in calls),
         "cost_usd": round(sum(c.cost_usd for c in calls), 6),
-        "cache_hits": sum(c.cached for c in calls),
     }
+
+
+def _scratch(folder: Path, kind: str) -> Path:
+    """A hidden sibling owned by this process: `.<name>.<kind>-<host>-<pid>` (runs may share `out`)."""
+    return folder.with_name(f".{folder.name}.{kind}-{socket.gethostname()}-{os.getpid()}")
 
 
 def write_package(folder: Path, package: PackageFiles) -> Path:
     """Write `package` to `folder` atomically (replacing an older copy); returns the folder."""
-    tmp = folder.with_name(f".{folder.name}.tmp")
+    tmp = _scratch(folder, "tmp")
     if tmp.exists():
         shutil.rmtree(tmp)
     for rel, data in sorted(package.files.items()):
@@ -156,7 +164,7 @@ def write_package(folder: Path, package: PackageFiles) -> Path:
     (tmp / "setup.sh").chmod(0o755)
     folder.parent.mkdir(parents=True, exist_ok=True)
     if folder.exists():  # move the old copy aside in one rename: a kill never leaves half of it visible
-        old = folder.with_name(f".{folder.name}.old")
+        old = _scratch(folder, "old")
         if old.exists():
             shutil.rmtree(old)
         folder.rename(old)
@@ -167,15 +175,31 @@ def write_package(folder: Path, package: PackageFiles) -> Path:
     return folder
 
 
+_SCRATCH = re.compile(r"^\..+\.(?:tmp|old)-(?P<host>.+)-(?P<pid>\d+)$")
+
+
 def sweep_partial(out: Path) -> int:
-    """Delete what a killed run left half-done under `out/<app>/` (hidden `.<id>.tmp` / `.<id>.old` folders);
-    returns how many. Visible package folders are always complete, so they are left alone."""
-    swept = 0
-    for leftover in [*out.glob("*/.*.tmp"), *out.glob("*/.*.old"), *out.glob("rejected/*/.*.tmp")]:
-        if leftover.is_dir():
-            shutil.rmtree(leftover)
-            swept += 1
+    """Delete what killed runs on this host left half-done under `out/<app>/` (hidden scratch folders whose
+    process is gone; a live run's are left alone); returns how many. Visible package folders are always
+    complete."""
+    swept, host = 0, socket.gethostname()
+    for leftover in [*out.glob("*/.*"), *out.glob("rejected/*/.*")]:
+        match = _SCRATCH.match(leftover.name)
+        if not match or match["host"] != host or not leftover.is_dir() or _alive(int(match["pid"])):
+            continue
+        shutil.rmtree(leftover, ignore_errors=True)
+        swept += 1
     return swept
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 @dataclass(frozen=True)

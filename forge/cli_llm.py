@@ -1,0 +1,139 @@
+"""The LLM flags of `forge generate` / `forge demo` and what those commands print about LLM use.
+
+Kept apart from forge/cli.py so the command module stays small; the commands themselves live there.
+Functions take the Rich console to print on (forge.cli's), so this module does not import forge.cli.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from forge.llm import LLMConfigError
+
+LLMChoice = Annotated[str | None, typer.Option("--llm", help="LLM backend: offline (the default: no network, "
+                                               "deterministic) or openai (any OpenAI-compatible server).")]
+ModelOption = Annotated[str | None, typer.Option("--model", help="Model name, as the server knows it.")]
+BaseUrl = Annotated[str | None, typer.Option("--base-url", help="OpenAI-compatible endpoint, e.g. "
+                                             "http://127.0.0.1:8000/v1 (vLLM, SGLang, Ollama, LiteLLM). "
+                                             "Default: OpenAI's.")]
+ApiKeyEnv = Annotated[str | None, typer.Option("--api-key-env", help="Name of the environment variable that "
+                                               "holds the API key (default OPENAI_API_KEY).")]
+ConfigFile = Annotated[Path | None, typer.Option("--config", help="TOML file with [llm] settings and "
+                                                 "[prices.<model>] entries (see README); also $FORGE_CONFIG.")]
+Temperature = Annotated[float | None, typer.Option("--temperature", min=0.0, max=2.0, help="Sampling temperature.")]
+MaxTokensPerCall = Annotated[int | None, typer.Option("--max-tokens-per-call", min=16,
+                                                      help="Completion tokens one call may use.")]
+LLMTimeout = Annotated[float | None, typer.Option("--llm-timeout", min=1, help="Seconds one LLM request may take "
+                                                  "before it is abandoned and retried.")]
+Concurrency = Annotated[int | None, typer.Option("--concurrency", min=1, help="LLM calls in flight at once.")]
+MaxCost = Annotated[float | None, typer.Option("--max-cost", min=0.0, help="Stop after the tasks in flight once "
+                                               "the run has spent this many USD (cached answers are free).")]
+MaxTokens = Annotated[int | None, typer.Option("--max-tokens", min=0, help="Stop after the tasks in flight once "
+                                               "the run has spent this many tokens.")]
+LLMJudge = Annotated[bool, typer.Option("--llm-judge", help="Also ask the model whether each accepted task's "
+                                        "instruction fully specifies what its checks test; the verdict is stored "
+                                        "as evidence (verification `llm_judge`), not a gate. Needs --llm openai.")]
+DryRun = Annotated[bool, typer.Option("--dry-run", help="Estimate the run's tokens and cost per node; spends "
+                                      "nothing and writes no package.")]
+
+
+@dataclass(frozen=True)
+class LLMFlags:
+    """The LLM flags of `generate` / `demo`; None means 'not given' (config file or environment decide)."""
+
+    config: Path | None = None
+    backend: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    temperature: float | None = None
+    max_tokens_per_call: int | None = None
+    timeout: float | None = None
+    concurrency: int | None = None
+    max_cost: float | None = None
+    max_tokens: int | None = None
+    dry_run: bool = False
+    judge: bool = False
+
+    def settings(self) -> Any:
+        from forge.llm.config import load_config
+
+        overrides = {"backend": self.backend, "model": self.model, "base_url": self.base_url,
+                     "api_key_env": self.api_key_env, "temperature": self.temperature,
+                     "max_tokens_per_call": self.max_tokens_per_call, "timeout": self.timeout,
+                     "concurrency": self.concurrency}
+        config = load_config(self.config, overrides)
+        if self.max_cost is not None:
+            from forge.llm.ledger import check_priced
+
+            check_priced(config)
+        if self.judge and config.backend == "offline":
+            raise LLMConfigError("--llm-judge needs a model: add --llm openai --model NAME (or set them in --config)")
+        return config
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    run_id: int | None
+    backend: str
+    stopped: str | None = None
+    dry_run: bool = False
+
+
+def print_estimate(console: Console, config: Any, catalog: Any, taxonomy: Any, task_ids: list[Any]) -> None:
+    """--dry-run: the run's workflows with the estimating backend; per-node tokens and cost, nothing written."""
+    from forge.dag import NodeContext
+    from forge.llm.estimate import EstimatingBackend
+    from forge.llm.prices import find_price
+    from workflows import get_family
+
+    estimator = EstimatingBackend(config, catalog)
+    for task_id in task_ids:
+        skill = taxonomy[task_id.skill_id]
+        get_family(skill.family).run(NodeContext(skill.params, task_id.seed, skill.id, task_id.index, estimator))
+    table = Table("node", "calls", "cached", "prompt tokens", "completion tokens", "cost (USD)",
+                  title=f"dry run: {len(task_ids)} tasks with {config.model or config.backend} (nothing spent)")
+    for node, e in sorted(estimator.nodes.items()):
+        table.add_row(node, str(e.calls), str(e.cached), f"{e.prompt_tokens:,}", f"{e.completion_tokens:,}",
+                      f"{e.cost_usd:.4f}")
+    tokens = sum(e.prompt_tokens + e.completion_tokens for e in estimator.nodes.values())
+    cost = sum(e.cost_usd for e in estimator.nodes.values())
+    table.add_row("total", str(sum(e.calls for e in estimator.nodes.values())),
+                  str(sum(e.cached for e in estimator.nodes.values())), "", f"{tokens:,} tokens", f"{cost:.4f}",
+                  style="bold")
+    console.print(table)
+    console.print(f"~{tokens / max(1, len(task_ids)):,.0f} tokens per task (~4 characters per token; repairs of "
+                  "bad answers come on top; cached answers cost nothing).")
+    if config.backend == "openai" and find_price(config.model, config.prices) is None:
+        console.print(f"No price for model {config.model!r}: add [prices.\"{config.model}\"] to the config file "
+                      "to see costs.")
+
+
+def print_llm_usage(console: Console, catalog: Any, run_id: int, accepted: int) -> None:
+    from forge.llm.ledger import run_usage
+
+    usage = run_usage(catalog, run_id)
+    if not usage:
+        return
+    table = Table("node", "calls", "cached", "failed", "attempts", "prompt tokens", "completion tokens",
+                  "cost (USD)", title=f"LLM spend of run {run_id} (cached calls are free)")
+    for u in usage:
+        table.add_row(u.node, str(u.calls), str(u.cached), str(u.failed), str(u.attempts), f"{u.prompt_tokens:,}",
+                      f"{u.completion_tokens:,}", f"{u.cost_usd:.4f}")
+    tokens = sum(u.prompt_tokens + u.completion_tokens for u in usage)
+    cost = sum(u.cost_usd for u in usage)
+    table.add_row("total", str(sum(u.calls for u in usage)), str(sum(u.cached for u in usage)),
+                  str(sum(u.failed for u in usage)), str(sum(u.attempts for u in usage)), "", f"{tokens:,} tokens",
+                  f"{cost:.4f}", style="bold")
+    console.print(table)
+    if accepted:
+        console.print(f"spent per accepted task: {tokens / accepted:,.0f} tokens, ${cost / accepted:.5f}")
+    console.print(f"per task: forge sql \"SELECT task_id, sum(prompt_tokens + completion_tokens) AS tokens, "
+                  f"sum(cost_usd) AS usd FROM llm_calls WHERE run_id = {run_id} AND NOT cached GROUP BY task_id\"",
+                  highlight=False, markup=False)

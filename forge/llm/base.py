@@ -1,0 +1,102 @@
+"""The interface every LLM backend implements, and the offline backend (the default).
+
+An `llm` node renders its prompt template, asks a `Backend` for JSON that fits the node's schema, and
+parses the answer (forge.dag.llm_node). The offline backend calls the node's deterministic generator, so
+it returns the same shape a real model would, through the same parse path; the OpenAI-compatible backend
+(forge.llm.openai_backend) plugs in without touching any workflow.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from forge.errors import ForgeError
+
+
+class LLMConfigError(ForgeError, ValueError):
+    """The LLM endpoint cannot be used as configured (bad config file, key, model or URL): stops the run."""
+
+
+class LLMUnavailableError(ForgeError, RuntimeError):
+    """Every attempt of a call failed (rate limits, 5xx, timeouts, connection): infrastructure, so the task
+    is `infra_fail` and a rerun tries it again."""
+
+
+@dataclass(frozen=True)
+class Repair:
+    """A repair turn: the rejected answer and why it was rejected (quoted back to the model)."""
+
+    answer: str
+    problem: str
+
+
+@dataclass(frozen=True)
+class LLMRequest:
+    node: str
+    prompt: str
+    schema: dict[str, Any]
+    offline: Callable[[random.Random], dict[str, Any]]  # the node's deterministic generator
+    rng: random.Random
+    repair: Repair | None = None
+
+
+@dataclass(frozen=True)
+class CacheEntry:
+    """A fresh answer to store in the `llm_cache` table when its task is recorded (same transaction)."""
+
+    key: str
+    model: str
+    text: str
+    problem: str
+    prompt_tokens: int
+    completion_tokens: int
+
+
+@dataclass(frozen=True)
+class LLMResponse:
+    """One call's answer and usage.
+
+    `problem` is set when the endpoint answered but not usably (refusal, truncated, empty) or not at all
+    (`ok` False: every attempt failed); the node then repairs or classifies the task `llm_fail`. Tokens and
+    cost are the answer's own, also when it came from the cache (`cached`), so they are the same on a re-run;
+    what was spent in this run is the sum over calls that are not cached."""
+
+    text: str
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float = 0.0
+    cached: bool = False
+    model: str = ""
+    latency_s: float = 0.0
+    attempts: int = 1
+    ok: bool = True
+    problem: str = ""
+    cache_entry: CacheEntry | None = None
+
+
+class Backend(Protocol):
+    name: str
+    #: Repair requests a node may make after a bad answer (0 when asking again gives the same answer).
+    repairs: int
+
+    def complete(self, request: LLMRequest) -> LLMResponse: ...
+
+
+def estimate_tokens(text: str) -> int:
+    """~4 characters per token: good enough for offline accounting and budget estimates."""
+    return (len(text) + 3) // 4
+
+
+class OfflineBackend:
+    """Deterministic, free, no network: answers with the node's own generator."""
+
+    name = "offline"
+    repairs = 0  # the generator is deterministic: a repair would get the same answer
+
+    def complete(self, request: LLMRequest) -> LLMResponse:
+        text = json.dumps(request.offline(request.rng), sort_keys=True, ensure_ascii=False)
+        return LLMResponse(text, estimate_tokens(request.prompt), estimate_tokens(text))

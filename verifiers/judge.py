@@ -1,0 +1,57 @@
+"""Optional LLM judge (`forge generate --llm-judge`, off by default): is the instruction fair to the checks?
+
+The model reads the instruction and the rubric's human criteria and answers whether the instruction fully
+specifies what is checked. Its verdict is evidence, not a gate: it is stored as a verification row
+(`llm_judge`, passed = fully specified) of accepted tasks, with its calls in the ledger (node `judge`). The
+executable checks, not the judge, decide acceptance. Prompt: workflows/prompts/judge.txt.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import LLMCall, LLMOutputError, NodeContext, llm_node
+from forge.ids import TaskId
+from forge.llm import Backend, LLMUnavailableError
+from verifiers.gate import Stage
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["fully_specified", "unstated", "reason"],
+    "properties": {
+        "fully_specified": {"type": "boolean"},
+        "unstated": {"type": "array", "items": {"type": "string"}},
+        "reason": {"type": "string", "maxLength": 600},
+    },
+}
+
+
+def _offline(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
+    return {"fully_specified": True, "unstated": [], "reason": "offline: not judged"}
+
+
+NODE = llm_node("judge", kind="llm", inputs=("instruction", "criteria"), output="verdict", prompt="judge.txt",
+                schema=SCHEMA, offline=_offline)
+
+
+class Judge:
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+
+    def review(self, task: Mapping[str, Any]) -> tuple[Stage, list[LLMCall]]:
+        """The judge's verdict on a task.json as a stage, and the calls it made (for the ledger)."""
+        task_id = TaskId.parse(str(task["id"]))
+        ctx = NodeContext(task.get("params", {}), task_id.seed, task_id.skill_id, task_id.index, self.backend)
+        criteria = [check["criterion"] for check in task.get("rubric", [])]
+        start = time.perf_counter()
+        try:
+            verdict = NODE.fn(ctx, {"instruction": task["instruction"], "criteria": criteria})["verdict"]
+        except (LLMOutputError, LLMUnavailableError) as exc:
+            stage = Stage("llm_judge", False, f"judge: no usable verdict ({exc})", time.perf_counter() - start)
+            return stage, ctx.calls
+        unstated = "; ".join(verdict["unstated"])
+        evidence = f"judge: {verdict['reason']}" + (f" Unstated: {unstated}" if unstated else "")
+        return Stage("llm_judge", bool(verdict["fully_specified"]), evidence, time.perf_counter() - start), ctx.calls
