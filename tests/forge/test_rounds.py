@@ -1,0 +1,110 @@
+"""Two small feedback rounds end to end through the CLI: real gate, real SQLite catalog, the simulated student's
+OSWorld-layout results ingested back, lineage readable."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.cli import app
+from forge.expand import seed_taxonomy
+from forge.rounds import RoundError, finish_round, prepare_round
+
+runner = CliRunner()
+
+
+def invoke(*args: str):
+    result = runner.invoke(app, list(args))
+    return result
+
+
+def sql(db: str, query: str) -> list[tuple]:
+    return sqlite3.connect(db.removeprefix("sqlite:///")).execute(query).fetchall()
+
+
+@pytest.fixture(scope="module")
+def two_rounds(tmp_path_factory) -> tuple[Path, str]:
+    root = tmp_path_factory.mktemp("rounds")
+    db = f"sqlite:///{root / 'forge.db'}"
+    for number in (1, 2):
+        out = root / f"round{number}"
+        result = invoke("round", "run", "--round", str(number), "--budget", "5", "--grow", "3", "--k", "1",
+                        "--seed", "3", "--out", str(out), "--db", db, "--json")
+        assert result.exit_code == 0, result.output
+        sim = invoke("student", "simulate", "--round", str(number), "--out", str(root / f"results{number}"),
+                     "--seed", "1", "--db", db)
+        assert sim.exit_code == 0, sim.output
+        ingest = invoke("feedback", "ingest", str(root / f"results{number}"), "--db", db, "--json")
+        assert ingest.exit_code == 0, ingest.output
+        assert json.loads(ingest.output)["unknown"] == [], "exported ids map back to catalog tasks"
+    return root, db
+
+
+def test_rounds_add_probed_skills_with_lineage(two_rounds):
+    root, db = two_rounds
+    added = sql(db, "SELECT round, operator, count(*) FROM skills WHERE origin != 'seed' GROUP BY 1, 2 ORDER BY 1, 2")
+    assert sum(n for _, _, n in added) >= 4, added  # 3 candidates a round, nearly all pass their probe
+    assert {r for r, _, _ in added} == {1, 2}
+    adds = sql(db, "SELECT s.id, c.reason FROM skills s JOIN taxonomy_changes c ON c.skill_id = s.id "
+                   "AND c.action = 'add' WHERE s.round = 2")
+    assert adds and all("1/1 probe tasks passed the gate" in reason for _, reason in adds)
+    skill_id = adds[0][0]
+    lineage = invoke("skills", "history", "--skill", skill_id, "--db", db)
+    assert lineage.exit_code == 0, lineage.output
+    assert skill_id in lineage.output and "origin=round-2" in lineage.output and "round 2 " in lineage.output
+    history = invoke("skills", "history", "--db", db, "--json")
+    per_round = {r["round"]: r for r in json.loads(history.output)}
+    assert per_round[0]["skills"] == len(seed_taxonomy())
+    assert per_round[2]["skills"] == per_round[1]["skills"] + per_round[2]["added"]
+
+
+def test_round_tasks_exported_and_marked(two_rounds):
+    root, db = two_rounds
+    for number in (1, 2):
+        accepted = sql(db, f"SELECT id, app FROM tasks WHERE round = {number} AND status = 'accepted'")
+        assert len(accepted) == 5, "every planned task passed the gate"
+        exported = {p.stem for p in (root / f"round{number}" / "osworld").rglob("examples/*/*.json")}
+        assert exported == {task_id for task_id, _ in accepted}
+        multi = sum(app == "multi_apps" for _, app in accepted)
+        assert multi == 2, "40 % of a round's tasks are multi-app"
+    assert sql(db, "SELECT id, status FROM rounds ORDER BY id") == [(1, "closed"), (2, "closed")]
+
+
+def test_round_two_reweights_from_round_one_results(two_rounds):
+    _, db = two_rounds
+    failed = sql(db, "SELECT skill_id FROM skill_round_stats WHERE round = 1 AND attempts > 0 AND successes = 0")
+    assert failed, "the simulated student failed something in round 1"
+    for (skill_id,) in failed:
+        rows = sql(db, f"SELECT operator, action, reason FROM taxonomy_changes WHERE round = 2 AND "
+                       f"skill_id = '{skill_id}' AND action = 'reweight'")
+        assert rows and rows[0][0] == "reallocate" and "weight 1.00 -> 4.00" in rows[0][2], (skill_id, rows)
+        assert sql(db, f"SELECT weight FROM skills WHERE id = '{skill_id}'") == [(4.0,)]
+
+
+def test_prepare_is_idempotent_and_finish_needs_a_prepared_round(two_rounds, tmp_path):
+    _, db = two_rounds
+    plan = json.loads(sql(db, "SELECT counts FROM rounds WHERE id = 2")[0][0])["plan"]
+    assert prepare_round(db, 2, 5, 3, str(tmp_path)) == plan
+    with pytest.raises(RoundError, match="round 5 was not prepared; run `forge round run --round 5` first"):
+        finish_round(db, 5, str(tmp_path), None)
+    bad = invoke("round", "run", "--round", "0", "--out", str(tmp_path), "--db", db)
+    assert bad.exit_code == 1 and "rounds are numbered from 1" in bad.output
+
+
+def test_simulated_student_is_seeded_and_writes_the_osworld_layout(two_rounds, tmp_path):
+    root, db = two_rounds
+    for name in ("a", "b"):
+        assert invoke("student", "simulate", "--round", "1", "--out", str(tmp_path / name), "--seed", "1",
+                      "--db", db).exit_code == 0
+    files = {p.relative_to(tmp_path / "a"): p.read_bytes() for p in (tmp_path / "a").rglob("*") if p.is_file()}
+    assert files == {p.relative_to(tmp_path / "b"): p.read_bytes() for p in (tmp_path / "b").rglob("*") if p.is_file()}
+    folders = {p.parent for p in (tmp_path / "a").rglob("traj.jsonl")}
+    assert len(folders) == 5
+    for folder in folders:
+        assert folder.relative_to(tmp_path / "a").parts[:3] == ("pyautogui", "screenshot", "simulated-student")
+        crashed = '"Error"' in (folder / "traj.jsonl").read_text()
+        assert crashed != (folder / "result.txt").is_file()

@@ -1,0 +1,117 @@
+"""variant.distractors: a seed skill with look-alike copies of its working file next to it.
+
+Knobs: `base` (a seed skill id, checked like the composite's parts) and `copies` (1 or 2 look-alikes). The
+base skill's workflow runs with its own RNG stream; the file its oracle works on (the first asset whose
+path the oracle's ops name) gets older copies in the same folder ("<stem> (old).<ext>", "<stem>_backup.<ext>").
+What is checked grows: the base rubric plus "each copy is unchanged". Near-misses: the base's first two,
+"works on a copy instead of the file" (the oracle's ops aimed at the copy) and "also changes a copy".
+A base whose folder listing is checked, or whose oracle names no asset, fails its probe and never joins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from forge.dag import NodeContext, node
+from forge.errors import WorkflowError
+from forge.ids import digest
+from forge.model import Asset, Check, Solution
+from workflows.composite import CompositeWorkflow, SkillIds, part_outputs, seed_parts
+
+NAME = "variant.distractors"
+NAMES = ("{stem} (old){ext}", "{stem}_backup{ext}")
+
+
+def _mentions(value: Any, path: str) -> bool:
+    if isinstance(value, str):
+        return value == path
+    if isinstance(value, list):
+        return any(_mentions(v, path) for v in value)
+    if isinstance(value, dict):
+        return any(_mentions(v, path) for v in value.values())
+    return False
+
+
+def _retarget(value: Any, path: str, copy: str) -> Any:
+    """`value` (ops JSON) with every string equal to `path` replaced by `copy`."""
+    if isinstance(value, str):
+        return copy if value == path else value
+    if isinstance(value, list):
+        return [_retarget(v, path, copy) for v in value]
+    if isinstance(value, dict):
+        return {k: _retarget(v, path, copy) for k, v in value.items()}
+    return value
+
+
+def look_alikes(path: str, count: int) -> list[str]:
+    folder, name = path.rsplit("/", 1)
+    stem, dot, ext = name.rpartition(".")
+    stem, ext = (stem, dot + ext) if dot and stem else (name, "")
+    return [f"{folder}/{pattern.format(stem=stem, ext=ext)}" for pattern in NAMES[:count]]
+
+
+@node("base", "sample", ("params",), ("base", "target"))
+def base(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    params = values["params"]
+    out = part_outputs(ctx, 1, seed_parts()[params["base"]])
+    oracle = out["solutions"][0]
+    original = next((a for a in out["assets"] if _mentions(oracle.ops, a.dest)), None)
+    if original is None:
+        raise WorkflowError(f"family {NAME!r}: the oracle of {params['base']!r} names no asset to imitate; "
+                            "this skill cannot take distractors")
+    copies = look_alikes(original.dest, params["copies"])
+    taken = {a.dest for a in out["assets"]}
+    if taken & set(copies):
+        raise WorkflowError(f"family {NAME!r}: {sorted(taken & set(copies))} already exists in {params['base']!r}")
+    return {"base": out, "target": {"original": original.dest, "copies": copies, "sha256": digest(original.data)}}
+
+
+@node("prepare", "prepare", ("base", "target"), ("assets", "launch"))
+def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    out, t = values["base"], values["target"]
+    original = next(a for a in out["assets"] if a.dest == t["original"])
+    extra = [Asset(copy, original.data, original.app, original.mode) for copy in t["copies"]]
+    return {"assets": [*out["assets"], *extra], "launch": list(out["launch"])}
+
+
+@node("instruction", "instruction", ("base", "target"), ("instruction",))
+def instruction(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    copies = " and ".join(t["copies"])
+    return {"instruction": f"{values['base']['instruction'].strip()}\nCareful: {copies} "
+                           f"{'is an older copy' if len(t['copies']) == 1 else 'are older copies'} of "
+                           f"{t['original']}; work on {t['original']} only and leave the copies unchanged."}
+
+
+@node("rubric", "rubric", ("base", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    checks = [Check(f"copy{i}", f"{copy}, an older copy, is unchanged.", "fs.same_content",
+                    {"path": copy, "sha256": t["sha256"]}) for i, copy in enumerate(t["copies"], start=1)]
+    return {"rubric": [*values["base"]["rubric"], *checks]}
+
+
+@node("solve", "solve", ("base", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    solutions: list[Solution] = values["base"]["solutions"]
+    oracle, copy = solutions[0], t["copies"][0]
+    wrong = cast(list[dict[str, Any]], _retarget(oracle.ops, t["original"], copy))
+    return {"solutions": [
+        Solution("oracle", oracle.description, list(oracle.ops)),
+        *(Solution(f"near-miss-{i}", miss.description, list(miss.ops)) for i, miss in enumerate(solutions[1:3], 1)),
+        Solution(f"near-miss-{min(len(solutions), 3)}", f"does it on the copy {copy} instead", wrong),
+        Solution(f"near-miss-{min(len(solutions), 3) + 1}", f"does it right but also on the copy {copy}",
+                 [*oracle.ops, *wrong]),
+    ]}
+
+
+WORKFLOW = CompositeWorkflow(
+    name=NAME,
+    version=1,
+    apps=("multi_apps",),
+    description="A seed skill with look-alike older copies of its working file beside it (left unchanged).",
+    knobs=cast(Mapping[str, tuple[Any, ...]], {"base": SkillIds(), "copies": (1, 2)}),
+    nodes=(base, prepare, instruction, rubric, solve),
+)
