@@ -1,0 +1,93 @@
+"""`forge export osworld|jsonl|parquet OUT` and `forge report --out report.html`."""
+
+# No `from __future__ import annotations` here: Typer evaluates the commands' annotations, which name DbOption,
+# imported inside register() (forge.cli imports this module while it is being set up).
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+RoundOption = Annotated[int | None, typer.Option("--round", help="Only tasks of this round.")]
+AppOption = Annotated[list[str] | None, typer.Option("--app", help="Only tasks of this domain, e.g. "
+                                                     "libreoffice_calc (repeatable).")]
+
+
+def register(app: typer.Typer) -> None:
+    from forge.cli import DbOption, _Group, console
+
+    export_app = typer.Typer(cls=_Group, no_args_is_help=True, pretty_exceptions_enable=False,
+                             help="Export accepted tasks: OSWorld task files, or a JSONL / Parquet table.")
+    app.add_typer(export_app, name="export")
+
+    @export_app.command("osworld")
+    def osworld(
+        out: Annotated[Path, typer.Argument(help="Folder to write evaluation_examples/ into (merge it into an "
+                                            "OSWorld checkout).")],
+        round: RoundOption = None,
+        app_name: AppOption = None,
+        base_url: Annotated[str | None, typer.Option("--base-url", help="Download the assets from here (where "
+                                                     "OUT/evaluation_examples/forge/ is served) instead of "
+                                                     "uploading them from the host.")] = None,
+        db: DbOption = None,
+    ) -> None:
+        """Write accepted tasks as OSWorld tasks, scored by OSWorld's own metrics where they fit the rubric.
+
+        OUT/evaluation_examples/examples/<domain>/<id>.json and test_all.json (plus test_round_<N>.json). The
+        ids are the catalog task ids, so OSWorld result folders map back to the catalog.
+        Example: forge export osworld osworld-out --app libreoffice_calc
+        """
+        from forge.catalog import Catalog
+        from forge.export.osworld import export_osworld
+
+        written = export_osworld(Catalog(db), out, round=round, apps=tuple(app_name or ()), base_url=base_url)
+        for domain, ids in sorted(written.items()):
+            console.print(f"{domain:<22} {len(ids)} tasks", highlight=False)
+        console.print(f"index: {out / 'evaluation_examples' / 'test_all.json'}", highlight=False)
+
+    def table(fmt: str, out: Path, round: int | None, app_name: list[str] | None, db: str | None) -> None:
+        from forge.catalog import Catalog
+        from forge.export.dataset import export_dataset
+
+        count = export_dataset(Catalog(db), out, fmt, round=round, apps=tuple(app_name or ()))
+        console.print(f"{out}: {count} tasks (student-facing columns; answers only in the `hidden` column)",
+                      highlight=False)
+
+    @export_app.command("jsonl")
+    def jsonl(
+        out: Annotated[Path, typer.Argument(help="The .jsonl file to write.")],
+        round: RoundOption = None,
+        app_name: AppOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """Write accepted tasks as JSON Lines, one task per line; drop the `hidden` column for students.
+
+        Loads with: datasets.load_dataset("json", data_files="tasks.jsonl")
+        """
+        table("jsonl", out, round, app_name, db)
+
+    @export_app.command("parquet")
+    def parquet(
+        out: Annotated[Path, typer.Argument(help="The .parquet file to write.")],
+        round: RoundOption = None,
+        app_name: AppOption = None,
+        db: DbOption = None,
+    ) -> None:
+        """Write accepted tasks as one Parquet table; drop the `hidden` column for students.
+
+        Loads with: datasets.load_dataset("parquet", data_files="tasks.parquet")
+        """
+        table("parquet", out, round, app_name, db)
+
+    @app.command()
+    def report(
+        out: Annotated[Path, typer.Option("--out", help="The HTML file to write.")] = Path("report.html"),
+        db: DbOption = None,
+    ) -> None:
+        """Write an HTML report with charts (taxonomy, gate classes, student pass rate, tokens and cost, throughput).
+
+        One self-contained file: charts are inline SVG, so it opens offline.
+        """
+        from forge.catalog import Catalog
+        from forge.report import write_report
+
+        console.print(f"report: {write_report(Catalog(db), out)}", highlight=False)

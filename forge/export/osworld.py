@@ -1,0 +1,171 @@
+"""Export accepted tasks as OSWorld task files, scored by OSWorld's own metric functions.
+
+Layout (merge OUT into an OSWorld checkout; `upload_file` paths are relative to its root):
+```
+OUT/evaluation_examples/examples/<domain>/<id>.json    one task file per task (file name == id == catalog id)
+OUT/evaluation_examples/test_all.json                  domain -> ids; test_round_<N>.json per round
+OUT/evaluation_examples/forge/<id>/                    setup.sh + assets/ (student-facing; may be hosted)
+OUT/evaluation_examples/forge_hidden/<id>/rubric.json  the checks left to Forge's checker (never hosted)
+OUT/evaluation_examples/forge_hidden/checker.pyz       Forge's self-contained checker
+```
+Setup: upload (or `download` from `base_url`) setup.sh and the assets to a staging folder, `execute` setup.sh
+as the desktop user with the app launch suppressed, delete the staging folder, then `launch` the app.
+Evaluation: postconfig saves or flushes app state (ctrl+s in LibreOffice, closing Thunderbird or Chrome),
+uploads the checker only after the agent is done (so the answers never sit on the VM during the attempt),
+then the metrics from `forge.export.evaluator` run with conj "and".
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from forge.catalog import Catalog
+from forge.errors import ForgeError
+from forge.export.checker import build_checker
+from forge.export.evaluator import checker_metric, evaluator_json, plan_rubric
+from forge.export.source import accepted_packages
+from forge.package import Package, dumps
+
+EXAMPLES = "evaluation_examples"
+OFFICE = {"libreoffice_calc": "LibreOffice Calc", "libreoffice_writer": "LibreOffice Writer",
+          "libreoffice_impress": "LibreOffice Impress"}
+OFFICE_SUFFIXES = (".xlsx", ".xls", ".ods", ".csv", ".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp")
+# OSWorld's own tasks drive pyautogui with `python`: the VM server's interpreter (it has pyautogui, Pillow
+# and lxml, which the checker needs too).
+VM_PYTHON = "python"
+_SAVE = ("import pyautogui, time; pyautogui.hotkey('ctrl', 's'); time.sleep(1); "
+         "pyautogui.press('enter'); time.sleep(1)")  # enter = "Keep current format" for MS Office files
+
+
+def export_osworld(catalog: Catalog, out: Path, *, round: int | None = None, apps: Sequence[str] = (),
+                   base_url: str | None = None) -> dict[str, list[str]]:
+    """Write every accepted task (optionally of one round / some apps) as an OSWorld task; returns domain -> ids.
+
+    Ids are the catalog task ids (filename-safe), so OSWorld result folders map back to catalog rows.
+    Raises `ForgeError` when nothing matches, `PackageError` when a task's package folder is gone."""
+    if base_url is not None and urlsplit(base_url).scheme not in ("http", "https"):
+        raise ForgeError(f"--base-url {base_url!r}: give an http(s) URL where OUT/{EXAMPLES}/forge/ is served")
+    tasks = accepted_packages(catalog, round, apps)
+    root = out / EXAMPLES
+    checker = root / "forge_hidden" / "checker.pyz"
+    written: dict[str, list[str]] = {}
+    rounds: dict[int, dict[str, list[str]]] = {}
+    needs_checker = False
+    for row, package in tasks:
+        task, uses_checker = _task_json(package, root, base_url)
+        domain = str(package.task["app"])
+        target = root / "examples" / domain / f"{row.id}.json"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(dumps(task), encoding="utf-8")
+        written.setdefault(domain, []).append(row.id)
+        rounds.setdefault(row.round, {}).setdefault(domain, []).append(row.id)
+        needs_checker = needs_checker or uses_checker
+    if needs_checker:
+        build_checker(checker)
+    (root / "test_all.json").write_text(dumps(written), encoding="utf-8")
+    for number, index in sorted(rounds.items()):
+        (root / f"test_round_{number}.json").write_text(dumps(index), encoding="utf-8")
+    return written
+
+
+def _task_json(package: Package, root: Path, base_url: str | None) -> tuple[dict[str, Any], bool]:
+    """The OSWorld task for `package`, writing its shipped files under `root`; also whether it uses the checker."""
+    task = package.task
+    task_id = package.id
+    plan = plan_rubric(task["rubric"])
+    metrics = list(plan.metrics)
+    hidden: list[dict[str, Any]] = []
+    if plan.checker_checks:
+        rubric = root / "forge_hidden" / task_id / "rubric.json"
+        rubric.parent.mkdir(parents=True, exist_ok=True)
+        rubric.write_text(dumps(list(plan.checker_checks)), encoding="utf-8")
+        vm_dir = f"/tmp/forge-eval/{task_id}"
+        hidden = [_mkdir(vm_dir), {"type": "upload_file", "parameters": {"files": [
+            {"local_path": f"{EXAMPLES}/forge_hidden/checker.pyz", "path": f"{vm_dir}/checker.pyz"},
+            {"local_path": f"{EXAMPLES}/forge_hidden/{task_id}/rubric.json", "path": f"{vm_dir}/rubric.json"}]}}]
+        metrics.append(checker_metric(VM_PYTHON, f"{vm_dir}/checker.pyz", f"{vm_dir}/rubric.json"))
+    apps = [str(a) for a in task.get("apps") or [task["app"]]]
+    osworld = {
+        "id": task_id,
+        "snapshot": str(task["app"]),
+        "instruction": task["instruction"],
+        "source": f"forge:{task['skill_id']}",
+        "config": _setup(package, root, base_url),
+        "trajectory": "trajectories/",
+        "related_apps": apps,
+        "evaluator": evaluator_json(metrics, _flush(task, apps) + hidden),
+        "proxy": False,
+        "fixed_ip": False,
+        "possibility_of_env_change": "low",
+    }
+    return osworld, bool(plan.checker_checks)
+
+
+def _mkdir(folder: str) -> dict[str, Any]:
+    return {"type": "execute", "parameters": {"command": ["mkdir", "-p", folder], "shell": False}}
+
+
+def _setup(package: Package, root: Path, base_url: str | None) -> list[dict[str, Any]]:
+    """Ship setup.sh and the assets, run setup.sh (no launch), clean up, launch the app."""
+    task_id = package.id
+    shipped = root / "forge" / task_id
+    if shipped.exists():
+        shutil.rmtree(shipped)
+    files = ["setup.sh", *(str(a["file"]) for a in package.task["setup"]["assets"])]
+    stage = f"/tmp/forge-setup/{task_id}"
+    transfers = []
+    for rel in files:
+        (shipped / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(package.root / rel, shipped / rel)
+        if base_url is None:
+            transfers.append({"local_path": f"{EXAMPLES}/forge/{task_id}/{rel}", "path": f"{stage}/{rel}"})
+        else:
+            transfers.append({"url": f"{base_url.rstrip('/')}/{task_id}/{rel}", "path": f"{stage}/{rel}"})
+    kind = "upload_file" if base_url is None else "download"
+    run = (f"FORGE_NO_LAUNCH=1 FORGE_ASSETS={shlex.quote(stage + '/assets')} bash {shlex.quote(stage + '/setup.sh')}"
+           f"; status=$?; rm -rf {shlex.quote(stage)}; exit $status")
+    steps: list[dict[str, Any]] = [
+        _mkdir(f"{stage}/assets"),
+        {"type": kind, "parameters": {"files": transfers}},
+        {"type": "execute", "parameters": {"command": ["bash", "-c", run], "shell": False}},
+    ]
+    launch = [str(a) for a in package.task["setup"].get("launch", [])]
+    if launch:
+        steps.append({"type": "launch", "parameters": {"command": launch, "shell": False}})
+        steps.append({"type": "sleep", "parameters": {"seconds": 3}})
+    return steps
+
+
+def _flush(task: dict[str, Any], apps: list[str]) -> list[dict[str, Any]]:
+    """Postconfig that makes the apps write their state to disk before anything reads it."""
+    steps: list[dict[str, Any]] = []
+    office = [a for a in apps if a in OFFICE]
+    if office:
+        window = _office_window(task)
+        if window:
+            steps.append({"type": "activate_window", "parameters": {"window_name": window, "strict": False}})
+            steps.append({"type": "sleep", "parameters": {"seconds": 1}})
+        steps.append({"type": "execute", "parameters": {"command": [VM_PYTHON, "-c", _SAVE], "shell": False}})
+        steps.append({"type": "sleep", "parameters": {"seconds": 2}})
+    if "thunderbird" in apps:
+        steps.append({"type": "close_window", "parameters": {"window_name": "Mail.thunderbird", "strict": True,
+                                                             "by_class": True}})
+        steps.append({"type": "sleep", "parameters": {"seconds": 3}})
+    if "chrome" in apps:  # Chrome writes Bookmarks and Preferences on a clean exit
+        steps.append({"type": "execute", "parameters": {"command": ["pkill", "-TERM", "-x", "chrome"],
+                                                        "shell": False}})
+        steps.append({"type": "sleep", "parameters": {"seconds": 3}})
+    return steps
+
+
+def _office_window(task: dict[str, Any]) -> str | None:
+    """The title fragment of the office window to focus: the name of the file the app was launched with."""
+    for arg in reversed(task["setup"].get("launch", [])):
+        if str(arg).lower().endswith(OFFICE_SUFFIXES):
+            return str(arg).rsplit("/", 1)[-1]
+    return None

@@ -1,0 +1,188 @@
+"""`forge export osworld`: every exported task scored with desktop-env's own metric code.
+
+A mixed batch (every app, plus the families whose checks map onto native OSWorld metrics) is generated and
+gated for real, exported, and each exported evaluator is scored against the no-op state (must be 0), the
+oracle state (must be 1) and the first near-miss (must be 0), all made by `forge.solve` in the sandbox.
+Needs desktop-env 1.0.2 and its metric modules' light dependencies (see .ci/run).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.catalog import Catalog
+from forge.errors import ForgeError
+from forge.export.checker import PASS_LINE
+from forge.export.osworld import export_osworld
+from forge.generate import Generator, Selection, plan, select_skills
+from forge.ids import TaskId
+from forge.package import Package, load_package
+from forge.sandbox import Sandbox
+from forge.solve import solve
+from forge.taxonomy import load_taxonomy
+
+pytest.importorskip("desktop_env", reason="pip install --no-deps desktop-env==1.0.2 (see .ci/run)")
+from tests.exportkit import osworld_metrics, score  # noqa: E402
+
+pytestmark = pytest.mark.slow
+DOMAINS = {"chrome", "gimp", "libreoffice_calc", "libreoffice_impress", "libreoffice_writer", "multi_apps", "os",
+           "thunderbird", "vs_code"}
+# Families whose rubrics use checks with native OSWorld metrics (forge.export.evaluator.NATIVE).
+NATIVE_FAMILIES = ("calc.summary_cell", "os.extract", "os.permissions", "tb.save_attachment", "tb.set_pref")
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Catalog, Path, dict[str, list[str]]]:
+    root = tmp_path_factory.mktemp("osworld")
+    taxonomy = load_taxonomy()
+    catalog = Catalog(f"sqlite:///{root / 'forge.db'}")
+    catalog.sync_skills(taxonomy.values())
+    mixed = plan(select_skills(taxonomy, Selection()), 14, seed=7)  # 9 single-app + 5 multi-app: every domain
+    firsts: dict[str, TaskId] = {}
+    for skill in select_skills(taxonomy, Selection(families=NATIVE_FAMILIES)):
+        firsts.setdefault(skill.family, TaskId(skill.id, 7, 0))
+    counts = Generator(root / "tasks", catalog, sandbox=Sandbox(), taxonomy=taxonomy).run(
+        list(dict.fromkeys([*mixed, *firsts.values()])))
+    assert counts["accepted"] >= len(mixed), counts
+    out = root / "export"
+    return catalog, out, export_osworld(catalog, out)
+
+
+def _package(catalog: Catalog, task_id: str) -> Package:
+    row = catalog.task(task_id)
+    assert row is not None and row.path is not None, task_id
+    return load_package(Path(row.path))
+
+
+def _task(out: Path, domain: str, task_id: str) -> dict[str, Any]:
+    return json.loads((out / "evaluation_examples" / "examples" / domain / f"{task_id}.json").read_text())
+
+
+def test_layout_ids_and_index(exported: tuple[Catalog, Path, dict[str, list[str]]]) -> None:
+    catalog, out, written = exported
+    assert set(written) == DOMAINS  # the batch covers every app
+    index = json.loads((out / "evaluation_examples" / "test_all.json").read_text())
+    assert index == written
+    assert json.loads((out / "evaluation_examples" / "test_round_0.json").read_text()) == written
+    for domain, ids in written.items():
+        for task_id in ids:
+            task = _task(out, domain, task_id)
+            row = catalog.task(task_id)
+            assert row is not None and row.status == "accepted" and row.app == domain  # maps back to the catalog
+            assert task["id"] == task_id and task["snapshot"] == domain
+            assert task["instruction"] == _package(catalog, task_id).task["instruction"]
+
+
+def test_setup_ships_assets_and_launches(exported: tuple[Catalog, Path, dict[str, list[str]]]) -> None:
+    catalog, out, written = exported
+    for domain, ids in written.items():
+        for task_id in ids:
+            task, package = _task(out, domain, task_id), _package(catalog, task_id)
+            kinds = [step["type"] for step in task["config"]]
+            assert kinds[:3] == ["execute", "upload_file", "execute"]
+            uploads = {f["path"].rsplit("/", 1)[-1]: out / f["local_path"]
+                       for f in task["config"][1]["parameters"]["files"]}
+            for asset in package.task["setup"]["assets"]:
+                shipped = uploads[asset["file"].rsplit("/", 1)[-1]]
+                assert shipped.read_bytes() == (package.root / asset["file"]).read_bytes()
+            assert "FORGE_NO_LAUNCH=1" in task["config"][2]["parameters"]["command"][-1]
+            if package.task["setup"]["launch"]:
+                assert {"type": "launch", "parameters": {"command": package.task["setup"]["launch"],
+                                                         "shell": False}} in task["config"]
+            assert "http" not in json.dumps([task["config"], task["evaluator"]])  # no live URLs
+
+
+def test_evaluators_flush_state_and_never_share_cache_names(
+        exported: tuple[Catalog, Path, dict[str, list[str]]]) -> None:
+    _, out, written = exported
+    funcs: set[str] = set()
+    for domain, ids in written.items():
+        for task_id in ids:
+            evaluator = _task(out, domain, task_id)["evaluator"]
+            assert evaluator["conj"] == "and"
+            assert len(evaluator["func"]) == len(evaluator["result"]) == len(evaluator["expected"]) \
+                == len(evaluator["options"]) >= 1
+            funcs.update(evaluator["func"])
+            dests = [g["dest"] for g in evaluator["result"] + evaluator["expected"] if g["type"] == "vm_file"]
+            assert len(dests) == len(set(dests))
+            assert all(g["type"] == "rule" for g in evaluator["expected"])  # no gold file to overwrite
+            post = json.dumps(evaluator["postconfig"])
+            apps = _task(out, domain, task_id)["related_apps"]
+            if any(a.startswith("libreoffice") for a in apps):
+                assert "hotkey('ctrl', 's')" in post
+            if "thunderbird" in apps:
+                assert "Mail.thunderbird" in post
+            # the checker and its rubric reach the VM only after the attempt (postconfig), never in setup
+            assert "forge_hidden" not in json.dumps(_task(out, domain, task_id)["config"])
+    assert {"check_thunderbird_prefs", "compare_table", "exact_match"} <= funcs
+
+
+def test_desktop_env_metrics_score_noop_zero_oracle_one(
+        exported: tuple[Catalog, Path, dict[str, list[str]]], tmp_path: Path) -> None:
+    catalog, out, written = exported
+    metrics = osworld_metrics()
+    sandbox = Sandbox()
+    wrong = []
+    scored = 0
+    for domain, ids in written.items():
+        for task_id in ids:
+            task, package = _task(out, domain, task_id), _package(catalog, task_id)
+            for solution, want in (("none", 0.0), ("oracle", 1.0), ("near-miss", 0.0)):
+                state = tmp_path / task_id / solution
+                solve(package, sandbox, state, solution)
+                got = score(task, out, state, metrics)
+                scored += 1
+                if got != want:
+                    wrong.append(f"{task_id} {solution}: {got} (want {want}) funcs={task['evaluator']['func']}")
+    assert not wrong, "\n".join(wrong)
+    assert scored == 3 * sum(len(ids) for ids in written.values())
+
+
+def test_checker_verdict_line_and_missing_state(exported: tuple[Catalog, Path, dict[str, list[str]]],
+                                                tmp_path: Path) -> None:
+    """The shipped checker prints exactly one verdict line; an empty home (nothing to read) scores 0."""
+    _, out, written = exported
+    metrics = osworld_metrics()
+    domain, ids = "libreoffice_writer", written["libreoffice_writer"]
+    task = _task(out, domain, ids[0])
+    assert task["evaluator"]["expected"][-1]["rules"] == {"expected": PASS_LINE}
+    empty = tmp_path / "home"
+    empty.mkdir()
+    assert score(task, out, empty, metrics) == 0.0
+
+
+def test_filters_and_errors(exported: tuple[Catalog, Path, dict[str, list[str]]], tmp_path: Path) -> None:
+    catalog, out, written = exported
+    only = export_osworld(catalog, tmp_path / "calc", apps=["libreoffice_calc"])
+    assert only == {"libreoffice_calc": written["libreoffice_calc"]}
+    for task_id in only["libreoffice_calc"]:  # the same task exports to the same bytes
+        rel = Path("evaluation_examples", "examples", "libreoffice_calc", f"{task_id}.json")
+        assert (tmp_path / "calc" / rel).read_bytes() == (out / rel).read_bytes()
+    checker = Path("evaluation_examples", "forge_hidden", "checker.pyz")
+    assert (tmp_path / "calc" / checker).read_bytes() == (out / checker).read_bytes()
+    with pytest.raises(ForgeError, match="no accepted task matches round=5"):
+        export_osworld(catalog, tmp_path / "none", round=5)
+    with pytest.raises(ForgeError, match="--base-url"):
+        export_osworld(catalog, tmp_path / "bad", base_url="ftp://example.org")
+    hosted = export_osworld(catalog, tmp_path / "hosted", apps=["os"], base_url="https://files.example.org/forge")
+    task = _task(tmp_path / "hosted", "os", hosted["os"][0])
+    assert task["config"][1]["type"] == "download"
+    files = task["config"][1]["parameters"]["files"]
+    assert all(f["url"].startswith(f"https://files.example.org/forge/{task['id']}/") for f in files)
+
+
+def test_cli_export_osworld(exported: tuple[Catalog, Path, dict[str, list[str]]], tmp_path: Path) -> None:
+    from forge.cli import app
+
+    catalog, _, written = exported
+    result = CliRunner().invoke(app, ["export", "osworld", str(tmp_path), "--db", catalog.url, "--app", "os"])
+    assert result.exit_code == 0, result.output
+    assert f"os                     {len(written['os'])} tasks" in result.output
+    assert json.loads((tmp_path / "evaluation_examples" / "test_all.json").read_text()) == {"os": written["os"]}
+    result = CliRunner().invoke(app, ["export", "osworld", str(tmp_path), "--db", catalog.url, "--app", "vlc"])
+    assert result.exit_code == 1 and "Error: no accepted task matches round=None apps=['vlc']" in result.output
