@@ -229,6 +229,15 @@ class Catalog:
         with self.session() as session, session.begin():
             session.execute(upsert, rows)
 
+    def sync_workflows(self, workflows: Iterable[Any]) -> None:
+        """Record the family versions a run uses (tasks name them by `workflow_signature`)."""
+        rows = [dict(signature=w.signature, name=w.name, version=w.version, apps=list(w.apps),
+                     description=w.description) for w in workflows]
+        if rows:
+            insert: Any = (pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert)(WorkflowRow)
+            with self.session() as session, session.begin():
+                session.execute(insert.on_conflict_do_nothing(index_elements=[WorkflowRow.signature]), rows)
+
     def start_run(self, *, seed: int, requested: int, selection: dict[str, Any], out_dir: str, backend: str) -> int:
         with self.session() as session, session.begin():
             run = RunRow(seed=seed, requested=requested, selection=selection, out_dir=out_dir, backend=backend,

@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from typer.core import TyperGroup
 
+from forge import cli_llm
 from forge.errors import ForgeError
 
 console = Console(width=None if sys.stdout.isatty() else 160)
@@ -105,23 +106,38 @@ def _policy(mode: str, rate: float) -> Any:
 
 
 def _run_generation(*, apps: tuple[str, ...], families: tuple[str, ...], skills: tuple[str, ...], n: int, seed: int,
-                    out: Path, db: str | None, no_sandbox: bool, real_apps: str = "sample", rate: float = 0.1
-                    ) -> tuple[Counter[str], Any]:
+                    out: Path, db: str | None, no_sandbox: bool, real_apps: str = "sample", rate: float = 0.1,
+                    llm: cli_llm.LLMFlags | None = None) -> tuple[Counter[str], Any, cli_llm.RunInfo]:
     from forge.catalog import Catalog
     from forge.generate import Generator, Selection, plan, select_skills
+    from forge.llm.budget import Budget
+    from forge.llm.ledger import make_backend
     from forge.taxonomy import load_taxonomy
 
-    policy = _policy(real_apps, rate)
-
+    llm = llm or cli_llm.LLMFlags()
+    config = llm.settings()
     taxonomy = load_taxonomy()
     selection = Selection(apps, families, skills)
     task_ids = plan(select_skills(taxonomy, selection), n, seed)
     catalog = Catalog(db)
+    if llm.dry_run:
+        cli_llm.print_estimate(console, config, catalog, taxonomy, task_ids)
+        return Counter(), catalog, cli_llm.RunInfo(None, config.backend, dry_run=True)
+    backend = make_backend(config, catalog)
+    policy = _policy(real_apps, rate)
     catalog.sync_skills(taxonomy.values())
     sandbox = _sandbox(no_sandbox)
     run_id = catalog.start_run(seed=seed, requested=n, selection=selection.as_dict(), out_dir=str(out),
-                               backend="offline")
-    generator = Generator(out, catalog, sandbox=sandbox, taxonomy=taxonomy, run_id=run_id, real_apps=policy)
+                               backend=backend.name)
+    budget = Budget(llm.max_cost, llm.max_tokens)
+    concurrency = 1 if backend.name == "offline" else config.concurrency
+    judge = None
+    if llm.judge:
+        from verifiers.judge import Judge
+
+        judge = Judge(backend)
+    generator = Generator(out, catalog, sandbox=sandbox, taxonomy=taxonomy, run_id=run_id, real_apps=policy,
+                          backend=backend, budget=budget, concurrency=concurrency, judge=judge)
     columns = (TextColumn("[bold]generating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("{task.fields[accepted]} accepted"))
     counts: Counter[str] = Counter()
@@ -134,21 +150,32 @@ def _run_generation(*, apps: tuple[str, ...], families: tuple[str, ...], skills:
                 counts[outcome.status] += 1
                 progress.update(bar, advance=1, accepted=counts["accepted"])
 
-            generator.run(task_ids, advance)
-        status = "finished"
+            # With a model, commit every task: its answers are cached at once and a kill loses nothing paid.
+            generator.run(task_ids, advance, commit_every=1 if backend.name != "offline" else 25)
+        status = "stopped" if generator.stopped else "finished"
     finally:
         catalog.finish_run(run_id, dict(counts), status)
-    return counts, catalog
+    return counts, catalog, cli_llm.RunInfo(run_id, backend.name, generator.stopped)
 
 
-def _print_summary(counts: Counter[str], out: Path, catalog: Any) -> None:
+def _print_summary(counts: Counter[str], out: Path, catalog: Any, info: cli_llm.RunInfo | None = None) -> None:
+    if info is not None and info.dry_run:
+        return
     table = Table("status", "tasks", title="gate classes")
     for status, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         table.add_row(status, str(count))
     table.add_row("total", str(sum(counts.values())), style="bold")
     console.print(table)
+    if info is not None and info.run_id is not None and info.backend != "offline":
+        cli_llm.print_llm_usage(console, catalog, info.run_id, counts["accepted"])
     console.print(f"packages: {out}/<app>/<task_id>/  (rejected: {out}/rejected/<class>/)")
-    console.print(f"catalog:  {catalog.url}")
+    from forge.database import shown
+
+    console.print(f"catalog:  {shown(catalog.url)}")
+    if info is not None and info.stopped:
+        console.print(f"[bold yellow]Stopped early:[/] {info.stopped}. The {sum(counts.values())} tasks recorded are "
+                      "kept. To continue, rerun the same command with a higher cap: recorded tasks are skipped and "
+                      "answers already paid for come from the cache.", highlight=False)
 
 
 @app.command()
@@ -163,16 +190,33 @@ def generate(
     no_sandbox: NoSandbox = False,
     real_apps: RealAppsMode = "sample",
     real_apps_rate: RealAppsRate = 0.1,
+    llm: cli_llm.LLMChoice = None,
+    model: cli_llm.ModelOption = None,
+    base_url: cli_llm.BaseUrl = None,
+    api_key_env: cli_llm.ApiKeyEnv = None,
+    config: cli_llm.ConfigFile = None,
+    temperature: cli_llm.Temperature = None,
+    max_tokens_per_call: cli_llm.MaxTokensPerCall = None,
+    llm_timeout: cli_llm.LLMTimeout = None,
+    concurrency: cli_llm.Concurrency = None,
+    max_cost: cli_llm.MaxCost = None,
+    max_tokens: cli_llm.MaxTokens = None,
+    dry_run: cli_llm.DryRun = False,
+    llm_judge: cli_llm.LLMJudge = False,
 ) -> None:
     """Generate N tasks, run each through the gate, and record every one (accepted or not) in the catalog.
 
     Exit status 0 when the run completed, even if some tasks were rejected; the summary shows the gate
-    classes. Example: forge generate --app libreoffice_calc -n 500 --seed 1 --out tasks/
+    classes (and, with a model, the LLM spend per node). Offline by default; with a model:
+    forge generate --llm openai --model gpt-4o-mini -n 50 --max-cost 1 --out tasks/ (key in $OPENAI_API_KEY).
+    Example: forge generate --app libreoffice_calc -n 500 --seed 1 --out tasks/
     """
-    counts, catalog = _run_generation(apps=tuple(app_name or ()), families=tuple(family or ()),
-                                      skills=tuple(skill or ()), n=n, seed=seed, out=out, db=db,
-                                      no_sandbox=no_sandbox, real_apps=real_apps, rate=real_apps_rate)
-    _print_summary(counts, out, catalog)
+    flags = cli_llm.LLMFlags(config, llm, model, base_url, api_key_env, temperature, max_tokens_per_call, llm_timeout,
+                             concurrency, max_cost, max_tokens, dry_run, llm_judge)
+    counts, catalog, info = _run_generation(apps=tuple(app_name or ()), families=tuple(family or ()),
+                                            skills=tuple(skill or ()), n=n, seed=seed, out=out, db=db,
+                                            no_sandbox=no_sandbox, real_apps=real_apps, rate=real_apps_rate, llm=flags)
+    _print_summary(counts, out, catalog, info)
 
 
 @app.command()
@@ -185,15 +229,25 @@ def demo(
     no_sandbox: NoSandbox = False,
     real_apps: RealAppsMode = "sample",
     real_apps_rate: RealAppsRate = 0.1,
+    llm: cli_llm.LLMChoice = None,
+    model: cli_llm.ModelOption = None,
+    base_url: cli_llm.BaseUrl = None,
+    config: cli_llm.ConfigFile = None,
+    max_cost: cli_llm.MaxCost = None,
+    dry_run: cli_llm.DryRun = False,
 ) -> None:
     """Generate, verify and catalog a small mixed batch offline (no API key), then show a SQL query.
 
-    A sample of the office tasks also goes through real LibreOffice (--real-apps sample)."""
+    A sample of the office tasks also goes through real LibreOffice (--real-apps sample). With --llm openai
+    (and --model, --base-url or a --config file) the same batch uses a model."""
     db = f"sqlite:///{out.resolve() / 'forge.db'}"
     out.mkdir(parents=True, exist_ok=True)
-    counts, catalog = _run_generation(apps=(), families=(), skills=(), n=n, seed=seed, out=out, db=db,
-                                      no_sandbox=no_sandbox, real_apps=real_apps, rate=real_apps_rate)
-    _print_summary(counts, out, catalog)
+    flags = cli_llm.LLMFlags(config, llm, model, base_url, max_cost=max_cost, dry_run=dry_run)
+    counts, catalog, info = _run_generation(apps=(), families=(), skills=(), n=n, seed=seed, out=out, db=db,
+                                            no_sandbox=no_sandbox, real_apps=real_apps, rate=real_apps_rate, llm=flags)
+    _print_summary(counts, out, catalog, info)
+    if dry_run:
+        return
     query = "SELECT app, count(*) AS tasks, sum(status = 'accepted') AS accepted FROM tasks GROUP BY app"
     console.print(f"\nTry:  forge sql --db {db} \"{query}\"")
     columns, rows = catalog.query(query)
@@ -307,12 +361,13 @@ def show(
 ) -> None:
     """Show one task from the catalog: class, instruction, rubric and gate evidence."""
     from forge.catalog import Catalog
+    from forge.database import shown
     from forge.package import load_package
 
     catalog = Catalog(db)
     row = catalog.task(task_id)
     if row is None:
-        raise ForgeError(f"task {task_id!r} is not in the catalog {catalog.url}; "
+        raise ForgeError(f"task {task_id!r} is not in the catalog {shown(catalog.url)}; "
                          "list ids with: forge sql \"SELECT id, status FROM tasks LIMIT 20\"")
     console.print(f"[bold]{row.id}[/]  skill={row.skill_id}  status={row.status}", highlight=False)
     console.print(f"path: {row.path}", highlight=False)
@@ -365,7 +420,7 @@ def sql(
 
 # Command groups that live in their own modules (forge/cli_*.py). Each module defines `register(app)`,
 # which adds its commands or sub-Typers; keep this list sorted.
-_COMMAND_MODULES: tuple[str, ...] = ()
+_COMMAND_MODULES: tuple[str, ...] = ("cli_db", "cli_export", "cli_feedback", "cli_serve")
 
 
 def _register_commands() -> None:

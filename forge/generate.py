@@ -164,6 +164,8 @@ class Generator:
         counts: Counter[str] = Counter()
         sweep_partial(self.out)
         finished = self._finished(task_ids) if resume else {}
+        families = {self.taxonomy[t.skill_id].family for t in task_ids}
+        self.catalog.sync_workflows(get_family(name) for name in sorted(families))
         stack = contextlib.ExitStack()
         runner, workdir = stack.enter_context(gate_runner(self.sandbox, self.workers))
         gate = Gate(self.env, runner=runner, workdir=workdir)

@@ -51,8 +51,11 @@ def test_regenerating_a_task_replaces_its_row_not_duplicates_it(tmp_path):
     for out in ("a", "b"):
         counts = Generator(tmp_path / out, catalog, sandbox=Sandbox(), taxonomy=taxonomy).run(ids)
         assert counts == {"accepted": 2}
-    rows = sqlite3.connect(tmp_path / "c.db").execute("SELECT count(*), count(DISTINCT id) FROM tasks").fetchone()
-    assert rows == (2, 2)
+    db = sqlite3.connect(tmp_path / "c.db")
+    assert db.execute("SELECT count(*), count(DISTINCT id) FROM tasks").fetchone() == (2, 2)
+    # the family version the tasks name is recorded once
+    assert db.execute("SELECT w.name, count(*) FROM tasks t JOIN workflows w ON w.signature = t.workflow_signature "
+                      "GROUP BY w.name").fetchall() == [("calc.sort_rows", 2)]
 
 
 def test_mixed_plan_gives_multi_app_skills_their_share_in_every_prefix():

@@ -1,0 +1,96 @@
+"""`forge serve`: run the generate or round flow on a Prefect schedule (or once, now), optionally on Dask."""
+
+from __future__ import annotations
+
+import enum
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from forge.errors import ForgeError
+
+
+class FlowName(enum.StrEnum):
+    generate = "generate"
+    round = "round"
+
+
+def serve(
+    out: Annotated[Path, typer.Option("--out", help="Folder for the packages (shared storage when batches run on "
+                                      "several machines).")] = Path("tasks"),
+    flow_name: Annotated[FlowName, typer.Option("--flow", help="generate: N new tasks per run; round: one feedback "
+                                                "round per run (plan from the catalog's statistics, generate, "
+                                                "close the round).")] = FlowName.generate,
+    cron: Annotated[str | None, typer.Option("--cron", help="Schedule as a cron expression in UTC, e.g. "
+                                             "'0 3 * * *' (03:00 every day).")] = None,
+    interval: Annotated[float | None, typer.Option("--interval", help="Schedule: a run every this many "
+                                                   "seconds.")] = None,
+    now: Annotated[bool, typer.Option("--now", help="Run the flow once now in this process instead of serving "
+                                      "a schedule.")] = False,
+    name: Annotated[str | None, typer.Option("--name", help="Deployment name (default: forge-<flow>).")] = None,
+    n: Annotated[int, typer.Option("-n", "--n", help="Tasks per run (the round's budget with --flow round).")] = 100,
+    seed: Annotated[int | None, typer.Option("--seed", help="Run seed. Default: the run's scheduled date as "
+                                             "YYYYMMDD (generate: each scheduled run makes new tasks, a rerun "
+                                             "of it resumes); 0 for rounds (round N's ids use seed*100+N).")] = None,
+    round_n: Annotated[int | None, typer.Option("--round", help="Round number (--flow round). Default: the "
+                                                "oldest round not yet closed, else the next.")] = None,
+    app_name: Annotated[list[str] | None, typer.Option("--app", help="Only skills of this app (repeatable).")] = None,
+    family: Annotated[list[str] | None, typer.Option("--family", help="Only this family (repeatable).")] = None,
+    skill: Annotated[list[str] | None, typer.Option("--skill", help="Only this skill id (repeatable).")] = None,
+    db: Annotated[str | None, typer.Option("--db", help="Catalog URL or SQLite path; PostgreSQL "
+                                           "(postgresql+psycopg://...) when batches run on several machines. "
+                                           "Default: $FORGE_DATABASE_URL, else ./forge.db.")] = None,
+    batch_size: Annotated[int, typer.Option("--batch-size", help="Tasks per Prefect batch task.")] = 200,
+    workers: Annotated[int, typer.Option("--workers", help="Batches at once on this machine (processes).")] = 1,
+    dask_address: Annotated[str | None, typer.Option("--dask-address", help="Run batches on this existing Dask "
+                                                     "cluster, e.g. tcp://10.0.0.5:8786; its workers need this "
+                                                     "checkout, the catalog and --out.")] = None,
+    no_sandbox: Annotated[bool, typer.Option("--no-sandbox", help="Run package scripts WITHOUT bubblewrap.")] = False,
+    real_apps: Annotated[str, typer.Option("--real-apps", help="Real-app tier: off, sample (a share, see "
+                                           "--real-apps-rate; skipped without LibreOffice) or all.")] = "sample",
+    real_apps_rate: Annotated[float, typer.Option("--real-apps-rate", help="Share checked with --real-apps "
+                                                  "sample.")] = 0.1,
+) -> None:
+    """Serve a Prefect deployment of the generate or round flow on a schedule; Ctrl-C stops it.
+
+    Needs a Prefect server: start one with `prefect server start` and set PREFECT_API_URL (e.g.
+    http://127.0.0.1:4200/api). Runs do not overlap; stopping pauses the schedule until `forge serve` runs
+    again. Example: forge serve --cron "0 3 * * *" -n 500 --app libreoffice_calc --out /srv/forge/tasks
+    """
+    from prefect import serve as prefect_serve
+
+    from forge.flows import FLOWS, deployment
+
+    if now == (cron is not None or interval is not None):
+        raise ForgeError("give a schedule (--cron '0 3 * * *' or --interval SECONDS), or --now to run once")
+    common: dict[str, Any] = {"out": str(out), "db": db, "seed": seed, "batch_size": batch_size, "workers": workers,
+                              "dask_address": dask_address, "sandbox": not no_sandbox, "real_apps": real_apps,
+                              "real_apps_rate": real_apps_rate}
+    if flow_name is FlowName.generate:
+        if round_n is not None:
+            raise ForgeError("--round is for --flow round")
+        params = {**common, "n": n, "apps": app_name, "families": family, "skills": skill}
+    else:
+        if app_name or family or skill:
+            raise ForgeError("--app/--family/--skill are for --flow generate; a round plans from the catalog")
+        params = {**common, "budget": n, "round_n": round_n, "seed": seed or 0}
+    deploy = deployment(flow_name.value, name or f"forge-{flow_name.value}", params, cron=cron, interval=interval)
+    if now:
+        from forge.cli import console
+
+        console.print(FLOWS[flow_name.value](**deploy.parameters))
+        return
+    if not os.environ.get("PREFECT_API_URL"):
+        from forge.cli import err_console
+
+        err_console.print("note: PREFECT_API_URL is not set, so Prefect uses a temporary local server that stops "
+                          "with this command; start `prefect server start` and set PREFECT_API_URL to keep the "
+                          "schedule and its run history")
+    # limit=1: a run still busy when the next is due delays it instead of competing for the same machine.
+    prefect_serve(deploy, limit=1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(serve)

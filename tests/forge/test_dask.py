@@ -1,0 +1,46 @@
+"""Batches on a real local Dask cluster (2 worker processes) make the same packages as a plain local run."""
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from forge.flows import Target, absolute, generate_batch, generate_flow
+
+pytestmark = pytest.mark.slow
+
+SELECTION = {"apps": [], "families": [], "skills": ["calc.sort.text_asc", "calc.sort.numeric_desc",
+                                                     "os.organize.one_ext_new_exact"]}
+
+
+@pytest.fixture(scope="module")
+def dask_address() -> Iterator[str]:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        yield cluster.scheduler_address
+
+
+def files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_batches_on_dask_make_the_same_packages_as_a_local_run(prefect_harness, dask_address, tmp_path):
+    n, seed = 10, 4
+    totals = generate_flow(n=n, seed=seed, out=str(tmp_path / "dask"), db=f"sqlite:///{tmp_path / 'dask.db'}",
+                           skills=SELECTION["skills"], batch_size=3, dask_address=dask_address, real_apps="off")
+    out, db = absolute(str(tmp_path / "local"), str(tmp_path / "local.db"))
+    local = generate_batch.fn(Target(out, db, run_id=1), SELECTION, n=n, seed=seed, start=0, stop=n)
+    assert totals == local == {"accepted": n}
+    assert files(tmp_path / "dask") == files(tmp_path / "local")
+    query = "SELECT id, status, dedup_key FROM tasks ORDER BY id"
+    rows = sqlite3.connect(tmp_path / "dask.db").execute(query).fetchall()
+    assert rows == sqlite3.connect(tmp_path / "local.db").execute(query).fetchall()
+    assert len(rows) == n
+    from distributed import Client
+
+    with Client(dask_address) as client:  # the 4 batches really ran on the cluster, spread over both workers
+        executed = client.run(lambda dask_worker: dask_worker.state.executed_count)
+    assert len(executed) == 2 and all(count >= 1 for count in executed.values()), executed
+

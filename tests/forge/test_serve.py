@@ -1,0 +1,158 @@
+"""Schedules: a deployment with a cron registered and read back through the Prefect client; `forge serve`
+against a real `prefect server start` running a scheduled run; `prefect deploy` from the repo's prefect.yaml."""
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.cli import app
+from forge.flows import deployment
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_cron_deployment_is_registered_and_read_back(prefect_harness, tmp_path):
+    from prefect.client.orchestration import get_client
+    from prefect.server.schemas.schedules import CronSchedule
+
+    params = {"n": 50, "skills": ["calc.sort.text_asc"], "out": str(tmp_path / "out"), "db": str(tmp_path / "c.db")}
+    deployment("generate", "nightly-test", params, cron="0 3 * * *").apply()
+    with get_client(sync_client=True) as client:
+        found = client.read_deployment_by_name("generate/nightly-test")
+    (schedule,) = found.schedules
+    assert schedule.active and schedule.schedule.cron == "0 3 * * *"
+    dates = asyncio.run(CronSchedule(cron=schedule.schedule.cron, timezone=schedule.schedule.timezone).get_dates(3))
+    assert [(d.hour, d.minute) for d in dates] == [(3, 0)] * 3
+    assert found.parameters["n"] == 50 and found.parameters["skills"] == ["calc.sort.text_asc"]
+    assert found.parameters["db"] == f"sqlite:///{tmp_path / 'c.db'}"  # absolute: runs start elsewhere
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--cron", "61 * * * *"], "Error: --cron '61 * * * *': not a cron expression"),
+    ([], "Error: give a schedule"),
+    (["--cron", "0 3 * * *", "--now"], "Error: give a schedule"),
+    (["--cron", "0 3 * * *", "--interval", "60"], "Error: give --cron or --interval, not both"),
+    (["--interval", "60", "--skill", "calc.sort.text_asx"], "Error: unknown skill 'calc.sort.text_asx'. Did you mean"),
+    (["--interval", "60", "-n", "0"], "Error: flow 'generate' parameter n=0: Input should be greater than or equal to 1"
+                                      " (number of tasks)"),
+    (["--interval", "60", "--dask-address", "localhost:8786"], "Error: flow 'generate' parameter dask_address="),
+    (["--interval", "60", "--flow", "round", "--app", "os"], "Error: --app/--family/--skill are for --flow generate"),
+])
+def test_serve_refuses_bad_input_before_contacting_prefect(args, message, tmp_path):
+    result = CliRunner().invoke(app, ["serve", "--out", str(tmp_path / "out"), "--db", str(tmp_path / "c.db"), *args])
+    assert result.exit_code == 1
+    assert result.output.startswith(message), result.output
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow
+def test_serve_now_runs_the_flow_once_in_this_process(prefect_harness, tmp_path):
+    result = CliRunner().invoke(app, ["serve", "--now", "-n", "3", "--skill", "calc.sort.text_asc", "--seed", "2",
+                                      "--batch-size", "2", "--real-apps", "off", "--out", str(tmp_path / "out"),
+                                      "--db", str(tmp_path / "c.db")])
+    assert result.exit_code == 0, result.output
+    assert "{'accepted': 3}" in result.output
+    assert sorted(p.name for p in (tmp_path / "out" / "libreoffice_calc").iterdir()) == [
+        f"calc.sort.text_asc--s2--0000{i}" for i in range(3)]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """Ctrl-C first (serve pauses its schedule), then the whole process group."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(30)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+@pytest.fixture
+def prefect_server(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """A real `prefect server start` on a free loopback port with its own PREFECT_HOME; yields the environment
+    a client process needs."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env.update(PREFECT_HOME=str(tmp_path / "prefect-home"), PREFECT_SERVER_ANALYTICS_ENABLED="false",
+               PREFECT_UI_ENABLED="false", PYTHONPATH=str(REPO))
+    port = _free_port()
+    log = (tmp_path / "server.log").open("wb")
+    server = subprocess.Popen(["prefect", "server", "start", "--host", "127.0.0.1", "--port", str(port)], env=env,
+                              stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/api"
+    try:
+        deadline = time.monotonic() + 240
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/health", timeout=5):
+                    break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline, (tmp_path / "server.log").read_text()
+                time.sleep(1)
+        yield {**env, "PREFECT_API_URL": url}
+    finally:
+        _stop(server)
+
+
+def _flow_runs(env: dict[str, str], deployment_name: str) -> list[tuple[str, bool]]:
+    """(state type, auto_scheduled) of every run of a deployment, read from the real server by a client."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterId
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    with temporary_settings({PREFECT_API_URL: env["PREFECT_API_URL"]}), get_client(sync_client=True) as client:
+        found = client.read_deployment_by_name(deployment_name)
+        runs = client.read_flow_runs(deployment_filter=DeploymentFilter(id=DeploymentFilterId(any_=[found.id])))
+        return [(str(r.state_type.value if r.state_type else None), r.auto_scheduled) for r in runs]
+
+
+@pytest.mark.slow
+def test_real_server_runs_a_scheduled_run_and_deploys_prefect_yaml(prefect_server, tmp_path):
+    env, db = prefect_server, tmp_path / "cat.db"
+    serve = subprocess.Popen(
+        [sys.executable, "-c", "from forge.cli import main; main()", "serve", "--interval", "10", "-n", "2",
+         "--skill", "calc.sort.text_asc", "--seed", "1", "--out", str(tmp_path / "out"), "--db", str(db),
+         "--name", "every-10s", "--real-apps", "off"], cwd=REPO, env=env, stdout=(tmp_path / "serve.log").open("wb"),
+        stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        # The same server takes the work-pool deployments of prefect.yaml, as a user would register them.
+        subprocess.run(["prefect", "work-pool", "create", "forge", "--type", "process"], cwd=REPO, env=env,
+                       check=True, capture_output=True)
+        deploy = subprocess.run(["prefect", "--no-prompt", "deploy", "--all"], cwd=REPO, env=env,
+                                capture_output=True, text=True)
+        assert deploy.returncode == 0, deploy.stdout + deploy.stderr
+        deadline = time.monotonic() + 300
+        while ("COMPLETED", True) not in _flow_runs(env, "generate/every-10s"):
+            assert serve.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
+            time.sleep(2)
+    finally:
+        _stop(serve)
+    rows = sqlite3.connect(db).execute("SELECT id, status FROM tasks ORDER BY id").fetchall()
+    assert rows == [("calc.sort.text_asc--s1--00000", "accepted"), ("calc.sort.text_asc--s1--00001", "accepted")]
+    from prefect.client.orchestration import get_client
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    with temporary_settings({PREFECT_API_URL: env["PREFECT_API_URL"]}), get_client(sync_client=True) as client:
+        nightly = client.read_deployment_by_name("generate/nightly")
+        weekly = client.read_deployment_by_name("round/weekly-round")
+    assert nightly.work_pool_name == weekly.work_pool_name == "forge"
+    assert [s.schedule.cron for s in nightly.schedules] == ["0 3 * * *"]
+    assert [s.schedule.cron for s in weekly.schedules] == ["0 4 * * 0"]
