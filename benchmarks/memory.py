@@ -36,15 +36,30 @@ def child(n: int, app: str, real_apps: str) -> None:
         generator = Generator(Path(tmp) / "out", catalog, sandbox=Sandbox(), taxonomy=taxonomy,
                               real_apps=Policy(real_apps))
         start = time.perf_counter()
-        counts = generator.run(task_ids)
+        done = 0
+
+        def sample(_outcome: object) -> None:  # the RSS curve: flat means nothing is held per task
+            nonlocal done
+            done += 1
+            if done % max(1, n // 20) == 0:
+                print(f"  {done:>6}/{n} tasks: RSS {_rss_mb():7.1f} MB", file=sys.stderr, flush=True)
+
+        counts = generator.run(task_ids, sample)
         seconds = time.perf_counter() - start
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"n": n, "peak_mb": peak_mb, "seconds": seconds, "classes": dict(counts)}))
 
 
+def _rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def measure(n: int, app: str, real_apps: str) -> dict:
     out = subprocess.run([sys.executable, __file__, "--child", str(n), "--app", app, "--real-apps", real_apps],
-                         capture_output=True, text=True, check=True)
+                         stdout=subprocess.PIPE, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 

