@@ -408,7 +408,8 @@ def sql(
     fmt: Annotated[OutputFormat, typer.Option("--format", help="How to print the rows.")] = OutputFormat.table,
     db: DbOption = None,
 ) -> None:
-    """Query the catalog read-only. Tables: skills, runs, tasks, verifications, llm_calls (see README).
+    """Query the catalog read-only. Tables: skills, workflows, runs, rounds, tasks, verifications, llm_calls,
+    llm_cache, student_results, taxonomy_changes; after an ingest, views skill_stats etc. (see README).
 
     Example: forge sql "SELECT app, status, count(*) FROM tasks GROUP BY app, status"
     """
