@@ -55,9 +55,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
     cursor.execute("PRAGMA journal_mode = WAL")
     cursor.execute("PRAGMA synchronous = NORMAL")
-    # Aggregates over a large catalog scan the file: read it through mmap and a 64 MiB page cache.
-    cursor.execute("PRAGMA mmap_size = 1073741824")
-    cursor.execute("PRAGMA cache_size = -65536")
+    # No mmap and SQLite's default 2 MiB page cache: both grow a process's RSS with the size of the catalog
+    # (a long `forge generate` must stay flat in memory, benchmarks/memory.py); the OS page cache keeps a
+    # large catalog's aggregates fast anyway (benchmarks/scale_catalog.py).
     cursor.close()
 
 
