@@ -18,6 +18,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
+import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -53,7 +55,14 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # synchronous=NORMAL is crash-safe in WAL mode (a killed process loses nothing committed).
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
-    cursor.execute("PRAGMA journal_mode = WAL")
+    for attempt in range(100):  # switching a new file to WAL needs a moment alone; busy_timeout does not cover it
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            break
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == 99:
+                raise
+            time.sleep(0.05)
     cursor.execute("PRAGMA synchronous = NORMAL")
     # No mmap and SQLite's default 2 MiB page cache: both grow a process's RSS with the size of the catalog
     # (a long `forge generate` must stay flat in memory, benchmarks/memory.py); the OS page cache keeps a
