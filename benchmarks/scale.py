@@ -2,13 +2,17 @@
 (goal: 2 workers >= 1.7x one), then the catalog half (benchmarks/scale_catalog.py: bulk insert rate and
 aggregate query latency at 300,000 task rows on SQLite and PostgreSQL), when that script is present.
 
-    python benchmarks/scale.py [-n 120] [--batch-size 10] [--app libreoffice_calc] [--rows 300000]
-                               [--postgres URL | --no-postgres] [--no-catalog]
+    python benchmarks/scale.py [-n 240] [--batch-size 40] [--app libreoffice_calc] [--rows 300000]
+                               [--no-pin] [--postgres URL | --no-postgres] [--no-catalog]
 
 Both cluster runs generate the same plan (same seed) into fresh folders and catalogs; the clock runs from
 the flow call to its return, after each cluster's workers have imported Forge. Prefect runs on a temporary
-local server, which the Dask workers reach like any Prefect API. Each batch also runs its own sandboxed check
-workers, so the ratio is bounded by the cores the machine really has free (`nproc` is printed).
+local server, which the Dask workers reach like any Prefect API.
+
+Each worker stands for one machine of a cluster: worker i is pinned to core i (CPU affinity, inherited by the
+check workers and sandboxes its batches start), and a batch sizes its gate to the cores it may use. Without
+pinning (`--no-pin`), a single worker's batch already spreads over both cores of a 2-core machine, so the
+second worker has no core of its own to add and the ratio measures the machine, not the scale-out.
 """
 
 from __future__ import annotations
@@ -32,8 +36,17 @@ def _warm(dask_worker: Any = None) -> str:
     return "ok"
 
 
-def throughput(workers: int, n: int, batch_size: int, app: str, seed: int, root: Path) -> dict[str, float]:
-    """Accepted tasks per second for one generate flow with batches on a LocalCluster of `workers` processes."""
+def _pin(core: int, dask_worker: Any = None) -> list[int]:
+    """Pin every thread of this worker process to `core` (threads and children started later inherit it)."""
+    for tid in os.listdir("/proc/self/task"):
+        os.sched_setaffinity(int(tid), {core})
+    return sorted(os.sched_getaffinity(0))
+
+
+def throughput(workers: int, n: int, batch_size: int, app: str, seed: int, root: Path, pin: bool
+               ) -> dict[str, float]:
+    """Accepted tasks per second for one generate flow with batches on a LocalCluster of `workers` processes
+    (with `pin`, worker i runs on core i only)."""
     from distributed import Client, LocalCluster
 
     logging.getLogger("distributed").setLevel(logging.ERROR)  # scheduler/worker chatter would bury the numbers
@@ -44,6 +57,9 @@ def throughput(workers: int, n: int, batch_size: int, app: str, seed: int, root:
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         client.run(_warm)
+        if pin:
+            for i, address in enumerate(sorted(client.scheduler_info()["workers"])):
+                client.run(_pin, i % (os.cpu_count() or 1), workers=[address])
         start = time.perf_counter()
         totals = generate_flow(n=n, seed=seed, out=str(out), db=f"sqlite:///{db}", apps=[app], batch_size=batch_size,
                                dask_address=cluster.scheduler_address, real_apps="off")
@@ -69,8 +85,10 @@ def catalog_half(rows: int, postgres_url: str | None, postgres: bool) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("-n", type=int, default=120, help="Tasks per run.")
-    parser.add_argument("--batch-size", type=int, default=10)
+    parser.add_argument("-n", type=int, default=240, help="Tasks per run.")
+    parser.add_argument("--batch-size", type=int, default=40, help="Tasks per batch (each batch pays ~1 s to start "
+                        "its check workers, so small batches measure start-up).")
+    parser.add_argument("--no-pin", action="store_true", help="Do not give each Dask worker its own core.")
     parser.add_argument("--app", default="libreoffice_calc")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rows", type=int, default=300_000, help="Task rows for the catalog half.")
@@ -86,11 +104,12 @@ def main() -> None:
         from prefect.testing.utilities import prefect_test_harness
 
         with prefect_test_harness(server_startup_timeout=120):  # one temporary server both runs report to
-            one = throughput(1, args.n, args.batch_size, args.app, args.seed, root)
-            two = throughput(2, args.n, args.batch_size, args.app, args.seed, root)
+            one = throughput(1, args.n, args.batch_size, args.app, args.seed, root, not args.no_pin)
+            two = throughput(2, args.n, args.batch_size, args.app, args.seed, root, not args.no_pin)
         same = _same_files(root / "out-1", root / "out-2")
+    pinning = "unpinned" if args.no_pin else "worker i pinned to core i"
     print(f"generate flow on Dask, {args.n} {args.app} tasks in batches of {args.batch_size}; nproc={os.cpu_count()}, "
-          f"load average {os.getloadavg()[0]:.1f} (the ratio needs two free cores)")
+          f"{pinning}, load average {os.getloadavg()[0]:.1f} (the ratio needs two free cores)")
     for r in (one, two):
         print(f"  {r['workers']:.0f} worker(s): {r['accepted']:.0f} accepted in {r['seconds']:.1f} s "
               f"= {r['per_s']:.2f} tasks/s")

@@ -203,6 +203,11 @@ def generate(
     max_tokens: cli_llm.MaxTokens = None,
     dry_run: cli_llm.DryRun = False,
     llm_judge: cli_llm.LLMJudge = False,
+    dask_address: Annotated[str | None, typer.Option(
+        "--dask-address", help="Run the tasks in batches (--batch-size) on this existing Dask cluster, e.g. "
+        "tcp://10.0.0.5:8786, through the Prefect generate flow (offline backend). Its workers need this checkout, "
+        "the catalog (PostgreSQL for several machines) and --out at the same path.")] = None,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, help="Tasks per batch with --dask-address.")] = 200,
 ) -> None:
     """Generate N tasks, run each through the gate, and record every one (accepted or not) in the catalog.
 
@@ -213,6 +218,14 @@ def generate(
     """
     flags = cli_llm.LLMFlags(config, llm, model, base_url, api_key_env, temperature, max_tokens_per_call, llm_timeout,
                              concurrency, max_cost, max_tokens, dry_run, llm_judge)
+    if dask_address is not None:
+        from forge.catalog import Catalog
+        from forge.cli_serve import run_on_dask
+
+        counts = run_on_dask(dask_address, batch_size, flags, apps=app_name, families=family, skills=skill, n=n,
+                             seed=seed, out=out, db=db, no_sandbox=no_sandbox, real_apps=real_apps,
+                             rate=real_apps_rate)
+        return _print_summary(counts, out, Catalog(db))
     counts, catalog, info = _run_generation(apps=tuple(app_name or ()), families=tuple(family or ()),
                                             skills=tuple(skill or ()), n=n, seed=seed, out=out, db=db,
                                             no_sandbox=no_sandbox, real_apps=real_apps, rate=real_apps_rate, llm=flags)

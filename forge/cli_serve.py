@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import enum
 import os
+from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from forge.errors import ForgeError
+
+if TYPE_CHECKING:
+    from forge.cli_llm import LLMFlags
 
 
 class FlowName(enum.StrEnum):
@@ -90,6 +94,28 @@ def serve(
                           "schedule and its run history")
     # limit=1: a run still busy when the next is due delays it instead of competing for the same machine.
     prefect_serve(deploy, limit=1)
+
+
+def run_on_dask(address: str, batch_size: int, flags: LLMFlags, *, apps: list[str] | None,
+                 families: list[str] | None, skills: list[str] | None, n: int, seed: int, out: Path, db: str | None,
+                 no_sandbox: bool, real_apps: str, rate: float) -> Counter[str]:
+    """`forge generate --dask-address`: the same plan as a local run, as generate-flow batches on the cluster."""
+    from forge.flows import check_parameters, generate_flow
+
+    if flags.settings().backend != "offline" or flags.dry_run or flags.max_cost is not None \
+            or flags.max_tokens is not None:
+        raise ForgeError("--dask-address runs the generate flow with the offline backend; drop the LLM options "
+                         "(--llm, --model, --config, --max-cost, --max-tokens, --dry-run), or run without "
+                         "--dask-address")
+    params = check_parameters(generate_flow, {
+        "n": n, "seed": seed, "out": str(out), "db": db, "apps": apps, "families": families, "skills": skills,
+        "batch_size": batch_size, "dask_address": address, "sandbox": not no_sandbox, "real_apps": real_apps,
+        "real_apps_rate": rate})
+    from forge.cli import err_console
+
+    err_console.print(f"{n} tasks in {-(-n // batch_size)} batches of up to {batch_size} on the Dask cluster at "
+                      f"{address} (Prefect flow 'generate'); a rerun resumes", highlight=False)
+    return Counter(generate_flow(**params))
 
 
 def register(app: typer.Typer) -> None:

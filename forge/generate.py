@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import os
 import shutil
 import time
 from collections import Counter, deque
@@ -130,8 +131,19 @@ def release_free_memory() -> None:
         _TRIM(0)
 
 
-#: Tasks whose gate runs at once (one's setup overlaps another's controls); dedup still runs in plan order.
-GATES_IN_FLIGHT = 2
+#: At most this many tasks are gated at once (one's setup overlaps another's controls), each with its own warm
+#: check worker; dedup still runs in plan order. More than two did not help on two cores.
+MAX_GATES_IN_FLIGHT = 2
+
+
+def usable_cores() -> int:
+    """CPUs this process may run on: its affinity mask, which the gate's children (check workers, sandboxes)
+    inherit. A Dask worker pinned to one core (or a container given one) gets one gate, so two such workers
+    on two cores scale out instead of both crowding the same cores."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 @dataclass
@@ -147,14 +159,15 @@ class Outcome:
 class Generator:
     """Generates and gates tasks into `out`, recording each in `catalog`. One instance per process.
 
-    `run` pipelines: the main thread generates the next task while gate threads verify the last two,
-    whose controls run in `workers` warm sandboxed check workers (in-process when the sandbox is off);
+    `run` pipelines: the main thread generates the next task while `workers` gate threads verify the last
+    ones, whose controls run in as many warm sandboxed check workers (in-process when the sandbox is off);
+    by default one per usable core, at most MAX_GATES_IN_FLIGHT;
     the dedup stage, moving rejected packages and recording happen in plan order in the main thread.
     Accepted tasks the real-app policy samples wait for a batch of the real-app tier before they are
     recorded (one soffice call per batch and format)."""
 
     def __init__(self, out: Path, catalog: Catalog, *, sandbox: Sandbox, backend: Backend | None = None,
-                 taxonomy: dict[str, Skill] | None = None, run_id: int | None = None, workers: int = 2,
+                 taxonomy: dict[str, Skill] | None = None, run_id: int | None = None, workers: int | None = None,
                  real_apps: Policy | None = None, real_apps_batch: int = 20, budget: Budget | None = None,
                  concurrency: int = 1, judge: Any = None) -> None:
         self.out = out
@@ -167,7 +180,7 @@ class Generator:
         self.taxonomy = taxonomy or load_taxonomy()
         self.run_id = run_id
         self.sandbox = sandbox
-        self.workers = workers
+        self.workers = workers or min(MAX_GATES_IN_FLIGHT, usable_cores())
         self.policy = real_apps or Policy("off")
         self.real_apps_batch = real_apps_batch
         self.env = LocalEnv(sandbox, catalog.find_duplicate)
@@ -239,7 +252,7 @@ class Generator:
         ahead = Ahead(self._prepare, [t for t in task_ids if str(t) not in finished], self.concurrency,
                       may_start=lambda: self.budget is None or not self.budget.exhausted())
         try:
-            with ThreadPoolExecutor(max_workers=GATES_IN_FLIGHT, thread_name_prefix="gate") as gate_threads:
+            with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="gate") as gate_threads:
                 for task_id in task_ids:
                     if str(task_id) in finished:
                         counts[finished[str(task_id)].status] += 1
@@ -250,7 +263,7 @@ class Generator:
                     if prepared is None:  # a budget cap: the tasks in flight still finish and are recorded
                         self.stopped = self.budget.exhausted() if self.budget is not None else None
                         break
-                    while len(pending) > GATES_IN_FLIGHT:
+                    while len(pending) > self.workers:
                         route(pending.popleft())
                     if isinstance(prepared, tuple):
                         pending.append(prepared)

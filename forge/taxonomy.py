@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -72,11 +72,18 @@ def _dotted(path: Iterable[Any]) -> str:
 
 
 def load_file(path: Path) -> list[Skill]:
-    """Parse and schema-validate one taxonomy file."""
+    """Parse and schema-validate one taxonomy file. The parse is reused while the file's text is unchanged:
+    every batch of a long-lived Dask or Prefect worker loads the taxonomy, and parsing it takes ~0.7 s."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise TaxonomyError(f"{path}: cannot read taxonomy file ({exc.strerror}); check the path") from exc
+    return list(_parse_file(path, text))
+
+
+@lru_cache(maxsize=64)
+def _parse_file(path: Path, text: str) -> tuple[Skill, ...]:
+    """`load_file`'s work on the file's text (errors are not cached)."""
     loader = _Loader(text)  # one parse gives both the nodes (for line numbers) and the data
     try:
         root = loader.get_single_node()
@@ -111,7 +118,7 @@ def load_file(path: Path) -> list[Skill]:
                 source=f"{path.name}:{line}",
             )
         )
-    return skills
+    return tuple(skills)
 
 
 def check_against_families(skills: Iterable[Skill], families: Mapping[str, Any]) -> None:

@@ -44,3 +44,38 @@ def test_batches_on_dask_make_the_same_packages_as_a_local_run(prefect_harness, 
         executed = client.run(lambda dask_worker: dask_worker.state.executed_count)
     assert len(executed) == 2 and all(count >= 1 for count in executed.values()), executed
 
+
+
+def test_forge_generate_with_dask_address_runs_batches_on_the_cluster(prefect_harness, dask_address, tmp_path):
+    from typer.testing import CliRunner
+
+    from forge.cli import app
+
+    args = ["generate", "-n", "4", "--seed", "4", "--batch-size", "2", "--real-apps", "off",
+            "--skill", "calc.sort.text_asc", "--skill", "os.organize.one_ext_new_exact"]
+    dask = CliRunner().invoke(app, [*args, "--dask-address", dask_address, "--out", str(tmp_path / "dask"),
+                                    "--db", str(tmp_path / "dask.db")])
+    assert dask.exit_code == 0, dask.output
+    assert "accepted" in dask.output and "4 tasks in 2 batches" in dask.output
+    local = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "local"), "--db", str(tmp_path / "local.db")])
+    assert local.exit_code == 0, local.output
+    assert files(tmp_path / "dask") == files(tmp_path / "local")
+    query = "SELECT id, status FROM tasks ORDER BY id"
+    rows = sqlite3.connect(tmp_path / "dask.db").execute(query).fetchall()
+    assert rows == sqlite3.connect(tmp_path / "local.db").execute(query).fetchall()
+    assert [status for _, status in rows] == ["accepted"] * 4
+
+
+def test_forge_generate_with_dask_address_refuses_what_the_flow_cannot_do(tmp_path):
+    from typer.testing import CliRunner
+
+    from forge.cli import app
+
+    base = ["generate", "-n", "2", "--out", str(tmp_path / "o"), "--db", str(tmp_path / "c.db")]
+    refused = CliRunner().invoke(app, [*base, "--dask-address", "tcp://127.0.0.1:1", "--max-tokens", "10"])
+    assert refused.exit_code == 1
+    assert "--dask-address runs the generate flow with the offline backend" in refused.output
+    bad = CliRunner().invoke(app, [*base, "--dask-address", "127.0.0.1:8786"])
+    assert bad.exit_code == 1
+    assert "dask_address='127.0.0.1:8786'" in bad.output
+    assert not (tmp_path / "c.db").exists()  # refused before any catalog or package is made

@@ -68,3 +68,33 @@ def test_mixed_plan_gives_multi_app_skills_their_share_in_every_prefix():
     assert len(set(ids)) == 100  # no task id repeats
     assert plan(single + multi, 100, seed=3) == ids
     assert plan(single, 7, seed=3) == [TaskId(single[i % 5].id, 3, i // 5) for i in range(7)]
+
+
+def test_the_gate_follows_the_cores_the_process_may_use_and_packages_do_not(tmp_path):
+    """A process pinned to one core (a Dask worker standing for one machine) gates one task at a time with one
+    check worker; the packages are the same bytes as with two."""
+    import os
+    import subprocess
+    import sys
+
+    script = ("import os, sys; from pathlib import Path\n"
+              "from forge.catalog import Catalog\n"
+              "from forge.generate import Generator, Selection, plan, select_skills\n"
+              "from forge.sandbox import Sandbox\nfrom forge.taxonomy import load_taxonomy\n"
+              "if sys.argv[2] == 'pin': os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+              "t = load_taxonomy(); out = Path(sys.argv[1])\n"
+              "g = Generator(out / 'pkg', Catalog(f'sqlite:///{out}/c.db'), sandbox=Sandbox(), taxonomy=t)\n"
+              "ids = plan(select_skills(t, Selection(skills=('calc.sort.numeric_desc',))), 3, 2)\n"
+              "print(g.workers, dict(g.run(ids)))\n")
+    results = {}
+    for mode in ("pin", "all"):
+        done = subprocess.run([sys.executable, "-c", script, str(tmp_path / mode), mode], capture_output=True,
+                              text=True, check=True)
+        results[mode] = done.stdout.split(maxsplit=1)
+    assert results["pin"] == ["1", "{'accepted': 3}\n"]
+    assert results["all"][0] == str(min(2, len(os.sched_getaffinity(0))))
+
+    def files(root):
+        return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+    assert files(tmp_path / "pin" / "pkg") == files(tmp_path / "all" / "pkg")

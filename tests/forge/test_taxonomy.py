@@ -33,6 +33,17 @@ def test_valid_file_loads(tmp_path):
     assert skill.id == "calc.sort.numeric_asc" and skill.params == {"key_kind": "numeric", "order": "asc"}
 
 
+def test_an_edited_file_is_read_again_though_parses_are_reused(tmp_path):
+    path = write(tmp_path, GOOD)
+    assert load_file(path) == load_file(path)
+    write(tmp_path, GOOD.replace("difficulty: easy", "difficulty: hard"))  # same size, maybe the same mtime
+    (skill,) = load_file(path)
+    assert skill.difficulty == "hard"
+    write(tmp_path, GOOD.replace("family:", "famly:"))
+    with pytest.raises(TaxonomyError, match="calc.yaml:"):
+        load_file(path)
+
+
 def test_yaml_syntax_error_names_file_and_line(tmp_path):
     path = write(tmp_path, GOOD.replace("params: {key_kind: numeric, order: asc}", "params: {key_kind: numeric"))
     with pytest.raises(TaxonomyError) as info:
