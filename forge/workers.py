@@ -23,14 +23,13 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from forge import parsecache
+from forge import parsecache, scratch
 from forge.errors import SandboxError
 from forge.sandbox import NOBODY, Sandbox, chown_tree
 
@@ -192,7 +191,7 @@ class WorkerPool:
 @contextlib.contextmanager
 def gate_runner(sandbox: Sandbox, size: int = 2) -> Iterator[tuple[InProcess | WorkerPool, Path]]:
     """A temp work folder and the runner for it: a warm worker pool, or in-process without the sandbox."""
-    workdir = Path(tempfile.mkdtemp(prefix="forge-work-"))
+    workdir = scratch.mkdtemp("forge-work-")
     runner = WorkerPool(sandbox, workdir, size) if sandbox.enabled else InProcess()
     try:
         yield runner, workdir

@@ -23,6 +23,7 @@ from forge.expand import Candidate, change, knob_key, record
 from forge.generate import Generator, Outcome
 from forge.ids import TaskId
 from forge.sandbox import Sandbox
+from forge.scratch import scratch_root
 from forge.taxonomy import Skill
 
 DEFAULT_K = 3
@@ -75,7 +76,7 @@ def probe(candidates: Sequence[Candidate], taxonomy: Mapping[str, Skill], *, k: 
     evidence: dict[str, str] = {}
     if not candidates or k < 1:
         return dict(accepted), evidence, Counter()
-    with tempfile.TemporaryDirectory(prefix="forge-probe-", dir=workdir) as tmp:
+    with tempfile.TemporaryDirectory(prefix="forge-probe-", dir=workdir or scratch_root()) as tmp:
         catalog = Catalog(f"sqlite:///{tmp}/probe.db")
         skills = {**taxonomy, **{c.skill.id: c.skill for c in candidates}}
         generator = Generator(Path(tmp) / "out", catalog, sandbox=sandbox, taxonomy=skills)
