@@ -44,7 +44,7 @@ def _pin(core: int, dask_worker: Any = None) -> list[int]:
 
 
 def throughput(workers: int, n: int, batch_size: int, app: str, seed: int, root: Path, pin: bool
-               ) -> dict[str, float]:
+               ) -> dict[str, Any]:
     """Accepted tasks per second for one generate flow with batches on a LocalCluster of `workers` processes
     (with `pin`, worker i runs on core i only)."""
     from distributed import Client, LocalCluster
@@ -57,9 +57,10 @@ def throughput(workers: int, n: int, batch_size: int, app: str, seed: int, root:
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         client.run(_warm)
+        cores = []
         if pin:
             for i, address in enumerate(sorted(client.scheduler_info()["workers"])):
-                client.run(_pin, i % (os.cpu_count() or 1), workers=[address])
+                cores += client.run(_pin, i % (os.cpu_count() or 1), workers=[address]).values()
         start = time.perf_counter()
         totals = generate_flow(n=n, seed=seed, out=str(out), db=f"sqlite:///{db}", apps=[app], batch_size=batch_size,
                                dask_address=cluster.scheduler_address, real_apps="off")
@@ -67,7 +68,8 @@ def throughput(workers: int, n: int, batch_size: int, app: str, seed: int, root:
     rows = sqlite3.connect(db).execute("SELECT count(*) FROM tasks").fetchone()[0]
     assert rows == n, f"{workers} workers: {rows} catalog rows for {n} tasks"
     accepted = totals.get("accepted", 0)
-    return {"workers": workers, "tasks": n, "accepted": accepted, "seconds": seconds, "per_s": accepted / seconds}
+    return {"workers": workers, "tasks": n, "accepted": accepted, "seconds": seconds, "per_s": accepted / seconds,
+            "cores": cores}
 
 
 def catalog_half(rows: int, postgres_url: str | None, postgres: bool) -> None:
@@ -112,7 +114,7 @@ def main() -> None:
           f"{pinning}, load average {os.getloadavg()[0]:.1f} (the ratio needs two free cores)")
     for r in (one, two):
         print(f"  {r['workers']:.0f} worker(s): {r['accepted']:.0f} accepted in {r['seconds']:.1f} s "
-              f"= {r['per_s']:.2f} tasks/s")
+              f"= {r['per_s']:.2f} tasks/s" + (f" (cores per worker: {r['cores']})" if r["cores"] else ""))
     ratio = two["per_s"] / one["per_s"] if one["per_s"] else float("nan")
     print(f"  ratio 2/1 workers: {ratio:.2f}x (goal >= 1.7x: {'met' if ratio >= 1.7 else 'NOT met'}); "
           f"packages identical: {same}")
