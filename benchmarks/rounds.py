@@ -35,7 +35,7 @@ from forge.sandbox import Sandbox
 from forge.stats import skill_stats
 from forge.student import simulate
 
-#: Candidates per round at full scale. About 9 % of them are refused (round 1 at full scale: 281 of 2,200 --
+#: Candidates per round at full scale. About 9 % of them are refused (round 1 at full scale: 282 of 2,200 --
 #: mostly same-app composites whose parts write the same file, then lax/unsolvable probes), so 2,400 per round
 #: are needed for three rounds to pass 7,000 skills.
 GROW = 2400

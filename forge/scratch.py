@@ -38,13 +38,8 @@ def scratch_root() -> str:
 
 def _roomy_tmpfs(path: Path) -> bool:
     try:
-        mounts = Path("/proc/self/mounts").read_text().splitlines()
-        is_tmpfs = any(line.split()[1:3] == [str(path), "tmpfs"] for line in mounts if len(line.split()) > 2)
+        fields = (line.split() for line in Path("/proc/self/mounts").read_text().splitlines())
+        is_tmpfs = any(f[1:3] == [str(path), "tmpfs"] for f in fields)
         return is_tmpfs and os.access(path, os.W_OK | os.X_OK) and shutil.disk_usage(path).free >= MIN_FREE
     except OSError:
         return False
-
-
-def mkdtemp(prefix: str) -> Path:
-    """A new scratch folder; the caller removes it."""
-    return Path(tempfile.mkdtemp(prefix=prefix, dir=scratch_root()))

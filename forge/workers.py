@@ -23,6 +23,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -191,7 +192,7 @@ class WorkerPool:
 @contextlib.contextmanager
 def gate_runner(sandbox: Sandbox, size: int = 2) -> Iterator[tuple[InProcess | WorkerPool, Path]]:
     """A temp work folder and the runner for it: a warm worker pool, or in-process without the sandbox."""
-    workdir = scratch.mkdtemp("forge-work-")
+    workdir = Path(tempfile.mkdtemp(prefix="forge-work-", dir=scratch.scratch_root()))
     runner = WorkerPool(sandbox, workdir, size) if sandbox.enabled else InProcess()
     try:
         yield runner, workdir

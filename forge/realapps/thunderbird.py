@@ -238,6 +238,7 @@ def _script(name: str) -> str:
     """Privileged JS run in Thunderbird's chrome context: js/prelude.js followed by js/<name>.js."""
     return (_JS / "prelude.js").read_text(encoding="utf-8") + (_JS / f"{name}.js").read_text(encoding="utf-8")
 
+
 _LOAD_JS = _script("load")
 
 
@@ -519,6 +520,7 @@ def _filter_value(flt: FilterInfo, name: str) -> Any:
 # --- Thunderbird as the oracle -----------------------------------------------------------------------------
 
 _ORACLE_JS = _script("oracle")
+
 
 def _select(a: dict[str, Any]) -> dict[str, Any]:
     return {"field": a["field"], "value": a["value"], "limit": a.get("limit")}

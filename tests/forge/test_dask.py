@@ -45,7 +45,6 @@ def test_batches_on_dask_make_the_same_packages_as_a_local_run(prefect_harness, 
     assert len(executed) == 2 and all(count >= 1 for count in executed.values()), executed
 
 
-
 def test_forge_generate_with_dask_address_runs_batches_on_the_cluster(prefect_harness, dask_address, tmp_path):
     from typer.testing import CliRunner
 
