@@ -19,7 +19,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 DEFAULT_URL = "sqlite:///forge.db"
 TABLES = ("skills", "workflows", "runs", "rounds", "tasks", "verifications", "llm_calls", "llm_cache",
-          "student_results", "taxonomy_changes")
+          "llm_endpoints", "student_results", "taxonomy_changes")
 
 
 def resolve_url(url: str | None) -> str:
@@ -89,6 +89,11 @@ class RunRow(Base):
     counts: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
     status: Mapped[str] = mapped_column(String(20), default="running")
     round: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: The process that runs it (host name + pid), so a later run can tell a killed run from a live one.
+    host: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    pid: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: What kind of run: `generate` (tasks through the gate) or `student` (rollouts of a model on tasks).
+    kind: Mapped[str] = mapped_column(String(20), default="generate")
 
 
 class TaskRow(Base):
@@ -117,6 +122,8 @@ class TaskRow(Base):
     seconds_generate: Mapped[float] = mapped_column(Float, default=0.0)
     seconds_verify: Mapped[float] = mapped_column(Float, default=0.0)
     round: Mapped[int] = mapped_column(Integer, default=0, index=True)
+    #: The instruction's register: `explicit` (a specification) or `natural` (a user's goal in their own voice).
+    register: Mapped[str | None] = mapped_column(String(20), nullable=True)
 
 
 class VerificationRow(Base):
@@ -144,6 +151,8 @@ class LLMCallRow(Base):
     latency_s: Mapped[float] = mapped_column(Float, default=0.0)
     attempts: Mapped[int] = mapped_column(Integer, default=1)
     ok: Mapped[bool] = mapped_column(Boolean, default=True)
+    #: Tokens an offline backend estimates it would have used; the tokens above are those really spent (0 offline).
+    estimated_tokens: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class LLMCacheRow(Base):
@@ -158,6 +167,18 @@ class LLMCacheRow(Base):
     created_at: Mapped[str] = mapped_column(String(40))
     #: Why the answer was unusable (refusal, truncated, empty), so a cached bad answer is repaired the same way.
     problem: Mapped[str] = mapped_column(Text, default="")
+
+
+class LLMEndpointRow(Base):
+    """What a server accepts as structured output, probed once per (base URL, model) and reused."""
+
+    __tablename__ = "llm_endpoints"
+    base_url: Mapped[str] = mapped_column(String(500), primary_key=True)
+    model: Mapped[str] = mapped_column(String(120), primary_key=True)
+    #: json_schema, json_object_schema, json_object or text
+    structured: Mapped[str] = mapped_column(String(40))
+    evidence: Mapped[str] = mapped_column(Text, default="")
+    probed_at: Mapped[str] = mapped_column(String(40))
 
 
 class StudentResultRow(Base):
@@ -178,6 +199,12 @@ class StudentResultRow(Base):
     failure_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
     infra: Mapped[bool] = mapped_column(Boolean, default=False)
     source: Mapped[str] = mapped_column(Text)
+    #: Identity of the run that produced the record (its run folder's identity, not the file name) and a hash of
+    #: the record's content: the same record under another name adds nothing.
+    source_run: Mapped[str] = mapped_column(Text, default="")
+    record_hash: Mapped[str] = mapped_column(String(64), default="")
+    #: Ids of the rubric checks the attempt failed, when known (from the results or by re-running the rubric).
+    failed_checks: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
 
 
 class TaxonomyChangeRow(Base):
