@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import socket
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text, delete, select
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text, delete, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
@@ -186,7 +187,8 @@ class StudentResultRow(Base):
 
     __tablename__ = "student_results"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    #: Hash of (source identity, task id, model, round): re-ingesting the same results is a no-op.
+    #: Hash of (task id, model, source_run, record_hash, occurrence): re-ingesting the same results is a no-op
+    #: (forge.feedback's docstring defines the identity).
     attempt_key: Mapped[str] = mapped_column(String(64), unique=True)
     task_id: Mapped[str] = mapped_column(String(160), index=True)
     skill_id: Mapped[str] = mapped_column(String(120), index=True)
@@ -226,18 +228,34 @@ def now() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
+def _epoch(timestamp: str) -> float | None:
+    """A `now()` timestamp as epoch seconds (None when unreadable: then only the pid's liveness counts)."""
+    try:
+        return dt.datetime.fromisoformat(timestamp).timestamp()
+    except (TypeError, ValueError):
+        return None
+
+
 #: Skill columns `sync_skills` never overwrites on an existing row (rounds own them).
 _KEPT = frozenset({"id", "status"})
 
 
 class Catalog:
-    def __init__(self, url: str | None = None) -> None:
-        """Open (an empty database: create) the catalog at `url`; see forge.database for the schema contract."""
-        from forge.database import ensure_schema, open_engine
+    def __init__(self, url: str | None = None, *, read_only: bool = False) -> None:
+        """Open (an empty database: create) the catalog at `url`; see forge.database for the schema contract.
+
+        `read_only` (commands that only read: sql, show, stats, report, skills history): the catalog must exist
+        at the head revision; a missing file, an empty database or another application's is a one-line error and
+        nothing is created or changed (`forge.database.require_catalog`)."""
+        from forge.database import ensure_schema, open_engine, require_catalog
 
         self.url = resolve_url(url)
-        self.engine: Engine = open_engine(self.url)
-        ensure_schema(self.engine)
+        self.read_only = read_only
+        self.engine: Engine = open_engine(self.url, read_only=read_only)
+        if read_only:
+            require_catalog(self.engine)
+        else:
+            ensure_schema(self.engine)
 
     def session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)
@@ -266,12 +284,30 @@ class Catalog:
                 session.execute(insert.on_conflict_do_nothing(index_elements=[WorkflowRow.signature]), rows)
 
     def start_run(self, *, seed: int, requested: int, selection: dict[str, Any], out_dir: str, backend: str) -> int:
+        """Record a new `running` run owned by this process (host and pid), after marking the runs this host
+        left `running` in processes that are gone (`interrupt_dead_runs`)."""
+        self.interrupt_dead_runs()
         with self.session() as session, session.begin():
             run = RunRow(seed=seed, requested=requested, selection=selection, out_dir=out_dir, backend=backend,
-                         started_at=now(), counts={})
+                         started_at=now(), counts={}, host=socket.gethostname(), pid=os.getpid())
             session.add(run)
             session.flush()
             return run.id
+
+    def interrupt_dead_runs(self) -> list[int]:
+        """Mark `interrupted` the runs still `running` that this host started in a process that is no longer
+        there (killed with SIGKILL, the machine rebooted) or whose pid now belongs to a later process; returns
+        their ids. Runs of other hosts, and rows without host or pid (made before revision 0005), are left."""
+        from forge.scratch import process_alive
+
+        with self.session() as session, session.begin():
+            rows = session.execute(select(RunRow.id, RunRow.pid, RunRow.started_at).where(
+                RunRow.status == "running", RunRow.host == socket.gethostname(), RunRow.pid.is_not(None))).all()
+            dead = [row.id for row in rows if not process_alive(row.pid, since=_epoch(row.started_at))]
+            if dead:
+                session.execute(update(RunRow).where(RunRow.id.in_(dead), RunRow.status == "running")
+                                .values(status="interrupted", finished_at=now()))
+        return dead
 
     def finish_run(self, run_id: int, counts: dict[str, int], status: str = "finished") -> None:
         with self.session() as session, session.begin():
@@ -290,9 +326,12 @@ class Catalog:
         for stage in stages:
             session.add(VerificationRow(task_id=task.id, verifier=stage.name, passed=stage.passed,
                                         evidence=stage.evidence, seconds=round(stage.seconds, 6)))
+        from forge.llm.base import ledger_tokens
+
         for call in calls:
+            prompt, completion, estimated = ledger_tokens(call.backend, call.prompt_tokens, call.completion_tokens)
             session.add(LLMCallRow(task_id=task.id, node=call.node, backend=call.backend,
-                                   prompt_tokens=call.prompt_tokens, completion_tokens=call.completion_tokens,
+                                   prompt_tokens=prompt, completion_tokens=completion, estimated_tokens=estimated,
                                    cost_usd=call.cost_usd, cached=call.cached, model=call.model,
                                    run_id=task.run_id, latency_s=round(call.latency_s, 6),
                                    attempts=call.attempts, ok=call.ok))
@@ -364,7 +403,9 @@ class Catalog:
                                         .order_by(VerificationRow.id)))
 
     def query(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-        """Run one read-only statement (see `forge.database.read_only`); returns (column names, rows)."""
-        from forge.database import read_only
+        """Run one read-only statement with the default limits (see `forge.sqlquery`); returns (column names, rows).
+        `forge sql` calls `forge.sqlquery.run` itself, to print the note when a cap cut the rows."""
+        from forge.sqlquery import run
 
-        return read_only(self.engine, sql)
+        result = run(self.engine, sql)
+        return result.columns, result.rows

@@ -10,6 +10,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from forge.textsafe import cell, plain, textline
+
 RoundOption = Annotated[int | None, typer.Option("--round", help="Only this feedback round.")]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 
@@ -21,14 +23,15 @@ def _fmt(value: Any) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    from forge.cli import DbOption, NoSandbox, _Group, _sandbox, console, skills_app
+    from forge.cli import DbOption, NoSandbox, ScriptTimeout, _Group, _sandbox, console, skills_app
 
     feedback_app = typer.Typer(cls=_Group, no_args_is_help=True, pretty_exceptions_enable=False,
                                help="Bring a student's results back into the catalog.")
     round_app = typer.Typer(cls=_Group, no_args_is_help=True, pretty_exceptions_enable=False,
                             help="Feedback rounds: expand the taxonomy from the student's results, then generate.")
     student_app = typer.Typer(cls=_Group, no_args_is_help=True, pretty_exceptions_enable=False,
-                              help="A SIMULATED student, so feedback rounds run offline (not a real agent).")
+                              help="Students: `run` a real model on tasks through a terminal; `simulate` "
+                                   "one offline (not a real agent).")
     app.add_typer(feedback_app, name="feedback")
     app.add_typer(round_app, name="round")
     app.add_typer(student_app, name="student")
@@ -45,8 +48,14 @@ def register(app: typer.Typer) -> None:
         """Add a student's attempts to the `student_results` table.
 
         OSWorld folders without result.txt, or whose traj.jsonl has an Error line, are recorded as
-        infrastructure failures. JSONL rows: {task_id, success | score, steps?, tokens?, failure_reason?, model?}.
-        Unknown task ids are listed and skipped; ingesting the same results again adds nothing."""
+        infrastructure failures. JSONL rows: {task_id, success | score, steps?, tokens?, failure_reason?, model?,
+        failed_checks?}. Unknown task ids are listed and skipped.
+
+        An attempt is identified by content, never by file name, folder or line number: (task id, model, source
+        run, hash of its record). The source run of a JSONL file is a hash of its records in order (a file that
+        grew since it was ingested keeps its first identity); of an OSWorld task folder, a hash of its result.txt,
+        traj.jsonl and checks.json. So ingesting the same results again, copied, moved or renamed, adds nothing,
+        and different runs' files of the same name all count; identical rows within one file count each."""
         from forge.catalog import Catalog
         from forge.feedback import ingest as run_ingest
 
@@ -58,7 +67,7 @@ def register(app: typer.Typer) -> None:
                       f"{report.already} already ingested, {len(report.unknown)} unknown task ids skipped",
                       highlight=False)
         for source, task_id in report.unknown:
-            console.print(f"  unknown task id {task_id!r} ({source})", highlight=False, markup=False)
+            console.print(plain(f"  unknown task id {task_id!r} ({source})"), highlight=False, markup=False)
 
     @app.command("stats")
     def stats(round_n: RoundOption = None, as_json: JsonOption = False, db: DbOption = None) -> None:
@@ -69,7 +78,7 @@ def register(app: typer.Typer) -> None:
         from forge.catalog import Catalog
         from forge.stats import skill_stats
 
-        rows = skill_stats(Catalog(db), round_n)
+        rows = skill_stats(Catalog(db, read_only=True), round_n)
         if as_json:
             print(json.dumps([s.as_dict() for s in rows.values()], indent=2))
             return
@@ -77,8 +86,8 @@ def register(app: typer.Typer) -> None:
                       "failure reasons", title=f"student statistics{'' if round_n is None else f', round {round_n}'}")
         for s in rows.values():
             reasons = ", ".join(f"{r} x{n}" for r, n in s.failure_reasons.items())
-            table.add_row(s.skill_id, str(s.attempts), str(s.successes), _fmt(s.success_rate), _fmt(s.mean_score),
-                          _fmt(s.mean_steps), str(s.infra_failures), reasons)
+            table.add_row(cell(s.skill_id), str(s.attempts), str(s.successes), _fmt(s.success_rate),
+                          _fmt(s.mean_score), _fmt(s.mean_steps), str(s.infra_failures), cell(reasons))
         console.print(table)
         attempts = sum(s.attempts for s in rows.values())
         console.print(f"{len(rows)} skills, {attempts} attempts, {sum(s.successes for s in rows.values())} successes, "
@@ -100,13 +109,14 @@ def register(app: typer.Typer) -> None:
         as_json: JsonOption = False,
         db: DbOption = None,
         no_sandbox: NoSandbox = False,
+        timeout: ScriptTimeout = 60.0,
     ) -> None:
         """Run one feedback round: expand from round N-1's statistics (probe new skills through the gate),
         allocate the budget toward weak skills, generate and gate, export for OSWorld, ingest results."""
         from forge.rounds import run_round
 
         counts = run_round(db, round_n, budget, seed, str(out), results=str(results) if results else None, k=k,
-                           grow=grow, sandbox=_sandbox(no_sandbox))
+                           grow=grow, sandbox=_sandbox(no_sandbox, timeout))
         if as_json:
             print(json.dumps(counts, indent=2))
             return
@@ -135,7 +145,7 @@ def register(app: typer.Typer) -> None:
 
         counts = run(Catalog(db), round_n, out, seed=seed, model=model)
         console.print(f"simulated {sum(counts.values())} attempts: {dict(sorted(counts.items()))} -> {out}",
-                      highlight=False)
+                      highlight=False, markup=False)
 
     @skills_app.command("history")
     def history(
@@ -148,17 +158,17 @@ def register(app: typer.Typer) -> None:
         from forge.catalog import Catalog
         from forge.history import lineage, per_round
 
-        catalog = Catalog(db)
+        catalog = Catalog(db, read_only=True)
         if skill is not None:
             steps = lineage(catalog, skill)
             if as_json:
                 print(json.dumps([s.__dict__ for s in steps], indent=2, default=str))
                 return
             for step in steps:
-                console.print(f"[bold]{step.skill_id}[/]  origin={step.origin} round={step.round} "
-                              f"operator={step.operator or '-'} params={step.params}", highlight=False)
+                console.print(textline((step.skill_id, "bold"), f"  origin={step.origin} round={step.round} "
+                                       f"operator={step.operator or '-'} params={step.params}"), highlight=False)
                 for c in step.changes:
-                    console.print(f"  round {c['round']} {c['operator']} {c['action']}: {c['reason']}",
+                    console.print(plain(f"  round {c['round']} {c['operator']} {c['action']}: {c['reason']}"),
                                   highlight=False, markup=False)
             return
         table_rows = per_round(catalog)
@@ -169,5 +179,5 @@ def register(app: typer.Typer) -> None:
         table = Table("round", "skills", "added", "retired", "multi-app", *apps, title="taxonomy per round")
         for r in table_rows:
             table.add_row(str(r["round"]), str(r["skills"]), str(r["added"]), str(r["retired"]), str(r["multi_app"]),
-                          *(str(r["by_app"].get(a, 0)) for a in apps))
+                          *(cell(r["by_app"].get(a, 0)) for a in apps))
         console.print(table)

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,6 @@ from forge.errors import CatalogError
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: pg_advisory_xact_lock key for schema changes ("forge" in ASCII).
 _PG_LOCK = 0x666F726765
-_READ_ONLY_START = re.compile(r"^\s*(select|with|explain|values)\b", re.IGNORECASE)
 #: How long a SQLite writer waits for another process's transaction before giving up.
 SQLITE_BUSY_MS = 60_000
 
@@ -55,6 +54,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # synchronous=NORMAL is crash-safe in WAL mode (a killed process loses nothing committed).
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
+    tables = {row[0] for row in cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if tables and "tasks" not in tables:  # another application's file: leave its journal mode (it is refused)
+        cursor.close()
+        return
     for attempt in range(100):  # switching a new file to WAL needs a moment alone; busy_timeout does not cover it
         try:
             cursor.execute("PRAGMA journal_mode = WAL")
@@ -70,8 +73,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def open_engine(url: str) -> Engine:
-    """An engine for a SQLAlchemy URL (the folder of a SQLite file is created). Connects lazily."""
+def open_engine(url: str, *, read_only: bool = False) -> Engine:
+    """An engine for a SQLAlchemy URL (the folder of a SQLite file is created). Connects lazily.
+
+    `read_only`: for commands that only read (`sql`, `show`, `stats`, `report`, `skills history`): a SQLite file
+    must exist and is opened with mode=ro (nothing is created, no pragma changes it: not even the switch to WAL);
+    a PostgreSQL session starts with default_transaction_read_only. Whether it holds a Forge catalog is
+    `require_catalog`'s job."""
+    if read_only:
+        return _open_read_only(url)
     try:
         engine = create_engine(url, pool_pre_ping=url.startswith("postgresql"))
     except (SQLAlchemyError, ImportError) as exc:
@@ -83,6 +93,74 @@ def open_engine(url: str) -> Engine:
             Path(database).parent.mkdir(parents=True, exist_ok=True)
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def _open_read_only(url: str) -> Engine:
+    try:
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite":
+            database = parsed.database or ""
+            if not database or database == ":memory:" or database.startswith("file:"):
+                raise CatalogError(f"--db {shown(url)}: give the path of an existing catalog file")
+            path = Path(database)
+            if not path.is_file():
+                what = "is not a file" if path.exists() else "does not exist"
+                raise CatalogError(f"catalog {path} {what}; nothing was created. Check --db / FORGE_DATABASE_URL "
+                                   "(`forge generate` or `forge demo` make a catalog)")
+            uri = f"file:{urllib.parse.quote(str(path.resolve()))}?mode=ro"
+            engine = create_engine(url, creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False))
+            event.listen(engine, "connect", _sqlite_read_only_pragmas)
+            return engine
+        args = {"options": "-c default_transaction_read_only=on"} if parsed.get_backend_name() == "postgresql" else {}
+        return create_engine(url, pool_pre_ping=True, connect_args=args)
+    except (SQLAlchemyError, ImportError, ValueError) as exc:
+        raise CatalogError(f"cannot open catalog {shown(url)}: {str(exc).splitlines()[0]}; check --db / "
+                           "FORGE_DATABASE_URL (PostgreSQL: postgresql+psycopg://user:password@host/db)") from None
+
+
+def _sqlite_read_only_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_MS}")
+    cursor.execute("PRAGMA query_only = ON")
+    cursor.close()
+
+
+def _tables(conn: Connection) -> set[str]:
+    return set(inspect(conn).get_table_names())
+
+
+def _not_a_catalog(url: str, tables: set[str]) -> CatalogError:
+    """A database that holds tables but not Forge's: another application's, never to be touched."""
+    listed = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+    return CatalogError(f"{url} is not a Forge catalog (it holds other tables: {listed}); nothing was changed. "
+                        "Check --db / FORGE_DATABASE_URL, or give a new file or an empty database for a new catalog")
+
+
+def require_catalog(engine: Engine) -> None:
+    """For read-only commands: the database must hold a Forge catalog at the head revision. A missing or empty
+    database, another application's tables, or an older or newer schema is a one-line error; nothing is written."""
+    url = engine.url.render_as_string(hide_password=True)
+    try:
+        with engine.connect() as conn:
+            tables = _tables(conn)
+            revision = current(conn)
+    except SQLAlchemyError as exc:
+        raise connect_error(engine, exc) from None
+    if not tables:
+        raise CatalogError(f"{url} holds no catalog (it is empty); nothing was created. Check --db / "
+                           "FORGE_DATABASE_URL (`forge generate` or `forge demo` make a catalog)")
+    if revision is None:
+        raise _not_a_catalog(url, tables)
+    if revision != head():
+        raise _revision_error(url, revision)
+
+
+def _revision_error(url: str, revision: str) -> CatalogError:
+    if revision in revisions():
+        return CatalogError(f"catalog {url} has schema revision {revision}, this Forge needs {head()}: back it up, "
+                            f"then run `forge db upgrade --db {url}`")
+    return CatalogError(f"catalog {url} has schema revision {revision!r}, which this Forge does not know "
+                        f"(its newest is {head()}): it was made by a newer Forge; upgrade Forge")
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
@@ -119,7 +197,10 @@ def legacy_revision(conn: Connection) -> str | None:
 
 
 def current(conn: Connection) -> str | None:
-    """The catalog's revision (recorded by Alembic, else read off a pre-migration catalog's tables)."""
+    """The catalog's revision (recorded by Alembic, else read off a pre-migration catalog's tables); None when
+    the database holds no Forge catalog (an `alembic_version` without Forge's tables is another application's)."""
+    if "tasks" not in _tables(conn):
+        return None
     return MigrationContext.configure(conn).get_current_revision() or legacy_revision(conn)
 
 
@@ -136,8 +217,13 @@ def schema_lock(engine: Engine) -> Iterator[Connection]:
 
 
 def _create(conn: Connection) -> None:
+    """Create the catalog's tables in an empty database. A SQLite file that already holds other tables belongs
+    to another application: refused (a shared PostgreSQL database may hold other schemas' tables and is kept)."""
     from forge.catalog import Base
 
+    tables = _tables(conn)
+    if tables and (conn.dialect.name == "sqlite" or "alembic_version" in tables):
+        raise _not_a_catalog(conn.engine.url.render_as_string(hide_password=True), tables)
     Base.metadata.create_all(conn)
     command.stamp(alembic_config(conn), "head")
 
@@ -150,25 +236,23 @@ def connect_error(engine: Engine, exc: SQLAlchemyError) -> CatalogError:
 
 def ensure_schema(engine: Engine) -> None:
     """Create an empty catalog at the head revision; refuse an older or unknown one (see the module docstring)."""
+    from forge.stats import create_views, views_missing
+
     try:
         with engine.connect() as conn:
             revision = current(conn)
-        if revision == head():
-            return
+            if revision == head() and not views_missing(conn):
+                return
         with schema_lock(engine) as conn:  # check again: another process may have just created it
             revision = current(conn)
             if revision is None:
                 _create(conn)
             if revision in (None, head()):
+                create_views(conn)  # the statistics views are part of the schema (missing in older catalogs)
                 return
     except SQLAlchemyError as exc:
         raise connect_error(engine, exc) from None
-    url = engine.url.render_as_string(hide_password=True)
-    if revision in revisions():
-        raise CatalogError(f"catalog {url} has schema revision {revision}, this Forge needs {head()}: back it up, "
-                           f"then run `forge db upgrade --db {url}`")
-    raise CatalogError(f"catalog {url} has schema revision {revision!r}, which this Forge does not know "
-                       f"(its newest is {head()}): it was made by a newer Forge; upgrade Forge")
+    raise _revision_error(engine.url.render_as_string(hide_password=True), revision)
 
 
 def upgrade(engine: Engine) -> tuple[str | None, str]:
@@ -185,7 +269,13 @@ def upgrade(engine: Engine) -> tuple[str | None, str]:
                 config = alembic_config(conn)
                 if MigrationContext.configure(conn).get_current_revision() is None:
                     command.stamp(config, before)  # a pre-migration catalog: record what it is, then upgrade
+                from forge.stats import drop_views
+
+                drop_views(conn)  # SQLite cannot rebuild a table (batch migrations) that a view names
                 command.upgrade(config, "head")
+            from forge.stats import create_views
+
+            create_views(conn)  # views follow the models: made again with this Forge's definitions
     except SQLAlchemyError as exc:
         raise CatalogError(f"upgrade failed, the catalog is unchanged: "
                            f"{str(getattr(exc, 'orig', None) or exc).strip().splitlines()[0]}") from None
@@ -198,37 +288,6 @@ def stamp(engine: Engine, revision: str) -> None:
         raise CatalogError(f"unknown revision {revision!r}; known: {', '.join(revisions())}")
     with schema_lock(engine) as conn:
         command.stamp(alembic_config(conn), revision, purge=True)
-
-
-def read_only(engine: Engine, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Run one read-only statement; returns (column names, rows). Writes are refused twice: by the statement's
-    first keyword and by the database itself (SQLite: query_only; PostgreSQL: a read-only transaction, with the
-    statement sent prepared, so `SELECT 1; COMMIT; DELETE ...` cannot leave it). Always rolled back."""
-    if not _READ_ONLY_START.match(sql):
-        raise CatalogError("forge sql runs read-only queries only (SELECT, WITH, EXPLAIN, VALUES); "
-                           "the catalog is unchanged")
-    dialect = engine.dialect
-    if dialect.name not in ("sqlite", "postgresql"):
-        raise CatalogError(f"forge sql supports SQLite and PostgreSQL catalogs, not {dialect.name}")
-    with engine.connect() as conn:
-        try:
-            cursor: Any = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
-            if dialect.name == "sqlite":
-                conn.exec_driver_sql("PRAGMA query_only = ON")
-                cursor.execute(sql)  # sqlite3 runs one statement per call
-            else:
-                conn.exec_driver_sql("SET TRANSACTION READ ONLY")
-                cursor.execute(sql, prepare=True)  # a prepared statement is exactly one statement
-            columns = [d[0] for d in cursor.description or ()]
-            rows = [tuple(r) for r in cursor.fetchall()]
-        except (SQLAlchemyError, dialect.loaded_dbapi.Error) as exc:
-            message = str(getattr(exc, "orig", exc)).strip().splitlines()[0]
-            raise CatalogError(f"query failed: {message}; the catalog is unchanged") from None
-        finally:
-            conn.rollback()
-            if dialect.name == "sqlite":
-                conn.exec_driver_sql("PRAGMA query_only = OFF")
-    return columns, rows
 
 
 def new_revision(message: str) -> Path:

@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from forge import bounded
 from forge.dag import LLMCall, Workflow
 from forge.errors import PackageError
 from forge.ids import TaskId, digest
@@ -223,12 +224,15 @@ def load_package(path: Path) -> Package:
     if not path.is_dir():
         raise PackageError(f"{path}: not a package folder (expected a folder holding task.json)")
     task_file = path / "task.json"
-    try:
-        task = json.loads(task_file.read_text(encoding="utf-8"))
+    try:  # bounded: a fifo in its place must not hang us, a link must not lead anywhere, a huge file is refused
+        task = json.loads(bounded.read_file(task_file, 16 << 20).decode("utf-8"))
     except FileNotFoundError:
         raise PackageError(f"{task_file}: missing; a package folder must hold task.json") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise PackageError(f"{task_file}: not valid JSON ({exc})") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
+            raise PackageError(f"{task_file}: not valid JSON ({exc})") from None
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
+        raise PackageError(f"{task_file}: cannot be read ({reason}); it must be a regular JSON file") from None
     if not isinstance(task, dict):
         raise PackageError(f"{task_file}: top level must be a JSON object")
     return Package(path, task)

@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from forge import bounded
+
 T = TypeVar("T")
 SIZE = 32
 _hot: set[str] = set()
@@ -32,7 +34,13 @@ def _digest(data: bytes) -> str:
 @contextmanager
 def hot(paths: Iterable[Path]) -> Iterator[None]:
     """Within the block, parses of these files' contents are cached."""
-    hashes = {_digest(p.read_bytes()) for p in paths if p.is_file() and not p.is_symlink()}
+    hashes = set()
+    for p in paths:
+        if p.is_file() and not p.is_symlink():
+            try:
+                hashes.add(_digest(bounded.read_file(p)))
+            except (OSError, ValueError):  # unreadable or over a limit: never hot, read (and refused) later
+                continue
     _hot.update(hashes)
     try:
         yield
@@ -41,8 +49,11 @@ def hot(paths: Iterable[Path]) -> Iterator[None]:
 
 
 def parse(host: Path, name: str, parser: Callable[[io.BytesIO], T]) -> T:
-    """`parser(BytesIO(bytes of host))`, served from the cache when the bytes are hot."""
-    data = host.read_bytes()
+    """`parser(BytesIO(bytes of host))`, served from the cache when the bytes are hot. The file is read with the
+    limits of `forge.bounded` (no fifo, no final symlink, size cap; a zip's directory checked first)."""
+    data = bounded.read_file(host)
+    if bounded.is_zip(data):
+        bounded.check_zip(data)
     if not _hot:
         return parser(io.BytesIO(data))
     key = (_digest(data), name)

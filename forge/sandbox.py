@@ -5,9 +5,18 @@ Each run gets a host folder bound at /home/user and nothing else writable: the p
 private /tmp, private /proc and /dev, an empty network namespace, its own PID namespace (so every
 process it starts dies with it), a cleared environment and no capabilities.
 
-Who the script runs as: as root (CI), bwrap drops to `nobody` (uid 65534) before the script starts, so
-the process limit counts (the kernel never applies RLIMIT_NPROC to root) and files it leaves on the host
-belong to nobody. As an ordinary user, bwrap maps the user to uid 1000 in a user namespace.
+Who the script runs as: as root (CI), bwrap drops to a user id of its own (`sandbox_uid()`, above 2**28)
+before the script starts, so the process limit counts (the kernel never applies RLIMIT_NPROC to root) and
+counts this sandbox only: RLIMIT_NPROC is per real uid, and a shared `nobody` would make every Forge run on
+the host share one budget (and let `kill -9 -1` in one sandbox reach the others). Files it leaves on the host
+belong to that id; the check workers run as nobody (`WorkerPool.prepare` hands them the files). As an
+ordinary user, bwrap maps the user to uid 1000 in a user namespace; there RLIMIT_NPROC counts the invoking
+user's processes, so the limit is set to the budget plus what the user already runs (documented, not
+per-sandbox: without root or a delegated cgroup there is no per-sandbox process count).
+
+Infrastructure, not the package: a run whose wrapper never started (bwrap or ulimit failed), one that hit
+ENOSPC while the scratch disk had less room than the disk budget, or a fork that failed while the host's
+process table was nearly full carries `RunResult.infra`; the gate records `infra_fail` (retried by resume).
 
 Limits: CPU seconds, address space, file size, processes (ulimit); wall time; total bytes printed; total
 bytes written under /home/user. Exceeding a limit kills the whole sandbox. Afterwards the home folder is
@@ -22,6 +31,8 @@ for trusted packages only.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import itertools
 import os
 import shutil
 import signal
@@ -33,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from forge import bounded
 from forge.errors import SandboxError
 
 SYSTEM_DIRS = ("/usr", "/etc", "/opt")
@@ -42,6 +54,7 @@ HOME = "/home/user"
 #: Exit status of the wrapper when the script left processes behind (with a marker line on stderr).
 LEFTOVER_EXIT = 125
 LEFTOVER_MARK = "forge-sandbox: left"
+STARTED_MARK = "forge-sandbox: started"
 
 
 @dataclass(frozen=True)
@@ -55,6 +68,11 @@ class Limits:
     processes: int = 256
     output_bytes: int = 1 << 20  # stdout + stderr; more is a flood and kills the run
     keep_bytes: int = 64 * 1024  # how much output is kept as evidence
+    # The warm check workers (forge.workers): address space, CPU seconds per request, open files. `forge check`
+    # and `forge solve` use less memory than the gate (one state at a time; a bomb must stay under 1 GB).
+    worker_memory_mb: int = 1024
+    worker_cpu_seconds: int = 60
+    open_files: int = 512
 
 
 @dataclass(frozen=True)
@@ -65,10 +83,11 @@ class RunResult:
     timed_out: bool = False
     violations: tuple[str, ...] = field(default_factory=tuple)
     seconds: float = 0.0
+    infra: str = ""  # why the machine, not the script, made the run fail (the gate says infra_fail: retried)
 
     @property
     def ok(self) -> bool:
-        return self.returncode == 0 and not self.timed_out and not self.violations
+        return self.returncode == 0 and not self.timed_out and not self.violations and not self.infra
 
     @property
     def unsafe(self) -> bool:
@@ -77,6 +96,8 @@ class RunResult:
     def evidence(self) -> str:
         if self.violations:
             return "; ".join(self.violations)
+        if self.infra:
+            return f"infrastructure: {self.infra}"
         if self.timed_out:
             return f"timed out after {self.seconds:.1f} s"
         tail = (self.stderr.strip().splitlines() or [""])[-1][:300]
@@ -84,46 +105,55 @@ class RunResult:
 
 
 def scan_home(home: Path) -> list[str]:
-    """Files a script must not leave in a task's home: setuid/setgid, devices, fifos, sockets, escaping links."""
+    """Files a script must not leave in a task's home: setuid/setgid, devices, fifos, sockets, escaping links.
+
+    The walk uses directory descriptors (`forge.bounded.walk`): a path longer than PATH_MAX hides nothing, and a
+    tree nested deeper than the walk allows is itself a violation. A link is judged by resolving it inside the
+    home (`forge.bounded.resolve_in`), so a chain of links that climbs out (`b -> /home/user`, `a -> b/..`) is
+    caught as well as a plain `-> /etc`."""
     problems: list[str] = []
-    root = home.resolve()
-    for dirpath, dirnames, filenames in os.walk(home):
-        for name in dirnames + filenames:
-            path = Path(dirpath) / name
-            rel = path.relative_to(home)
-            info = path.lstat()
-            if stat.S_ISLNK(info.st_mode):
-                target = os.readlink(path)
-                inside = target.replace(HOME, str(root), 1) if target.startswith(HOME) else target
-                resolved = (path.parent / inside).resolve()
-                if resolved != root and root not in resolved.parents:
-                    problems.append(f"{HOME}/{rel} is a symlink to {target}, outside {HOME}")
-            elif not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
-                problems.append(f"{HOME}/{rel} is a special file (mode {stat.filemode(info.st_mode)})")
-            elif info.st_mode & (stat.S_ISUID | stat.S_ISGID):
-                problems.append(f"{HOME}/{rel} has the setuid/setgid bit (mode {stat.filemode(info.st_mode)})")
-        if len(problems) >= 5:
-            break
+    try:
+        for item in bounded.walk(home):
+            shown = f"{HOME}/{bounded.short(item.rel)}"
+            if item.is_link:
+                try:
+                    bounded.resolve_in(home, item.rel, home=HOME)
+                except ValueError as exc:  # leads outside /home/user, loops, or cannot be followed at all
+                    target = item.readlink()
+                    problems.append(f"{shown} is a symlink to {target}, outside {HOME}" if "outside" in str(exc)
+                                    else f"{shown} is a symlink to {target} that {exc}")
+            elif not (item.is_file or item.is_dir):
+                problems.append(f"{shown} is a special file (mode {stat.filemode(item.info.st_mode)})")
+            elif item.info.st_mode & (stat.S_ISUID | stat.S_ISGID):
+                problems.append(f"{shown} has the setuid/setgid bit (mode {stat.filemode(item.info.st_mode)})")
+            if len(problems) >= 5:
+                break
+    except bounded.LimitExceeded as exc:
+        problems.append(f"{HOME}: {exc}")
+    except OSError as exc:
+        problems.append(f"{HOME} cannot be scanned: {exc.strerror or exc}")
     return problems
 
 
-def _tree_bytes(home: Path, stop_at: int) -> int:
-    total = 0
-    for dirpath, _, filenames in os.walk(home):
-        for name in filenames:
-            with contextlib.suppress(OSError):
-                total += (Path(dirpath) / name).lstat().st_size
-            if total > stop_at:
-                return total
-    return total
-
-
 def chown_tree(home: Path, uid: int = NOBODY) -> None:
-    """Give a folder and everything in it (links themselves, not their targets) to `uid`."""
-    for dirpath, dirnames, filenames in os.walk(home):
-        os.lchown(dirpath, uid, uid)
-        for name in dirnames + filenames:
-            os.lchown(Path(dirpath) / name, uid, uid)
+    """Give a folder and everything in it (links themselves, not their targets) to `uid` (no recursion, no
+    path strings: any depth the walk allows; deeper parts keep their owner)."""
+    os.lchown(home, uid, uid)
+    with contextlib.suppress(bounded.LimitExceeded):
+        for item in bounded.walk(home, max_depth=4 * bounded.MAX_DEPTH, max_entries=4 * bounded.MAX_ENTRIES):
+            with contextlib.suppress(FileNotFoundError):
+                os.chown(item.name, uid, uid, dir_fd=item.dir_fd, follow_symlinks=False)
+
+
+#: Per-sandbox user ids (as root): BASE + 4096 slots per host process id, so no two live sandboxes on a host
+#: share one and RLIMIT_NPROC counts one sandbox's processes only.
+UID_BASE = 1 << 28
+_uids = itertools.count()
+
+
+def sandbox_uid() -> int:
+    """A user id no other live sandbox on this host uses (for processes below 2**18; pids wrap above)."""
+    return UID_BASE + ((os.getpid() & 0x3FFFF) << 12) + (next(_uids) & 0xFFF)
 
 
 class Sandbox:
@@ -141,8 +171,9 @@ class Sandbox:
 
     # --- command lines -------------------------------------------------------------------------------
 
-    def bwrap_args(self, binds: list[tuple[str, str, bool]]) -> list[str]:
-        """bwrap options for a read-only system plus `binds` (host, inside, writable), no network."""
+    def bwrap_args(self, binds: list[tuple[str, str, bool]], uid: int = NOBODY) -> list[str]:
+        """bwrap options for a read-only system plus `binds` (host, inside, writable), no network; as root the
+        command runs as `uid` (nobody unless a per-sandbox id from `sandbox_uid()` is given)."""
         args = [str(self.bwrap)]
         for folder in SYSTEM_DIRS:
             if Path(folder).exists():
@@ -170,7 +201,7 @@ class Sandbox:
                  "--chdir", HOME if any(inside == HOME for _, inside, _ in binds) else "/"]
         if self.as_root:
             args += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
-                     "setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", "--inh-caps=-all",
+                     "setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
                      "--bounding-set=-all", "--no-new-privs"]
         else:
             args += ["--unshare-user", "--uid", "1000", "--gid", "1000", "--"]
@@ -190,16 +221,25 @@ class Sandbox:
             env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "FORGE_NO_LAUNCH": "1",
                    "FORGE_ASSETS": str(package / "assets"), "LANG": "C.UTF-8"}
             return self.run(["bash", "-c", f"{self.ulimits()}; {text}"], env, home, cwd=home)
+        uid = sandbox_uid() if self.as_root else NOBODY
         if self.as_root:
-            chown_tree(home)
-        # The wrapper counts processes still alive in the PID namespace after the script (pid 1 is bwrap's
-        # init, $$ is this shell); the glob needs no fork.
-        inner = (f'{self.ulimits()}; FORGE_NO_LAUNCH=1 FORGE_ASSETS=/forge/pkg/assets bash "/forge/pkg/{script}"; '
+            chown_tree(home, uid)
+        # The wrapper says when the limits are set and the script starts (no line: bwrap or ulimit failed, the
+        # machine's fault), then counts processes still alive in the PID namespace after the script (pid 1 is
+        # bwrap's init, $$ is this shell); the glob needs no fork.
+        inner = (f'{self.ulimits()}; echo "{STARTED_MARK}" >&2; '
+                 f'FORGE_NO_LAUNCH=1 FORGE_ASSETS=/forge/pkg/assets bash "/forge/pkg/{script}"; '
                  'rc=$?; left=0; for p in /proc/[0-9]*; do case "${p#/proc/}" in 1|"$$") ;; *) left=$((left+1));; '
                  f'esac; done; if [ "$left" -gt 0 ]; then echo "{LEFTOVER_MARK} $left process(es) running" >&2; '
                  f"exit {LEFTOVER_EXIT}; fi; exit $rc")
-        cmd = [*self.bwrap_args([(str(home), HOME, True), (str(package), "/forge/pkg", False)]), "bash", "-c", inner]
-        result = self.run(cmd, {"PATH": "/usr/bin:/bin"}, home)
+        binds = [(str(home), HOME, True), (str(package), "/forge/pkg", False)]
+        try:
+            result = self.run([*self.bwrap_args(binds, uid), "bash", "-c", inner], {"PATH": "/usr/bin:/bin"}, home)
+        except OSError as exc:  # cannot even fork bwrap (EAGAIN, ENOMEM): the machine, not the package
+            return RunResult(126, "", str(exc), infra=f"cannot start the sandbox: {exc}")
+        started = STARTED_MARK + "\n" in result.stderr  # bwrap may warn before it; the script cannot un-print it
+        result = dataclasses.replace(result, stderr=result.stderr.replace(STARTED_MARK + "\n", "", 1),
+                                     infra=result.infra or _infra_reason(result, started, home, self.limits))
         violations = list(result.violations)
         if result.returncode == LEFTOVER_EXIT and LEFTOVER_MARK in result.stderr:
             line = next(x for x in result.stderr.splitlines() if LEFTOVER_MARK in x)
@@ -207,8 +247,7 @@ class Sandbox:
         violations += scan_home(home)
         if violations == list(result.violations):
             return result
-        return RunResult(result.returncode, result.stdout, result.stderr, result.timed_out, tuple(violations),
-                         result.seconds)
+        return dataclasses.replace(result, violations=tuple(violations), infra="")
 
     def run(self, cmd: list[str], env: dict[str, str], home: Path, cwd: Path | None = None) -> RunResult:
         """Run `cmd` in its own process group, enforcing wall time, output and disk limits; kill it all after."""
@@ -218,20 +257,28 @@ class Sandbox:
                                 env=env, cwd=cwd, start_new_session=True)
         out, err = _Drain(proc.stdout, lim.keep_bytes), _Drain(proc.stderr, lim.keep_bytes)
         violations: list[str] = []
-        timed_out = False
+        timed_out, starved = False, ""
         next_disk = start + 0.1
         try:
             while proc.poll() is None:
                 now = time.monotonic()
                 if now - start > lim.wall_seconds:
                     timed_out = True
+                    starved = _starved(proc.pid, now - start)
                     break
                 if out.total + err.total > lim.output_bytes:
                     violations.append(f"printed more than {lim.output_bytes} bytes of output")
                     break
                 if now >= next_disk:  # often: on a RAM disk a flood writes ~2 GB/s
                     next_disk = now + 0.1
-                    if _tree_bytes(home, lim.disk_mb << 20) > lim.disk_mb << 20:
+                    try:
+                        used = bounded.tree_bytes(home, lim.disk_mb << 20)
+                    except bounded.LimitExceeded as exc:  # too deep or too many files to even count
+                        violations.append(f"under {HOME}: {exc}")
+                        break
+                    except OSError:
+                        used = 0  # a folder vanished or was made unreadable mid-count; the next poll sees it
+                    if used > lim.disk_mb << 20:
                         violations.append(f"wrote more than {lim.disk_mb} MB under {HOME}")
                         break
                 time.sleep(0.005 if now - start < 0.2 else 0.05)
@@ -241,7 +288,72 @@ class Sandbox:
             out.join()
             err.join()
         return RunResult(proc.returncode, out.text(), err.text(), timed_out, tuple(violations),
-                         time.monotonic() - start)
+                         time.monotonic() - start, infra=starved if timed_out and not violations else "")
+
+
+def _infra_reason(result: RunResult, started: bool, home: Path, limits: Limits) -> str:
+    """Why a failed run is the machine's fault, or "" when it may be the script's.
+
+    - the wrapper never said it started: bwrap or ulimit failed (namespaces, memory, processes);
+    - "No space left on device" while the scratch disk has less room than the sandbox's disk budget: the
+      script could not have had its budget (a script that fills its own budget is stopped as a violation);
+    - "Resource temporarily unavailable" on fork while the host's process table is nearly full: the
+      per-sandbox user id gives each script its own process budget, so only a full host explains it."""
+    if result.returncode == 0 or result.violations or result.timed_out:
+        return ""
+    if not started:
+        tail = (result.stderr.strip().splitlines() or ["no output"])[-1][:200]
+        return f"the sandbox did not start ({tail})"
+    if "No space left on device" in result.stderr:
+        free = shutil.disk_usage(home).free
+        if free < limits.disk_mb << 20:
+            return f"the scratch disk is full ({free >> 20} MB free, a sandbox may use {limits.disk_mb} MB)"
+    if "Resource temporarily unavailable" in result.stderr and _host_processes_nearly_full():
+        return "the host is out of processes (fork failed with EAGAIN)"
+    return ""
+
+
+def _starved(pid: int, wall: float) -> str:
+    """Why a run that hit its wall-clock limit was starved by the machine's load, or "".
+
+    Read from the scheduler (/proc/<pid>/schedstat: time on a CPU, time waiting runnable for one) over the
+    sandbox's live processes: a script that waited for a CPU most of the wall time while running little
+    was stopped by load, not by its own loop (which runs) or sleep (which does not wait for a CPU). A script
+    cannot fake this: spawning busy processes to make its own queue runs them, and their CPU time counts."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    tree, grew = {pid}, True
+    while grew:
+        more = {p for p, parent in parents.items() if parent in tree} - tree
+        grew, tree = bool(more), tree | more
+    ran = waited = 0.0
+    ours = (os.getpriority(os.PRIO_PROCESS, 0), os.sched_getaffinity(0))
+    for member in tree:
+        try:
+            stat_fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+            fields = Path(f"/proc/{member}/schedstat").read_text().split()
+            theirs = (int(stat_fields[16]), os.sched_getaffinity(member))
+        except (OSError, ValueError, IndexError):
+            continue
+        if theirs != ours or int(stat_fields[38]) != os.SCHED_OTHER:
+            return ""  # it lowered its own priority, pinned itself or chose an idle policy: starving is its doing
+        ran, waited = ran + int(fields[0]) / 1e9, waited + int(fields[1]) / 1e9
+    if waited >= 0.5 * wall and ran < 0.1 * wall:
+        return f"the machine was too busy: the script waited {waited:.1f} s for a CPU, ran {ran:.2f} s in {wall:.1f} s"
+    return ""
+
+
+def _host_processes_nearly_full() -> bool:
+    try:
+        running = int(Path("/proc/loadavg").read_text().split()[3].split("/")[1])
+        cap = min(int(Path("/proc/sys/kernel/pid_max").read_text()), int(Path("/proc/sys/kernel/threads-max")
+                                                                          .read_text()))
+    except (OSError, ValueError, IndexError):
+        return False
+    return running > 0.9 * cap
 
 
 class _Drain(threading.Thread):

@@ -1,15 +1,22 @@
-"""Materialize states: run setup.sh in the sandbox, apply a solution (ops JSON or a sandboxed script).
+"""Materialize states and check them: setup.sh in the sandbox, a solution (ops JSON or a sandboxed script),
+and an agent's end state checked against a rubric (`forge solve`, `forge check`).
 
 `LocalEnv` is the gate's environment in this process: the sandbox for scripts, `preparers.ops` for
 ops solutions, and a duplicate lookup (the catalog's accepted tasks plus those accepted in this batch).
+Its in-process ops are for trusted states (tests, library use); `solve` and `check_state` send untrusted
+ones to a sandboxed check worker (`forge.workers`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+from forge import bounded
+from forge.errors import ForgeError
 from forge.package import Package
 from forge.sandbox import RunResult, Sandbox
 from preparers.ops import OpError, apply_ops
@@ -45,26 +52,107 @@ class LocalEnv:
 
 
 def solve(package: Package, sandbox: Sandbox, state: Path, solution: str) -> str:
-    """Set up `state` (standing for /home/user) and apply `solution`: oracle, near-miss[-N] or none."""
+    """Set up `state` (standing for /home/user) and apply `solution`: oracle, near-miss[-N] or none.
+
+    The package passes the gate's safety and schema stages first; setup.sh and .sh solutions run in the
+    sandbox, ops solutions in a sandboxed check worker confined to `state` (never in this process, whose
+    user may own far more than the state), with the worker's memory, CPU, file-size and disk limits."""
     from forge.errors import PackageError
 
+    check_package(package)
     state.mkdir(parents=True, exist_ok=True)
     if any(state.iterdir()):
         raise PackageError(f"{state}: state folder is not empty; give a new or empty folder")
     env = LocalEnv(sandbox)
-    ran = env.run_setup(package, state)
-    if not ran.ok:
-        raise PackageError(f"{package.root}/setup.sh failed: {ran.evidence()}")
     files = package.solution_files()
     chosen = {"none": None, "oracle": files[0], "near-miss": files[1] if len(files) > 1 else ""}
     for i, near in enumerate(files[1:], start=1):
         chosen[f"near-miss-{i}"] = near
     if solution not in chosen:
         raise PackageError(f"--solution {solution!r}: choose one of {sorted(chosen)}")
+    ran = env.run_setup(package, state)
+    if not ran.ok:
+        raise PackageError(f"{package.root}/setup.sh failed: {ran.evidence()}")
     target = chosen[solution]
     if target is None:
         return "initial state (no solution applied)"
-    ran = env.apply_solution(package, target, state)
-    if not ran.ok:
-        raise PackageError(f"{package.root}/{target}: {ran.evidence()}")
-    return ran.stdout or ran.evidence()
+    if not target:
+        raise PackageError(f"{package.root}: the package has no near-miss solution")
+    if target.endswith(".sh"):
+        ran = sandbox.run_script(package.root, target, state)
+        if not ran.ok:
+            raise PackageError(f"{package.root}/{target}: {ran.evidence()}")
+        return ran.stdout or ran.evidence()
+    ops = json.loads(bounded.read_file(package.root / target).decode("utf-8")).get("ops", [])
+    with control_runner(sandbox, state) as runner:
+        runner.prepare(state)
+        control = runner.control({"initial": None, "state": str(state.resolve()), "ops": ops, "rubric": []})
+    if control.infra:
+        raise ForgeError(f"{package.root}/{target}: the check worker failed ({control.error}); run it again")
+    if not control.applied or control.unsafe:
+        raise PackageError(f"{package.root}/{target}: {control.error}")
+    return f"applied {target} ({len(ops)} ops, in the sandboxed worker)"
+
+
+def check_state(package: Package, sandbox: Sandbox, state: Path) -> list[dict[str, Any]]:
+    """Evaluate the package's rubric on an agent's end state `state`: [{id, criterion, passed, evidence}].
+
+    The state is untrusted. It is copied (bytes only: nothing parsed, no link followed, fifos and devices
+    left out, at most the sandbox's disk budget) into a scratch folder that a sandboxed check worker reads
+    with its memory and CPU limits; the host never parses a file of it. A state that cannot be copied (too
+    big, too deep) fails every check with that evidence."""
+    check_package(package)
+    rubric = package.task["rubric"]
+    with control_runner(sandbox) as runner:
+        work = runner.workdir
+        copy = work / "state"
+        try:
+            left_out = bounded.copy_tree(state, copy, sandbox.limits.disk_mb << 20)
+        except (bounded.LimitExceeded, OSError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            return [{"id": c["id"], "criterion": c["criterion"], "passed": False,
+                     "evidence": f"the state cannot be read safely: {why}"} for c in rubric]
+        runner.prepare(copy)
+        control = runner.control({"initial": None, "state": str(copy), "ops": None, "rubric": rubric})
+    if control.infra:
+        raise ForgeError(f"checking {state} failed for a reason outside the state ({control.error}); run it again")
+    if not control.applied:
+        raise ForgeError(f"checking {state} failed: {control.error}")
+    outcomes = list(control.outcomes)
+    if left_out:
+        for outcome in outcomes:
+            if not outcome["passed"]:
+                outcome["evidence"] += f" (note: {', '.join(left_out)} of the state)"
+    return outcomes
+
+
+def check_package(package: Package) -> None:
+    """The gate's safety and schema stages, for `solve` and `check`: a package they reject is a one-line
+    `PackageError` naming the class (`unsafe`, `schema_fail`) and the evidence, never a traceback later."""
+    from verifiers.gate import preflight_package
+
+    problem = preflight_package(package)
+    if problem:
+        from forge.errors import PackageError
+
+        raise PackageError(f"{package.root}: {problem}")
+
+
+@contextlib.contextmanager
+def control_runner(sandbox: Sandbox, workdir: Path | None = None) -> Iterator[Any]:
+    """One sandboxed check worker (or in-process with the sandbox off) working in `workdir`, or in a new scratch
+    folder removed afterwards; the runner carries its folder as `.workdir`."""
+    from forge import scratch
+    from forge.workers import InProcess, WorkerPool
+
+    own = workdir is None
+    folder = scratch.work_folder("check") if own else workdir  # swept after a kill (forge.scratch)
+    assert folder is not None
+    runner: Any = WorkerPool(sandbox, folder, 1) if sandbox.enabled else InProcess()
+    runner.workdir = folder.resolve()
+    try:
+        yield runner
+    finally:
+        runner.close()
+        if own:
+            scratch.remove(folder)

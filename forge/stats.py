@@ -1,33 +1,36 @@
 """Per-skill statistics of the student's attempts, as SQL views in the catalog and as Python values.
 
-Views (created by `ensure_views`; query them with `forge sql`):
+Views (created with the catalog's schema, so they exist before any result is ingested; query them with
+`forge sql`; README "Catalog schema" documents their columns):
 - `skill_round_stats`: one row per (skill, round);
 - `skill_stats`: one row per skill over every round;
 - `skill_failure_reasons`: (skill, round, failure_reason, attempts).
 Infrastructure failures (a crash, no result.txt) count in `infra_failures` only: attempts, success rate,
 mean score and mean steps are over the attempts that ran. `success_rate` = successes / attempts,
-`mean_score` = the mean of the scores (fractional scores count as they are).
+`mean_score` = the mean of the scores (fractional scores count as they are). Rates and means are cast to
+DOUBLE PRECISION: PostgreSQL would otherwise return NUMERIC (printed `0E-20`, a string in JSON).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import text
+from sqlalchemy import Connection, inspect, text
 
-from forge.catalog import Catalog
+if TYPE_CHECKING:
+    from forge.catalog import Catalog
 
 _COLUMNS = """
     skill_id,
     SUM(CASE WHEN infra THEN 0 ELSE 1 END) AS attempts,
     SUM(CASE WHEN infra THEN 0 WHEN success THEN 1 ELSE 0 END) AS successes,
     SUM(CASE WHEN infra THEN 1 ELSE 0 END) AS infra_failures,
-    1.0 * SUM(CASE WHEN infra THEN 0 WHEN success THEN 1 ELSE 0 END)
+    CAST(SUM(CASE WHEN infra THEN 0 WHEN success THEN 1 ELSE 0 END) AS DOUBLE PRECISION)
         / NULLIF(SUM(CASE WHEN infra THEN 0 ELSE 1 END), 0) AS success_rate,
-    AVG(CASE WHEN infra THEN NULL ELSE score END) AS mean_score,
-    AVG(CASE WHEN infra THEN NULL ELSE 1.0 * steps END) AS mean_steps
+    CAST(AVG(CASE WHEN infra THEN NULL ELSE score END) AS DOUBLE PRECISION) AS mean_score,
+    CAST(AVG(CASE WHEN infra THEN NULL ELSE CAST(steps AS DOUBLE PRECISION) END) AS DOUBLE PRECISION) AS mean_steps
 """
 
 VIEWS = {
@@ -38,12 +41,37 @@ VIEWS = {
 }
 
 
+def create_views(conn: Connection, *, refresh: bool = False) -> None:
+    """Create the views that are missing (with `refresh`, drop and create all: a changed definition, e.g. after
+    `forge db upgrade`). Runs in the caller's transaction (the schema lock when the catalog is created)."""
+    present = set(inspect(conn).get_view_names())
+    for name, query in VIEWS.items():
+        if name in present and not refresh:
+            continue
+        if name in present:
+            conn.execute(text(f"DROP VIEW {name}"))
+        conn.execute(text(f"CREATE VIEW {name} AS {query}"))
+
+
+def drop_views(conn: Connection) -> None:
+    """Drop the statistics views (before a migration rebuilds the tables they read)."""
+    for name in VIEWS:
+        conn.execute(text(f"DROP VIEW IF EXISTS {name}"))
+
+
+def views_missing(conn: Connection) -> bool:
+    return not set(VIEWS) <= set(inspect(conn).get_view_names())
+
+
 def ensure_views(catalog: Catalog) -> None:
-    """Create (or refresh) the statistics views; safe to call every time."""
-    replace = "CREATE OR REPLACE VIEW" if catalog.engine.dialect.name == "postgresql" else "CREATE VIEW IF NOT EXISTS"
-    with catalog.engine.begin() as conn:
-        for name, query in VIEWS.items():
-            conn.execute(text(f"{replace} {name} AS {query}"))
+    """Create any missing statistics view; safe to call every time."""
+    with catalog.engine.connect() as conn:
+        if not views_missing(conn):
+            return
+    from forge.database import schema_lock
+
+    with schema_lock(catalog.engine) as conn:
+        create_views(conn)
 
 
 @dataclass(frozen=True)
@@ -65,18 +93,18 @@ class SkillStats:
 
 
 def skill_stats(catalog: Catalog, round_n: int | None = None) -> dict[str, SkillStats]:
-    """Statistics per skill (of one round when `round_n` is given), read through the views, by skill id."""
-    ensure_views(catalog)
+    """Statistics per skill (of one round when `round_n` is given), by skill id. Read with the views' own
+    queries, not through the views: `forge stats` opens the catalog read-only and must not create them."""
     where, args = ("WHERE round = :round", {"round": round_n}) if round_n is not None else ("", {})
-    view = "skill_round_stats" if round_n is not None else "skill_stats"
+    view = VIEWS["skill_round_stats" if round_n is not None else "skill_stats"]
     reasons: dict[str, Counter[str]] = defaultdict(Counter)
     with catalog.engine.connect() as conn:
         for skill_id, reason, count in conn.execute(text(
-                f"SELECT skill_id, failure_reason, SUM(attempts) FROM skill_failure_reasons {where} "
-                "GROUP BY skill_id, failure_reason"), args):
+                f"SELECT skill_id, failure_reason, SUM(attempts) FROM ({VIEWS['skill_failure_reasons']}) AS v "
+                f"{where} GROUP BY skill_id, failure_reason"), args):
             reasons[skill_id][reason] += int(count)
         rows = conn.execute(text(f"SELECT skill_id, attempts, successes, infra_failures, success_rate, mean_score, "
-                                 f"mean_steps FROM {view} {where} ORDER BY skill_id"), args).all()
+                                 f"mean_steps FROM ({view}) AS v {where} ORDER BY skill_id"), args).all()
     return {r[0]: SkillStats(r[0], int(r[1]), int(r[2]), int(r[3]), _num(r[4]), _num(r[5]), _num(r[6]),
                              dict(reasons[r[0]].most_common())) for r in rows}
 

@@ -3,19 +3,25 @@
 Package files are untrusted input to our parsers (a crafted xlsx or mbox), and solution ops write files,
 so this code runs in long-lived Python processes inside bubblewrap: read-only system and Python, the
 gate's work folder as the only writable place, no network, no host home, no capabilities (as root it
-runs as nobody), and a memory limit. Every request names a state root inside that folder and the ops and
-checks refuse paths outside the root (`preparers.ops.resolve`). The interpreter and imports are paid for
-once per worker, not per check.
+runs as nobody), and limits: address space (`Limits.worker_memory_mb`: a parser on a bomb gets MemoryError,
+a failed check), file size, open files, CPU seconds per request (SIGXCPU raises in the running check) and a
+disk budget per state (measured after every op). Every request names a state root inside that folder and
+the ops and checks resolve paths inside the root only (`preparers.ops.resolve`: links never lead out). A
+limit hit (`forge.bounded.LimitExceeded`) is reported as `"unsafe": true` with its evidence. The interpreter
+and imports are paid for once per worker, not per check.
 
 Protocol: one JSON object per line on stdin; one JSON answer per line on stdout.
     {"initial": dir|null, "state": dir, "ops": [...]|null, "rubric": [...]}
 copies `initial` to `state` (when given), applies `ops` (when given) and evaluates the rubric on `state`:
     {"applied": bool, "error": str, "outcomes": [{id, criterion, passed, evidence}], "seconds": float}
+The oracle's request also carries `"mutate": {"task": task.json, "initial": dir}`: when every check passed, the
+worker runs the mutation control on the oracle state (`verifiers.mutation`) and adds `"mutation": {...}`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import queue
@@ -23,14 +29,13 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from forge import parsecache, scratch
+from forge import bounded, parsecache, scratch
 from forge.errors import SandboxError
 from forge.sandbox import NOBODY, Sandbox, chown_tree
 
@@ -47,11 +52,14 @@ class Control:
     outcomes: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     infra: bool = False  # the worker died or hung: says nothing about the task
+    mutation: dict[str, Any] | None = None  # the mutation control's answer, when the request asked for it
+    unsafe: bool = False  # the state or solution tripped a limit (bomb, disk, CPU): the package is hostile
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Control:
         return cls(bool(data["applied"]), str(data.get("error", "")), list(data.get("outcomes", [])),
-                   float(data.get("seconds", 0.0)), bool(data.get("infra", False)))
+                   float(data.get("seconds", 0.0)), bool(data.get("infra", False)),
+                   unsafe=bool(data.get("unsafe", False)), mutation=data.get("mutation"))
 
 
 def run_control(request: dict[str, Any], *, confine: Path | None = None) -> dict[str, Any]:
@@ -60,29 +68,67 @@ def run_control(request: dict[str, Any], *, confine: Path | None = None) -> dict
     from verifiers.gate import evaluate_rubric
 
     start = time.perf_counter()
+    bounded.harden_parsers()
     state = Path(request["state"])
     initial = Path(request["initial"]) if request.get("initial") else None
+    mutate = request.get("mutate")
+    pristine = Path(mutate["initial"]) if mutate else None
     if confine is not None:
-        for path in (state, initial):
-            if path is not None and confine.resolve() not in path.resolve().parents:
+        for path in (state, initial, pristine):
+            if path is not None and confine.resolve() not in (path.resolve(), *path.resolve().parents):
                 return {"applied": False, "error": f"{path} is outside the worker's folder {confine}"}
     if initial is not None:
         shutil.copytree(initial, state, symlinks=True)
     applied, error, outcomes = True, "", []
+    bounded.take_hits()  # only this request's limit hits count
     with parsecache.hot(initial.rglob("*") if initial is not None else ()):
         if request.get("ops") is not None:
             try:
-                apply_ops(state, request["ops"])
+                apply_ops(state, request["ops"], disk_bytes=request.get("disk_bytes"))
             except (OpError, OSError, ValueError) as exc:
+                if _infra_errno(exc):
+                    return {"applied": False, "infra": True, "error": f"the scratch disk is full: {exc}"}
                 applied, error = False, str(exc)
+            disk = request.get("disk_bytes")
+            try:
+                if applied and disk and bounded.tree_bytes(state, disk) > disk:
+                    applied, error = False, f"the solution wrote more than {disk >> 20} MB into the state"
+                    bounded.note(error)
+            except (bounded.LimitExceeded, OSError) as exc:  # noted by LimitExceeded itself
+                applied, error = False, f"the state cannot be measured: {exc}"
         if applied:
             stop = bool(request.get("stop_on_fail", False))
+            # before the mutation control, the oracle's own documents are kept parsed: every mutant starts from them
+            keep = parsecache.hot(p for p in state.rglob("*") if p.is_file() and p.stat().st_size <= 16 << 20
+                                  ) if mutate else contextlib.nullcontext()
             try:
-                outcomes = [o.__dict__ for o in evaluate_rubric({"rubric": request["rubric"]}, state,
-                                                                stop_on_fail=stop)]
+                with keep:
+                    outcomes = [o.__dict__ for o in evaluate_rubric({"rubric": request["rubric"]}, state,
+                                                                    stop_on_fail=stop)]
             except Exception as exc:  # a check bug is infrastructure, never evidence for or against the task
                 return {"applied": False, "infra": True, "error": f"a check crashed: {type(exc).__name__}: {exc}"}
-    return {"applied": applied, "error": error, "outcomes": outcomes, "seconds": time.perf_counter() - start}
+    answer = {"applied": applied, "error": error, "outcomes": outcomes, "seconds": time.perf_counter() - start}
+    hits = bounded.take_hits()
+    if hits:  # a bomb, a disk flood or a CPU hog in the state: reported, whatever the checks said
+        answer |= {"unsafe": True, "error": f"{error + '; ' if error else ''}limit hit: {hits[0]}"}
+    if mutate and pristine is not None and applied and not hits and all(o["passed"] for o in outcomes):
+        from verifiers.mutation import run_mutants
+
+        with parsecache.hot(pristine.rglob("*")):
+            answer["mutation"] = run_mutants(mutate["task"], pristine, state, state.parent / f"{state.name}-mutants",
+                                             mutate.get("budget"))
+    return answer
+
+
+def _infra_errno(exc: BaseException) -> bool:
+    """True when `exc` (or what caused it) says the scratch disk is full: the state's own size is bounded by its
+    disk budget, so a full disk is the machine's problem (retried), not the package's."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 class InProcess:
@@ -156,10 +202,14 @@ class WorkerPool:
         binds = [(entry, entry, False) for entry in _python_dirs() if not work.startswith(entry + "/")]
         binds.append((work, work, True))
         args = self.sandbox.bwrap_args(binds)
-        memory = self.sandbox.limits.memory_mb * 1024
+        lim = self.sandbox.limits
         root = Path(__file__).resolve().parent.parent  # the same checkout as this process, whatever is installed
-        inner = (f"ulimit -v {memory} || exit 126; "
-                 f"exec env PYTHONPATH={shlex.quote(str(root))} {sys.executable} -m forge.workers {self.workdir}")
+        # Address space bounds a parser on a bomb (MemoryError, a failed check, not a dead machine); file size
+        # and open files bound what one write or walk can do; CPU is set per request inside (serve).
+        limits = "; ".join(f"ulimit {flag} {value} || exit 126" for flag, value in (
+            ("-v", lim.worker_memory_mb * 1024), ("-f", lim.file_mb * 1024), ("-n", lim.open_files)))
+        inner = (f"{limits}; exec env PYTHONPATH={shlex.quote(str(root))} {shlex.quote(sys.executable)} -m "
+                 f"forge.workers {shlex.quote(str(self.workdir))} {lim.worker_cpu_seconds} {lim.disk_mb << 20}")
         return _Worker([*args, "bash", "-c", inner], {"PATH": "/usr/bin:/bin"})
 
     def prepare(self, folder: Path) -> None:
@@ -191,14 +241,16 @@ class WorkerPool:
 
 @contextlib.contextmanager
 def gate_runner(sandbox: Sandbox, size: int = 2) -> Iterator[tuple[InProcess | WorkerPool, Path]]:
-    """A temp work folder and the runner for it: a warm worker pool, or in-process without the sandbox."""
-    workdir = Path(tempfile.mkdtemp(prefix="forge-work-", dir=scratch.scratch_root()))
+    """A temp work folder and the runner for it: a warm worker pool, or in-process without the sandbox.
+    First sweeps the scratch folders that killed runs left behind (`forge.scratch.sweep`)."""
+    scratch.sweep()
+    workdir = scratch.work_folder("work")
     runner = WorkerPool(sandbox, workdir, size) if sandbox.enabled else InProcess()
     try:
         yield runner, workdir
     finally:
         runner.close()
-        shutil.rmtree(workdir, ignore_errors=True)
+        scratch.remove(workdir)  # any depth (shutil.rmtree recurses: a 1500-deep chain would leak the folder)
 
 
 def _python_dirs() -> list[str]:
@@ -209,16 +261,36 @@ def _python_dirs() -> list[str]:
     return [r for r in kept if not any(r != o and r.startswith(o + "/") for o in kept)]
 
 
-def serve(workdir: Path) -> None:
-    """The worker loop: answer requests until stdin closes."""
+def serve(workdir: Path, cpu_seconds: int = 0, disk_bytes: int = 0) -> None:
+    """The worker loop: answer requests until stdin closes.
+
+    Each request may use `cpu_seconds` of CPU (RLIMIT_CPU's soft limit, moved forward per request; SIGXCPU
+    raises `LimitExceeded` in whatever check or op is running) and leave at most `disk_bytes` in its state."""
+    import resource
+    import signal
+
     import verifiers.checks
     from preparers.ops import registry
 
+    def over_cpu(signum: int, frame: object) -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        raise bounded.LimitExceeded(f"used more than {cpu_seconds} s of CPU on this state")
+
+    signal.signal(signal.SIGXCPU, over_cpu)
     registry()
     verifiers.checks.registry()
     for line in sys.stdin:
+        if cpu_seconds:
+            usage = resource.getrusage(resource.RUSAGE_SELF)
+            soft = int(usage.ru_utime + usage.ru_stime) + cpu_seconds + 1
+            resource.setrlimit(resource.RLIMIT_CPU, (soft, resource.RLIM_INFINITY))
         try:
-            answer = run_control(json.loads(line), confine=workdir)
+            request = json.loads(line)
+            if disk_bytes:
+                request.setdefault("disk_bytes", disk_bytes)
+            answer = run_control(request, confine=workdir)
+        except bounded.LimitExceeded as exc:  # the CPU limit fired outside a check (copying, scanning)
+            answer = {"applied": False, "unsafe": True, "error": f"limit hit: {exc}"}
         except Exception as exc:  # one bad request must not end the worker
             answer = {"applied": False, "infra": True, "error": f"{type(exc).__name__}: {exc}"}
         sys.stdout.write(json.dumps(answer, default=str) + "\n")
@@ -226,4 +298,4 @@ def serve(workdir: Path) -> None:
 
 
 if __name__ == "__main__":
-    serve(Path(sys.argv[1]))
+    serve(Path(sys.argv[1]), *(int(a) for a in sys.argv[2:4]))

@@ -10,7 +10,6 @@ evidence for the first rejected probe.
 
 from __future__ import annotations
 
-import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from forge.expand import Candidate, change, knob_key, record
 from forge.generate import Generator, Outcome
 from forge.ids import TaskId
 from forge.sandbox import Sandbox
-from forge.scratch import scratch_root
+from forge.scratch import owned_folder, scratch_root
 from forge.taxonomy import Skill
 
 DEFAULT_K = 3
@@ -76,7 +75,7 @@ def probe(candidates: Sequence[Candidate], taxonomy: Mapping[str, Skill], *, k: 
     evidence: dict[str, str] = {}
     if not candidates or k < 1:
         return dict(accepted), evidence, Counter()
-    with tempfile.TemporaryDirectory(prefix="forge-probe-", dir=workdir or scratch_root()) as tmp:
+    with owned_folder("probe", workdir or scratch_root()) as tmp:
         catalog = Catalog(f"sqlite:///{tmp}/probe.db")
         skills = {**taxonomy, **{c.skill.id: c.skill for c in candidates}}
         generator = Generator(Path(tmp) / "out", catalog, sandbox=sandbox, taxonomy=skills)

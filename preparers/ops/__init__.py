@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from forge import bounded
 from forge.registry import import_submodules
 
 HOME = "/home/user"
@@ -72,16 +73,20 @@ def registry() -> dict[str, Op]:
 
 
 def resolve(root: Path, path: str) -> Path:
-    """Host path for `path` (absolute, under /home/user) inside the state `root`; refuses escapes."""
-    if not isinstance(path, str) or not (path == HOME or path.startswith(HOME + "/")):
+    """Host path for `path` (absolute, under /home/user) inside the state `root`; refuses escapes.
+
+    Symlinks are resolved inside the root as if it were /home/user (`forge.bounded.resolve_in`): a link to
+    `/home/user/x` means `root/x`, a link leading above /home/user is refused, and the result holds no
+    symlink, so opening it cannot be redirected to the host."""
+    if not isinstance(path, str) or not (path == HOME or path.startswith(HOME + "/")) or "\0" in path:
         raise OpError(f"path {path!r} must be an absolute path under {HOME}")
-    rel = Path(path[len(HOME):].lstrip("/"))
-    if ".." in rel.parts:
+    rel = path[len(HOME):].strip("/")
+    if ".." in rel.split("/"):
         raise OpError(f"path {path!r} must not contain '..'")
-    host = (root / rel).resolve()
-    if host != root.resolve() and root.resolve() not in host.parents:
-        raise OpError(f"path {path!r} resolves outside the state root")
-    return host
+    try:
+        return bounded.resolve_in(root, rel, home=HOME)
+    except ValueError as exc:
+        raise OpError(f"path {path!r} {exc}") from None
 
 
 def validate(ops: list[dict[str, Any]]) -> None:
@@ -100,8 +105,12 @@ def validate(ops: list[dict[str, Any]]) -> None:
             raise OpError(f"ops[{i}] ({name}): missing 'path'")
 
 
-def apply_ops(root: Path, ops: list[dict[str, Any]]) -> None:
-    """Apply `ops` in order to the files under `root`; each file is loaded once and saved once at the end."""
+def apply_ops(root: Path, ops: list[dict[str, Any]], *, disk_bytes: int | None = None) -> None:
+    """Apply `ops` in order to the files under `root`; each file is loaded once and saved once at the end.
+
+    With `disk_bytes`, the tree under `root` is measured after every op: an op sequence that grows it past the
+    budget (an oracle extracting an archive again and again) stops there with `forge.bounded.LimitExceeded`
+    wrapped in an OpError, before the next op can add more."""
     validate(ops)
     known = registry()
     open_docs: dict[str, tuple[DocumentKind, Path, Any]] = {}
@@ -113,6 +122,8 @@ def apply_ops(root: Path, ops: list[dict[str, Any]]) -> None:
         if path not in open_docs:
             host = resolve(root, path)
             try:
+                if host.is_file():  # a fifo, a huge file or a zip bomb is refused before any loader opens it
+                    bounded.preflight(host)
                 open_docs[path] = (kind, host, kind.load(host, root))
             except FileNotFoundError:
                 raise OpError(f"op {raw['op']}: {path} does not exist in the state") from None
@@ -126,7 +137,18 @@ def apply_ops(root: Path, ops: list[dict[str, Any]]) -> None:
         args = {k: v for k, v in raw.items() if k not in ("op", "path")}
         try:
             known[raw["op"]].fn(document, **args)
-        except (KeyError, ValueError, IndexError, TypeError, OSError) as exc:
-            raise OpError(f"op {raw['op']} on {path}: {exc}") from exc
-    for kind, host, document in open_docs.values():
-        kind.save(document, host)
+        except Exception as exc:  # any failure editing an untrusted document is a failed solution, never a crash
+            raise OpError(f"op {raw['op']} on {path}: {type(exc).__name__}: {exc}") from exc
+        if disk_bytes is not None:
+            try:
+                used = bounded.tree_bytes(root, disk_bytes)
+            except (bounded.LimitExceeded, OSError) as exc:
+                raise OpError(f"op {raw['op']} on {path}: {exc}") from exc
+            if used > disk_bytes:
+                raise OpError(f"op {raw['op']} on {path}: " + str(bounded.LimitExceeded(
+                    f"the solution wrote more than {disk_bytes >> 20} MB into the state")))
+    for path, (kind, host, document) in open_docs.items():
+        try:
+            kind.save(document, host)
+        except Exception as exc:  # e.g. the file-size limit (EFBIG), a full disk, a document that cannot be written
+            raise OpError(f"cannot save {path} as {kind.name}: {type(exc).__name__}: {exc}") from exc

@@ -24,16 +24,18 @@ import lzma
 import os
 import posixpath
 import shutil
+import stat
 import tarfile
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from forge import bounded
 from preparers.ops import HOME, OpError, document_kind, op, resolve
 
 #: Biggest archive member `fs.extract` writes (a guard against archive bombs in untrusted states).
-MAX_MEMBER_BYTES = 64 * 1024 * 1024
+MAX_MEMBER_BYTES = bounded.MAX_MEMBER_BYTES
 
 
 @dataclass(frozen=True)
@@ -69,12 +71,21 @@ def _need(host: Path) -> None:
         raise FileNotFoundError(f"{host.name} does not exist")
 
 
-def _confined(root: Path, host: Path) -> Path:
-    """`host` with links followed, refusing anything that ends up outside the state root."""
-    real, top = host.resolve(), root.resolve()
-    if real != top and top not in real.parents:
-        raise ValueError(f"{host.name} leads outside {HOME}")
-    return real
+def _write(target: Path, data: bytes, mode: str = "w") -> None:
+    """Write `data` to `target`, never through a symlink: a link there is replaced (O_NOFOLLOW after unlink)."""
+    if target.is_symlink():
+        target.unlink()
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | (os.O_APPEND if mode == "a" else os.O_TRUNC)
+    fd = os.open(target, flags, 0o644)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"{target.name} is not a regular file")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+    finally:
+        os.close(fd)
 
 
 def parse_mode(mode: str | int) -> int:
@@ -102,10 +113,13 @@ def copy(h: FsHandle, dest: str) -> None:
     _need(h.host)
     target = h.locate(dest)
     target.parent.mkdir(parents=True, exist_ok=True)
+    if target.is_symlink():  # replace a link, never write through it (it may point anywhere on the host)
+        target.unlink()
     if h.host.is_dir():
         shutil.copytree(h.host, target, symlinks=True)
     else:
-        shutil.copy(h.host, target)
+        _write(target, bounded.read_file(h.host))
+        shutil.copymode(h.host, target)
 
 
 @op("fs.rename")
@@ -139,11 +153,9 @@ def chmod(h: FsHandle, mode: str | int, recursive: bool = False) -> None:
     _need(h.host)
     bits = parse_mode(mode)
     if recursive and h.host.is_dir():
-        for folder, dirs, files in os.walk(h.host, topdown=False):
-            for name in files + dirs:
-                entry = Path(folder) / name
-                if not entry.is_symlink():
-                    entry.chmod(bits)
+        inside = [e.rel for e in bounded.walk(h.host) if not e.is_link]  # links are never followed
+        for rel in reversed(inside):  # deepest first: a folder's new mode must not block the walk below it
+            (h.host / rel).chmod(bits)
     h.host.chmod(bits)
 
 
@@ -165,25 +177,24 @@ def symlink(h: FsHandle, target: str) -> None:
 def write_text(h: FsHandle, text: str) -> None:
     """Write `text` (UTF-8) to the file at `path`, replacing its content or creating it."""
     h.host.parent.mkdir(parents=True, exist_ok=True)
-    h.host.write_text(text, encoding="utf-8")
+    _write(h.host, text.encode("utf-8"))
 
 
 @op("fs.append_text")
 def append_text(h: FsHandle, text: str) -> None:
     """Append `text` verbatim to the file at `path` (created if missing); include the newline you want."""
     h.host.parent.mkdir(parents=True, exist_ok=True)
-    with h.host.open("a", encoding="utf-8") as out:
-        out.write(text)
+    _write(h.host, text.encode("utf-8"), "a")
 
 
 @op("fs.replace_in_file")
 def replace_in_file(h: FsHandle, old: str, new: str, count: int = 0) -> None:
     """Replace literal `old` by `new` in the text file at `path`: every occurrence, or the first `count`."""
     _need(h.host)
-    text = h.host.read_text(encoding="utf-8")
+    text = bounded.read_file(h.host).decode("utf-8")
     if old not in text:
         raise ValueError(f"{old!r} does not occur in {h.host.name}")
-    h.host.write_text(text.replace(old, new, count if count > 0 else -1), encoding="utf-8")
+    _write(h.host, text.replace(old, new, count if count > 0 else -1).encode("utf-8"))
 
 
 def _archive_items(h: FsHandle, members: list[str], base: str) -> list[tuple[Path, str]]:
@@ -198,12 +209,11 @@ def _archive_items(h: FsHandle, members: list[str], base: str) -> list[tuple[Pat
         name = member[len(base_dir) + 1:] or posixpath.basename(member)
         items.append((host, name))
         if host.is_dir() and not host.is_symlink():
-            for folder, dirs, files in os.walk(host):  # links to folders are listed, not entered
-                dirs.sort()
-                for sub in [Path(folder) / d for d in dirs] + [Path(folder) / f for f in sorted(files)]:
-                    items.append((sub, f"{name}/{sub.relative_to(host).as_posix()}"))
-    for host, _ in items:
-        _confined(h.root, host)
+            # folders before files at each level, as before; links to folders are listed, not entered
+            below = list(bounded.walk(host))
+            order = {e.rel: (tuple(e.rel.split("/")[:-1]), not e.is_dir, e.rel) for e in below}
+            for rel in sorted(order, key=lambda r: order[r]):
+                items.append((host / rel, f"{name}/{rel}"))
     return items
 
 
@@ -221,7 +231,7 @@ def tar_create(h: FsHandle, members: list[str], base: str, compression: str = "g
     compress: dict[str, Callable[[bytes], bytes]] = {"gz": gzip.compress, "bz2": bz2.compress,
                                                      "xz": lzma.compress, "": bytes}
     h.host.parent.mkdir(parents=True, exist_ok=True)
-    h.host.write_bytes(compress[compression](buffer.getvalue()))
+    _write(h.host, compress[compression](buffer.getvalue()))
 
 
 @op("fs.zip_create")
@@ -229,10 +239,12 @@ def zip_create(h: FsHandle, members: list[str], base: str) -> None:
     """Write a zip archive at `path` holding `members` (absolute paths; folders recursively) named relative to
     `base`, like `cd base && zip -r path ...`."""
     items = _archive_items(h, members, base)
-    h.host.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(h.host, "w", zipfile.ZIP_DEFLATED) as zf:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for host, name in items:
             zf.write(host, name)
+    h.host.parent.mkdir(parents=True, exist_ok=True)
+    _write(h.host, buffer.getvalue())
 
 
 def _safe_name(name: str) -> str:
@@ -245,46 +257,43 @@ def _safe_name(name: str) -> str:
 @op("fs.extract")
 def extract(h: FsHandle, dest: str, members: list[str] | None = None) -> None:
     """Extract the archive at `path` (zip or tar, any compression; detected from its bytes) into the folder
-    `dest` (created if missing); `members` limits it to those member names. Only files and folders are written."""
+    `dest` (created if missing); `members` limits it to those member names. Only files and folders are written.
+    Archives over the limits of `forge.bounded` (member size, total size, ratio, count) are refused whole."""
     _need(h.host)
-    out_dir = h.locate(dest)
+    data = bounded.read_file(h.host)
     files: dict[str, bytes] = {}
     folders: list[str] = []
-    with h.host.open("rb") as head:
-        is_zip = head.read(4) in (b"PK\x03\x04", b"PK\x05\x06")  # by magic: a tar may hold a docx (a zip)
-    if is_zip:
-        with zipfile.ZipFile(h.host) as zf:
+    if bounded.is_zip(data):  # by magic: a tar may hold a docx (a zip)
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            bounded.check_zip_members(zf.infolist())
             for info in zf.infolist():
                 if info.is_dir():
                     folders.append(info.filename)
-                elif info.file_size <= MAX_MEMBER_BYTES:
+                else:
                     files[info.filename] = zf.read(info)
     else:
-        with tarfile.open(h.host) as tar:
+        with tarfile.open(fileobj=io.BytesIO(bounded.decompress(data))) as tar:
+            bounded.check_tar(tar)
             for tinfo in tar.getmembers():
                 if tinfo.isdir():
                     folders.append(tinfo.name)
-                elif tinfo.isreg() and tinfo.size <= MAX_MEMBER_BYTES:
+                elif tinfo.isreg():
                     stream = tar.extractfile(tinfo)
                     files[tinfo.name] = stream.read() if stream else b""
     wanted = None if members is None else {_safe_name(m) for m in members}
     missing = sorted((wanted or set()) - {_safe_name(n) for n in files})
     if missing:
         raise ValueError(f"the archive has no members {missing}")
-    _confined(h.root, out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out = resolve(h.root, dest.rstrip("/") or HOME)  # the folder itself may be a link inside the root
+    out.mkdir(parents=True, exist_ok=True)
+    base = HOME + "/" + out.relative_to(h.root.resolve()).as_posix() if out != h.root.resolve() else HOME
     if wanted is None:
         for folder in folders:
-            folder_host = out_dir / _safe_name(folder)
-            _confined(h.root, folder_host)
-            folder_host.mkdir(parents=True, exist_ok=True)
-    for name, data in files.items():
+            resolve(h.root, f"{base}/{_safe_name(folder)}").mkdir(parents=True, exist_ok=True)
+    for name, body in files.items():
         clean = _safe_name(name)
         if wanted is not None and clean not in wanted:
             continue
-        target = out_dir / clean
-        if target.is_symlink():
-            target.unlink()
-        _confined(h.root, target.parent)  # before mkdir: a link inside the folder must not lead out
+        target = h.locate(f"{base}/{clean}")  # folders resolved inside the root; a link at the end is replaced
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        _write(target, body)

@@ -188,7 +188,7 @@ def test_hostile_corpus_is_contained_and_rejected(tmp_path, host):
 
     result = CliRunner().invoke(app, ["verify", "--json", "--timeout", "4", *map(str, folders), str(good)])
 
-    verdicts = {Path(v["path"]).name: v for v in map(json.loads, result.output.splitlines())}
+    verdicts = {Path(v["path"]).name: v for v in map(json.loads, result.stdout.splitlines())}
     assert host.snapshot() == before
     assert host.connections == 0
     assert _sandboxed_processes(tmp_path) == []
