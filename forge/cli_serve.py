@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from forge import cli_llm
 from forge.errors import ForgeError
 
 if TYPE_CHECKING:
@@ -35,9 +36,10 @@ def serve(
                                       "a schedule.")] = False,
     name: Annotated[str | None, typer.Option("--name", help="Deployment name (default: forge-<flow>).")] = None,
     n: Annotated[int, typer.Option("-n", "--n", help="Tasks per run (the round's budget with --flow round).")] = 100,
-    seed: Annotated[int | None, typer.Option("--seed", help="Run seed. Default: the run's scheduled date as "
-                                             "YYYYMMDD (generate: each scheduled run makes new tasks, a rerun "
-                                             "of it resumes); 0 for rounds (round N's ids use seed*100+N).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Run seed. Default for generate: the run's scheduled "
+                                             "start in seconds since 2020-01-01 UTC, so every scheduled run makes "
+                                             "new tasks and a rerun of it resumes; 0 for rounds (round N's ids use "
+                                             "seed*100+N).")] = None,
     round_n: Annotated[int | None, typer.Option("--round", help="Round number (--flow round). Default: the "
                                                 "oldest round not yet closed, else the next.")] = None,
     app_name: Annotated[list[str] | None, typer.Option("--app", help="Only skills of this app (repeatable).")] = None,
@@ -56,12 +58,24 @@ def serve(
                                            "--real-apps-rate; skipped without LibreOffice) or all.")] = "sample",
     real_apps_rate: Annotated[float, typer.Option("--real-apps-rate", help="Share checked with --real-apps "
                                                   "sample.")] = 0.1,
+    timeout: Annotated[float, typer.Option("--timeout", min=1, help="Seconds of wall-clock time a package script "
+                                           "may run.")] = 60.0,
+    llm: cli_llm.LLMChoice = None,
+    model: cli_llm.ModelOption = None,
+    base_url: cli_llm.BaseUrl = None,
+    api_key_env: cli_llm.ApiKeyEnv = None,
+    config: cli_llm.ConfigFile = None,
+    concurrency: cli_llm.Concurrency = None,
+    max_cost: cli_llm.MaxCost = None,
+    max_tokens: cli_llm.MaxTokens = None,
 ) -> None:
     """Serve a Prefect deployment of the generate or round flow on a schedule; Ctrl-C stops it.
 
     Needs a Prefect server: start one with `prefect server start` and set PREFECT_API_URL (e.g.
-    http://127.0.0.1:4200/api). Runs do not overlap; stopping pauses the schedule until `forge serve` runs
-    again. Example: forge serve --cron "0 3 * * *" -n 500 --app libreoffice_calc --out /srv/forge/tasks
+    http://127.0.0.1:4200/api). Runs do not overlap (concurrency limit 1); stopping pauses the schedule until
+    `forge serve` runs again. Each run logs its batches' progress and publishes a table artifact (tasks per gate
+    class, LLM spend). With a model: --llm openai --model NAME (key in $OPENAI_API_KEY on every machine) or
+    --config FILE. Example: forge serve --cron "0 3 * * *" -n 500 --app libreoffice_calc --out /srv/forge/tasks
     """
     from prefect import serve as prefect_serve
 
@@ -69,9 +83,13 @@ def serve(
 
     if now == (cron is not None or interval is not None):
         raise ForgeError("give a schedule (--cron '0 3 * * *' or --interval SECONDS), or --now to run once")
+    options = {"backend": llm, "model": model, "base_url": base_url, "api_key_env": api_key_env,
+               "config": str(config) if config else None, "concurrency": concurrency, "max_cost": max_cost,
+               "max_tokens": max_tokens}
+    given = {k: v for k, v in options.items() if v is not None}
     common: dict[str, Any] = {"out": str(out), "db": db, "seed": seed, "batch_size": batch_size, "workers": workers,
                               "dask_address": dask_address, "sandbox": not no_sandbox, "real_apps": real_apps,
-                              "real_apps_rate": real_apps_rate}
+                              "real_apps_rate": real_apps_rate, "timeout": timeout, "llm": given or None}
     if flow_name is FlowName.generate:
         if round_n is not None:
             raise ForgeError("--round is for --flow round")
@@ -81,6 +99,9 @@ def serve(
             raise ForgeError("--app/--family/--skill are for --flow generate; a round plans from the catalog")
         params = {**common, "budget": n, "round_n": round_n, "seed": seed or 0}
     deploy = deployment(flow_name.value, name or f"forge-{flow_name.value}", params, cron=cron, interval=interval)
+    from forge.cli import writable_folder
+
+    writable_folder("--out", out)  # now, not in the first scheduled run
     if now:
         from forge.cli import console
 
@@ -102,17 +123,23 @@ def run_on_dask(address: str, batch_size: int, flags: LLMFlags, *, apps: list[st
     """`forge generate --dask-address`: the same plan as a local run, as generate-flow batches on the cluster."""
     from forge.flows import check_parameters, generate_flow
 
-    if flags.settings().backend != "offline" or flags.dry_run or flags.max_cost is not None \
-            or flags.max_tokens is not None:
-        raise ForgeError("--dask-address runs the generate flow with the offline backend; drop the LLM options "
-                         "(--llm, --model, --config, --max-cost, --max-tokens, --dry-run), or run without "
+    if flags.dry_run or flags.judge or any(v is not None for v in (flags.temperature, flags.max_tokens_per_call,
+                                                                      flags.timeout)):
+        raise ForgeError("--dask-address takes --llm, --model, --base-url, --api-key-env, --config, --concurrency, "
+                         "--max-cost and --max-tokens; drop --dry-run, --llm-judge, --temperature, "
+                         "--max-tokens-per-call and --llm-timeout (set them in the --config file), or run without "
                          "--dask-address")
+    options = {"backend": flags.backend, "model": flags.model, "base_url": flags.base_url,
+               "api_key_env": flags.api_key_env, "config": str(flags.config) if flags.config else None,
+               "concurrency": flags.concurrency, "max_cost": flags.max_cost, "max_tokens": flags.max_tokens}
+    given = {k: v for k, v in options.items() if v is not None}
     params = check_parameters(generate_flow, {
         "n": n, "seed": seed, "out": str(out), "db": db, "apps": apps, "families": families, "skills": skills,
         "batch_size": batch_size, "dask_address": address, "sandbox": not no_sandbox, "real_apps": real_apps,
-        "real_apps_rate": rate})
-    from forge.cli import err_console
+        "real_apps_rate": rate, "llm": given or None})
+    from forge.cli import err_console, writable_folder
 
+    writable_folder("--out", out)
     err_console.print(f"{n} tasks in {-(-n // batch_size)} batches of up to {batch_size} on the Dask cluster at "
                       f"{address} (Prefect flow 'generate'); a rerun resumes", highlight=False)
     return Counter(generate_flow(**params))

@@ -4,7 +4,16 @@ One Prefect task per *batch* (hundreds of tasks), never per item: per-item task 
 the work itself (see shared/reference/prefect.md). Batches receive only small arguments — a (start,
 stop) slice of the deterministic plan, or a short list of task ids — so any batch can be retried or run
 on another machine and produce the same packages; batch tasks use `NO_CACHE` because their results are
-the catalog rows and package folders, not Prefect results.
+the catalog rows and package folders, not Prefect results. A batch task run is named by its slice
+(`generate-batch[0:200]`), logs its progress as it goes, and is retried (twice) on infrastructure failures
+only: an exception of the machine, network or database, or `infra_fail` tasks in its counts (the retry
+skips what is recorded). A flow run ends with a Prefect table artifact (`forge-generate` / `forge-round`):
+tasks per gate class made by this run, tasks resumed, LLM spend. In the round flow the expansion and the
+export are tasks of their own.
+
+Seeds: a generate run without `seed` takes the whole seconds from 2020-01-01 UTC to its *scheduled* start
+(forge.flowkit.seed_of), so every scheduled run makes new tasks and a rerun of the same run resumes. A
+run that makes nothing new (every task already recorded) says so and reports 0 new tasks.
 
 Where batches run is chosen per flow run: one at a time in the flow's process (`workers=1`), `workers`
 processes at once on this machine, or an existing Dask cluster (`dask_address`, through prefect-dask).
@@ -18,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_type_hints
 
-from prefect import Flow, flow, get_run_logger, runtime, task
+from prefect import Flow, flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.client.schemas.schedules import CronSchedule
 from prefect.deployments.runner import RunnerDeployment
@@ -27,25 +36,49 @@ from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTa
 from pydantic import Field, TypeAdapter, ValidationError
 from sqlalchemy import func, select
 
+from forge import flowkit
 from forge.catalog import Catalog, RoundRow, RunRow, resolve_url
 from forge.errors import ForgeError
-from forge.generate import Generator, Selection, plan, select_skills
+from forge.flowkit import LLMOptions
+from forge.generate import Generator, Selection, plan_for, select_skills
 from forge.ids import TaskId
 from forge.realapps import Policy
-from forge.sandbox import Sandbox
+from forge.sandbox import Limits, Sandbox
 from forge.taxonomy import Skill, load_taxonomy
 
-# Validated flow parameters (Prefect checks them with pydantic on every call and every deployment run).
+# Validated flow parameters (Prefect checks them with pydantic on every call and every deployment run); the
+# descriptions are what the Prefect UI shows next to each parameter.
 Count = Annotated[int, Field(ge=1, le=10_000_000, description="number of tasks")]
+Budget = Annotated[int, Field(ge=1, le=10_000_000, description="tasks in the round")]
 BatchSize = Annotated[int, Field(ge=1, le=10_000, description="tasks per Prefect batch task")]
 Workers = Annotated[int, Field(ge=1, le=64, description="batches at once on this machine (ignored with "
                                                         "dask_address: the cluster's worker threads bound it)")]
-Seed = Annotated[int | None, Field(ge=0, description="run seed; empty: the scheduled date as YYYYMMDD "
-                                                     "(a nightly schedule makes new tasks each night)")]
+Seed = Annotated[int | None, Field(ge=0, le=2**31 - 1, description="run seed; empty: the run's scheduled start in "
+                                   "seconds since 2020-01-01 UTC, so every scheduled run makes new tasks")]
+RoundSeed = Annotated[int, Field(ge=0, le=2**31 - 1, description="seed of the rounds (round N's tasks use "
+                                                                 "seed*100+N)")]
+RoundNumber = Annotated[int | None, Field(ge=1, description="round number; empty: the oldest round not yet "
+                                                            "closed, else the next")]
+Out = Annotated[str, Field(min_length=1, description="folder for the packages: <out>/<app>/<task_id>/ (shared "
+                                                     "storage when batches run on several machines)")]
+Db = Annotated[str | None, Field(description="catalog: a SQLAlchemy URL or SQLite path (PostgreSQL for several "
+                                             "machines); empty: $FORGE_DATABASE_URL, else ./forge.db")]
+Names = Annotated[list[str] | None, Field(description="only these (empty: the default mix of every app)")]
+Results = Annotated[str | None, Field(description="the student's results to ingest when the round closes (an "
+                                                  "OSWorld results folder or JSONL)")]
 DaskAddress = Annotated[str | None, Field(pattern=r"^(tcp|tls|ucx|inproc)://\S+$",
                                           description="a Dask scheduler address, e.g. tcp://10.0.0.5:8786")]
-RealApps = Literal["off", "sample", "all"]
+UseSandbox = Annotated[bool, Field(description="run package scripts under bubblewrap (off: trusted packages only)")]
+RealApps = Annotated[Literal["off", "sample", "all"], Field(description="real-app tier: off, sample (a share, see "
+                                                                        "real_apps_rate) or all")]
 Rate = Annotated[float, Field(ge=0.0, le=1.0, description="share of tasks the real-app tier checks (sample)")]
+Timeout = Annotated[float, Field(ge=1, le=3600, description="seconds of wall-clock time a package script may run")]
+LLM = Annotated[LLMOptions | None, Field(description="the LLM the workflows ask; empty: offline (no key, "
+                                                     "deterministic)")]
+
+#: Retries of a batch task after an infrastructure failure, and the waits before them (seconds).
+BATCH_RETRIES = 2
+RETRY_DELAYS: list[float] = [10.0, 60.0]
 
 
 @dataclass(frozen=True)
@@ -58,10 +91,34 @@ class Target:
     sandbox: bool = True
     real_apps: str = "off"
     real_apps_rate: float = 0.1
+    llm: dict[str, Any] | None = None  # LLMOptions as a dict (None: offline)
+    timeout: float = 60.0
 
     def generator(self, catalog: Catalog, taxonomy: dict[str, Skill]) -> Generator:
-        return Generator(Path(self.out), catalog, sandbox=Sandbox(enabled=self.sandbox), taxonomy=taxonomy,
-                         run_id=self.run_id, real_apps=Policy(self.real_apps, self.real_apps_rate))
+        from forge.llm.budget import Budget as SpendCap
+        from forge.llm.ledger import make_backend
+
+        flags = LLMOptions(**(self.llm or {})).flags()
+        config = flags.settings()
+        backend = make_backend(config, catalog)
+        cost, tokens = flowkit.remaining_budget(catalog, self.run_id, self.llm)
+        sandbox = Sandbox(Limits(wall_seconds=self.timeout, cpu_seconds=max(1, min(30, int(self.timeout)))),
+                          enabled=self.sandbox)
+        return Generator(Path(self.out), catalog, sandbox=sandbox, taxonomy=taxonomy, run_id=self.run_id,
+                         real_apps=Policy(self.real_apps, self.real_apps_rate), backend=backend,
+                         budget=SpendCap(cost, tokens),
+                         concurrency=1 if backend.name == "offline" else config.concurrency)
+
+    def run(self, generator: Generator, task_ids: list[TaskId], label: str) -> dict[str, dict[str, int]]:
+        """Run one batch: progress logged as it goes; `infra_fail` tasks raise while retries remain."""
+        progress = flowkit.Progress(label, len(task_ids))
+        generator.run(task_ids, progress, commit_every=1 if generator.backend.name != "offline" else 25)
+        result = flowkit.batch_counts(generator.catalog, self.run_id, [str(t) for t in task_ids])
+        infra = result["new"].get("infra_fail", 0)
+        if infra and flowkit.attempt() <= BATCH_RETRIES:
+            raise flowkit.BatchInfraError(f"{label}: {infra} tasks failed for infrastructure reasons; retrying "
+                                          "the batch (recorded tasks are skipped)")
+        return result
 
 
 def absolute(out: str, db: str | None) -> tuple[str, str]:
@@ -87,70 +144,86 @@ def task_runner(workers: int, dask_address: str | None) -> TaskRunner[Any]:
     return ProcessPoolTaskRunner(max_workers=workers)
 
 
-@task(name="generate-batch", cache_policy=NO_CACHE)
-def generate_batch(target: Target, selection: dict[str, list[str]], n: int, seed: int, start: int, stop: int
-                   ) -> dict[str, int]:
-    """Generate, gate and catalog tasks [start, stop) of the run's plan; returns counts by gate class."""
+@task(name="generate-batch", task_run_name="generate-batch[{start}:{stop}]", cache_policy=NO_CACHE,
+      retries=BATCH_RETRIES, retry_delay_seconds=RETRY_DELAYS, retry_condition_fn=flowkit.retry_on_infra)
+def generate_batch(target: Target, selection: dict[str, Any], n: int, seed: int, start: int, stop: int
+                   ) -> dict[str, dict[str, int]]:
+    """Generate, gate and catalog tasks [start, stop) of the run's plan; returns {"new": counts by gate class,
+    "resumed": counts of tasks an earlier run recorded}."""
     taxonomy = load_taxonomy()
-    sel = Selection(**{k: tuple(v) for k, v in selection.items()})
-    task_ids = plan(select_skills(taxonomy, sel), n, seed)[start:stop]
-    return dict(target.generator(Catalog(target.db), taxonomy).run(task_ids))
+    task_ids = plan_for(taxonomy, Selection.from_dict(selection), n, seed)[start:stop]
+    generator = target.generator(Catalog(target.db), taxonomy)
+    return target.run(generator, task_ids, f"generate-batch[{start}:{stop}]")
 
 
-@task(name="round-batch", cache_policy=NO_CACHE)
-def round_batch(target: Target, task_ids: list[str]) -> dict[str, int]:
-    """Generate, gate and catalog these tasks of a round, with the taxonomy the catalog holds (seed skills
-    plus those earlier rounds added); returns counts by gate class."""
+@task(name="round-batch", task_run_name="round-batch[{start}:{stop}]", cache_policy=NO_CACHE,
+      retries=BATCH_RETRIES, retry_delay_seconds=RETRY_DELAYS, retry_condition_fn=flowkit.retry_on_infra)
+def round_batch(target: Target, task_ids: list[str], start: int = 0, stop: int = 0) -> dict[str, dict[str, int]]:
+    """Generate, gate and catalog these tasks of a round (`start`/`stop`: their slice of the round's plan), with
+    the taxonomy the catalog holds (seed skills plus those earlier rounds added); returns new/resumed counts."""
     from forge.expand import catalog_taxonomy
 
     catalog = Catalog(target.db)
-    return dict(target.generator(catalog, catalog_taxonomy(catalog)).run([TaskId.parse(t) for t in task_ids]))
+    generator = target.generator(catalog, catalog_taxonomy(catalog))
+    return target.run(generator, [TaskId.parse(t) for t in task_ids], f"round-batch[{start}:{stop}]")
 
 
-def _gather(futures: list[PrefectFuture[dict[str, int]]]) -> dict[str, int]:
-    """Sum the batches' counts. A failed batch raises its error, so the flow run fails (rerunning it resumes)."""
-    totals: dict[str, int] = {}
-    for future in futures:
-        for key, value in future.result().items():
-            totals[key] = totals.get(key, 0) + value
-    return dict(sorted(totals.items()))
+def _results(futures: list[PrefectFuture[dict[str, dict[str, int]]]]) -> list[dict[str, dict[str, int]]]:
+    """The batches' results. A failed batch raises its error, so the flow run fails (rerunning it resumes)."""
+    return [future.result() for future in futures]
 
 
-def _scheduled_seed() -> int:
-    return int(runtime.flow_run.scheduled_start_time.strftime("%Y%m%d"))
+def _finish(catalog: Catalog, name: str, run_id: int, seed: int, results: list[dict[str, dict[str, int]]]
+            ) -> dict[str, int]:
+    """Log and publish what the run made; returns the new tasks by gate class (+ `resumed` when some were)."""
+    new, resumed = flowkit.gather(results)
+    log = flowkit.run_logger()
+    note = flowkit.nothing_new_note(new, resumed, seed)
+    if note is not None:
+        log.warning("run %s %s", run_id, note)
+    else:
+        log.info("run %s made %s new tasks: %s; resumed: %s", run_id, sum(new.values()), new, resumed)
+    flowkit.publish(name, run_id, flowkit.summary_table(catalog, run_id, new, resumed),
+                    note or f"{sum(new.values())} new tasks, {new.get('accepted', 0)} accepted; {resumed} resumed")
+    return {**new, **({"resumed": resumed} if resumed else {})}
 
 
 @flow(name="generate", task_runner=ThreadPoolTaskRunner(max_workers=1))  # type: ignore[arg-type]
-def generate_flow(n: Count, seed: Seed = None, out: str = "tasks", db: str | None = None,
-                  apps: list[str] | None = None, families: list[str] | None = None, skills: list[str] | None = None,
-                  batch_size: BatchSize = 200, workers: Workers = 1, dask_address: DaskAddress = None,
-                  sandbox: bool = True, real_apps: RealApps = "sample", real_apps_rate: Rate = 0.1) -> dict[str, int]:
-    """Generate n tasks like `forge generate`, in batches of `batch_size`; returns counts by gate class.
+@flowkit.documented
+def generate_flow(n: Count, seed: Seed = None, out: Out = "tasks", db: Db = None, apps: Names = None,
+                  families: Names = None, skills: Names = None, batch_size: BatchSize = 200, workers: Workers = 1,
+                  dask_address: DaskAddress = None, sandbox: UseSandbox = True, real_apps: RealApps = "sample",
+                  real_apps_rate: Rate = 0.1, llm: LLM = None, timeout: Timeout = 60.0) -> dict[str, int]:
+    """Generate n tasks like `forge generate`, in batches of `batch_size`; returns the new tasks by gate class
+    (plus `resumed`: tasks an earlier run had already recorded, skipped).
 
-    Rerunning the same parameters resumes: tasks the catalog already holds are skipped."""
-    logger = get_run_logger()
-    seed = _scheduled_seed() if seed is None else seed
+    Rerunning the same parameters resumes. Without `seed`, a scheduled run's seed is its scheduled start in
+    seconds since 2020-01-01 UTC, so each scheduled run makes new tasks."""
+    logger = flowkit.run_logger()
+    seed = flowkit.scheduled_seed() if seed is None else seed
     out, db = absolute(out, db)
-    selection = Selection(tuple(apps or ()), tuple(families or ()), tuple(skills or ()))
+    selection = Selection(apps=tuple(apps or ()), families=tuple(families or ()), skills=tuple(skills or ()))
     taxonomy = load_taxonomy()
     select_skills(taxonomy, selection)  # fail fast on unknown names, before any batch starts
+    options = llm.absolute().model_dump(exclude_none=True) if llm is not None else None
+    backend = flowkit.backend_name(options)  # fail fast on a bad LLM config
     catalog = Catalog(db)
     catalog.sync_skills(taxonomy.values())
-    run_id = catalog.start_run(seed=seed, requested=n, selection=selection.as_dict(), out_dir=out, backend="offline")
-    target = Target(out, db, run_id, sandbox, real_apps, real_apps_rate)
-    logger.info("run %s: %s tasks, seed %s, batches of %s -> %s", run_id, n, seed, batch_size, out)
+    run_id = catalog.start_run(seed=seed, requested=n, selection=selection.as_dict(), out_dir=out, backend=backend)
+    target = Target(out, db, run_id, sandbox, real_apps, real_apps_rate, options, timeout)
+    logger.info("run %s: %s tasks, seed %s, batches of %s -> %s (LLM: %s)", run_id, n, seed, batch_size, out, backend)
     totals: dict[str, int] = {}
     status = "failed"
     try:
         with task_runner(workers, dask_address) as runner:
-            totals = _gather([runner.submit(generate_batch, {"target": target, "selection": selection.as_dict(),
-                                                             "n": n, "seed": seed, "start": start,
-                                                             "stop": min(start + batch_size, n)})
-                              for start in range(0, n, batch_size)])
+            results = _results([runner.submit(generate_batch, {"target": target, "selection": selection.as_dict(),
+                                                               "n": n, "seed": seed, "start": start,
+                                                               "stop": min(start + batch_size, n)})
+                                for start in range(0, n, batch_size)])
+        totals = _finish(catalog, "generate", run_id, seed, results)
         status = "finished"
     finally:
         catalog.finish_run(run_id, totals, status)
-    logger.info("run %s: %s", run_id, totals)
     return totals
 
 
@@ -161,40 +234,71 @@ def next_round(catalog: Catalog) -> int:
         return int(unfinished or (session.scalar(select(func.max(RoundRow.id))) or 0) + 1)
 
 
+@task(name="expand", task_run_name="expand-round-{round_n}", cache_policy=NO_CACHE, retries=BATCH_RETRIES,
+      retry_delay_seconds=RETRY_DELAYS, retry_condition_fn=flowkit.retry_on_infra)
+def expand_round(db: str, round_n: int, budget: int, seed: int, out: str, sandbox: bool, timeout: float,
+                 llm: dict[str, Any] | None) -> list[str]:
+    """The round's expansion and plan (forge.rounds.prepare_round: retire, reweight, propose and probe new skills,
+    allocate `budget` tasks); returns the task ids. A rerun of a prepared round returns its recorded plan."""
+    from forge.llm.ledger import make_backend
+    from forge.rounds import prepare_round
+
+    backend = make_backend(LLMOptions(**(llm or {})).flags().settings(), Catalog(db))
+    limits = Limits(wall_seconds=timeout, cpu_seconds=max(1, min(30, int(timeout))))
+    ids = prepare_round(db, round_n, budget, seed, out, sandbox=Sandbox(limits, enabled=sandbox), backend=backend)
+    flowkit.run_logger().info("round %s planned: %s tasks", round_n, len(ids))
+    return ids
+
+
+@task(name="close-round", task_run_name="export-round-{round_n}", cache_policy=NO_CACHE, retries=BATCH_RETRIES,
+      retry_delay_seconds=RETRY_DELAYS, retry_condition_fn=flowkit.retry_on_infra)
+def close_round(db: str, round_n: int, out: str, results: str | None) -> dict[str, Any]:
+    """Close the round (forge.rounds.finish_round): export its accepted tasks for OSWorld, ingest `results`."""
+    from forge.rounds import finish_round
+
+    summary = finish_round(db, round_n, out, results)
+    flowkit.run_logger().info("round %s closed: export %s", round_n, summary.get("export"))
+    return summary
+
+
 @flow(name="round", task_runner=ThreadPoolTaskRunner(max_workers=1))  # type: ignore[arg-type]
-def round_flow(budget: Count, round_n: Annotated[int | None, Field(ge=1)] = None,
-               seed: Annotated[int, Field(ge=0)] = 0, out: str = "tasks", db: str | None = None,
-               results: str | None = None, batch_size: BatchSize = 200, workers: Workers = 1,
-               dask_address: DaskAddress = None, sandbox: bool = True, real_apps: RealApps = "sample",
-               real_apps_rate: Rate = 0.1) -> dict[str, Any]:
-    """One feedback round like `forge round run`: plan `budget` tasks from the catalog's statistics
-    (forge.rounds.prepare_round), generate them in batches, close the round (finish_round: export, ingest
-    the student's `results` if given); returns the round's counts.
+@flowkit.documented
+def round_flow(budget: Budget, round_n: RoundNumber = None, seed: RoundSeed = 0, out: Out = "tasks", db: Db = None,
+               results: Results = None, batch_size: BatchSize = 200, workers: Workers = 1,
+               dask_address: DaskAddress = None, sandbox: UseSandbox = True, real_apps: RealApps = "sample",
+               real_apps_rate: Rate = 0.1, llm: LLM = None, timeout: Timeout = 60.0) -> dict[str, Any]:
+    """One feedback round like `forge round run`: the `expand` task plans `budget` tasks from the catalog's
+    statistics, batch tasks generate them, the `close-round` task exports the accepted ones (and ingests the
+    student's `results` if given); returns the round's counts.
 
     `round_n` empty: the oldest round not yet closed, else the next. Rerunning a round resumes it."""
-    from forge.rounds import finish_round, prepare_round, round_seed
+    from forge.rounds import round_seed
 
-    logger = get_run_logger()
+    logger = flowkit.run_logger()
     out, db = absolute(out, db)
+    options = llm.absolute().model_dump(exclude_none=True) if llm is not None else None
+    backend = flowkit.backend_name(options)
     catalog = Catalog(db)
     round_n = next_round(catalog) if round_n is None else round_n
-    task_ids = prepare_round(db, round_n, budget, seed, out, sandbox=Sandbox(enabled=sandbox))
+    task_ids = expand_round(db, round_n, budget, seed, out, sandbox, timeout, options)
     run_id = catalog.start_run(seed=round_seed(seed, round_n), requested=len(task_ids),
-                               selection={"round": round_n}, out_dir=out, backend="offline")
+                               selection={"round": round_n}, out_dir=out, backend=backend)
     with catalog.session() as session, session.begin():
         session.get_one(RunRow, run_id).round = round_n
-    target = Target(out, db, run_id, sandbox, real_apps, real_apps_rate)
+    target = Target(out, db, run_id, sandbox, real_apps, real_apps_rate, options, timeout)
     logger.info("round %s (run %s): %s tasks -> %s", round_n, run_id, len(task_ids), out)
     totals: dict[str, int] = {}
     status = "failed"
     try:
         with task_runner(workers, dask_address) as runner:
-            totals = _gather([runner.submit(round_batch, {"target": target, "task_ids": task_ids[i:i + batch_size]})
-                              for i in range(0, len(task_ids), batch_size)])
+            batches = _results([runner.submit(round_batch, {"target": target, "task_ids": task_ids[i:i + batch_size],
+                                                            "start": i, "stop": min(i + batch_size, len(task_ids))})
+                                for i in range(0, len(task_ids), batch_size)])
+        totals = _finish(catalog, "round", run_id, round_seed(seed, round_n), batches)
         status = "finished"
     finally:
         catalog.finish_run(run_id, totals, status)
-    summary = finish_round(db, round_n, out, results)
+    summary = close_round(db, round_n, out, results)
     logger.info("round %s: %s", round_n, summary)
     return summary
 
@@ -243,8 +347,14 @@ def deployment(flow_name: str, name: str, parameters: dict[str, Any], *, cron: s
     params = check_parameters(flow_obj, parameters)
     params["out"], params["db"] = absolute(params.get("out", "tasks"), params.get("db"))
     if flow_name == "generate":
-        select_skills(load_taxonomy(), Selection(*(tuple(params.get(k) or ()) for k in ("apps", "families", "skills"))))
-    made = flow_obj.to_deployment(name=name, cron=cron, interval=interval, parameters=params,
+        select_skills(load_taxonomy(), Selection(apps=tuple(params.get("apps") or ()),
+                                                 families=tuple(params.get("families") or ()),
+                                                 skills=tuple(params.get("skills") or ())))
+    if params.get("llm") is not None:
+        params["llm"] = params["llm"].absolute().model_dump(exclude_none=True)
+        flowkit.backend_name(params["llm"])  # the config file parses, a --max-cost model has a price
+    # concurrency_limit=1: a run still busy when the next is due waits instead of competing for the machine.
+    made = flow_obj.to_deployment(name=name, cron=cron, interval=interval, parameters=params, concurrency_limit=1,
                                   description=f"forge {flow_name}: {(flow_obj.fn.__doc__ or '').splitlines()[0]}")
     assert isinstance(made, RunnerDeployment)  # called from sync code, Prefect's dispatcher returns the value
     return made

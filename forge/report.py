@@ -3,6 +3,12 @@
 Charts: taxonomy size by app and round, tasks by gate class, student pass rate by family and round, LLM
 tokens and cost per task by app, throughput of recent runs. Every query tolerates empty tables: a chart
 with no data says so instead of drawing nothing.
+
+Honest numbers: tokens and cost come only from runs that used a model (offline runs spend nothing; their
+size estimates stay in `llm_calls.estimated_tokens`), per task as the task's own answers used them (a
+regenerated task is counted once); throughput counts the tasks a run recorded itself, not those it skipped
+as already recorded; the pass-rate chart shows attempt counts, draws a family without attempts in a round as
+"no data" (not 0 %), and says "simulated" for results of `forge student simulate`.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from string import Template
 
 from sqlalchemy import func, select
 
-from forge.catalog import Catalog, LLMCallRow, RunRow, SkillRow, StudentResultRow, TaskRow
+from forge.catalog import Catalog, RunRow, SkillRow, StudentResultRow, TaskRow
 from forge.report_svg import bar_chart
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "report.html"
@@ -61,57 +67,84 @@ def gate_chart(catalog: Catalog) -> Chart:
 
 
 def student_chart(catalog: Catalog) -> Chart:
+    from forge.student import MODEL as SIMULATED
+
     with catalog.session() as s:
         rows = s.execute(select(func.coalesce(SkillRow.family, StudentResultRow.skill_id), StudentResultRow.round,
-                                StudentResultRow.success)
+                                StudentResultRow.success, StudentResultRow.model)
                          .outerjoin(SkillRow, SkillRow.id == StudentResultRow.skill_id)
                          .where(StudentResultRow.infra.is_(False), StudentResultRow.success.is_not(None))).all()
-    note = "Share of the student's attempts that succeeded, per family and round (infrastructure failures excluded)."
+    title = "Student pass rate by family and round"
+    note = ("Share of the student's attempts that succeeded, per family and round, with successes/attempts "
+            "(infrastructure failures excluded); a family without attempts in a round shows \"no data\".")
     if not rows:
-        return Chart("students", "Student pass rate by family and round", note, None)
+        return Chart("students", title, note, None)
     tally: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
-    for family, number, success in rows:
+    simulated: dict[int, set[bool]] = defaultdict(set)
+    for family, number, success, model in rows:
         tally[(family, number)][0] += int(bool(success))
         tally[(family, number)][1] += 1
+        simulated[number].add(model == SIMULATED)
     families = sorted({k[0] for k in tally})
     rounds = sorted({k[1] for k in tally})
-    series = {f"round {n}": [100.0 * tally[(f, n)][0] / tally[(f, n)][1] if (f, n) in tally else 0.0
-                             for f in families] for n in rounds}
-    return Chart("students", "Student pass rate by family and round", note,
-                 bar_chart("students", "pass rate by family and round", families, series, unit="%", max_value=100))
+    names = {n: f"round {n}" + (" (simulated)" if True in simulated[n] else "") for n in rounds}
+    series: dict[str, list[float | None]] = {
+        names[n]: [100.0 * tally[(f, n)][0] / tally[(f, n)][1] if (f, n) in tally else None for f in families]
+        for n in rounds}
+    labels = {names[n]: [f"{100.0 * tally[(f, n)][0] / tally[(f, n)][1]:.0f}% ({tally[(f, n)][0]}/"
+                         f"{tally[(f, n)][1]})" if (f, n) in tally else "no data" for f in families] for n in rounds}
+    attempts = {f: sum(tally[(f, n)][1] for n in rounds if (f, n) in tally) for f in families}
+    if any(True in flags for flags in simulated.values()):
+        title += " (simulated student)"
+        note += (" SIMULATED: rounds marked (simulated) hold results of `forge student simulate`, an offline "
+                 "stand-in; they say nothing about a real model.")
+    return Chart("students", title, note,
+                 bar_chart("students", "pass rate by family and round", [f"{f} (n={attempts[f]})" for f in families],
+                           series, unit="%", max_value=100, labels=labels))
 
 
 def llm_charts(catalog: Catalog) -> list[Chart]:
+    """Tokens and cost per task, by app, over the tasks of runs that used a model: a task's own answers (cached
+    ones included: the task needs them), counted once however often it was regenerated. Offline runs spend
+    nothing and are left out: their token counts are estimates (`llm_calls.estimated_tokens`)."""
     with catalog.session() as s:
-        per_app = dict(s.execute(select(TaskRow.app, func.count()).group_by(TaskRow.app)).all())
-        usage = s.execute(select(TaskRow.app, func.sum(LLMCallRow.prompt_tokens + LLMCallRow.completion_tokens),
-                                 func.sum(LLMCallRow.cost_usd))
-                          .join(TaskRow, TaskRow.id == LLMCallRow.task_id).group_by(TaskRow.app)).all()
-    tokens_note = "LLM tokens (prompt + completion) per generated task, by app; cached answers count too."
-    cost_note = "LLM cost per generated task, by app (USD)."
-    if not usage or not per_app:
+        usage = s.execute(select(TaskRow.app, func.count(), func.sum(TaskRow.prompt_tokens + TaskRow.completion_tokens),
+                                 func.sum(TaskRow.cost_usd))
+                          .join(RunRow, RunRow.id == TaskRow.run_id)
+                          .where(RunRow.backend != "offline").group_by(TaskRow.app)).all()
+    tokens_note = ("LLM tokens (prompt + completion) per task generated with a model, by app; offline runs use none "
+                   "and are not shown.")
+    cost_note = "LLM cost per task generated with a model, by app (USD); offline runs cost nothing."
+    if not usage:
         return [Chart("tokens", "Tokens per task", tokens_note, None), Chart("cost", "Cost per task", cost_note, None)]
-    apps = sorted(per_app)
-    used = {r[0]: (float(r[1] or 0), float(r[2] or 0)) for r in usage}
-    tokens = [used.get(a, (0.0, 0.0))[0] / per_app[a] for a in apps]
-    cost = [used.get(a, (0.0, 0.0))[1] / per_app[a] for a in apps]
-    return [Chart("tokens", "Tokens per task", tokens_note, bar_chart("tokens", "tokens per task", apps,
+    apps = sorted(r[0] for r in usage)
+    per_app = {r[0]: (int(r[1]), float(r[2] or 0), float(r[3] or 0)) for r in usage}
+    tokens: list[float | None] = [per_app[a][1] / per_app[a][0] for a in apps]
+    cost: list[float | None] = [per_app[a][2] / per_app[a][0] for a in apps]
+    labels = [f"{a} (n={per_app[a][0]})" for a in apps]
+    return [Chart("tokens", "Tokens per task", tokens_note, bar_chart("tokens", "tokens per task", labels,
                                                                       {"tokens": tokens})),
-            Chart("cost", "Cost per task", cost_note, bar_chart("cost", "cost per task", apps, {"USD": cost},
+            Chart("cost", "Cost per task", cost_note, bar_chart("cost", "cost per task", labels, {"USD": cost},
                                                                  unit="$"))]
 
 
 def throughput_chart(catalog: Catalog) -> Chart:
+    """Tasks a run generated and gated itself per minute: tasks it skipped because an earlier run had recorded
+    them (a resumed run) did no work and are not counted; a run that recorded nothing is left out."""
     with catalog.session() as s:
         runs = list(s.scalars(select(RunRow).where(RunRow.finished_at.is_not(None)).order_by(RunRow.id.desc())
                               .limit(RECENT_RUNS)))
-    note = f"Tasks generated and gated per minute of wall-clock time, last {RECENT_RUNS} finished runs."
-    labels, rates = [], []
+        made = dict(s.execute(select(TaskRow.run_id, func.count()).where(TaskRow.run_id.in_([r.id for r in runs]))
+                              .group_by(TaskRow.run_id)).all()) if runs else {}
+    note = (f"Tasks generated and gated per minute of wall-clock time, last {RECENT_RUNS} finished runs; only the "
+            "tasks a run recorded itself (resumed tasks are skipped work).")
+    labels: list[str] = []
+    rates: list[float | None] = []
     for run in reversed(runs):
         minutes = _minutes(run.started_at, run.finished_at)
-        done = sum(int(v) for v in (run.counts or {}).values())
+        done = int(made.get(run.id, 0))
         if minutes and done:
-            labels.append(f"run {run.id} ({run.started_at[:10]})")
+            labels.append(f"run {run.id} ({run.started_at[:10]}, {done} tasks)")
             rates.append(done / minutes)
     if not labels:
         return Chart("throughput", "Throughput of recent runs", note, None)

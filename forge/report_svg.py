@@ -2,6 +2,8 @@
 
 `bar_chart` draws horizontal bars, one row per category; several series are stacked (parts of one total)
 or grouped (side by side). Values are labelled at the end of each bar, so the chart reads without hovering.
+A value of None is *missing* (no data), drawn as a dashed outline labelled "no data", never as a 0 bar:
+"0 %" and "nobody tried" must not look alike. `labels` replaces a value's label (e.g. "50% (3/6)").
 """
 
 from __future__ import annotations
@@ -22,14 +24,15 @@ def _fmt(value: float, unit: str) -> str:
     return f"{value:,.0f}" if value >= 100 or value == int(value) else f"{value:,.2f}"
 
 
-def bar_chart(chart_id: str, title: str, categories: Sequence[str], series: Mapping[str, Sequence[float]], *,
-              stacked: bool = False, unit: str = "", max_value: float | None = None) -> str:
-    """An <svg> bar chart; `series` maps a legend name to one value per category (same order)."""
+def bar_chart(chart_id: str, title: str, categories: Sequence[str], series: Mapping[str, Sequence[float | None]], *,
+              stacked: bool = False, unit: str = "", max_value: float | None = None,
+              labels: Mapping[str, Sequence[str]] | None = None) -> str:
+    """An <svg> bar chart; `series` maps a legend name to one value per category (same order; None = no data)."""
     names = list(series)
     bars_per_row = 1 if stacked or len(names) == 1 else len(names)
     row_h = ROW_H * bars_per_row + 6
-    totals = [sum(series[n][i] for n in names) if stacked else max((series[n][i] for n in names), default=0)
-              for i in range(len(categories))]
+    present = [[v for n in names if (v := series[n][i]) is not None] for i in range(len(categories))]
+    totals = [sum(vals) if stacked else max(vals, default=0) for vals in present]
     top = max_value if max_value is not None else max(totals, default=0) or 1
     legend_h = 22 if len(names) > 1 else 0
     height = PAD * 2 + legend_h + row_h * len(categories) + 18
@@ -48,16 +51,24 @@ def bar_chart(chart_id: str, title: str, categories: Sequence[str], series: Mapp
                      f"{escape(category)}</text>")
         offset = 0.0
         for j, name in enumerate(names):
-            value = float(series[name][i])
-            w = BAR_AREA * value / top
+            raw = series[name][i]
             bar_y = y + 3 + (0 if stacked or bars_per_row == 1 else j * ROW_H)
             bar_x = LABEL_W + (offset if stacked else 0)
+            if raw is None:  # missing: an outline, not a bar of 0
+                parts.append(f'<rect class="missing" x="{bar_x:.1f}" y="{bar_y}" width="36" height="{ROW_H - 4}" '
+                             f'fill="none" stroke="#999" stroke-dasharray="3,2">'
+                             f"<title>{escape(category)} · {escape(name)}: no data</title></rect>"
+                             f'<text x="{bar_x + 40:.1f}" y="{bar_y + ROW_H - 8}" class="value">no data</text>')
+                continue
+            value = float(raw)
+            text = labels[name][i] if labels and name in labels else _fmt(value, unit)
+            w = BAR_AREA * value / top
             parts.append(f'<rect class="bar" x="{bar_x:.1f}" y="{bar_y}" width="{max(w, 0):.1f}" '
                          f'height="{ROW_H - 4}" fill="{PALETTE[j % len(PALETTE)]}">'
-                         f"<title>{escape(category)} · {escape(name)}: {_fmt(value, unit)}</title></rect>")
+                         f"<title>{escape(category)} · {escape(name)}: {escape(text)}</title></rect>")
             if not stacked:
                 parts.append(f'<text x="{bar_x + w + 4:.1f}" y="{bar_y + ROW_H - 8}" class="value">'
-                             f"{_fmt(value, unit)}</text>")
+                             f"{escape(text)}</text>")
             offset += w
         if stacked:
             parts.append(f'<text x="{LABEL_W + offset + 4:.1f}" y="{y + ROW_H - 5}" class="value">'

@@ -3,7 +3,7 @@
 Layout (merge OUT into an OSWorld checkout; `upload_file` paths are relative to its root):
 ```
 OUT/evaluation_examples/examples/<domain>/<id>.json    one task file per task (file name == id == catalog id)
-OUT/evaluation_examples/test_all.json                  domain -> ids; test_round_<N>.json per round
+OUT/evaluation_examples/test_all.json                  domain -> ids; test_round_<N>.json per round (merged)
 OUT/evaluation_examples/forge/<id>/                    setup.sh + assets/ (student-facing; may be hosted)
 OUT/evaluation_examples/forge_hidden/<id>/rubric.json  the checks left to Forge's checker (never hosted)
 OUT/evaluation_examples/forge_hidden/checker.pyz       Forge's self-contained checker
@@ -13,10 +13,13 @@ as the desktop user with the app launch suppressed, delete the staging folder, t
 Evaluation: postconfig saves or flushes app state (ctrl+s in LibreOffice, closing Thunderbird or Chrome),
 uploads the checker only after the agent is done (so the answers never sit on the VM during the attempt),
 then the metrics from `forge.export.evaluator` run with conj "and".
+OUT may be an OSWorld checkout: its own task files stay, and the index files (test_all.json, test_round_<N>.json)
+are merged — existing domains and ids are kept in their order, Forge's ids are added after them, once.
 """
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 from collections.abc import Sequence
@@ -67,10 +70,33 @@ def export_osworld(catalog: Catalog, out: Path, *, round: int | None = None, app
         needs_checker = needs_checker or uses_checker
     if needs_checker:
         build_checker(checker)
-    (root / "test_all.json").write_text(dumps(written), encoding="utf-8")
+    merge_index(root / "test_all.json", written)
     for number, index in sorted(rounds.items()):
-        (root / f"test_round_{number}.json").write_text(dumps(index), encoding="utf-8")
+        merge_index(root / f"test_round_{number}.json", index)
     return written
+
+
+def merge_index(path: Path, added: dict[str, list[str]]) -> None:
+    """Write `path` (an OSWorld index: domain -> task ids) as its current content plus `added`: existing entries
+    keep their order, new ids follow, none twice. A file that is not such an index is refused, not overwritten."""
+    index: dict[str, list[str]] = {}
+    if path.exists():
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ForgeError(f"{path}: not valid JSON ({exc}); fix or move it, then export again") from None
+        if not isinstance(loaded, dict) or not all(isinstance(v, list) for v in loaded.values()):
+            raise ForgeError(f"{path}: not an OSWorld index (an object of domain -> list of task ids); fix or move "
+                             "it, then export again")
+        index = {str(k): [str(i) for i in v] for k, v in loaded.items()}
+    for domain, ids in added.items():
+        present = index.setdefault(domain, [])
+        seen = set(present)
+        for task_id in ids:
+            if task_id not in seen:
+                present.append(task_id)
+                seen.add(task_id)
+    path.write_text(dumps(index), encoding="utf-8")
 
 
 def _task_json(package: Package, root: Path, base_url: str | None) -> tuple[dict[str, Any], bool]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from sqlalchemy import select
@@ -17,22 +17,54 @@ def accepted_packages(catalog: Catalog, round: int | None = None,
     """Accepted tasks (of `round`, of a domain in `apps`, when given) by id, with their packages.
 
     Raises `ForgeError` when none matches and `PackageError` when a task's package folder is gone."""
-    query = select(TaskRow).where(TaskRow.status == "accepted").order_by(TaskRow.id)
+    return list(iter_accepted(catalog, round, apps))
+
+
+#: Catalog rows read per query while streaming an export (memory stays flat for any catalog size).
+CHUNK = 200
+
+
+def iter_accepted(catalog: Catalog, round: int | None = None, apps: Sequence[str] = ()
+                  ) -> Iterator[tuple[TaskRow, Package]]:
+    """`accepted_packages` one task at a time: the ids are read first (the error when none matches comes before
+    anything is written), then rows and packages in chunks of CHUNK, so an export of any size holds one chunk."""
+    query = select(TaskRow.id).where(TaskRow.status == "accepted").order_by(TaskRow.id)
     if round is not None:
         query = query.where(TaskRow.round == round)
     if apps:
         query = query.where(TaskRow.app.in_(list(apps)))
     with catalog.session() as session:
-        rows = list(session.scalars(query))
-    if not rows:
+        ids = list(session.scalars(query))
+    if not ids:
         raise ForgeError(f"no accepted task matches round={round} apps={list(apps)} in {catalog.url}; see what "
                          "there is with: forge sql \"SELECT app, round, count(*) FROM tasks WHERE status = "
                          "'accepted' GROUP BY 1, 2\"")
-    return [(row, _package(row)) for row in rows]
+    return _stream(catalog, ids)
 
 
-def _package(row: TaskRow) -> Package:
-    if not row.path or not (Path(row.path) / "task.json").is_file():
+def _stream(catalog: Catalog, ids: list[str]) -> Iterator[tuple[TaskRow, Package]]:
+    for i in range(0, len(ids), CHUNK):
+        with catalog.session() as session:
+            rows = list(session.scalars(select(TaskRow).where(TaskRow.id.in_(ids[i:i + CHUNK])).order_by(TaskRow.id)))
+        for row in rows:
+            yield row, _package(catalog, row)
+
+
+def package_folder(catalog: Catalog, path: str | None) -> Path | None:
+    """Where a task's package is. New catalogs store absolute paths; a relative one (catalogs written before that)
+    is tried from the current folder, then from the folder of the SQLite catalog file (where `forge` usually ran)."""
+    if not path:
+        return None
+    candidates = [Path(path)]
+    database = catalog.engine.url.database if catalog.engine.dialect.name == "sqlite" else None
+    if not Path(path).is_absolute() and database and database != ":memory:":
+        candidates.append(Path(database).resolve().parent / path)
+    return next((c for c in candidates if (c / "task.json").is_file()), None)
+
+
+def _package(catalog: Catalog, row: TaskRow) -> Package:
+    folder = package_folder(catalog, row.path)
+    if folder is None:
         raise PackageError(f"task {row.id}: its package folder {row.path!r} is missing; restore it or "
                            "re-generate the task, then export again")
-    return load_package(Path(row.path))
+    return load_package(folder)

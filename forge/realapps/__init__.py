@@ -10,6 +10,14 @@ samples the same tasks) it adds two gate stages:
   own files (prefs.js, msgFilterRules.dat, abook.sqlite, mbox). Failing -> `strict`.
   Checks marked `headless=False` (view state a headless re-save drops) are left out and named.
 Tasks are checked in batches: one soffice call per batch and format, not one per task.
+
+A failure of the tier itself is infrastructure (`real-infra` -> `infra_fail`, retried by a rerun) and touches only
+the tasks it concerns: LibreOffice dying fails the batch's office tasks, Thunderbird failing fails that task, a
+bug in one package's preparation fails that package. A machine-side cause quoted in any stage's evidence (a fork
+refused with "Resource temporarily unavailable", a full disk) makes that stage `real-infra` too (forge.realapps.infra).
+Rerunning setup.sh or the oracle, both already proven by the gate, can only fail for the machine: `real-infra`.
+A tier whose dependency is absent (no `soffice`; no `thunderbird` or `marionette_driver`) is skipped, never failed:
+`missing()` names what is absent so the command line prints one note.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from forge.errors import ForgeError
 from forge.model import HOME
 from forge.package import Package
 from forge.realapps import libreoffice, thunderbird
+from forge.realapps.infra import as_infra
 from forge.sandbox import Sandbox
 from verifiers import checks
 from verifiers.gate import ControlRunner, GateEnv, Stage
@@ -89,66 +98,91 @@ class RealApps:
             return []
         start = time.perf_counter()
         batch = Path(tempfile.mkdtemp(prefix="batch-", dir=self.workdir))
-        self.runner.prepare(batch)
         try:
+            self.runner.prepare(batch)
             stages = self._check(packages, batch)
-        except Exception as exc:  # a broken app install is infrastructure, never evidence against the tasks
-            stage = Stage("real-infra", False, f"the real-app tier failed: {type(exc).__name__}: {exc}")
-            stages = [[stage] for _ in packages]
+        except Exception as exc:  # a bug of the tier itself: infrastructure, never evidence against the tasks
+            stages = [[_infra("the real-app tier", exc)] for _ in packages]
         finally:
             shutil.rmtree(batch, ignore_errors=True)
         self.seconds += time.perf_counter() - start
-        return stages
+        return [[as_infra(stage) for stage in task_stages] for task_stages in stages]
 
     def _check(self, packages: list[Package], batch: Path) -> list[list[Stage]]:
-        office = self.office()
         assets = {p.id: [p.root / a["file"] for a in p.task["setup"]["assets"]
                          if a.get("app") in OFFICE_APPS and Path(a["file"]).suffix in libreoffice.FORMATS]
                   for p in packages}  # office documents; a CSV opened in Calc has no document to validate
-        t0 = time.perf_counter()
-        opened = libreoffice.open_check(office, [f for files in assets.values() for f in files])
-        open_share = (time.perf_counter() - t0) / len(packages)
         results: dict[str, list[Stage]] = {p.id: [] for p in packages}
+        office_broken: Exception | None = None
+        t0 = time.perf_counter()
+        opened: dict[Path, libreoffice.Opened] = {}
+        try:
+            if any(assets.values()):
+                opened = libreoffice.open_check(self.office(), [f for files in assets.values() for f in files])
+        except Exception as exc:  # LibreOffice itself failed: only the office tasks are touched
+            office_broken = exc
+        open_share = (time.perf_counter() - t0) / len(packages)
         states: dict[str, tuple[Path, Path]] = {}
         for i, package in enumerate(packages):
             stages = results[package.id]
             if assets[package.id]:
+                if office_broken is not None:
+                    stages.append(_infra("LibreOffice", office_broken))
+                    continue
                 verdicts = [opened[f] for f in assets[package.id]]
                 bad = [v.evidence for v in verdicts if not v.ok]
                 stages.append(Stage("real-open", not bad, "; ".join(bad or [v.evidence for v in verdicts]),
                                     open_share))
                 if bad:
                     continue
-            made = self._states(package, batch / f"s{i}")
+            try:
+                made = self._states(package, batch / f"s{i}")
+            except Exception as exc:  # one package's preparation broke: that package only
+                stages.append(_infra("the real-app tier", exc))
+                continue
             if isinstance(made, Stage):
                 stages.append(made)
                 continue
             states[package.id] = made
-            if thunderbird.profile_of(package.task, made[0]) is not None and shutil.which("thunderbird"):
+            if thunderbird.profile_of(package.task, made[0]) is not None and not thunderbird.missing():
                 stages.extend(self._thunderbird(package, *made))
         self.files += sum(len(files) for files in assets.values())
         todo = [p for p in packages if p.id in states and assets[p.id] and all(s.passed for s in results[p.id])]
+        if not todo:
+            return [results[p.id] for p in packages]
         t0 = time.perf_counter()
         office_files = [f for p in todo for f in sorted(states[p.id][1].rglob("*")) if f.suffix in libreoffice.FORMATS]
-        saved = libreoffice.resave(office, office_files)
+        try:
+            saved = libreoffice.resave(self.office(), office_files)
+        except Exception as exc:
+            for package in todo:
+                results[package.id].append(_infra("LibreOffice", exc))
+            return [results[p.id] for p in packages]
         resave_share = (time.perf_counter() - t0) / max(1, len(todo))
         for package in todo:
-            results[package.id].append(self._alternative(package, states[package.id][1], saved, resave_share))
+            try:
+                stage = self._alternative(package, states[package.id][1], saved, resave_share)
+            except Exception as exc:
+                stage = _infra("the real-app tier", exc)
+            results[package.id].append(stage)
         return [results[p.id] for p in packages]
 
     def _states(self, package: Package, root: Path) -> tuple[Path, Path] | Stage:
-        """(initial state, Forge's oracle state) for a package, or the stage saying why not."""
+        """(initial state, Forge's oracle state) for a package, or the stage saying why not. The gate already ran
+        this setup.sh and this oracle successfully, so failing here is the machine's doing: `real-infra`."""
         initial, state = root / "initial", root / "oracle"
         initial.mkdir(parents=True)
         ran = self.env.run_setup(package, initial)
         if not ran.ok:
-            return Stage("alternative", False, f"setup.sh failed in the real-app tier: {ran.evidence()}")
+            return Stage("real-infra", False, f"setup.sh, which passed the gate, failed in the real-app tier: "
+                                              f"{ran.evidence()}")
         self.runner.prepare(root)
         oracle = package.task["solutions"]["oracle"]
         ops = json.loads((package.root / oracle).read_text("utf-8")).get("ops")
         done = self.runner.control({"initial": str(initial), "state": str(state), "ops": ops, "rubric": []})
         if not done.applied:
-            return Stage("alternative", False, f"{oracle} could not be applied: {done.error}")
+            return Stage("real-infra", False, f"{oracle}, which passed the gate, could not be applied in the "
+                                              f"real-app tier: {done.error}")
         return initial, state
 
     def _thunderbird(self, package: Package, initial: Path, oracle_state: Path) -> list[Stage]:
@@ -167,6 +201,8 @@ class RealApps:
                     break
         except thunderbird.ThunderbirdError as exc:
             stages.append(Stage("real-infra", False, f"Thunderbird could not run: {exc}"))
+        except Exception as exc:  # the driver or the tier broke: this task only, as infrastructure
+            stages.append(_infra("Thunderbird", exc))
         return stages
 
     def _alternative(self, package: Package, state: Path, saved: dict[Path, tuple[Path | None, str]],
@@ -193,6 +229,24 @@ class RealApps:
                          seconds)
         return Stage("alternative", True, f"all {len(rubric)} checks pass on the oracle result re-saved by "
                                           f"LibreOffice{note}", seconds)
+
+
+def _infra(what: str, exc: BaseException) -> Stage:
+    return Stage("real-infra", False, f"{what} failed: {type(exc).__name__}: {exc}")
+
+
+def missing() -> list[str]:
+    """One line per real application the tier would use but cannot (what is absent and how to install it);
+    empty when everything is there. Its tasks are then not checked by that app: skipped, never failed."""
+    notes = []
+    if not libreoffice.available():
+        notes.append("LibreOffice is not installed, so office files are not checked in real LibreOffice "
+                     "(apt-get install libreoffice-calc-nogui libreoffice-writer-nogui libreoffice-impress-nogui "
+                     "poppler-utils)")
+    gone = thunderbird.missing()
+    if gone:
+        notes.append(f"{gone}, so Thunderbird profiles are not checked in real Thunderbird")
+    return notes
 
 
 @contextmanager

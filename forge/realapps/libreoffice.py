@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forge.errors import ForgeError
+from forge.realapps.infra import machine_caused
 from forge.sandbox import Sandbox, chown_tree
 
 #: extension -> (module, export filter to re-save in the same format)
@@ -118,6 +119,10 @@ class Office:
                 sheets = sorted(outdir.glob(f"{Path(name).stem}-*.csv"))
                 found = sheets[0] if sheets else found
             result[original] = (found, filters.get(name, "no output (LibreOffice could not open the file)"))
+        cause = machine_caused(stdout)
+        if cause is not None and any(out is None for out, _ in result.values()):
+            # e.g. bwrap or soffice could not fork: a missing output says nothing about the file
+            raise RealAppError(f"soffice failed on this machine ({cause}): {stdout.strip().splitlines()[-1][:300]}")
         return result
 
     def _soffice(self, instance: int, target: str, outdir: Path, files: list[Path]) -> str:
@@ -134,14 +139,17 @@ class Office:
     def _run(self, cmd: list[str], env: dict[str, str]) -> str:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 env=env, text=True, start_new_session=True)
+        timed_out = False
         try:
             out, _ = proc.communicate(timeout=self.timeout)
         except subprocess.TimeoutExpired:
-            out = ""
+            out, timed_out = "", True
         finally:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+        if timed_out:  # a loaded machine, not a bad file: the tier turns this into `real-infra` for its tasks
+            raise RealAppError(f"soffice did not finish within {self.timeout:.0f} s; the machine may be overloaded")
         return out or ""
 
 

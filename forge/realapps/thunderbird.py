@@ -492,6 +492,17 @@ def compare(expected: LoadReport, report: LoadReport) -> list[str]:
     return out
 
 
+def missing() -> str:
+    """What the Thunderbird tier lacks on this machine ('' when nothing): the app, or its Marionette driver."""
+    import importlib.util
+
+    if shutil.which("thunderbird") is None:
+        return "Thunderbird is not installed (apt-get install thunderbird)"
+    if importlib.util.find_spec("marionette_driver") is None:
+        return "the Python package marionette-driver is not installed (pip install marionette-driver)"
+    return ""
+
+
 def profile_of(task: dict[str, Any], state: Path) -> Path | None:
     """The task's Thunderbird profile inside a state root (the folder of its prefs.js asset), None without one."""
     for asset in task["setup"]["assets"]:

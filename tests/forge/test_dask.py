@@ -32,7 +32,7 @@ def test_batches_on_dask_make_the_same_packages_as_a_local_run(prefect_harness, 
                            skills=SELECTION["skills"], batch_size=3, dask_address=dask_address, real_apps="off")
     out, db = absolute(str(tmp_path / "local"), str(tmp_path / "local.db"))
     local = generate_batch.fn(Target(out, db, run_id=1), SELECTION, n=n, seed=seed, start=0, stop=n)
-    assert totals == local == {"accepted": n}
+    assert totals == local["new"] == {"accepted": n} and not local["resumed"]
     assert files(tmp_path / "dask") == files(tmp_path / "local")
     query = "SELECT id, status, dedup_key FROM tasks ORDER BY id"
     rows = sqlite3.connect(tmp_path / "dask.db").execute(query).fetchall()
@@ -71,9 +71,9 @@ def test_forge_generate_with_dask_address_refuses_what_the_flow_cannot_do(tmp_pa
     from forge.cli import app
 
     base = ["generate", "-n", "2", "--out", str(tmp_path / "o"), "--db", str(tmp_path / "c.db")]
-    refused = CliRunner().invoke(app, [*base, "--dask-address", "tcp://127.0.0.1:1", "--max-tokens", "10"])
+    refused = CliRunner().invoke(app, [*base, "--dask-address", "tcp://127.0.0.1:1", "--dry-run"])
     assert refused.exit_code == 1
-    assert "--dask-address runs the generate flow with the offline backend" in refused.output
+    assert "--dask-address takes --llm, --model" in refused.output and "drop --dry-run" in refused.output
     bad = CliRunner().invoke(app, [*base, "--dask-address", "127.0.0.1:8786"])
     assert bad.exit_code == 1
     assert "dask_address='127.0.0.1:8786'" in bad.output

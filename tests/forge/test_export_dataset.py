@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from forge.catalog import Catalog
 from forge.errors import ForgeError
 from forge.export.dataset import HIDDEN_COLUMN, STUDENT_COLUMNS, export_dataset
-from forge.generate import Generator, Selection, plan, select_skills
+from forge.generate import Generator, Selection, plan_for
 from forge.sandbox import Sandbox
 from forge.taxonomy import load_taxonomy
 from verifiers.checks import registry
@@ -33,7 +33,7 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     catalog = Catalog(f"sqlite:///{root / 'forge.db'}")
     catalog.sync_skills(taxonomy.values())
     counts = Generator(root / "tasks", catalog, sandbox=Sandbox(), taxonomy=taxonomy).run(
-        plan(select_skills(taxonomy, Selection()), 8, seed=3))
+        plan_for(taxonomy, Selection(), 8, seed=3))
     assert counts["accepted"] == 8, counts
     return catalog
 
@@ -66,8 +66,25 @@ def test_loads_with_datasets_and_hides_answers(catalog: Catalog, tmp_path: Path,
         for solution in json.loads(hidden["solutions"]).values():
             assert solution not in student_text
         for asset, declared in zip(row["assets"], task["setup"]["assets"], strict=True):
-            data = base64.b64decode(asset["content_base64"])
+            data = base64.b64decode(asset["content_base64"]) if fmt == "jsonl" else asset["content"]
+            assert isinstance(data, bytes)  # Parquet: binary, not base64 text
             assert hashlib.sha256(data).hexdigest() == asset["sha256"] == declared["sha256"]
+        # provenance: where the task came from
+        assert (row["round"], row["seed"], row["workflow_signature"], row["register"]) == (
+            stored.round, task["seed"], stored.workflow_signature, stored.register)
+
+
+def test_parquet_is_written_in_row_groups(catalog: Catalog, tmp_path: Path, monkeypatch) -> None:
+    import pyarrow.parquet as pq
+
+    from forge.export import dataset
+
+    monkeypatch.setattr(dataset, "ROW_GROUP", 3)  # 8 rows -> groups of 3, 3, 2: never the whole table at once
+    out = tmp_path / "groups.parquet"
+    assert export_dataset(catalog, out, "parquet") == 8
+    meta = pq.ParquetFile(out).metadata
+    assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [3, 3, 2]
+    assert not list(tmp_path.glob(".*.tmp"))
 
 
 def test_filters_and_errors(catalog: Catalog, tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from forge.catalog import Catalog
 from forge.errors import ForgeError
 from forge.export.checker import PASS_LINE
 from forge.export.osworld import export_osworld
-from forge.generate import Generator, Selection, plan, select_skills
+from forge.generate import Generator, Selection, plan_for, select_skills
 from forge.ids import TaskId
 from forge.package import Package, load_package
 from forge.sandbox import Sandbox
@@ -42,7 +42,10 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Catalog, Path, d
     taxonomy = load_taxonomy()
     catalog = Catalog(f"sqlite:///{root / 'forge.db'}")
     catalog.sync_skills(taxonomy.values())
-    mixed = plan(select_skills(taxonomy, Selection()), 14, seed=7)  # 9 single-app + 5 multi-app: every domain
+    per_domain: dict[str, TaskId] = {}
+    for skill in sorted(taxonomy.values(), key=lambda s: s.id):
+        per_domain.setdefault(skill.app, TaskId(skill.id, 7, 0))
+    mixed = [*per_domain.values(), *plan_for(taxonomy, Selection(), 4, seed=7)]  # every domain, and a mix
     firsts: dict[str, TaskId] = {}
     for skill in select_skills(taxonomy, Selection(families=NATIVE_FAMILIES)):
         firsts.setdefault(skill.family, TaskId(skill.id, 7, 0))
@@ -186,3 +189,22 @@ def test_cli_export_osworld(exported: tuple[Catalog, Path, dict[str, list[str]]]
     assert json.loads((tmp_path / "evaluation_examples" / "test_all.json").read_text()) == {"os": written["os"]}
     result = CliRunner().invoke(app, ["export", "osworld", str(tmp_path), "--db", catalog.url, "--app", "vlc"])
     assert result.exit_code == 1 and "Error: no accepted task matches round=None apps=['vlc']" in result.output
+
+
+def test_export_merges_into_an_osworld_checkout(exported: tuple[Catalog, Path, dict[str, list[str]]],
+                                                tmp_path: Path) -> None:
+    """OSWorld's own index and task files survive; Forge's ids are added once, however often it exports."""
+    catalog, _, written = exported
+    examples = tmp_path / "evaluation_examples"
+    (examples / "examples" / "os").mkdir(parents=True)
+    own = examples / "examples" / "os" / "94d95f96-9699-4208-98ba-3c3119edf9c2.json"
+    own.write_text('{"id": "94d95f96-9699-4208-98ba-3c3119edf9c2"}')
+    (examples / "test_all.json").write_text(json.dumps({"chrome": ["bb5e4c0d"], "os": ["94d95f96"]}))
+    for _ in range(2):
+        export_osworld(catalog, tmp_path, apps=["os"])
+    assert json.loads((examples / "test_all.json").read_text()) == {"chrome": ["bb5e4c0d"],
+                                                                    "os": ["94d95f96", *written["os"]]}
+    assert own.read_text() == '{"id": "94d95f96-9699-4208-98ba-3c3119edf9c2"}'
+    (examples / "test_all.json").write_text("[1, 2]")
+    with pytest.raises(ForgeError, match="test_all.json: not an OSWorld index"):
+        export_osworld(catalog, tmp_path, apps=["os"])

@@ -33,7 +33,9 @@ def test_batch_task_logic_is_plain_python(tmp_path):
     out, db = absolute(str(tmp_path / "out"), str(tmp_path / "b.db"))
     selection = {"apps": [], "families": [], "skills": ["calc.sort.numeric_asc"]}
     counts = generate_batch.fn(Target(out, db, run_id=1), selection, n=4, seed=5, start=1, stop=3)
-    assert counts == {"accepted": 2}
+    assert counts == {"new": {"accepted": 2}, "resumed": {}}
+    again = generate_batch.fn(Target(out, db, run_id=2), selection, n=4, seed=5, start=1, stop=3)
+    assert again == {"new": {}, "resumed": {"accepted": 2}}  # a rerun claims nothing it did not make
     names = sorted(p.name for p in (tmp_path / "out" / "libreoffice_calc").iterdir())
     assert names == ["calc.sort.numeric_asc--s5--00001", "calc.sort.numeric_asc--s5--00002"]
 
@@ -66,3 +68,82 @@ def test_round_flow_plans_generates_in_batches_and_closes_the_round(prefect_harn
     assert con.execute("SELECT round, requested, status FROM runs").fetchall() == [(1, 4, "finished")]
     assert con.execute("SELECT count(*) FROM tasks WHERE round = 1").fetchone() == (4,)
     assert next_round(Catalog(db)) == 2
+
+
+def test_scheduled_seeds_differ_per_run_and_fit_the_catalog():
+    from datetime import UTC, datetime
+
+    from forge.flowkit import seed_of
+
+    first = seed_of(datetime(2026, 12, 1, 3, 0, 0, tzinfo=UTC))
+    assert seed_of(datetime(2026, 12, 1, 3, 0, 1, tzinfo=UTC)) == first + 1  # a run a second later: new tasks
+    assert seed_of(datetime(2026, 12, 1, 3, 0, 0, 900_000, tzinfo=UTC)) == first  # the same run again: resumes
+    assert 0 < seed_of(datetime(2088, 1, 1, tzinfo=UTC)) < 2**31  # the catalog's seed column is 32-bit
+
+
+def test_only_infrastructure_failures_are_retried():
+    from sqlalchemy.exc import OperationalError
+
+    from forge.errors import ForgeError
+    from forge.flowkit import BatchInfraError, is_infra
+
+    assert is_infra(OSError(11, "Resource temporarily unavailable"))
+    assert is_infra(OperationalError("SELECT 1", {}, Exception("server closed the connection")))
+    assert is_infra(BatchInfraError("2 tasks failed for infrastructure reasons"))
+    assert not is_infra(ForgeError("unknown skill 'x'"))  # the input is wrong: a retry would repeat it
+    assert not is_infra(ValueError("a bug"))
+    assert not is_infra(PermissionError(13, "Permission denied", "/srv/forge/tasks"))  # fix the path, not retry
+
+
+@pytest.mark.slow
+def test_a_rerun_makes_nothing_new_says_so_and_publishes_its_table(prefect_harness, tmp_path, caplog):
+    from prefect.client.orchestration import get_client
+
+    db = tmp_path / "again.db"
+    args = {"n": 3, "seed": 4, "out": str(tmp_path / "out"), "db": f"sqlite:///{db}", "skills": CALC,
+            "batch_size": 2, "real_apps": "off"}
+    assert generate_flow(**args) == {"accepted": 3}
+    assert generate_flow(**args) == {"resumed": 3}  # not {"accepted": 3}: this run made nothing
+    assert "made nothing new: all 3 tasks of seed 4 were already in the catalog" in caplog.text
+    assert "generate-batch[0:2]: 2/2 done" in caplog.text  # batches log progress as they go
+    counts = sqlite3.connect(db).execute("SELECT counts FROM runs ORDER BY id").fetchall()
+    assert counts == [('{"accepted": 3}',), ('{"resumed": 3}',)]
+    with get_client(sync_client=True) as client:
+        artifacts = client.read_latest_artifacts()
+    table = next(a for a in artifacts if a.key == "forge-generate")
+    assert "tasks made by this run" in str(table.data) and "LLM tokens spent" in str(table.data)
+    assert "made nothing new" in (table.description or "")
+
+
+@pytest.mark.slow
+def test_generate_flow_asks_the_model_its_llm_options_name(prefect_harness, tmp_path):
+    """The flow's `llm` parameter (here a config file) reaches every batch: answers come from a real loopback
+    OpenAI-compatible server, the ledger records what it served, and the run is recorded as an `openai` run."""
+    from forge.generate import Selection, plan_for
+    from forge.taxonomy import load_taxonomy
+    from tests.llmserver import LLMServer, answering, recorded_answers
+
+    skill = "calc.sort.numeric_desc"
+    taxonomy = load_taxonomy()
+    answers = recorded_answers(taxonomy, plan_for(taxonomy, Selection(skills=(skill,)), 2, 6))
+    db = tmp_path / "llm.db"
+    with LLMServer(answering(answers)) as server:
+        config = tmp_path / "forge.toml"
+        config.write_text(f'[llm]\nbackend = "openai"\nmodel = "test-model"\nbase_url = "{server.base_url}"\n'
+                          'timeout = 5\n\n[prices."test-model"]\ninput_per_mtok = 1.0\noutput_per_mtok = 2.0\n')
+        totals = generate_flow(n=2, seed=6, skills=[skill], out=str(tmp_path / "out"), db=f"sqlite:///{db}",
+                               real_apps="off", llm={"config": str(config), "max_cost": 1.0})
+    assert totals == {"accepted": 2}
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT backend FROM runs").fetchall() == [("openai",)]
+    spent = con.execute("SELECT sum(prompt_tokens), min(backend) FROM llm_calls WHERE NOT cached").fetchone()
+    assert spent == (server.served.prompt_tokens, "openai") and spent[0] > 0
+
+
+def test_every_flow_parameter_has_a_description_for_the_ui():
+    from forge.flows import FLOWS
+
+    for flow_obj in FLOWS.values():
+        props = flow_obj.parameters.properties
+        assert props and all(p.get("description") for p in props.values()), (flow_obj.name, props)
+    assert "scheduled start" in FLOWS["generate"].parameters.properties["seed"]["description"]

@@ -25,7 +25,7 @@ def _fill(catalog: Catalog) -> None:
                                                 ("os", "os.copy", 0), ("os", "os.copy", 1), ("os", "os.copy", 1)]):
             s.add(SkillRow(id=f"{family}.k{i}", family=family, app=app, apps=[app], params={}, description="d",
                            difficulty="easy", round=rnd, origin="seed" if rnd == 0 else f"round-{rnd}"))
-        s.add(RunRow(id=1, seed=1, requested=10, selection={}, out_dir="x", backend="offline",
+        s.add(RunRow(id=1, seed=1, requested=10, selection={}, out_dir="x", backend="openai",
                      started_at="2026-11-01T10:00:00+00:00", finished_at="2026-11-01T10:02:00+00:00",
                      counts={"accepted": 9, "lax": 1}, status="finished"))
         s.add(RunRow(id=2, seed=2, requested=5, selection={}, out_dir="x", backend="offline",
@@ -35,7 +35,8 @@ def _fill(catalog: Catalog) -> None:
             app = ("libreoffice_calc", "thunderbird", "os")[i % 3]
             task_id = f"skill{i}--s1--{i:05d}"
             s.add(TaskRow(id=task_id, skill_id=f"calc.sort_rows.k{i % 2}", family="calc.sort_rows", app=app,
-                          status=status, seed=1, idx=i, run_id=1, workflow_signature="sig", round=i % 2))
+                          status=status, seed=1, idx=i, run_id=1, workflow_signature="sig", round=i % 2,
+                          prompt_tokens=900, completion_tokens=100, cost_usd=0.002))
             s.flush()
             s.add(LLMCallRow(task_id=task_id, node="instruction", backend="openai", prompt_tokens=900,
                              completion_tokens=100, cost_usd=0.002, cached=False, model="m"))
@@ -56,10 +57,41 @@ def test_charts_from_rows(tmp_path: Path) -> None:
     assert "No data yet" not in page
     assert "Accepted: 9 of 11 (81.8 %)" in page
     assert ">round 1</text>" in page  # taxonomy and pass-rate legends split by round
-    assert "calc.sort_rows · round 0: 50%" in page  # round 0 has two calc attempts, one a success
-    assert "libreoffice_calc · tokens: 1,000" in page  # 1,000 tokens per task
-    assert "run 1 (2026-11-01) · tasks/min: 5</title>" in page  # 10 tasks in 2 minutes; the unfinished run is left out
+    assert "calc.sort_rows (n=4) · round 0: 50% (1/2)" in page  # round 0 has two calc attempts, one a success
+    assert "libreoffice_calc (n=4) · tokens: 1,000" in page  # 1,000 tokens per task
+    # 11 tasks recorded by run 1 in 2 minutes; the unfinished run is left out
+    assert "run 1 (2026-11-01, 11 tasks) · tasks/min: 5.50</title>" in page
+    assert "simulated" not in page
     assert "http" not in page and "<script" not in page and "<link" not in page  # nothing to fetch: offline
+
+
+def test_offline_resumed_and_simulated_runs_are_reported_as_what_they_are(tmp_path: Path) -> None:
+    from forge.student import MODEL
+
+    catalog = Catalog(f"sqlite:///{tmp_path / 'offline.db'}")
+    with catalog.session() as s, s.begin():
+        s.add(SkillRow(id="a.k", family="a", app="os", apps=["os"], params={}, description="d", difficulty="easy"))
+        s.add(SkillRow(id="b.k", family="b", app="os", apps=["os"], params={}, description="d", difficulty="easy"))
+        for run_id, day in ((1, "01"), (2, "02")):  # run 2 resumed run 1's plan: it recorded nothing itself
+            s.add(RunRow(id=run_id, seed=1, requested=4, selection={}, out_dir="x", backend="offline",
+                         started_at=f"2026-11-{day}T10:00:00+00:00", finished_at=f"2026-11-{day}T10:01:00+00:00",
+                         counts={"accepted": 4}, status="finished"))
+        s.flush()
+        for i in range(4):  # offline: the ledger holds estimates only
+            s.add(TaskRow(id=f"a.k--s1--{i:05d}", skill_id="a.k", family="a", app="os", status="accepted", seed=1,
+                          idx=i, run_id=1, workflow_signature="sig"))
+            s.flush()
+            s.add(LLMCallRow(task_id=f"a.k--s1--{i:05d}", node="instruction", backend="offline", prompt_tokens=0,
+                             completion_tokens=0, estimated_tokens=500, cost_usd=0.0, cached=False, model=""))
+        for i, (skill, rnd) in enumerate([("a.k", 1), ("a.k", 1), ("a.k", 2), ("b.k", 2)]):
+            s.add(StudentResultRow(attempt_key=f"k{i}", task_id=f"{skill}--s1--00000", skill_id=skill, round=rnd,
+                                   model=MODEL, success=i == 0, score=float(i == 0), infra=False, source="sim"))
+    page = render_report(catalog)
+    assert page.count("No data yet.") == 2  # tokens and cost: offline runs spent nothing
+    assert "run 1 (2026-11-01, 4 tasks) · tasks/min: 4</title>" in page and "run 2 (" not in page
+    assert "b (n=1) · round 1 (simulated): no data</title>" in page  # b had no attempt in round 1: not 0 %
+    assert "a (n=3) · round 1 (simulated): 50% (1/2)</title>" in page
+    assert "(simulated student)" in page
 
 
 def test_empty_catalog_says_no_data(tmp_path: Path) -> None:

@@ -129,7 +129,7 @@ def test_real_server_runs_a_scheduled_run_and_deploys_prefect_yaml(prefect_serve
     env, db = prefect_server, tmp_path / "cat.db"
     serve = subprocess.Popen(
         [sys.executable, "-c", "from forge.cli import main; main()", "serve", "--interval", "10", "-n", "2",
-         "--skill", "calc.sort.text_asc", "--seed", "1", "--out", str(tmp_path / "out"), "--db", str(db),
+         "--skill", "calc.sort.text_asc", "--out", str(tmp_path / "out"), "--db", str(db),
          "--name", "every-10s", "--real-apps", "off"], cwd=REPO, env=env, stdout=(tmp_path / "serve.log").open("wb"),
         stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -140,19 +140,30 @@ def test_real_server_runs_a_scheduled_run_and_deploys_prefect_yaml(prefect_serve
                                 capture_output=True, text=True)
         assert deploy.returncode == 0, deploy.stdout + deploy.stderr
         deadline = time.monotonic() + 300
-        while ("COMPLETED", True) not in _flow_runs(env, "generate/every-10s"):
+        while _flow_runs(env, "generate/every-10s").count(("COMPLETED", True)) < 2:
             assert serve.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.log").read_text()
             time.sleep(2)
     finally:
         _stop(serve)
-    rows = sqlite3.connect(db).execute("SELECT id, status FROM tasks ORDER BY id").fetchall()
-    assert rows == [("calc.sort.text_asc--s1--00000", "accepted"), ("calc.sort.text_asc--s1--00001", "accepted")]
+    # Without --seed each scheduled run takes its scheduled start as the seed: new tasks every run, none resumed.
+    con = sqlite3.connect(db)
+    runs = con.execute("SELECT seed, counts FROM runs WHERE status = 'finished' ORDER BY id").fetchall()
+    assert len(runs) >= 2 and len({seed for seed, _ in runs}) == len(runs), runs
+    assert all(counts == '{"accepted": 2}' for _, counts in runs), runs
+    per_seed = con.execute("SELECT seed, count(*) FROM tasks WHERE status = 'accepted' GROUP BY seed").fetchall()
+    assert len(per_seed) >= 2 and all(count == 2 for _, count in per_seed), per_seed
     from prefect.client.orchestration import get_client
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
     with temporary_settings({PREFECT_API_URL: env["PREFECT_API_URL"]}), get_client(sync_client=True) as client:
         nightly = client.read_deployment_by_name("generate/nightly")
         weekly = client.read_deployment_by_name("round/weekly-round")
+        every = client.read_deployment_by_name("generate/every-10s")
+        artifacts = [a for a in client.read_artifacts() if a.key == "forge-generate"]
+    assert len(artifacts) >= 2  # each run published its table (gate classes and spend)
+    limits = [d.global_concurrency_limit.limit if d.global_concurrency_limit else None
+              for d in (every, nightly, weekly)]
+    assert limits == [1, 1, 1]  # runs of one deployment never overlap
     assert nightly.work_pool_name == weekly.work_pool_name == "forge"
     assert [s.schedule.cron for s in nightly.schedules] == ["0 3 * * *"]
     assert [s.schedule.cron for s in weekly.schedules] == ["0 4 * * 0"]

@@ -36,3 +36,46 @@ def test_thunderbird_task_goes_through_real_thunderbird(tmp_path):
         "WHERE v.verifier IN ('real-open', 'alternative', 'real-infra') ORDER BY v.id").fetchall()
     assert [r[:3] for r in rows] == [("accepted", "real-open", 1), ("accepted", "alternative", 1)], rows
     assert all(r[3].startswith("Thunderbird: ") for r in rows)
+
+
+def test_a_machine_side_cause_is_infrastructure_never_a_verdict():
+    from forge.realapps.infra import as_infra
+    from verifiers.gate import Stage
+
+    forked = as_infra(Stage("alternative", False, "setup.sh: bash: fork: retry: Resource temporarily unavailable"))
+    assert (forked.name, forked.passed) == ("real-infra", False)
+    assert "Resource temporarily unavailable" in forked.evidence
+    full = as_infra(Stage("real-open", False, "report.xlsx: [Errno 28] No space left on device"))
+    assert full.name == "real-infra"
+    lax = Stage("alternative", False, "rubric fails on the oracle result re-saved by LibreOffice: c1: B2 is 4, want 5")
+    assert as_infra(lax) is lax  # a real verdict stays one
+    assert as_infra(Stage("alternative", True, "ok")).name == "alternative"
+
+
+@pytest.mark.skipif(not shutil.which("thunderbird") or not shutil.which("soffice"),
+                    reason="needs Thunderbird and LibreOffice installed (.ci/run installs both)")
+def test_a_libreoffice_failure_touches_only_the_office_tasks(tmp_path):
+    """LibreOffice that cannot finish (here: a real soffice given 10 ms) fails the batch's office tasks as
+    infrastructure; the Thunderbird task of the same batch still gets its real-app verdict."""
+    from forge.package import load_package
+    from forge.realapps import RealApps, libreoffice
+    from forge.sandbox import Sandbox
+    from forge.solve import LocalEnv
+    from forge.workers import gate_runner
+
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["generate", "--skill", "calc.sort.numeric_desc", "--skill",
+                                      "tb.folder.folder_sub_two_words", "-n", "2", "--out", str(out),
+                                      "--db", str(tmp_path / "f.db"), "--real-apps", "off"])
+    assert result.exit_code == 0, result.output
+    found = {p.parent.name.split(".")[0]: p.parent for p in out.rglob("task.json")}  # accepted or not: either will do
+    calc, tb = load_package(found["calc"]), load_package(found["tb"])
+    sandbox = Sandbox()
+    with gate_runner(sandbox) as (runner, workdir):
+        tier = RealApps(Policy("all"), LocalEnv(sandbox), runner, workdir, sandbox)
+        (workdir / "office").mkdir()
+        tier._office = libreoffice.Office(workdir / "office", sandbox, timeout=0.01)
+        calc_stages, tb_stages = tier.check([calc, tb])
+    assert [(s.name, s.passed) for s in calc_stages] == [("real-infra", False)], calc_stages
+    assert "did not finish within" in calc_stages[0].evidence
+    assert [(s.name, s.passed) for s in tb_stages] == [("real-open", True), ("alternative", True)], tb_stages
