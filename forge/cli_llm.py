@@ -29,9 +29,16 @@ ConfigFile = Annotated[Path | None, typer.Option("--config", help="TOML file wit
 Temperature = Annotated[float | None, typer.Option("--temperature", min=0.0, max=2.0, help="Sampling temperature.")]
 MaxTokensPerCall = Annotated[int | None, typer.Option("--max-tokens-per-call", min=16,
                                                       help="Completion tokens one call may use.")]
-LLMTimeout = Annotated[float | None, typer.Option("--llm-timeout", min=1, help="Seconds one LLM request may take "
-                                                  "before it is abandoned and retried.")]
-Concurrency = Annotated[int | None, typer.Option("--concurrency", min=1, help="LLM calls in flight at once.")]
+LLMTimeout = Annotated[float | None, typer.Option("--llm-timeout", min=1, help="Seconds one LLM request may "
+                                                  "generate before it is abandoned and retried (time waiting for "
+                                                  "a free slot is not counted).")]
+Structured = Annotated[str | None, typer.Option(
+    "--structured", help="How the answer's JSON Schema is sent: auto (the default: probe the server once per base "
+    "URL and model, kept in the catalog's llm_endpoints), probe (probe again, e.g. after a server upgrade), "
+    "json_schema (OpenAI, vLLM, SGLang), json_object_schema (llama.cpp's Python server: "
+    "{\"type\": \"json_object\", \"schema\": ...}), json_object (JSON mode, schema in the prompt) or text.")]
+Concurrency = Annotated[int | None, typer.Option("--concurrency", min=1, help="LLM calls in flight at once (lowered "
+                                                "by itself when the server serves one request at a time).")]
 MaxCost = Annotated[float | None, typer.Option("--max-cost", min=0.0, help="Stop after the tasks in flight once "
                                                "the run has spent this many USD (cached answers are free).")]
 MaxTokens = Annotated[int | None, typer.Option("--max-tokens", min=0, help="Stop after the tasks in flight once "
@@ -41,6 +48,18 @@ LLMJudge = Annotated[bool, typer.Option("--llm-judge", help="Also ask the model 
                                         "as evidence (verification `llm_judge`), not a gate. Needs --llm openai.")]
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Estimate the run's tokens and cost per node; spends "
                                       "nothing and writes no package.")]
+
+
+def check_url(flag: str, url: str | None) -> None:
+    """A URL option must be http(s)://host...: a typo would otherwise surface as one failed request per task."""
+    if url is None:
+        return
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise LLMConfigError(f"{flag} {url!r}: not an http(s) URL; give e.g. http://127.0.0.1:8000/v1 "
+                             "(also checked in the config file's [llm] base_url and FORGE_LLM_BASE_URL)")
 
 
 @dataclass(frozen=True)
@@ -60,6 +79,7 @@ class LLMFlags:
     max_tokens: int | None = None
     dry_run: bool = False
     judge: bool = False
+    structured: str | None = None
 
     def settings(self) -> Any:
         from forge.llm.config import load_config
@@ -67,8 +87,9 @@ class LLMFlags:
         overrides = {"backend": self.backend, "model": self.model, "base_url": self.base_url,
                      "api_key_env": self.api_key_env, "temperature": self.temperature,
                      "max_tokens_per_call": self.max_tokens_per_call, "timeout": self.timeout,
-                     "concurrency": self.concurrency}
+                     "concurrency": self.concurrency, "structured": self.structured}
         config = load_config(self.config, overrides)
+        check_url("--base-url", config.base_url)
         if self.max_cost is not None:
             from forge.llm.ledger import check_priced
 
@@ -112,7 +133,7 @@ def print_estimate(console: Console, config: Any, catalog: Any, taxonomy: Any, t
                   "bad answers come on top; cached answers cost nothing).")
     if config.backend == "openai" and find_price(config.model, config.prices) is None:
         console.print(f"No price for model {config.model!r}: add [prices.\"{config.model}\"] to the config file "
-                      "to see costs.")
+                      "to see costs.", markup=False, highlight=False)  # [prices."M"] is text, not Rich markup
 
 
 def print_llm_usage(console: Console, catalog: Any, run_id: int, accepted: int) -> None:
@@ -137,3 +158,19 @@ def print_llm_usage(console: Console, catalog: Any, run_id: int, accepted: int) 
     console.print(f"per task: forge sql \"SELECT task_id, sum(prompt_tokens + completion_tokens) AS tokens, "
                   f"sum(cost_usd) AS usd FROM llm_calls WHERE run_id = {run_id} AND NOT cached GROUP BY task_id\"",
                   highlight=False, markup=False)
+
+
+def print_interrupted(console: Console, run_id: int, recorded: int) -> None:
+    """Ctrl-C: what was kept and how to go on."""
+    console.print(f"Interrupted: run {run_id} is marked 'interrupted'; the {recorded} task(s) finished before it are "
+                  "recorded. Rerun the same command to continue: recorded tasks are skipped and answers already paid "
+                  "for come from the cache.", markup=False, highlight=False)
+
+
+def print_endpoint(console: Console, backend: Any) -> None:
+    """What the run learnt about the endpoint: the structured-output form and any lowered concurrency."""
+    note = getattr(backend, "endpoint_note", "")
+    if note:
+        console.print(f"LLM endpoint: {note}", markup=False, highlight=False)
+    for line in getattr(backend, "concurrency_notes", []):
+        console.print(f"LLM endpoint: {line}", markup=False, highlight=False)

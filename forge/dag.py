@@ -29,16 +29,25 @@ RUN_INPUTS = ("params",)
 TERMINAL_OUTPUTS = ("instruction", "assets", "rubric", "solutions", "launch")
 
 PROMPTS_DIR = Path(__file__).resolve().parent.parent / "workflows" / "prompts"
+#: Backends whose answers come from the nodes' own generators: a failure after them is a family bug.
+OFFLINE_BACKENDS = frozenset({"offline", "estimate"})
 
 NodeFn = Callable[["NodeContext", Mapping[str, Any]], Mapping[str, Any]]
 
 
 class LLMOutputError(WorkflowError):
-    """An LLM answer did not parse or did not fit the node's schema; `raw` keeps the text."""
+    """An LLM answer did not parse, did not fit the node's schema or its content check, or made a later node
+    fail; `raw` keeps the text. The task is `llm_fail`: the answer, not the infrastructure, is at fault, so a
+    rerun that gets the same answer from the cache records the same verdict instead of retrying forever."""
 
     def __init__(self, message: str, raw: str) -> None:
         super().__init__(message)
         self.raw = raw
+
+
+#: `check(answer, values) -> problem`: what a family needs of an answer beyond its schema (dates parse, keys
+#: unique, numbers numeric, sizes in range); '' when the answer is usable. Never raises on any JSON value.
+ContentCheck = Callable[[Any, Mapping[str, Any]], str]
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,9 @@ class NodeContext:
     index: int
     backend: Backend
     calls: list[LLMCall] = field(default_factory=list)
+    #: node -> the raw text of the model answer it used (backends other than the offline one only), so a node
+    #: that fails on that answer is reported as `llm_fail` with the answer as evidence.
+    answers: dict[str, str] = field(default_factory=dict)
 
     def rng(self, node: str) -> random.Random:
         return task_rng(self.run_seed, self.skill_id, self.index, node)
@@ -90,11 +102,13 @@ class Node:
     outputs: tuple[str, ...]
     fn: NodeFn
     prompt: str = ""  # llm nodes: template file name under workflows/prompts
+    prompt_fields: tuple[tuple[str, str], ...] = ()  # llm nodes: fixed template fields (the family's own text)
 
     def signature_parts(self) -> list[str]:
         parts = [self.name, self.kind, ",".join(self.inputs), ",".join(self.outputs)]
         if self.prompt:
             parts.append((PROMPTS_DIR / self.prompt).read_text(encoding="utf-8"))
+        parts += [f"{key}={value}" for key, value in self.prompt_fields]
         return parts
 
 
@@ -109,6 +123,67 @@ def render_prompt(template_name: str, values: Mapping[str, Any]) -> str:
                             f"available: {sorted(values)}") from None
 
 
+def json_in(text: str) -> Any:
+    """The JSON value of an answer: the whole text, else the one object it wraps in prose or a code fence
+    ("Sure! Here is the JSON: {...}"), as small models often answer; raises JSONDecodeError when there is none.
+    Taking the object out saves a repair turn; it is still checked against the schema like any answer."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        start, end = text.find("{"), text.rfind("}")
+        if start < 0 or end <= start:
+            raise
+        return json.loads(text[start:end + 1])
+
+
+@dataclass(frozen=True)
+class Sketch:
+    """What a model is asked to write instead of a node's whole answer, and how the whole answer is made from it.
+
+    Templates and programmatic generators do the heavy lifting; the model adds variety. The model answers
+    `schema`; `expand(sketch, whole)` puts the model's sketch into the whole answer the node's seeded generator
+    wrote (`whole`, JSON as a model's answer arrives); `project(whole)` is the sketch the generator itself would
+    write (the offline answer, and what a test's loopback model answers). Contract, so that offline output does not
+    depend on the sketch: `expand(project(whole), whole) == whole`."""
+
+    schema: dict[str, Any]
+    project: Callable[[Any], Any]
+    expand: Callable[[Any, Any], Any]
+
+
+def sketch_schema(schema: dict[str, Any], ask: tuple[str, ...]) -> dict[str, Any]:
+    """The part of an object `schema` a model is asked for: only the top-level properties named in `ask`."""
+    properties = schema["properties"]
+    unknown = [key for key in ask if key not in properties]
+    if unknown:
+        raise WorkflowError(f"ask={list(ask)}: {unknown} are not properties of the schema ({sorted(properties)})")
+    return {**{k: v for k, v in schema.items() if k not in ("properties", "required", "title", "$schema")},
+            "properties": {key: properties[key] for key in ask},
+            "required": [key for key in schema.get("required", ()) if key in ask]}
+
+
+def fields_sketch(schema: dict[str, Any], ask: tuple[str, ...]) -> Sketch:
+    """The model writes the top-level fields in `ask`; the generator writes the others."""
+    return Sketch(sketch_schema(schema, ask), lambda whole: {key: whole[key] for key in ask},
+                  lambda part, whole: {**whole, **part})
+
+
+def parts_sketch(schema: dict[str, Any], sketches: Mapping[str, Sketch]) -> Sketch:
+    """For an object whose top-level properties are parts (a multi-app task's table, mailbox ...): each part named
+    in `sketches` is written as that part's sketch, every other part whole."""
+    properties = {name: sketches[name].schema if name in sketches else sub
+                  for name, sub in schema["properties"].items()}
+
+    def project(whole: dict[str, Any]) -> dict[str, Any]:
+        return {name: sketches[name].project(value) if name in sketches else value for name, value in whole.items()}
+
+    def expand(part: dict[str, Any], whole: dict[str, Any]) -> dict[str, Any]:
+        return {name: sketches[name].expand(part[name], value) if name in sketches else part[name]
+                for name, value in whole.items()}
+
+    return Sketch({**schema, "properties": properties}, project, expand)
+
+
 def llm_node(
     name: str,
     *,
@@ -119,22 +194,44 @@ def llm_node(
     schema: dict[str, Any],
     offline: Callable[[random.Random, Mapping[str, Any]], dict[str, Any]],
     pick: str | None = None,
+    check: ContentCheck | None = None,
+    sketch: Sketch | None = None,
+    fields: Mapping[str, str] | None = None,
 ) -> Node:
     """A node that asks the backend for JSON fitting `schema`; bad answers raise `LLMOutputError`.
 
+    `check` is the family's content check (what a schema cannot say: dates that parse, unique keys ...); an
+    answer it rejects is treated like one that does not fit the schema, so the model gets to repair it.
     An answer that is not JSON, does not fit the schema, was refused, cut off or empty gets up to
     `backend.repairs` repair requests that quote the problem; if the last answer is still bad the node
     raises `LLMOutputError` with the raw text (the task becomes `llm_fail`). A call whose every attempt
     failed raises `LLMUnavailableError` (infrastructure: `infra_fail`, retried by a rerun).
-    The node outputs the whole answer, or `answer[pick]` when `pick` names one field."""
-    validator = jsonschema.Draft202012Validator(schema)
+    The node outputs the whole answer, or `answer[pick]` when `pick` names one field.
+
+    With a `sketch` the model writes only the sketch (its schema is what is sent and validated); the node's seeded
+    generator (`offline`, run again on the node's own fresh RNG) writes the whole answer, the sketch is expanded
+    into it, and the content check sees the result. Offline output is the same with or without a sketch.
+
+    `fields` are fixed template fields besides the inputs: text a family composes once (e.g. the descriptions of
+    only the parts a multi-app task has), so the prompt carries nothing the task does not need."""
+    static = dict(fields or {})
+    asked = sketch.schema if sketch else schema
+    validator = jsonschema.Draft202012Validator(asked)
+
+    def generated(rng: random.Random, values: Mapping[str, Any]) -> Any:
+        """The generator's whole answer as a model's would arrive (a JSON round trip: sorted keys, lists)."""
+        return json.loads(json.dumps(offline(rng, values), sort_keys=True, ensure_ascii=False))
+
+    def asked_answer(rng: random.Random, values: Mapping[str, Any]) -> Any:
+        """What the model is asked to write, as the generator writes it."""
+        return sketch.project(generated(rng, values)) if sketch else offline(rng, values)
 
     def parse(response: LLMResponse) -> tuple[Any, str]:
         """(answer, '') or (None, what is wrong with it)."""
         if response.problem:
             return None, response.problem
         try:
-            answer = json.loads(response.text)
+            answer = json_in(response.text)
         except (json.JSONDecodeError, TypeError) as exc:
             return None, f"answer is not JSON ({exc})"
         error = jsonschema.exceptions.best_match(validator.iter_errors(answer))
@@ -144,27 +241,39 @@ def llm_node(
         return answer, ""
 
     def run(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-        text = render_prompt(prompt, values)
-        request = LLMRequest(name, text, schema, lambda rng: offline(rng, values), ctx.rng(name))
+        text = render_prompt(prompt, {**static, **values})
+
+        def parse_and_check(response: LLMResponse) -> tuple[Any, str]:
+            answer, problem = parse(response)
+            if sketch is not None and not problem:  # what the model did not write comes from the generator
+                answer = sketch.expand(answer, generated(ctx.rng(name), values))
+            if problem or check is None:
+                return answer, problem
+            problem = check(answer, values)
+            return (None, f"answer content is not usable: {problem}") if problem else (answer, "")
+
+        request = LLMRequest(name, text, asked, lambda rng: asked_answer(rng, values), ctx.rng(name))
         response = ctx.backend.complete(request)
         ctx.calls.append(LLMCall.of(name, ctx.backend.name, response))
-        answer, problem = parse(response)
+        answer, problem = parse_and_check(response)
         # Backends written before repairs existed (test doubles) have no `repairs`: they are not repaired.
         repairs = getattr(ctx.backend, "repairs", 0)
         while problem and response.ok and repairs > 0:
             repairs -= 1
-            repair = LLMRequest(name, text, schema, lambda rng: offline(rng, values), ctx.rng(name),
+            repair = LLMRequest(name, text, asked, lambda rng: asked_answer(rng, values), ctx.rng(name),
                                 Repair(response.text, problem))
             response = ctx.backend.complete(repair)
             ctx.calls.append(LLMCall.of(f"{name}/repair", ctx.backend.name, response))
-            answer, problem = parse(response)
+            answer, problem = parse_and_check(response)
         if not response.ok:
             raise LLMUnavailableError(f"node {name!r}: {problem}")
         if problem:
             raise LLMOutputError(f"node {name!r}: {problem}", response.text)
+        if ctx.backend.name not in OFFLINE_BACKENDS:
+            ctx.answers[name] = response.text
         return {output: answer[pick] if pick else answer}
 
-    return Node(name, kind, inputs, (output,), run, prompt)
+    return Node(name, kind, inputs, (output,), run, prompt, tuple(sorted(static.items())))
 
 
 @dataclass(frozen=True)
@@ -230,10 +339,24 @@ class Workflow:
         return digest("\x1e".join(parts))[:16]
 
     def run(self, ctx: NodeContext) -> dict[str, Any]:
-        """Execute every node; returns all produced values (terminal outputs included)."""
+        """Execute every node; returns all produced values (terminal outputs included).
+
+        A node that fails after a model's answer was used is reported as `LLMOutputError` (the task is
+        `llm_fail`, with the error and the answers as evidence): a content check missed something, and the
+        answer, which a rerun would take from the cache, is what made the family fail. With the offline
+        generators the same failure is a bug in the family and propagates unchanged."""
         values: dict[str, Any] = {"params": dict(ctx.params)}
         for node in self.order:
-            produced = node.fn(ctx, {name: values[name] for name in node.inputs})
+            try:
+                produced = node.fn(ctx, {name: values[name] for name in node.inputs})
+            except (LLMOutputError, LLMUnavailableError):
+                raise
+            except Exception as exc:
+                if not ctx.answers or type(exc).__module__.startswith("forge.llm"):
+                    raise
+                raise LLMOutputError(f"node {node.name!r} of workflow {self.name!r} failed on the model's answer "
+                                     f"of {sorted(ctx.answers)}: {type(exc).__name__}: {exc}",
+                                     "\n".join(ctx.answers.values())) from exc
             unexpected = set(produced) ^ set(node.outputs)
             if unexpected:
                 raise WorkflowError(f"workflow {self.name!r}: node {node.name!r} returned {sorted(produced)}, "

@@ -6,11 +6,19 @@ answer, an HTTP error with headers (429 + Retry-After, 500 ...), a slow answer, 
 (finish_reason=length) or a refusal. The server counts what it served (requests, statuses, tokens), so
 tests can check Forge's ledger against it. `recorded_answers` gives the answers a well-behaved model would
 give (each node's offline generator, looked up by prompt), with realistic lengths.
+
+Real servers differ in what they take (`Server` describes one): llama.cpp's Python server answers HTTP 500
+to `response_format: json_schema` and constrains decoding with `{"type": "json_object", "schema": ...}`, but its
+grammar builder fails (500) on keywords such as `maxLength`; it also serves one request at a time
+(`serial=True`: requests queue inside the server, abandoned ones keep it busy). The server answers Forge's
+endpoint probe (forge.llm.endpoint) itself, as such a server would; probes are counted apart (`Served.probes`)
+so the other counters still match the ledger, which has no row for a probe.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections import Counter, deque
@@ -22,6 +30,8 @@ from typing import Any
 from forge.dag import NodeContext
 from forge.ids import TaskId
 from forge.llm import LLMRequest, LLMResponse, OfflineBackend, estimate_tokens
+from forge.llm.endpoint import PROBE_PROMPT
+from forge.llm.messages import GRAMMAR_UNSAFE
 from forge.taxonomy import Skill
 from workflows import get_family
 
@@ -39,12 +49,71 @@ class Reply:
 
 Responder = Callable[[dict[str, Any]], Reply]
 
+#: What llama.cpp's Python server (pydantic) says to a json_schema response_format.
+LLAMA_CPP_REFUSAL = ("1 validation error for CreateChatCompletionRequest\nresponse_format.type\n  Input should be "
+                     "'text' or 'json_object' [type=literal_error, input_value='json_schema', input_type=str]")
+
+
+@dataclass(frozen=True)
+class Server:
+    """Which response formats the server takes, and whether it enforces a schema it is sent."""
+
+    json_schema: bool = True  # OpenAI's {"type": "json_schema", ...}
+    json_object_schema: bool = True  # {"type": "json_object", "schema": ...} constrains decoding
+    grammar_limited: bool = False  # a schema with keywords in GRAMMAR_UNSAFE makes the grammar builder fail (500)
+    serial: bool = False  # one request at a time (the others wait inside the server)
+    ignores_format: bool = False  # takes any response_format and enforces none of them
+
+    def refuse(self, body: dict[str, Any]) -> Reply | None:
+        """The server's own error for a response format it cannot take, else None."""
+        fmt = body.get("response_format") or {}
+        if fmt.get("type") == "json_schema" and not self.json_schema:
+            return Reply(status=500, error=LLAMA_CPP_REFUSAL)
+        schema = fmt.get("schema") if fmt.get("type") == "json_object" else fmt.get("json_schema", {}).get("schema")
+        if schema is not None and self.grammar_limited and _has_keyword(schema, GRAMMAR_UNSAFE):
+            return Reply(status=500, error="Exception in ASGI application: json_schema_to_gbnf: unsupported "
+                         "keyword (maxLength) while building the grammar")
+        return None
+
+    def enforces(self, body: dict[str, Any]) -> bool:
+        fmt = body.get("response_format") or {}
+        if self.ignores_format:
+            return False
+        return fmt.get("type") == "json_schema" or (fmt.get("type") == "json_object" and "schema" in fmt
+                                                    and self.json_object_schema)
+
+
+def _has_keyword(schema: Any, keywords: Iterable[str]) -> bool:
+    """True when a keyword of `keywords` is used anywhere in `schema` (a property merely *named* so is not)."""
+    names = set(keywords)
+    if isinstance(schema, list):
+        return any(_has_keyword(item, names) for item in schema)
+    if not isinstance(schema, dict):
+        return False
+    for key, value in schema.items():
+        if key in ("properties", "$defs") and isinstance(value, dict):
+            if any(_has_keyword(sub, names) for sub in value.values()):
+                return True
+        elif key in names or _has_keyword(value, names):
+            return True
+    return False
+
+
+def probe_reply(server: Server, body: dict[str, Any]) -> Reply:
+    """How a server answers Forge's endpoint probe: the enforced value, or what a model says unconstrained."""
+    if server.enforces(body):
+        return Reply(json.dumps({"forge_probe": "ready"}))
+    if (body.get("response_format") or {}).get("type") == "json_object":
+        return Reply(json.dumps({"status": "ok"}))
+    return Reply("Sure, here is a JSON object: {}")
+
 
 @dataclass
 class Served:
     """What the server did, for comparison with the ledger."""
 
     requests: int = 0
+    probes: int = 0
     in_flight: int = 0
     max_in_flight: int = 0
     statuses: Counter[int] = field(default_factory=Counter)
@@ -54,17 +123,22 @@ class Served:
 
 
 def usage_of(body: dict[str, Any], content: str) -> tuple[int, int]:
-    """Token counts the server reports: ~4 characters per token of what it read and wrote."""
+    """Token counts the server reports: ~4 characters per token of what it read and wrote. A json_schema
+    response_format counts as read (OpenAI puts the schema into the prompt); the json_object form's schema does
+    not (llama.cpp turns it into a grammar, which is not part of the prompt)."""
     sent = "".join(m.get("content") or "" for m in body.get("messages", []))
-    sent += json.dumps(body.get("response_format", ""))
+    fmt = body.get("response_format") or {}
+    sent += json.dumps(fmt) if fmt.get("type") == "json_schema" else ""
     return estimate_tokens(sent), max(1, estimate_tokens(content))
 
 
 class LLMServer:
-    def __init__(self, responder: Responder) -> None:
+    def __init__(self, responder: Responder, kind: Server | None = None) -> None:
         self.responder = responder
+        self.kind = kind or Server()
         self.served = Served()
         self._lock = threading.Lock()
+        self._serial = threading.Lock()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -78,17 +152,30 @@ class LLMServer:
 
             def do_POST(self) -> None:  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
-                reply = server.responder(body)
+                if server.kind.serial:
+                    with server._serial:  # like a single-slot server: the others wait, abandoned or not
+                        return self._answer(body)
+                return self._answer(body)
+
+            def _answer(self, body: dict[str, Any]) -> None:
+                probe = any(m.get("content") == PROBE_PROMPT for m in body.get("messages", [])[1:2])
+                reply = server.kind.refuse(body) or (probe_reply(server.kind, body) if probe
+                                                     else server.responder(body))
                 with server._lock:
                     served = server.served
-                    served.requests += 1
-                    served.statuses[reply.status] += 1
-                    served.bodies.append(body)
+                    if probe:
+                        served.probes += 1
+                    else:
+                        served.requests += 1
+                        served.statuses[reply.status] += 1
+                        served.bodies.append(body)
                     served.in_flight += 1
                     served.max_in_flight = max(served.max_in_flight, served.in_flight)
                 time.sleep(reply.delay)
                 with server._lock:
                     served.in_flight -= 1
+                if probe and reply.status == 200:
+                    return self._send(200, _completion(body, reply, 0, 0))
                 if reply.status != 200:
                     error = {"error": {"message": reply.error, "type": "scripted", "code": reply.status}}
                     return self._send(reply.status, error, reply.headers)
@@ -97,14 +184,7 @@ class LLMServer:
                 with server._lock:
                     server.served.prompt_tokens += prompt_tokens
                     server.served.completion_tokens += completion_tokens
-                message = {"role": "assistant", "content": reply.content, "refusal": reply.refusal}
-                self._send(200, {
-                    "id": f"chatcmpl-{server.served.requests}", "object": "chat.completion", "created": 0,
-                    "model": body.get("model", ""),
-                    "choices": [{"index": 0, "message": message, "finish_reason": reply.finish_reason}],
-                    "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                              "total_tokens": prompt_tokens + completion_tokens},
-                }, reply.headers)
+                self._send(200, _completion(body, reply, prompt_tokens, completion_tokens), reply.headers)
 
             def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
                 data = json.dumps(payload).encode()
@@ -121,6 +201,13 @@ class LLMServer:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
+        httpd = self.httpd
+
+        def handle_error(request: Any, client_address: Any) -> None:
+            if not isinstance(sys.exc_info()[1], ConnectionError):  # a client that gave up is no error
+                ThreadingHTTPServer.handle_error(httpd, request, client_address)
+
+        self.httpd.handle_error = handle_error  # type: ignore[method-assign]
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property
@@ -134,6 +221,14 @@ class LLMServer:
     def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def _completion(body: dict[str, Any], reply: Reply, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
+    message = {"role": "assistant", "content": reply.content, "refusal": reply.refusal}
+    return {"id": "chatcmpl-0", "object": "chat.completion", "created": 0, "model": body.get("model", ""),
+            "choices": [{"index": 0, "message": message, "finish_reason": reply.finish_reason}],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt_tokens + completion_tokens}}
 
 
 class Script:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from workflows.answer_checks import first_problem, guarded, unique
+
 _LINK: dict[str, Any] = {"type": "object", "additionalProperties": False, "required": ["name", "url"],
          "properties": {"name": {"type": "string", "minLength": 2, "maxLength": 40},
                         "url": {"type": "string", "pattern": "^https://[a-z0-9.-]+\\.[a-z]{2,}(/\\S*)?$"}}}
@@ -162,3 +164,15 @@ def generate_profile(rng: random.Random, *, persona: str | None = None, n_folder
 
 def _link(site: tuple[str, str]) -> dict[str, str]:
     return {"name": site[0], "url": site[1]}
+
+
+@guarded("bookmarks")
+def check_profile(profile: Any, values: Any = None) -> str:
+    """'' when a model's bookmark set suits every Chrome family: folder names unique, and every site (bar,
+    folders, other, extra) has its own URL and name (tasks find, move and rename bookmarks by them)."""
+    links = [*profile["bar"], *(b for f in profile["folders"] for b in f["bookmarks"]), *profile["other"],
+             *profile["extra"]]
+    return first_problem(
+        unique([f["name"] for f in profile["folders"]], "folder names"),
+        unique([link["url"] for link in links], "bookmark URLs"),
+        unique([link["name"] for link in links], "bookmark names"))

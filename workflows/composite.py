@@ -116,14 +116,17 @@ def part_ids(family: str, params: Mapping[str, Any]) -> list[str]:
 
 
 def part_outputs(ctx: NodeContext, number: int, part: Part) -> dict[str, Any]:
-    """Run one part's workflow with its own RNG stream; its LLM calls are added to the task's."""
+    """Run one part's workflow with its own RNG stream; its LLM calls are added to the task's, also when the part
+    fails (a bad answer in part 2 still leaves every call of both parts in the ledger)."""
     from workflows import get_family
 
     seed = derive_seed(ctx.run_seed, ctx.skill_id, number) % (2**31)
     sub = NodeContext(part.params, seed, part.id, ctx.index, ctx.backend)
-    outputs = get_family(part.family).run(sub)
-    ctx.calls.extend(sub.calls)
-    return outputs
+    try:
+        return get_family(part.family).run(sub)
+    finally:
+        ctx.calls.extend(sub.calls)
+        ctx.answers.update({f"p{number}.{node}": text for node, text in sub.answers.items()})
 
 
 @node("parts", "sample", ("params",), ("parts",))

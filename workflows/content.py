@@ -429,3 +429,99 @@ def _numeric_values(rng: random.Random, spec: NumericSpec, n: int) -> list[int |
 def _is_monotonic(values: list[Any]) -> bool:
     pairs = list(zip(values, values[1:], strict=False))
     return all(a <= b for a, b in pairs) or all(a >= b for a, b in pairs)
+
+
+# --- what the Calc families need of a model's table (beyond CONTENT_SCHEMA) ----------------------------------
+
+NUMERIC_KINDS = ("int", "money", "number")
+#: Decimals a value of each numeric kind may have (money is written with 2, number with 1).
+_DECIMALS = {"int": 0, "money": 2, "number": 1}
+
+
+def check_table(table: Any, values: Any = None) -> str:
+    """'' when a model's table has the shape every Calc family relies on, else what is wrong (one sentence, with
+    the column and value): columns key, category, date, then 2-3 numeric ones; every row as wide as the header;
+    unique column names and keys; 2-6 categories each used at least twice; ISO dates that parse and differ; numbers
+    that are numbers of their kind, distinct per column; no column already sorted (a sort task would be done).
+    Never raises, whatever JSON it is given."""
+    try:
+        return _table_problem(table)
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:  # a shape the schema let through
+        return f"the table cannot be read ({type(exc).__name__}: {exc})"
+
+
+def _table_problem(table: dict[str, Any]) -> str:
+    columns, rows = table["columns"], table["rows"]
+    kinds = [c["kind"] for c in columns]
+    names = [str(c["name"]).strip() for c in columns]
+    if kinds[:3] != ["key", "category", "date"] or not 2 <= len(kinds[3:]) <= 3 or any(
+            k not in NUMERIC_KINDS for k in kinds[3:]):
+        return (f"columns must be key, category, date, then 2-3 of {list(NUMERIC_KINDS)} in this order, "
+                f"got kinds {kinds}")
+    if len({n.casefold() for n in names}) != len(names):
+        return f"column names must be unique, got {names}"
+    for i, row in enumerate(rows):
+        if len(row) != len(columns):
+            return f"row {i + 1} has {len(row)} cells but there are {len(columns)} columns"
+    keys = [row[0] for row in rows]
+    if not all(isinstance(k, str) and k.strip() for k in keys):
+        return f"column {names[0]!r} (key) must hold non-empty text, got {_first_bad(keys, str)!r}"
+    repeated = _repeated(keys)
+    if repeated is not None:
+        return f"column {names[0]!r} (key) must hold unique values, but {repeated!r} appears twice"
+    categories = [row[1] for row in rows]
+    if not all(isinstance(c, str) and c.strip() for c in categories):
+        return f"column {names[1]!r} (category) must hold text, got {_first_bad(categories, str)!r}"
+    counts = {c: categories.count(c) for c in categories}
+    if not 2 <= len(counts) <= 6 or min(counts.values()) < 2:
+        return (f"column {names[1]!r} (category) must use 2-6 values, each at least twice, got "
+                f"{dict(sorted(counts.items()))}")
+    for i, row in enumerate(rows):
+        if not is_iso_date(row[2]):
+            return f"column {names[2]!r} (date) row {i + 1}: {row[2]!r} is not a date written YYYY-MM-DD"
+    repeated = _repeated([row[2] for row in rows])
+    if repeated is not None:
+        return f"column {names[2]!r} (date) must hold distinct dates, but {repeated!r} appears twice"
+    for col, kind in enumerate(kinds[3:], start=3):
+        column = [row[col] for row in rows]
+        for i, value in enumerate(column):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                return f"column {names[col]!r} ({kind}) row {i + 1}: {value!r} is not a number"
+            if round(value, _DECIMALS[kind]) != value:
+                return (f"column {names[col]!r} ({kind}) row {i + 1}: {value!r} has more than "
+                        f"{_DECIMALS[kind]} decimals")
+            if not -1e9 < value < 1e9:
+                return f"column {names[col]!r} ({kind}) row {i + 1}: {value!r} is out of range"
+        repeated = _repeated(column)
+        if repeated is not None:
+            return f"column {names[col]!r} ({kind}) must hold distinct values, but {repeated!r} appears twice"
+    for col in range(len(kinds)):  # the offline generator's contract: no column comes sorted
+        if _is_monotonic([row[col] for row in rows]):
+            return f"column {names[col]!r} is already sorted; shuffle the rows"
+    return ""
+
+
+def is_iso_date(value: Any) -> bool:
+    """True for a real calendar date written YYYY-MM-DD ("2024-02-30" and "last week" are not)."""
+    if not isinstance(value, str) or len(value) != 10:
+        return False
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _repeated(values: list[Any]) -> Any:
+    """The first value that occurs twice (text compared without case and outer spaces), or None."""
+    seen: set[Any] = set()
+    for value in values:
+        key = value.strip().casefold() if isinstance(value, str) else value
+        if key in seen:
+            return value
+        seen.add(key)
+    return None
+
+
+def _first_bad(values: list[Any], kind: type) -> Any:
+    return next((v for v in values if not isinstance(v, kind) or not str(v).strip()), None)

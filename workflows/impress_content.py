@@ -13,6 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from forge.dag import fields_sketch
+from workflows.answer_checks import first_problem, guarded, unique
 from workflows.content import FIRST_NAMES, LAST_NAMES
 from workflows.impress_decks_a import DECKS_A, DeckDef, SlideDef
 from workflows.impress_decks_b import DECKS_B
@@ -42,6 +44,9 @@ _SLIDE = {
     "properties": {"title": _TEXT, "bullets": {**_TEXTS, "minItems": 4, "maxItems": 6},
                    "extra": {**_TEXTS, "minItems": 2, "maxItems": 4}, "notes": _TEXT},
 }
+#: What a model is asked to write (`fields_sketch`): the deck itself; the spare slides (new-slide material), the
+#: table and the picture names come from the scenario's templates.
+DECK_ASK = ("title", "subtitle", "author", "file_stem", "slides")
 DECK_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -65,6 +70,7 @@ DECK_SCHEMA: dict[str, Any] = {
                    "items": {"type": "string", "pattern": "^[a-z0-9_]{3,40}$"}},
     },
 }
+DECK_SKETCH = fields_sketch(DECK_SCHEMA, DECK_ASK)
 
 
 def _slug(text: str) -> str:
@@ -169,3 +175,18 @@ def generate_deck(rng: random.Random, *, scenario: str, n_slides: int) -> dict[s
         "table": _table(rng, deck, facts),
         "images": rng.sample(deck.images, 2),
     }
+
+
+@guarded("deck")
+def check_deck(deck: Any, values: Any = None) -> str:
+    """'' when a model's deck suits every Impress family: slide titles unique across the deck and the spare
+    slides (tasks move, delete and retitle slides by title), unique picture names, table column names and first
+    column, and bullets unique within each slide."""
+    slides = [*deck["slides"], *deck["spare"]]
+    table = deck["table"]
+    return first_problem(
+        unique([deck["title"], *(s["title"] for s in slides)], "slide titles (cover included)"),
+        unique(deck["images"], "picture file names"),
+        unique(table["header"], "table column names"),
+        unique([r[0] for r in table["rows"]], "the table's first column"),
+        *(unique(s["bullets"], f"bullets of slide {s['title']!r}") for s in slides))

@@ -39,6 +39,44 @@ ORGS = (("Brightwater Consulting", "brightwater.co"), ("Fenwick and Hale", "fenw
         ("Oakridge Partners", "oakridgepartners.net"), ("Novaline Systems", "novaline.io"),
         ("Quarry Lane Studio", "quarrylane.studio"), ("Tessera Labs", "tesseralabs.com"),
         ("Halcyon Freight", "halcyonfreight.com"), ("Morrow and Kent", "morrowkent.law"))
+#: What each part of the multi-app content node is, for the prompt: a task's prompt describes only its own parts
+#: (forge.dag.llm_node `fields`), not all nine.
+PART_PROMPTS: dict[str, str] = {
+    "table": ('"table": a small spreadsheet for the sub-plan\'s scenario with exactly n_rows data rows: one unique '
+              'text "key" column, one "category" column (3 to 6 values, each used at least twice), one "date" column '
+              '(distinct YYYY-MM-DD dates), then 2 or 3 numeric columns ("int", "money" with 2 decimals, "number" '
+              'with 1 decimal) with distinct values; Title Case column names; a human title, a lowercase file stem '
+              'and a short sheet name.'),
+    "mailbox": ('"mailbox": only the mail people send the owner (machine mail is made from templates): 4 to 8 '
+                'messages, oldest first, from two colleagues at the company domain (each writing one to three times, '
+                'subjects sharing a distinctive word) and one or two friends; plain-text bodies with a greeting and a '
+                'sign-off.'),
+    "document": ('"document": an office document of the sub-plan\'s kind and theme: a title, file stem, author, '
+                 'organisation, front lines, closing lines (letters only), and 3 to 4 sections with a heading and 1 '
+                 'to 2 plain paragraphs each.'),
+    "deck": ('"deck": a presentation for the scenario: a title, subtitle, author, file stem, and n_slides content '
+             'slides with a title, 4 bullets, 2 to 4 extra bullets on the topic and one sentence of speaker notes.'),
+    "bookmarks": ('"bookmarks": a persona\'s Chrome bookmarks of real, well-known sites: bar links, 3 to 4 named '
+                  'folders, other bookmarks, and unbookmarked extra sites with the folder they would fit.'),
+    "project": ('"project": a small software project in the sub-plan\'s language: name, one-line summary, module '
+                'names, author.'),
+    "pool": ('"pool": names in a user\'s home folder for the scenario: the owner\'s full name, 3 or 4 project folder '
+             'names, 10 or more photo file stems and 4 or more audio stems (the files\' contents are made from '
+             'templates).'),
+    "people": ('"people": a contact list (a title, a lowercase file stem, the name of a grouping column such as '
+               'Status or Tier) of n people from three invented companies, each with first and last name, a work '
+               'email address at the company\'s domain, the company, a grouping value (each used at least twice) '
+               'and a distinct date in year.'),
+    "picture": ('"picture": what a photo shows for the sub-plan\'s kind: subject, a file stem as a camera or person '
+                'names it, a palette that suits it, the object of a product shot ("" otherwise) and a layout seed.'),
+}
+
+
+def part_prompts(parts: Sequence[str]) -> str:
+    """The prompt's list of what each of `parts` is, one line each."""
+    return "\n".join(f"- {PART_PROMPTS[part]}" for part in sorted(parts))
+
+
 PEOPLE_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["title", "file_stem", "field", "people"],
     "properties": {

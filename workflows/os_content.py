@@ -14,11 +14,16 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from forge.dag import fields_sketch
+from workflows.answer_checks import first_problem, guarded, unique
 from workflows.content import FIRST_NAMES, LAST_NAMES
 
 SLUG = "^[a-z][a-z0-9_-]{1,40}$"
 _STRINGS = {"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 200}}
 _LINES = {"type": "array", "items": {"type": "string", "maxLength": 200}}
+#: What a model is asked to write (`fields_sketch`): the names that make a home folder someone's; the documents,
+#: tables, logs, scripts and settings (the bulk of the tokens) come from the scenario's templates.
+POOL_ASK = ("owner", "projects", "photos", "tracks")
 POOL_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -52,6 +57,7 @@ POOL_SCHEMA: dict[str, Any] = {
                     "additionalProperties": {"type": "string", "pattern": "^[^\\n=]{1,60}$"}}}}}},
     },
 }
+POOL_SKETCH = fields_sketch(POOL_SCHEMA, POOL_ASK)
 
 
 @dataclass(frozen=True)
@@ -396,3 +402,24 @@ def generate_pool(rng: random.Random, scenario: str | None = None) -> dict[str, 
         "scripts": scripts,
         "settings": settings,
     }
+
+
+@guarded("pool")
+def check_pool(pool: Any, values: Any = None) -> str:
+    """'' when a model's pool suits every OS family: project, document, photo, track, table, script, log and
+    settings names unique (they become file and folder names side by side), and every table row as wide as
+    its header."""
+    for table in pool["tables"]:
+        width = len(table["header"])
+        for i, row in enumerate(table["rows"], start=1):
+            if len(row) != width:
+                return f"table {table['stem']!r} row {i} has {len(row)} cells but the header has {width}"
+    return first_problem(
+        unique(pool["projects"], "project names"),
+        unique([d["stem"] for d in pool["documents"]], "document stems"),
+        unique(pool["photos"], "photo names"),
+        unique(pool["tracks"], "track names"),
+        unique([t["stem"] for t in pool["tables"]], "table stems"),
+        unique([s["stem"] for s in pool["scripts"]], "script stems"),
+        unique([g["service"] for g in pool["logs"]], "log services"),
+        unique([s["app"] for s in pool["settings"]], "settings apps"))

@@ -16,6 +16,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from forge.dag import Sketch
+
 MAILBOX_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -38,6 +40,37 @@ MAILBOX_SCHEMA: dict[str, Any] = {
                                "text": {"type": "string", "minLength": 10, "maxLength": 4000}}}},
         }}}},
 }
+
+#: Kinds of mail people write themselves; the rest (newsletters, invoices, bookings, tickets, notices, the recurring
+#: document) is machine mail, templated in real life too, so it comes from the stream templates below.
+HUMAN_KINDS = ("team", "personal")
+_HUMAN_FIELDS = ("sender_name", "sender_email", "subject", "body")
+_MESSAGE = MAILBOX_SCHEMA["properties"]["messages"]["items"]
+#: What a model is asked to write: the human mail only (sender, subject, body), in order.
+HUMAN_MAIL_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["messages"],
+    "properties": {"messages": {"type": "array", "minItems": 1, "maxItems": 12, "items": {
+        "type": "object", "additionalProperties": False, "required": list(_HUMAN_FIELDS),
+        "properties": {key: _MESSAGE["properties"][key] for key in _HUMAN_FIELDS}}}},
+}
+
+
+def _human_mail(mailbox: dict[str, Any]) -> dict[str, Any]:
+    """The sketch of a whole mailbox: its human messages' senders, subjects and bodies, in order."""
+    return {"messages": [{key: m[key] for key in _HUMAN_FIELDS} for m in mailbox["messages"]
+                         if m["kind"] in HUMAN_KINDS]}
+
+
+def _with_human_mail(sketch: dict[str, Any], mailbox: dict[str, Any]) -> dict[str, Any]:
+    """The templated mailbox with its human messages replaced, in order, by the model's: dates, kinds and the
+    mailbox's shape (the gap, the recurring document, the repeating senders of machine mail) stay the template's.
+    Extra model messages are dropped; a slot the model left unfilled keeps the template's message."""
+    written = iter(sketch["messages"])
+    messages = [{**m, **next(written, {})} if m["kind"] in HUMAN_KINDS else m for m in mailbox["messages"]]
+    return {**mailbox, "messages": messages}
+
+
+MAILBOX_SKETCH = Sketch(HUMAN_MAIL_SCHEMA, _human_mail, _with_human_mail)
 
 FIRST = ("Maya", "Jonas", "Priya", "Tomás", "Aiko", "Samuel", "Leila", "Marco", "Nadia", "Owen", "Freya", "Kofi",
          "Isabel", "Rahul", "Elena", "Victor", "Hannah", "Diego", "Grace", "Luca", "Amara", "Felix", "Sofia", "Ivan")
@@ -370,3 +403,37 @@ def generate_mailbox(rng: random.Random, plan: Ctx) -> dict[str, Any]:
         for p, mail in zip(positions, ranked, strict=True):
             order[p] = mail
     return {"messages": [{**m, "date": d} for m, d in zip(order, dates, strict=True)]}
+
+
+def check_mailbox(mailbox: Any, values: Any = None) -> str:
+    """'' when a model's mailbox is usable by every Thunderbird family, else what is wrong (with the message and
+    value): dates that parse as ISO date-times (all with a time zone or all without, years 1990-2100), no two
+    messages with the same subject and date, attachment names whose extension is their format, and at least one
+    sender with two or more messages (filters and moves need a sender that splits the mailbox). Never raises."""
+    try:
+        messages = mailbox["messages"]
+        aware = set()
+        seen: set[tuple[str, str]] = set()
+        for i, m in enumerate(messages, start=1):
+            try:
+                when = dt.datetime.fromisoformat(m["date"])
+            except (TypeError, ValueError):
+                return f"message {i}: date {m['date']!r} is not an ISO date-time such as 2024-03-05T09:30:00+00:00"
+            if not 1990 <= when.year <= 2100:
+                return f"message {i}: date {m['date']!r} is not between 1990 and 2100"
+            aware.add(when.tzinfo is not None)
+            key = (str(m["subject"]).strip().casefold(), when.isoformat())
+            if key in seen:
+                return f"message {i}: another message has the same subject {m['subject']!r} and date {m['date']!r}"
+            seen.add(key)
+            for a in m["attachments"]:
+                if a["filename"].rsplit(".", 1)[-1].lower() != a["format"]:
+                    return f"message {i}: attachment {a['filename']!r} is not a {a['format']} file name"
+        if len(aware) > 1:
+            return "dates must all carry a time zone offset, or none of them"
+        senders = [str(m["sender_email"]).lower() for m in messages]
+        if max((senders.count(s) for s in senders), default=0) < 2:
+            return "every message has a different sender; some senders must send two or more messages"
+    except (TypeError, KeyError, AttributeError) as exc:
+        return f"the mailbox cannot be read ({type(exc).__name__}: {exc})"
+    return ""

@@ -19,6 +19,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from forge.dag import fields_sketch
+from workflows.answer_checks import first_problem, guarded, unique
 from workflows.writer_themes import THEMES, Theme
 
 KINDS = ("memo", "letter", "report", "minutes", "policy")
@@ -43,6 +45,9 @@ WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 PLACES = ("the main conference room", "the second floor meeting room", "the staff lounge", "the training centre",
           "the boardroom", "the east wing")
 
+#: What a model is asked to write (`fields_sketch`): the document's prose and framing; the list items and the
+#: table come from the theme's templates.
+DOCUMENT_ASK = ("title", "file_stem", "author", "org", "front", "sections", "closing")
 DOCUMENT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -71,6 +76,7 @@ DOCUMENT_SCHEMA: dict[str, Any] = {
         "closing": {"type": "array", "maxItems": 3, "items": {"type": "string", "minLength": 2}},
     },
 }
+DOCUMENT_SKETCH = fields_sketch(DOCUMENT_SCHEMA, DOCUMENT_ASK)
 
 
 def _person(rng: random.Random, taken: set[str]) -> str:
@@ -162,3 +168,16 @@ def generate_document(rng: random.Random, *, theme: str, kind: str) -> dict[str,
         "org": ctx["org"], "front": front, "sections": _sections(spec, ctx, rng), "items": items,
         "table": _table(spec, rng), "closing": closing,
     }
+
+
+@guarded("document")
+def check_document(doc: Any, values: Any = None) -> str:
+    """'' when a model's document suits every Writer family: headings, list items, table column names and the
+    table's first column unique (tasks name them to point at a section, an item or a row)."""
+    rows = doc["table"]["rows"]
+    return first_problem(
+        unique([s["heading"] for s in doc["sections"]], "section headings"),
+        unique([i["text"] for i in doc["items"]], "list item texts"),
+        unique(doc["table"]["header"], "table column names"),
+        unique([r[0] for r in rows], "the table's first column"),
+        unique([doc["title"], *(s["heading"] for s in doc["sections"])], "the title and the headings"))

@@ -26,6 +26,11 @@ class LLMUnavailableError(ForgeError, RuntimeError):
     is `infra_fail` and a rerun tries it again."""
 
 
+class LLMCancelled(ForgeError, RuntimeError):
+    """The run was interrupted (Ctrl-C): calls in flight are abandoned and no new request is sent. Nothing about
+    the task is recorded; a rerun does it again (answers already paid for come from the cache)."""
+
+
 @dataclass(frozen=True)
 class Repair:
     """A repair turn: the rejected answer and why it was rejected (quoted back to the model)."""
@@ -89,6 +94,15 @@ class Backend(Protocol):
 def estimate_tokens(text: str) -> int:
     """~4 characters per token: good enough for offline accounting and budget estimates."""
     return (len(text) + 3) // 4
+
+
+def ledger_tokens(backend: str, prompt_tokens: int, completion_tokens: int) -> tuple[int, int, int]:
+    """(prompt, completion, estimated) tokens as the catalog records a call. An offline call spends nothing: its
+    tokens are an estimate of what a model would have used (`estimate_tokens`), kept apart in
+    `llm_calls.estimated_tokens`, so `sum(prompt_tokens + completion_tokens)` is always real spend."""
+    if backend == OfflineBackend.name:
+        return 0, 0, prompt_tokens + completion_tokens
+    return prompt_tokens, completion_tokens, 0
 
 
 class OfflineBackend:

@@ -9,10 +9,11 @@ The config file is TOML (`--config FILE` or FORGE_CONFIG):
     api_key_env = "OPENAI_API_KEY"          # the *name* of the variable holding the key, never the key
     temperature = 0.7
     max_tokens_per_call = 4096
-    timeout = 120                 # seconds per request
     max_attempts = 4              # per call: 429 / 5xx / timeouts / connection errors are retried
     concurrency = 4               # calls in flight at once
-    structured = "json_schema"    # or "json_object" / "text" for servers without JSON-schema output
+    timeout = 120                 # seconds one request may generate (time waiting for a free slot not counted)
+    structured = "auto"           # probe the server once (kept in the catalog; "probe" probes again), or force
+                                  # json_schema, json_object_schema (llama.cpp's Python server), json_object, text
 
     [prices."my-model"]
     input_per_mtok = 0.2
@@ -52,7 +53,8 @@ class LLMConfig(BaseModel):
     timeout: float = Field(default=120.0, gt=0)
     max_attempts: int = Field(default=4, ge=1, le=20)
     concurrency: int = Field(default=4, ge=1, le=256)
-    structured: Literal["json_schema", "json_object", "text"] = "json_schema"
+    #: How the answer's schema is sent (forge.llm.messages); `auto` probes the server once (forge.llm.endpoint).
+    structured: Literal["auto", "probe", "json_schema", "json_object_schema", "json_object", "text"] = "auto"
     #: Base of the exponential backoff between attempts (seconds); the wait is capped by max_wait.
     backoff: float = Field(default=1.0, ge=0.0)
     max_wait: float = Field(default=60.0, ge=0.0)

@@ -40,11 +40,22 @@ class EstimatingBackend:
         self.price = find_price(config.model, config.prices)
         self.nodes: dict[str, NodeEstimate] = defaultdict(NodeEstimate)
         self._lock = threading.Lock()
+        #: `auto` is estimated as the form the catalog knows for this endpoint, else json_schema (not probed:
+        #: a dry run sends nothing).
+        self.mode: str = config.structured
+        if self.mode in ("auto", "probe"):
+            from forge.llm.endpoint import DEFAULT_BASE_URL, CatalogEndpoints
+
+            known = CatalogEndpoints(cache).load(config.base_url or DEFAULT_BASE_URL, config.model) if hasattr(
+                cache, "session") else None
+            self.mode = known.structured if known else "json_schema"
 
     def complete(self, request: LLMRequest) -> LLMResponse:
-        body = request_body(self.config, request, self.config.structured)
+        body = request_body(self.config, request, self.mode)
         text = json.dumps(request.offline(request.rng), sort_keys=True, ensure_ascii=False)
-        sent = "".join(m["content"] for m in body["messages"]) + compact(body.get("response_format", ""))
+        fmt = body.get("response_format") or {}  # a json_schema is read as prompt (OpenAI); a grammar is not
+        sent = "".join(m["content"] for m in body["messages"]) + (compact(fmt) if fmt.get("type") == "json_schema"
+                                                                   else "")
         prompt_tokens, completion_tokens = estimate_tokens(sent), estimate_tokens(text)
         cached = self.cache.cached_answer(cache_key(body)) is not None
         cost = self.price.cost(prompt_tokens, completion_tokens) if self.price else 0.0

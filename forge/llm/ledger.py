@@ -55,7 +55,8 @@ def make_backend(config: LLMConfig, catalog: Catalog | None) -> Backend:
     """The backend `config` names, answering from `catalog`'s cache first."""
     if config.backend == "offline":
         return OfflineBackend()
+    from forge.llm.endpoint import CatalogEndpoints
     from forge.llm.openai_backend import OpenAIBackend
 
     cache: Any = catalog
-    return OpenAIBackend(config, cache)
+    return OpenAIBackend(config, cache, endpoints=CatalogEndpoints(catalog) if catalog is not None else None)

@@ -7,6 +7,13 @@ the attempt count. Nothing a server does crashes the run: an answer that is not 
 at max tokens, empty) comes back with `problem` set, and a call whose every attempt failed comes back
 with `ok=False`; the node then repairs or classifies the task `llm_fail`. Only a configuration the
 server rejects for every call (bad key, unknown model, wrong URL) raises `LLMConfigError`.
+
+The structured-output form (`--structured`, default `auto`) is probed once per base URL and model
+(forge.llm.endpoint) and kept in the catalog; a request the server refuses because of its format (a 400, or
+llama.cpp's 500 "Input should be 'text' or 'json_object'") is not an outage: it is sent again in the next
+weaker form at once, and the catalog row is updated with the whole error text. Requests wait for a slot
+before they are sent (forge.llm.slots), so `timeout` is the time one generation may take; `cancel()` (Ctrl-C)
+abandons the requests in flight within a fraction of a second.
 """
 
 from __future__ import annotations
@@ -20,21 +27,33 @@ from typing import Any
 import openai
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-from forge.llm.base import CacheEntry, LLMConfigError, LLMRequest, LLMResponse, estimate_tokens
+from forge.llm.base import CacheEntry, LLMCancelled, LLMConfigError, LLMRequest, LLMResponse, estimate_tokens
 from forge.llm.cache import AnswerCache, NoCache, cache_key
 from forge.llm.config import LLMConfig
+from forge.llm.endpoint import DEFAULT_BASE_URL, EndpointStore, Verdict, error_text, format_rejected, probe
 from forge.llm.messages import MODES, build_messages, response_format
 from forge.llm.prices import Price, find_price
+from forge.llm.slots import Slots
 
 #: HTTP statuses worth another attempt (besides every 5xx).
 RETRY_STATUSES = frozenset({408, 409, 429})
 
 
 def transient(exc: BaseException) -> bool:
-    """True for failures another attempt may not have: rate limits, server errors, timeouts, lost connections."""
+    """True for failures another attempt may not have: rate limits, server errors, timeouts, lost connections
+    (not a refusal of the response format, whatever its status: the same request would be refused again)."""
     if isinstance(exc, openai.APIConnectionError):  # includes APITimeoutError
         return True
-    return isinstance(exc, openai.APIStatusError) and (exc.status_code in RETRY_STATUSES or exc.status_code >= 500)
+    return (isinstance(exc, openai.APIStatusError) and (exc.status_code in RETRY_STATUSES or exc.status_code >= 500)
+            and not format_rejected(exc))
+
+
+class _FormatRefused(Exception):
+    """The server refused this request's response format (internal: `complete` steps down to a weaker form)."""
+
+    def __init__(self, evidence: str) -> None:
+        super().__init__(evidence)
+        self.evidence = evidence
 
 
 def retry_after(exc: BaseException | None) -> float | None:
@@ -88,30 +107,85 @@ class OpenAIBackend:
     repairs = 1
 
     def __init__(self, config: LLMConfig, cache: AnswerCache | None = None,
-                 client: openai.OpenAI | None = None) -> None:
+                 client: openai.OpenAI | None = None, endpoints: EndpointStore | None = None) -> None:
         self.config = config
         self.cache = cache or NoCache()
+        self.endpoints = endpoints
         self.client = client or openai.OpenAI(base_url=config.base_url, api_key=config.api_key(),
                                               timeout=config.timeout, max_retries=0)
-        self.mode: str = config.structured
+        self.mode: str = config.structured  # "auto" until the first call resolves it
+        #: What the probe or a refusal found out about the endpoint (for the run's summary).
+        self.endpoint_note = ""
         self.price: Price | None = find_price(config.model, config.prices)
-        self._slots = threading.BoundedSemaphore(config.concurrency)
+        self._cancel = threading.Event()
+        self._slots = Slots(config.concurrency, self._cancel)
+        self._mode_lock = threading.Lock()
         self._backoff = wait_exponential_jitter(multiplier=config.backoff, max=config.max_wait, jitter=config.backoff)
+
+    @property
+    def endpoint(self) -> str:
+        return self.config.base_url or DEFAULT_BASE_URL
+
+    @property
+    def concurrency_notes(self) -> list[str]:
+        return list(self._slots.notes)
+
+    def cancel(self) -> None:
+        """Stop: requests in flight are abandoned, nothing new is sent (every later call raises LLMCancelled)."""
+        self._cancel.set()
 
     def cost(self, prompt_tokens: int, completion_tokens: int) -> float:
         return self.price.cost(prompt_tokens, completion_tokens) if self.price else 0.0
 
+    def structured(self) -> str:
+        """The structured-output form to use: the configured one, or (auto) the catalog's verdict for this
+        endpoint and model, else a probe's (stored), else json_schema when the probe could not decide.
+        `probe` probes even when the catalog has a verdict (after the server changed) and stores the new one."""
+        with self._mode_lock:
+            if self.mode not in ("auto", "probe"):
+                return self.mode
+            known = self.endpoints is not None and self.mode == "auto"
+            stored = self.endpoints.load(self.endpoint, self.config.model) if known and self.endpoints else None
+            verdict = stored or probe(self._probe_send, self.config.model)
+            if verdict is None:
+                self.endpoint_note = f"could not probe {self.endpoint}'s structured output; starting with json_schema"
+                self.mode = "json_schema"
+                return self.mode
+            if stored is None and self.endpoints is not None:
+                self.endpoints.save(self.endpoint, self.config.model, verdict)
+            self.endpoint_note = f"structured output: {verdict.structured} ({verdict.evidence})"
+            self.mode = verdict.structured
+            return self.mode
+
+    def _probe_send(self, body: dict[str, Any]) -> Any:
+        self._slots.acquire()
+        try:
+            return self._post(body)
+        finally:
+            self._slots.release()
+
     def complete(self, request: LLMRequest) -> LLMResponse:
+        mode = self.structured()
         while True:
-            mode = self.mode
             try:
                 return self._complete(request, mode)
-            except openai.BadRequestError as exc:
-                weaker = MODES[MODES.index(mode) + 1:] if "response_format" in str(exc) else ()
-                if not weaker:  # e.g. the prompt is too long: a problem with this request, not the endpoint
+            except _FormatRefused as refused:
+                weaker = MODES[MODES.index(mode) + 1:]
+                if not weaker:
                     return LLMResponse("", 0, 0, model=self.config.model,
-                                       problem=f"the server rejected the request: {_say(exc)}")
-                self.mode = weaker[0] if self.mode == mode else self.mode  # the server lacks this mode
+                                       problem=f"the server rejected the request: {refused.evidence}")
+                mode = self._step_down(mode, weaker[0], refused.evidence)
+
+    def _step_down(self, refused: str, weaker: str, evidence: str) -> str:
+        """The server lacks `refused`: use `weaker` from now on and keep the reason in the catalog."""
+        with self._mode_lock:
+            if MODES.index(self.mode) <= MODES.index(refused):  # no other call has stepped further down yet
+                self.mode = weaker
+                verdict = Verdict(weaker, f"{refused}: rejected during the run, {evidence}")
+                self.endpoint_note = f"structured output: {weaker} ({verdict.evidence})"
+                if self.endpoints is not None:
+                    self.endpoints.save(self.endpoint, self.config.model, verdict)
+            return self.mode
 
     def _complete(self, request: LLMRequest, mode: str) -> LLMResponse:
         params = request_body(self.config, request, mode)
@@ -122,22 +196,27 @@ class OpenAIBackend:
                                self.cost(hit.prompt_tokens, hit.completion_tokens), cached=True,
                                model=self.config.model, attempts=0, problem=hit.problem)
         attempts, start = 0, time.perf_counter()
-        retrying = Retrying(stop=stop_after_attempt(self.config.max_attempts), wait=self._wait,
+        retrying = Retrying(stop=stop_after_attempt(self.config.max_attempts), wait=self._wait, sleep=self._sleep,
                             retry=retry_if_exception(transient), reraise=True)
         try:
             for attempt in retrying:
                 with attempt:
                     attempts = attempt.retry_state.attempt_number
-                    with self._slots:
-                        completion = self.client.chat.completions.create(**params)
+                    completion = self._send(params)
         except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
             raise LLMConfigError(f"{self.config.base_url or 'api.openai.com'} refused model "
-                                 f"{self.config.model!r}: {_say(exc)}; check --base-url, --model and the key in "
+                                 f"{self.config.model!r}: {error_text(exc)}; check --base-url, --model and the key in "
                                  f"${self.config.api_key_env}") from None
-        except openai.BadRequestError:
-            raise
+        except openai.APIStatusError as exc:
+            if format_rejected(exc):
+                raise _FormatRefused(error_text(exc)) from None
+            if not transient(exc):  # e.g. the prompt is too long: a problem with this request, not the endpoint
+                return LLMResponse("", 0, 0, model=self.config.model,
+                                   problem=f"the server rejected the request: {error_text(exc)}")
+            return self._failed(f"no answer after {attempts} attempt(s): {error_text(exc)}", attempts,
+                                time.perf_counter() - start)
         except openai.APIError as exc:
-            return self._failed(f"no answer after {attempts} attempt(s): {_say(exc)}", attempts,
+            return self._failed(f"no answer after {attempts} attempt(s): {error_text(exc)}", attempts,
                                 time.perf_counter() - start)
         latency = time.perf_counter() - start
         text, problem = _answer(completion, self.config.max_tokens_per_call)
@@ -149,6 +228,48 @@ class OpenAIBackend:
         return LLMResponse(text, prompt_tokens, completion_tokens, self.cost(prompt_tokens, completion_tokens),
                            model=self.config.model, latency_s=latency, attempts=attempts, problem=problem,
                            cache_entry=None if stored else entry)
+
+    def _send(self, params: dict[str, Any]) -> Any:
+        """One attempt: wait for a slot (not timed), then send (timed). A timeout of a request sent while others
+        were in flight is the server's queue, not this generation: the limit goes down and it is sent again."""
+        while True:
+            others = self._slots.acquire()
+            try:
+                return self._post(params)
+            except openai.APITimeoutError:
+                if not others:
+                    raise
+                self._slots.shrink(f"a request sent beside {others} other(s) timed out after {self.config.timeout:g} s "
+                                   "(the server seems to serve one request at a time)")
+            finally:
+                self._slots.release()
+
+    def _post(self, params: dict[str, Any]) -> Any:
+        """The HTTP request, in a daemon thread so that `cancel()` abandons it at once (a blocked socket read
+        cannot be interrupted; a daemon thread does not keep the process alive either)."""
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def work() -> None:
+            try:
+                box["completion"] = self.client.chat.completions.create(**params)
+            except BaseException as exc:  # handed to the caller's thread
+                box["error"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=work, name="llm-request", daemon=True).start()
+        while not done.wait(0.1):
+            if self._cancel.is_set():
+                raise LLMCancelled("interrupted: the request in flight was abandoned")
+        if "error" in box:
+            raise box["error"]
+        return box["completion"]
+
+    def _sleep(self, seconds: float) -> None:
+        """The wait between attempts, cut short by `cancel()`."""
+        if self._cancel.wait(seconds):
+            raise LLMCancelled("interrupted while waiting to retry")
 
     def _wait(self, state: RetryCallState) -> float:
         """What the server asked for (capped), else exponential backoff with jitter."""
@@ -178,8 +299,3 @@ def _answer(completion: Any, max_tokens: int) -> tuple[str, str]:
         return text, "the answer was empty"
     return text, ""
 
-
-def _say(exc: openai.APIError) -> str:
-    status = getattr(exc, "status_code", None)
-    first = str(getattr(exc, "message", exc)).splitlines()[0][:300]
-    return f"HTTP {status}: {first}" if status else f"{type(exc).__name__}: {first}"

@@ -113,3 +113,25 @@ def test_settings_precedence_and_errors_name_the_file_and_field(tmp_path):
         load_config(None, {"backend": "openai"}, environ={})
     with pytest.raises(LLMConfigError, match="set the environment variable NO_SUCH_KEY"):
         load_config(None, {"backend": "openai", "model": "m", "api_key_env": "NO_SUCH_KEY"}, environ={}).api_key()
+
+
+def test_the_dry_run_price_hint_is_printed_as_text_not_markup(answers, tmp_path):
+    config = tmp_path / "forge.toml"
+    with LLMServer(answering(answers)) as server:
+        config.write_text(f'[llm]\nbackend = "openai"\nmodel = "unpriced-model"\nbase_url = "{server.base_url}"\n')
+        result = generate(tmp_path, config, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert 'add [prices."unpriced-model"] to the config file' in " ".join(result.output.split())
+
+
+def test_with_defaults_a_llama_cpp_server_gives_no_infra_fail_and_the_run_says_which_form_it_used(answers, tmp_path):
+    from tests.llmserver import Server
+
+    with LLMServer(answering(answers), Server(json_schema=False, grammar_limited=True)) as server:
+        result = generate(tmp_path, write_config(tmp_path, server))
+    assert result.exit_code == 0, result.output
+    statuses = sqlite3.connect(tmp_path / "c.db").execute("SELECT DISTINCT status FROM tasks").fetchall()
+    assert statuses == [("accepted",)]
+    assert server.served.statuses == {200: 6} and server.served.probes == 2
+    text = " ".join(result.output.split())
+    assert "LLM endpoint: structured output: json_object_schema (json_schema: rejected, HTTP 500:" in text

@@ -1,0 +1,152 @@
+"""Which structured-output form a server enforces, found by asking it once (`--structured auto`).
+
+The probe sends one tiny request per form, strongest first (forge.llm.messages.MODES), with a schema the answer
+can only fit if the server enforces it (a single allowed value the prompt never mentions) and, for
+`json_schema`, the keywords weaker grammar builders fail on (`maxLength`, `pattern`):
+- the server rejects the form (any status, with an error about the response format): the next form;
+- it accepts the form and the answer fits: that form is used;
+- it accepts a schema form but the answer does not fit: the form is not enforced (the server ignores it); the
+  next form is tried. `json_object` is kept once accepted (the schema is in the prompt then), else `text`.
+A failure that says nothing about the format (connection refused, 429, a 5xx about something else) stops the
+probe undecided: the run starts with `json_schema`, and the backend still steps down at the first rejection.
+The verdict and the whole text of every error go to the catalog table `llm_endpoints` (one row per base URL
+and model), so later runs reuse it and a user can read why: `forge sql "SELECT * FROM llm_endpoints"`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import jsonschema
+import openai
+
+from forge.llm.messages import MODES, SYSTEM, grammar_schema
+
+#: OpenAI's endpoint, the key of `llm_endpoints` rows when no --base-url is given.
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+PROBE_PROMPT = "Reply with a JSON object."
+PROBE_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["forge_probe"],
+    "properties": {"forge_probe": {"type": "string", "enum": ["ready"], "maxLength": 16, "pattern": "^ready$"}},
+}
+
+#: An error text that blames the response format (words llama.cpp, vLLM, Ollama and LiteLLM use).
+_FORMAT_WORDS = re.compile(r"response_format|json_schema|json_object|schema|grammar|structured output|guided|"
+                           r"Input should be 'text'", re.IGNORECASE)
+
+
+def error_text(exc: BaseException) -> str:
+    """The whole error a server sent (status, message and body), on one line: evidence, never cut short."""
+    status = getattr(exc, "status_code", None)
+    body = getattr(exc, "body", None)
+    message = re.sub(r"^Error code: \d+ - ", "", str(getattr(exc, "message", "") or exc))
+    if isinstance(body, dict):  # the SDK's message already holds body["message"]; keep the rest (type, param ...)
+        extra = {k: v for k, v in body.items() if str(v) not in message}
+        if extra:
+            message += " " + json.dumps(extra, ensure_ascii=False, default=str)
+    elif body is not None and str(body) not in message:
+        message += f" {body}"
+    text = " ".join(message.split())
+    return f"HTTP {status}: {text}" if status else f"{type(exc).__name__}: {text}"
+
+
+def format_rejected(exc: BaseException) -> bool:
+    """True when the server refused the request because of its response format (400, 422, 500, 501 ...):
+    asking again the same way cannot help, a weaker form may. llama.cpp's Python server answers 500
+    ("Input should be 'text' or 'json_object'") where others answer 400."""
+    if not isinstance(exc, openai.APIStatusError) or exc.status_code in (401, 403, 404, 408, 409, 429):
+        return False
+    return bool(_FORMAT_WORDS.search(error_text(exc)))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    structured: str
+    evidence: str
+
+
+class EndpointStore(Protocol):
+    def load(self, base_url: str, model: str) -> Verdict | None: ...
+
+    def save(self, base_url: str, model: str, verdict: Verdict) -> None: ...
+
+
+def probe_format(mode: str) -> dict[str, Any] | None:
+    if mode == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": "forge_probe", "schema": PROBE_SCHEMA, "strict": False}}
+    if mode == "json_object_schema":
+        return {"type": "json_object", "schema": grammar_schema(PROBE_SCHEMA)}
+    if mode == "json_object":
+        return {"type": "json_object"}
+    return None
+
+
+def probe(send: Callable[[dict[str, Any]], Any], model: str) -> Verdict | None:
+    """Ask the server once per form (strongest first); None when it failed for a reason other than the format.
+
+    `send(body)` posts a chat completion and returns it (or raises the SDK's errors)."""
+    lines: list[str] = []
+    schema_hint = f"\nThe object must validate against this JSON Schema:\n{json.dumps(PROBE_SCHEMA)}"
+    for mode in MODES:
+        system = SYSTEM if mode == "json_schema" else SYSTEM + schema_hint
+        body: dict[str, Any] = {"model": model, "temperature": 0, "max_tokens": 64,
+                                "messages": [{"role": "system", "content": system},
+                                             {"role": "user", "content": PROBE_PROMPT}]}
+        fmt = probe_format(mode)
+        if fmt is not None:
+            body["response_format"] = fmt
+        try:
+            completion = send(body)
+        except openai.APIError as exc:
+            if not format_rejected(exc):
+                lines.append(f"{mode}: undecided, {error_text(exc)}")
+                return None
+            lines.append(f"{mode}: rejected, {error_text(exc)}")
+            continue
+        text = (completion.choices[0].message.content or "") if completion.choices else ""
+        try:
+            answer = json.loads(text)
+        except json.JSONDecodeError:
+            answer = None
+        if mode in ("json_schema", "json_object_schema"):
+            if jsonschema.Draft202012Validator(PROBE_SCHEMA).is_valid(answer):
+                lines.append(f"{mode}: enforced, answer {text[:200]!r}")
+                return Verdict(mode, "; ".join(lines))
+            lines.append(f"{mode}: accepted but not enforced, answer {text[:200]!r}")
+            continue
+        # json_object (the schema is in the prompt; harmless even if the server ignores the format) or text
+        lines.append(f"{mode}: {'accepted' if fmt else 'plain text'}, answer {text[:200]!r}")
+        return Verdict(mode, "; ".join(lines))
+    return Verdict("text", "; ".join(lines))
+
+
+class CatalogEndpoints:
+    """`llm_endpoints` rows of a catalog (forge.catalog.Catalog)."""
+
+    def __init__(self, catalog: Any) -> None:
+        self.catalog = catalog
+
+    def load(self, base_url: str, model: str) -> Verdict | None:
+        from forge.catalog import LLMEndpointRow
+
+        with self.catalog.session() as session:
+            row = session.get(LLMEndpointRow, (base_url, model))
+        return None if row is None else Verdict(row.structured, row.evidence)
+
+    def save(self, base_url: str, model: str, verdict: Verdict) -> None:
+        """Keep the verdict; a catalog busy with another writer only costs a probe in the next run."""
+        from sqlalchemy.exc import OperationalError
+
+        from forge.catalog import LLMEndpointRow, now
+
+        try:
+            with self.catalog.session() as session, session.begin():
+                session.merge(LLMEndpointRow(base_url=base_url, model=model, structured=verdict.structured,
+                                             evidence=verdict.evidence, probed_at=now()))
+        except OperationalError:
+            pass
