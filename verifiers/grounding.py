@@ -1,9 +1,36 @@
-"""Grounding: is a literal stated in the instruction? Does an answer leak into it?"""
+"""Grounding: does the instruction ask for exactly what the rubric checks, and does it leak no answer?
+
+Four questions, each failing with a message that names the rubric check and the argument:
+1. literals: every `grounded` argument of a check (a path, a sheet, a value to type) is stated in the
+   instruction, or, for checks that keep the initial state (`*_kept`, contacts from a sheet), is visible in the
+   initial state the student is given;
+2. semantics: every goal-defining argument (sort direction, operator, aggregate, chart type, alignment, rotation,
+   layout, filter action ...) is expressed in the instruction's words (verifiers/lexicon.py) and no contradicting
+   value is (a "sum" asked of an AVERAGE check);
+3. round trip: the numbers and orders bound to a goal (top 4, slide 6, 90°, mode 755, 16 pt, a threshold, "directly
+   after 'Intro'", "smallest first") are read back from the instruction alone (verifiers/extract.py) and agree
+   with the rubric (verifiers/roundtrip.py);
+4. purpose: the instruction names each check's action at all (sort, chart, filter, rotate ...): a string of dates
+   and a path, or a paragraph about something else, names none.
+An answer (`secret` argument) must not appear in the instruction.
+"""
 
 from __future__ import annotations
 
+import email
+import html
+import io
 import re
+import zipfile
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
+
+from verifiers import extract, roundtrip
+from verifiers.lexicon import DOMAINS, pref_phrase, prose
+from verifiers.roundtrip import Ungrounded
+
+__all__ = ["Ungrounded", "ground", "leaks", "mentions", "renderings", "text_of", "visible_text"]
 
 
 def renderings(value: Any) -> list[str]:
@@ -41,3 +68,394 @@ def leaks(text: str, value: Any) -> bool:
     if isinstance(value, str) and len(value) < 3:
         return False  # too short to be an answer rather than a coincidence
     return mentions(text, value)
+
+
+# --- what the student can see besides the instruction ---------------------------------------------------
+
+_VISIBLE_LIMIT = 8 << 20  # bytes read per asset and per archive member: assets may come from elsewhere
+
+
+def visible_text(root: Path, assets: Iterable[Mapping[str, Any]]) -> str:
+    """The text of the initial state: each asset's bytes, and the members of zip-based files (xlsx, docx,
+    pptx, zip) unpacked, all bounded in size; decoded leniently, XML/HTML entities resolved."""
+    parts: list[str] = []
+    for asset in assets:
+        path = root / str(asset.get("file", ""))
+        if path.is_symlink() or not path.is_file():
+            continue
+        with path.open("rb") as handle:
+            parts.append(text_of(handle.read(_VISIBLE_LIMIT)))
+        if sum(map(len, parts)) > 8 * _VISIBLE_LIMIT:
+            break  # enough to ground any literal; a package of huge assets does not fill the memory
+    return "\n".join(parts)
+
+
+def text_of(data: bytes, *, depth: int = 0) -> str:
+    """The readable text of one file's bytes: zip members unpacked, mail attachments decoded (an attachment's
+    table is what the student sees when opening it), entities resolved."""
+    parts = [data.decode("utf-8", "ignore")]
+    if data[:4] == b"PK\x03\x04":
+        parts += _members(data)
+    if depth == 0 and (data[:5] == b"From " or b"\nContent-Transfer-Encoding: base64" in data[:_VISIBLE_LIMIT]):
+        parts += [text_of(payload, depth=1) for payload in _attachments(data)]
+    return html.unescape("\n".join(parts))
+
+
+def _attachments(data: bytes) -> list[bytes]:
+    """The decoded MIME parts of an mbox or a message file (at most 200, each bounded)."""
+    payloads: list[bytes] = []
+    for chunk in re.split(rb"\n(?=From )", data)[:200]:
+        try:
+            message = email.message_from_bytes(chunk)
+            for part in message.walk():
+                if part.get_content_maintype() != "multipart":
+                    payload = part.get_payload(decode=True)
+                    if isinstance(payload, bytes) and part.get_filename():
+                        payloads.append(payload[:_VISIBLE_LIMIT])
+        except (ValueError, LookupError, TypeError):
+            continue  # a malformed message shows nothing
+    return payloads
+
+
+def _members(data: bytes) -> list[str]:
+    budget = 2 * _VISIBLE_LIMIT  # unpacked bytes per archive: a zip bomb stops here, not in memory
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            texts = []
+            for info in archive.infolist()[:200]:
+                if budget <= 0:
+                    break
+                with archive.open(info) as member:
+                    chunk = member.read(min(_VISIBLE_LIMIT, budget))
+                budget -= len(chunk)
+                texts.append(chunk.decode("utf-8", "ignore"))
+            return texts
+    except (zipfile.BadZipFile, OSError, RuntimeError, ValueError, NotImplementedError):
+        return []  # a broken archive shows nothing; other checks judge the file itself
+
+
+# --- per-argument grounding rules ---------------------------------------------------------------------
+
+Seen = Callable[[Any], bool]  # is a literal stated in the instruction or visible in the initial state?
+
+
+def _bookmarks(value: Any, seen: Seen) -> str | None:
+    for item in value if isinstance(value, list) else []:
+        for literal in (item[1:3] if isinstance(item, list) else []):
+            if not seen(literal):
+                return f"the kept bookmark {literal!r} is neither in the instruction nor in the initial profile"
+    return None
+
+
+def _settings(value: Any, seen: Seen) -> str | None:
+    for key in value if isinstance(value, dict) else {}:
+        if not seen(key):
+            return f"the kept setting {key!r} is neither in the instruction nor in the initial settings"
+    return None
+
+
+def _rules(value: Any, seen: Seen) -> str | None:
+    for rule in value if isinstance(value, list) else []:
+        for literal in (rule.get("key"), rule.get("command")) if isinstance(rule, dict) else ():
+            if literal is not None and not seen(literal):
+                return f"the kept shortcut part {literal!r} is neither in the instruction nor in keybindings.json"
+    return None
+
+
+def _people(value: Any, seen: Seen) -> str | None:
+    for item in value if isinstance(value, list) else []:
+        email = item[1] if isinstance(item, list) and len(item) > 1 else item
+        if isinstance(email, str) and not (seen(email) or seen(email.lower())):
+            return f"the contact {email!r} is neither in the instruction nor in the initial files"
+        if isinstance(item, list) and item and isinstance(item[0], str):
+            missing = [w for w in item[0].split() if not seen(w)]
+            if missing:
+                return f"the contact name {item[0]!r} ({missing[0]!r}) is neither in the instruction nor in the files"
+    return None
+
+
+def _saved(value: Any, seen: Seen) -> str | None:
+    if isinstance(value, str) and not (seen(value) or seen(value.rsplit("/", 1)[-1]) or seen(value.rsplit("/", 2)[0])):
+        return f"the file {value!r}: neither it, its name, nor its folder is stated or visible"
+    return None
+
+
+_NOT_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}|[-+$€£]?[\d,.]+%?")  # dates and numbers: a workbook stores them as numbers
+
+
+def _cells(value: Any, seen: Seen) -> str | None:
+    """Every text cell of a table the rubric expects is asked for or already in the files (numbers and dates
+    are stored in other forms in a workbook, so only text cells are held to this)."""
+    rows = value if isinstance(value, list) else []
+    for row in rows:
+        for cell in row if isinstance(row, list) else [row]:
+            if isinstance(cell, str) and cell.strip() and not _NOT_TEXT.fullmatch(cell.strip()) and not seen(cell):
+                return f"the cell {cell!r} is neither in the instruction nor in the initial files"
+    return None
+
+
+def _messages(value: Any, seen: Seen) -> str | None:
+    for folder, ids in value.items() if isinstance(value, dict) else ():
+        for message_id in ids if isinstance(ids, list) else []:
+            if isinstance(message_id, str) and not seen(message_id):
+                return f"the kept message {message_id!r} in {folder!r} is not in the initial profile"
+    return None
+
+
+def _json_values(value: Any, seen: Seen) -> str | None:
+    for item in value if isinstance(value, list) else []:
+        keys = item[0] if isinstance(item, list) and item and isinstance(item[0], list) else []
+        if keys and not seen(str(keys[-1])):
+            return f"the kept value at {keys!r} is neither in the instruction nor in the initial file"
+    return None
+
+
+#: (primitive, arg) -> a rule for args grounded in the visible initial state rather than in literal prose
+VISIBLE: dict[tuple[str, str], Callable[[Any, Seen], str | None]] = {
+    ("chrome.bookmarks_kept", "bookmarks"): _bookmarks,
+    ("vscode.settings_kept", "settings"): _settings,
+    ("vscode.keybindings_kept", "rules"): _rules,
+    ("multi.contacts", "present"): _people,
+    ("multi.contacts", "absent"): _people,
+    ("multi.saved_file", "path"): _saved,
+    ("json.values_kept", "values"): _json_values,
+    ("tb.profile_kept", "messages"): _messages,
+    ("docx.table_equals", "expected"): _cells,
+    ("xlsx.sheet_content", "rows"): _cells,
+    ("xlsx.table_rows", "rows"): _cells,
+    ("multi.sheet_table", "header"): _cells,
+    ("multi.docx_table", "header"): _cells,
+    ("pptx.slide_titles", "titles"): _cells,
+}
+
+
+def _pref_name(text: str, args: Mapping[str, Any]) -> str | None:
+    pattern = pref_phrase(str(args.get("name")))
+    if pattern is None:
+        return None  # a pref without a known phrasing: the value (below) must still be stated when not a switch
+    if not re.search(pattern, prose(text, quotes=False), re.IGNORECASE | re.DOTALL):
+        return f"name={args.get('name')!r} is checked but the instruction does not ask for that setting"
+    return None
+
+
+def _pref_value(text: str, args: Mapping[str, Any]) -> str | None:
+    value = args.get("value")
+    if isinstance(value, bool):
+        if pref_phrase(str(args.get("name"))) is None:
+            return f"value={value!r} of {args.get('name')!r}: no known phrasing says how to switch this setting"
+        return None  # a switch is asked by the setting's phrase itself ("stop quoting", "attach my vCard")
+    if isinstance(value, int | float) and not (value in (0, 1, 2) and pref_phrase(str(args.get("name")))):
+        return None if mentions(text, value) else f"value={value!r} is checked but the instruction does not state it"
+    return None
+
+
+#: (primitive, arg) -> a rule that reads the instruction in its own way
+PROSE: dict[tuple[str, str], Callable[[str, Mapping[str, Any]], str | None]] = {
+    ("tb.pref_equals", "name"): _pref_name,
+    ("tb.pref_equals", "value"): _pref_value,
+}
+
+
+# --- the purpose of each check ------------------------------------------------------------------------
+
+_CALC = r"formula|function|SUM|AVERAGE|MIN|MAX|COUNT|MEDIAN|ROUND|PRODUCT|total|average|minus|multipl"
+#: primitive (or its app prefix) -> words that name what the check's task is about; the instruction must
+#: contain one. Checks that only guard the rest of the state (`*_kept`, listings) have no entry.
+ACTIONS: dict[str, str] = {
+    "xlsx.autofilter": r"filter|autofilter",
+    "xlsx.cell_style": r"bold|fill|font|size|colou?r|background|format|style",
+    "xlsx.cell_value": r"type|write|enter|put|label|read|fill|add|heading|header|title",
+    "xlsx.chart_type": r"chart|graph|plot",
+    "xlsx.chart_series": r"chart|graph|plot|series",
+    "xlsx.chart_position": r"chart|graph|plot",
+    "xlsx.columns_hidden": r"hid(?:e|den)|visible|show",
+    "xlsx.conditional_format": r"conditional|highlight",
+    "xlsx.data_validation": r"validat|validity|restrict|allow|limit",
+    "xlsx.formula_column": _CALC,
+    "xlsx.formula_value": _CALC,
+    "xlsx.freeze_panes": r"freez|froze|lock|visible",
+    "xlsx.merged_range": r"merg|span",
+    "xlsx.number_format": r"format|display|show",
+    "xlsx.range_sorted": r"sort|order|reorder|arrange|rearrange|rank",
+    "xlsx.sheet_names": r"sheet|tab",
+    "xlsx.values_replaced": r"replace|rename|change|correct|substitut",
+    "docx.paragraph_alignment": r"align|justif|cent(?:er|re)",
+    "docx.line_spacing": r"spacing|spaced",
+    "docx.list_paragraphs": r"list|bullet|number",
+    "docx.char_format": r"bold|italic|underline|font|size|typeface",
+    "docx.header_footer": r"header|footer",
+    "docx.page_breaks": r"page|break",
+    "docx.page_margins": r"margin",
+    "docx.page_size": r"paper|page|orientation|landscape|portrait|size",
+    "docx.styled_paragraphs": r"style|heading|title",
+    "docx.table_inserted": r"table",
+    "docx.table_equals": r"table|row|column|cell",
+    "docx.occurrences": r"replace|change|rename|substitut|correct",
+    "docx.answer_number": r"count|how many|number|total",
+    "pptx": r"slide|deck|presentation|Impress",
+    "tb.filter_exists": r"filter",
+    "tb.folder_exists": r"folder",
+    "tb.message_flags": r"flag|star|read",
+    "tb.messages_in_folder": r"mov|cop|filter|folder|file",
+    "tb.contact_exists": r"contact|address book|card",
+    "tb.pref_equals": r"Thunderbird|setting|option|preference|account",
+    "tb.pref_text": r"Thunderbird|setting|account",
+    "tb.file_saved": r"save|store|download|attachment",
+    "fs.archive_contains": r"archive|zip|tar|compress|back(?:\s|-)?up|bundle",
+    "fs.file_mode": r"permission|mode|executable|chmod|private|read-only",
+    "fs.dir_modes": r"permission|mode|executable|chmod|private|read-only",
+    "fs.mode_bits": r"permission|mode|executable|chmod|private|read-only",
+    "fs.symlink_to": r"link|symlink|symbolic",
+    "fs.answer_equals": r"count|how many|number|write|answer|find|total|size|which|list|contain|name",
+    "image.is_rotated": r"rotat|turn",
+    "image.is_flipped": r"flip|mirror",
+    "image.brightness_changed": r"bright|dark",
+    "image.grayscale": r"gr[ae]y|black and white|black-and-white|monochrome|desaturat",
+    "image.cropped_to": r"crop|trim",
+    "image.size_equals": r"resiz|scal|size|width|height|pixel|shrink|enlarge",
+    "image.scaled_by": r"resiz|scal|size|percent|%|shrink|enlarge",
+    "image.side_equals": r"resiz|scal|size|width|height",
+    "image.dpi_is": r"dpi|resolution|pixels per inch|ppi",
+    "image.print_width": r"print|inch|dpi|resolution",
+    "image.format_is": r"PNG|JPE?G|WEBP|TIFF|BMP|GIF|convert|export|save",
+    "image.transparent_background": r"transparen|background|alpha",
+    "image.background_color": r"transparen|background|colou?r",
+    "chrome.bookmark_exists": r"bookmark",
+    "chrome.bookmark_absent": r"bookmark|delete|remove",
+    "chrome.folder_exists": r"folder|bookmark",
+    "chrome.folder_absent": r"folder|bookmark|delete|remove",
+    "chrome.homepage": r"home",
+    "chrome.startup_pages": r"start|onstartup|launch|opens? these pages|make it open",
+    "chrome.search_engine": r"search",
+    "vscode.keybinding_exists": r"shortcut|keybinding|bind|key",
+    "vscode.setting_equals": r"setting|set|make|change|\w+\.\w+",
+    "multi.contacts": r"address book|contact|card",
+    "multi.bookmark": r"bookmark",
+    "multi.sheet_table": r"sheet|table|xlsx|workbook|Calc|spreadsheet",
+    "multi.docx_table": r"table",
+    "multi.number_in_text": r"total|sum|number|write|count|report|figure|find|put",
+    "multi.slide_layouts": r"slide",
+    "multi.slide_notes": r"notes",
+    "multi.slide_picture": r"slide|picture|image",
+    "multi.saved_file": r"save|store|attachment|download",
+    "multi.setting_value": r"setting|set|VS Code|value",
+}
+
+
+def action_of(primitive: str) -> str | None:
+    return ACTIONS.get(primitive) or ACTIONS.get(primitive.split(".", 1)[0])
+
+
+# --- the stage ----------------------------------------------------------------------------------------
+
+def ground(task: Mapping[str, Any], visible: Callable[[], str]) -> str:
+    """Check `task`'s instruction against its rubric; returns evidence, raises `Ungrounded` naming the arg.
+
+    `visible()` gives the initial state's text (called only when a check needs it)."""
+    from verifiers import checks  # the check registry imports every check module: load it on first use
+
+    text = str(task.get("instruction") or "")
+    rubric = list(task.get("rubric") or [])
+    registry = checks.registry()
+    shown: list[str] = []
+
+    def initial() -> str:  # the initial state's text, read once and only when a check needs it
+        if not shown:
+            shown.append(visible())
+        return shown[0]
+
+    def seen(value: Any) -> bool:
+        return mentions(text, value) or (isinstance(value, str) and bool(value) and value in initial())
+
+    stated = 0
+    for item in rubric:
+        prim, args, where = registry[item["primitive"]], item["args"], f"rubric {item['id']}"
+        for name in prim.grounded:
+            if name not in args:
+                continue
+            stated += 1
+            rule = VISIBLE.get((prim.name, name))
+            reader = PROSE.get((prim.name, name))
+            if rule is not None:
+                problem = rule(args[name], seen)
+                problem = f"{name}: {problem}" if problem else None
+            elif reader is not None:
+                problem = reader(text, args)
+            elif (prim.name, name) in extract.BINDINGS or (prim.name, name) in extract.READ_BACK:
+                problem = None  # said in words or next to a cue: the passes below read it
+            elif not mentions(text, args[name]):
+                problem = f"{name}={args[name]!r} is checked but the instruction does not state it"
+            else:
+                problem = None
+            if problem:
+                raise Ungrounded(f"{where}: {problem}")
+        for name in prim.secret:
+            if name in args and leaks(text, args[name]):
+                raise Ungrounded(f"{where}: the answer {name}={args[name]!r} appears in the instruction")
+    semantic = _semantics(text, rubric)
+    numbers = roundtrip.check(text, rubric, initial)
+    _purpose(text, rubric)
+    return (f"{stated} checked literals stated or visible; {semantic} goal arguments expressed, none contradicted; "
+            f"{numbers} numbers read back from the instruction agree; no answer leaked")
+
+
+def _semantics(text: str, rubric: list[dict[str, Any]]) -> int:
+    """Lexicon pass: each bound argument is expressed and not contradicted. Returns how many were checked."""
+    wanted: list[tuple[str, str, str, Any, str]] = []  # (check id, arg, domain, rubric value, domain value)
+    allowed: dict[str, set[str]] = {}
+    for item in rubric:
+        for name, value in item["args"].items():
+            binding = extract.BINDINGS.get((item["primitive"], name))
+            want = binding.value(value) if binding else None
+            if binding and want is not None:
+                wanted.append((item["id"], name, binding.domain, value, want))
+                allowed.setdefault(binding.domain, set()).add(want)
+    for item in rubric:
+        for name, value in item["args"].items():
+            derived = extract.DERIVED.get((item["primitive"], name))
+            said_by_arg = extract.expressed(str(value), derived) if derived else {}
+            if derived and len(said_by_arg) == 1:
+                want = next(iter(said_by_arg))
+                wanted.append((item["id"], name, derived, value, want))
+                allowed.setdefault(derived, set()).add(want)
+    cache: dict[str, dict[str, list[str]]] = {}
+    for check_id, name, domain, value, want in wanted:
+        said = cache.setdefault(domain, extract.expressed(text, domain))
+        if want in DOMAINS[domain].phrases and want not in said:
+            raise Ungrounded(f"rubric {check_id}: {name}={value!r} is checked but the instruction does not say it "
+                             f"(no phrase for {want!r}{_reads_as(said)})")
+        for other in DOMAINS[domain].against(want):
+            if other in said and other not in allowed[domain]:
+                raise Ungrounded(f"rubric {check_id}: {name}={value!r} is checked but the instruction asks for "
+                                 f"{other!r} ({said[other][0]!r})")
+    for item in rubric:
+        kind = extract.CONSISTENT.get(item["primitive"])
+        if kind is None:
+            continue
+        domain = kind
+        said = cache.setdefault(domain, extract.expressed(text, domain))
+        if not said:
+            raise Ungrounded(f"rubric {item['id']}: the instruction does not say which {domain} to compute")
+        for value in said:
+            clash = [o for o in DOMAINS[domain].against(value) if o in said]
+            if clash:
+                raise Ungrounded(f"rubric {item['id']}: the instruction asks for both {value!r} "
+                                 f"({said[value][0]!r}) and {clash[0]!r} ({said[clash[0]][0]!r})")
+        wanted.append((item["id"], domain, domain, None, ""))
+    return len(wanted)
+
+
+def _reads_as(said: Mapping[str, list[str]]) -> str:
+    return f"; it reads as {sorted(said)}" if said else ""
+
+
+_FILES = re.compile(r"(?:~|/home/)[^\s'\"(),;]*")
+
+
+def _purpose(text: str, rubric: list[dict[str, Any]]) -> None:
+    words = _FILES.sub(" ", text)  # a file name is no request ("/home/user/sort_me.xlsx" asks for no sort)
+    for item in rubric:
+        pattern = action_of(item["primitive"])
+        if pattern and not re.search(rf"\b(?:{pattern})", words, re.IGNORECASE):
+            raise Ungrounded(f"rubric {item['id']}: the instruction never asks for this check's action "
+                             f"({item['primitive']}: none of {pattern!r})")

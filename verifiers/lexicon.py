@@ -1,0 +1,313 @@
+"""The lexicon: how an instruction says each value of a goal-defining argument, and which values contradict it.
+
+Grounding (verifiers/grounding.py) asks two questions of every goal-defining rubric argument (sort direction,
+comparison operator, aggregate, chart type, alignment, rotation direction...): does the instruction express the
+value the rubric checks, and does it express a value that contradicts it? A literal match is not enough for
+these: "largest to smallest" means `descending=True`, and "a sum of ... using AVERAGE" asks for two things.
+
+A `Domain` maps each value to regular expressions (case-insensitive, matched on word boundaries by the author)
+for its phrasings. The phrasings are the ones the families' offline PHRASINGS and word tables use
+(workflows/calc_sort_rows.ORDER_WORDS, calc_chart.CHART_WORDS, calc_conditional_format's conditions ...) plus
+the common synonyms a model writes. Matching keeps the longest phrase where phrases overlap ("counter-clockwise"
+is not also "clockwise", "reverse alphabetical" is not also "alphabetical", "not equal to" not "equal to").
+A phrase mapped to the neutral value "" only consumes text ("Insert > Header and Footer" names neither part).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+NEUTRAL = ""
+
+# Paths and URLs name files, not goals: "/home/user/left_over.docx" says nothing about alignment.
+_PATHS = re.compile(r"(?:~|/home/)[^\s'\"(),;]*|https?://\S+|chrome://\S+")
+# A quoted literal (a header, a title, a label) is data: 'Average Score' does not ask for an average.
+# An opening quote follows a non-word character, so apostrophes in "don't" or "Chrome's" open nothing.
+_QUOTED = re.compile(r"(?<!\w)'[^'\n]+?'(?!\w)|\"[^\"\n]+\"|“[^”\n]+”|‘[^’\n]+’")
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The values of one goal-defining argument kind and their phrasings.
+
+    `contradicts[v]` lists the values an instruction must not also express when the rubric checks `v`
+    (default: every other value of the domain). `mask_quotes=False` keeps quoted text for domains whose
+    phrasings are quoted UI names (the "Title Only" layout, 'Continue where you left off')."""
+
+    name: str
+    phrases: Mapping[str, tuple[str, ...]]
+    contradicts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    mask_quotes: bool = True
+    mask_paths: bool = True
+
+    def against(self, value: str) -> tuple[str, ...]:
+        """The values that contradict `value`."""
+        if value in self.contradicts:
+            return self.contradicts[value]
+        return tuple(v for v in self.phrases if v not in (value, NEUTRAL))
+
+    @cached_property
+    def _patterns(self) -> list[tuple[str, re.Pattern[str]]]:
+        return [(value, re.compile(p, re.IGNORECASE)) for value, ps in self.phrases.items() for p in ps]
+
+    def expressed(self, text: str) -> dict[str, list[str]]:
+        """Value -> the phrases of `text` that express it (longest phrase wins where phrases overlap)."""
+        text = prose(text, quotes=self.mask_quotes, paths=self.mask_paths)
+        spans = [(m.start(), m.end(), value) for value, pattern in self._patterns
+                 for m in pattern.finditer(text) if m.end() > m.start()]
+        kept = [s for s in spans
+                if not any(o[0] <= s[0] and s[1] <= o[1] and (o[1] - o[0]) > (s[1] - s[0]) for o in spans)]
+        found: dict[str, list[str]] = {}
+        for start, end, value in sorted(kept):
+            if value != NEUTRAL:
+                found.setdefault(value, []).append(text[start:end])
+        return found
+
+
+def prose(text: str, *, quotes: bool = True, paths: bool = True) -> str:
+    """`text` with paths/URLs and (optionally) quoted literals blanked out, keeping the words around them."""
+    if paths:
+        text = _PATHS.sub(" ", text)
+    if quotes:
+        text = _QUOTED.sub(" ", text)
+    return text
+
+
+def _b(*words: str) -> tuple[str, ...]:
+    """Phrases as whole-word patterns."""
+    return tuple(rf"\b{w}\b" for w in words)
+
+
+DOMAINS: dict[str, Domain] = {d.name: d for d in (
+    Domain("order", {
+        "asc": _b("from smallest to largest", "smallest to largest", "lowest to highest", "ascending",
+                  "increasing", "A to Z", r"alphabetical(?:ly)?", "oldest to newest", "earliest to latest",
+                  "oldest first", "smallest first", "lowest first"),
+        "desc": _b("from largest to smallest", "largest to smallest", "highest to lowest", "descending",
+                   "decreasing", "Z to A", r"reverse alphabetical(?:ly)?(?: order)?", r"reverse-alphabetical",
+                   "newest to oldest", "latest to earliest", "newest first", "most recent first", "largest first",
+                   "highest first"),
+    }),
+    Domain("compare", {
+        "greaterThan": _b("greater than", "more than", "larger than", "higher than", "bigger than", "above",
+                          r"exceed(?:s|ing)?"),
+        "lessThan": _b("less than", "fewer than", "smaller than", "lower than", "below"),
+        "greaterThanOrEqual": _b("greater than or equal to", "at least", "no less than", "or more"),
+        "lessThanOrEqual": _b("less than or equal to", "at most", "no more than", "or less", "or fewer"),
+        "between": _b("between"),
+        "notBetween": _b("not between", "outside"),
+        "equal": _b("equal to", "equals", "is equal"),
+        "notEqual": _b("not equal to", "different from", "other than", "does not equal"),
+        "top": _b(r"top \d+", r"top-\d+", r"highest \d+", r"largest \d+", r"\d+ highest", r"\d+ largest"),
+        "bottom": _b(r"bottom \d+", r"bottom-\d+", r"lowest \d+", r"smallest \d+", r"\d+ lowest", r"\d+ smallest"),
+    }, contradicts={
+        "greaterThan": ("lessThan", "lessThanOrEqual", "bottom"),
+        "lessThan": ("greaterThan", "greaterThanOrEqual", "top"),
+        "greaterThanOrEqual": ("lessThan", "lessThanOrEqual"),
+        "lessThanOrEqual": ("greaterThan", "greaterThanOrEqual"),
+        "between": ("notBetween",), "notBetween": ("between",),
+        "equal": ("notEqual",), "notEqual": ("equal",),
+        "top": ("bottom", "lessThan"), "bottom": ("top", "greaterThan"),
+    }),
+    Domain("aggregate", {
+        "SUM": _b("SUM", "sums", r"totals?", r"add(?:s|ing)? up", "summing"),
+        "AVERAGE": _b("AVERAGE", "averages", "mean", "arithmetic mean"),
+        "MIN": _b("MIN", "minimum", "lowest", "smallest", "smaller"),
+        "MAX": _b("MAX", "maximum", "highest", "largest", "larger"),
+        "MEDIAN": _b("MEDIAN", "middle value"),
+        "COUNT": _b("COUNT", "how many", r"number of (?:data )?(?:rows|entries|numbers|values|cells|records)"),
+        "COUNTIF": _b("COUNTIF"),
+        "SUMIF": _b("SUMIF"),
+        "PRODUCT": _b("PRODUCT", r"multipl(?:y|ied|ying)", "times"),
+        "DIFFERENCE": _b("minus", r"subtract(?:ed|ing)?", "difference"),
+        "ROUND": _b("ROUND", "rounded", "rounding"),
+    }, contradicts={
+        "SUM": ("AVERAGE", "MIN", "MAX", "MEDIAN", "PRODUCT", "DIFFERENCE"),
+        "AVERAGE": ("SUM", "MIN", "MAX", "MEDIAN", "PRODUCT", "DIFFERENCE"),
+        "MIN": ("MAX", "SUM", "AVERAGE", "MEDIAN"),
+        "MAX": ("MIN", "SUM", "AVERAGE", "MEDIAN"),
+        "MEDIAN": ("SUM", "AVERAGE", "MIN", "MAX"),
+        "COUNT": ("SUM", "AVERAGE", "MIN", "MAX", "MEDIAN"),
+        "COUNTIF": ("SUM", "AVERAGE", "MIN", "MAX", "MEDIAN", "SUMIF"),
+        "SUMIF": ("AVERAGE", "MIN", "MAX", "MEDIAN", "COUNTIF"),
+        "PRODUCT": ("SUM", "AVERAGE", "DIFFERENCE"),
+        "DIFFERENCE": ("SUM", "AVERAGE", "PRODUCT"),
+        "ROUND": (),
+    }),
+    Domain("chart", {
+        "bar": _b("bar chart", "bar graph", r"horizontal bars?", "horizontal bar chart"),
+        "column": _b("column chart", "column graph", r"vertical bars?", "vertical bar chart"),
+        "line": _b("line chart", "line graph"),
+        "pie": _b("pie chart", "pie"),
+        "area": _b("area chart", "area graph"),
+        "scatter": _b("scatter chart", "scatter plot", "XY chart"),
+    }),
+    Domain("align", {
+        "left": _b(r"left[- ]aligned", r"align(?:ed)? (?:to the )?left", "flush left", "left alignment",
+                   r"left[- ]justified", r"aligned? left"),
+        "center": _b(r"cent(?:er|re)d?", r"align(?:ed)? (?:to the )?cent(?:er|re)", "centred"),
+        "right": _b(r"right[- ]aligned", r"align(?:ed)? (?:to the )?right", "flush right", "right alignment",
+                    r"right[- ]justified", r"aligned? right"),
+        "justify": _b(r"justif(?:y|ied|ication)", "flush with both margins", "block alignment"),
+    }),
+    Domain("part", {
+        "header": _b(r"headers?"),
+        "footer": _b(r"footers?"),
+        NEUTRAL: _b(r"headers? (?:and|or|&) footers?", r"footers? (?:and|or|&) headers?"),
+    }),
+    Domain("spacing", {
+        "multiple": _b("single", "double", "one and a half", r"\d+(?:\.\d+)? lines?", "proportional"),
+        "atLeast": _b("at least"),
+        "exact": _b(r"exact(?:ly)?", "fixed"),
+    }, contradicts={"atLeast": ("exact",), "exact": ("atLeast",), "multiple": ()}),
+    Domain("list", {
+        "bullet": _b(r"bullet(?:ed|s)?", "unordered"),
+        "number": _b("numbered", "numbering", r"1, 2, 3", "ordered list"),
+    }),
+    Domain("orientation", {"portrait": _b("portrait"), "landscape": _b("landscape")}),
+    Domain("unit", {
+        "cm": _b("cm", r"centimet(?:er|re)s?"),
+        "in": _b(r"inch(?:es)?", r"\d+(?:\.\d+)? ?in"),
+        "mm": _b("mm", r"millimet(?:er|re)s?"),
+    }),
+    Domain("archive", {
+        "zip": _b("zip", r"\.zip"),
+        "tar.gz": (r"\bgzip", r"\.tar\.gz\b", r"\.tgz\b", r"\bgzipped\b"),
+        "tar.bz2": (r"\bbzip2?", r"\.tar\.bz2\b", r"\bbz2\b"),
+    }, mask_paths=False),
+    Domain("brightness", {
+        "brighter": _b("brighter", r"brighten(?:ed)?", "lighter", "lighten", "increase the brightness"),
+        "darker": _b("darker", r"darken(?:ed)?", "dimmer", "reduce the brightness", "decrease the brightness",
+                     "lower the brightness"),
+    }),
+    Domain("rotation", {
+        "clockwise": _b("clockwise", "to the right"),
+        "counter-clockwise": _b(r"counter-?clockwise", r"anti-?clockwise", "to the left"),
+    }),
+    Domain("axis", {
+        "horizontal": _b(r"horizontal(?:ly)?", "left and right", "mirror image"),
+        "vertical": _b(r"vertical(?:ly)?", "top and bottom", "upside down"),
+    }),
+    Domain("layout", {
+        "title_only": _b("title only", "title-only"),
+        "title_content": _b(r"title,? (?:and )?content", r"title \+ content"),
+        "two_content": _b(r"title,? and 2 content", r"title,? 2 content", "two content", r"title and two content"),
+        "title_slide": _b("title slide"),
+        "blank": _b("blank"),
+    }, mask_quotes=False),
+    Domain("corner", {
+        "top_left": _b(r"top[- ]left", r"upper[- ]left"),
+        "top_right": _b(r"top[- ]right", r"upper[- ]right"),
+        "bottom_left": _b(r"bottom[- ]left", r"lower[- ]left"),
+        "bottom_right": _b(r"bottom[- ]right", r"lower[- ]right"),
+    }),
+    Domain("filter_action", {
+        "Move to folder": _b(r"mov(?:e|es|ed|ing)"),
+        "Copy to folder": _b(r"cop(?:y|ies|ied|ying)"),
+        "Mark read": _b("as read", r"mark(?:s|ed)? read"),
+        "Mark flagged": _b(r"flag(?:s|ged)?", r"stars?", "starred"),
+        "Delete": _b(r"delet(?:e|es|ed|ing)"),
+        NEUTRAL: _b(r"not (?:move|copy)", r"(?:do not|don't) (?:move|copy)"),
+    }, contradicts={"Move to folder": ("Copy to folder", "Delete"), "Copy to folder": ("Move to folder", "Delete"),
+                    "Mark read": (), "Mark flagged": (), "Delete": ("Move to folder", "Copy to folder")}),
+    Domain("mail_field", {
+        "subject": _b("subject", "subject line"),
+        "from": _b("sender", "sent by", r"from [\w.+-]+@[\w.-]+", r"\(from\)", "from address"),
+        "before": _b("before", "older than", "earlier than"),
+        "after": _b("after", "newer than", "later than"),
+    }, contradicts={"subject": ("from",), "from": ("subject",), "before": ("after",), "after": ("before",)}),
+    Domain("match", {
+        "contains": _b(r"contains?", "containing"),
+        "is": _b("is exactly", r"equals?"),
+        "begins with": _b(r"begins? with", r"starts? with"),
+        "ends with": _b(r"ends? with"),
+        "doesn't contain": _b(r"does(?:n't| not) contain"),
+    }, contradicts={"contains": ("doesn't contain",), "doesn't contain": ("contains",)}),
+    Domain("read", {
+        "read": _b("as read", r"mark(?:s|ed)? (?:\w+ ){0,4}read", "read status"),
+        "unread": _b("unread", "as not read"),
+        NEUTRAL: (r"\bother (?:messages|mail|ones)\b[^.;]*\bunread\b",),
+    }),
+    Domain("flag", {
+        "flagged": _b(r"flag(?:s|ged)?", r"stars?", "starred"),
+        "unflagged": _b(r"unflag(?:ged)?", r"unstar(?:red)?", r"remove the (?:flag|star)"),
+    }),
+    Domain("startup", {
+        "continue": _b(r"continue where (?:you|I|it) left off", r"(?:last|previous) session", r"restor\w* the tabs"),
+        "new_tab": _b("new tab page"),
+        NEUTRAL: _b(r"instead of the new tab page"),
+    }, contradicts={"continue": ("new_tab",), "new_tab": ("continue",), "urls": ("continue", "new_tab")},
+        mask_quotes=False),
+    Domain("home", {
+        "new_tab": _b("new tab page", "new tab"),
+        "shown": _b(r"home button (?:is )?(?:shown|visible)", r"show(?:s|ing)? the home button"),
+        "hidden": _b(r"hide the home button", r"home button (?:is )?hidden"),
+    }, contradicts={"new_tab": (), "shown": ("hidden",), "hidden": ("shown",)}),
+    Domain("number_format", {
+        "currency": _b("currency", r"dollars?", "euros?", r"pounds? sterling", r"US dollar"),
+        "percent": _b(r"percent(?:age)?", "per cent"),
+        "date": _b("date", "YYYY-MM-DD", r"DD[./-]MM[./-]YYYY", r"MM[./-]DD[./-]YYYY"),
+        "number": _b("number format", "decimal places", "thousands separator"),
+    }, contradicts={"currency": ("percent", "date"), "percent": ("currency", "date"),
+                    "date": ("currency", "percent"), "number": ("currency", "percent", "date")}),
+    Domain("validation", {
+        "list": _b("list", "drop-down", "dropdown"),
+        "whole": _b(r"whole numbers?", r"integers?"),
+        "decimal": _b(r"decimal numbers?", r"decimals?"),
+    }, contradicts={"list": ("whole", "decimal"), "whole": ("decimal", "list"), "decimal": ("whole", "list")}),
+    Domain("emphasis", {
+        "bold": _b("bold", "boldface"),
+        "italic": _b(r"italics?", "italicised", "italicized"),
+        "underline": _b(r"underline(?:d)?", "underlined"),
+    }, contradicts={"bold": (), "italic": (), "underline": ()}),
+    Domain("slides", {
+        "deleted": _b(r"delet(?:e|es|ed|ing)", r"remov(?:e|es|ed|ing)", r"get(?:s|ting)? rid of", r"drop(?:s|ped)?",
+                     "take out"),
+        "duplicated": _b(r"duplicat(?:e|es|ed|ing)", r"cop(?:y|ies)", "second copy"),
+        NEUTRAL: _b(r"(?:do not|don't|not) (?:copy|delete|remove|duplicate) it"),
+    }),
+    Domain("case", {
+        "match": _b("exactly as written", "match case", r"case[- ]sensitive", "same capitalization",
+                    "same capitalisation", "exact case"),
+        "any": _b("any capitalization", "any capitalisation", r"case[- ]insensitive",
+                  r"ignor(?:e|es|ing) (?:the )?case", r"regardless of (?:case|capitali[sz]ation)", "any case"),
+    }),
+    Domain("page_number", {"page_number": _b(r"page numbers?", "page-number", "page count")}),
+    Domain("unbind", {"removed": _b(r"remov(?:e|es|ed|ing)", r"delet(?:e|es|ed|ing)", "disable", "unbind",
+                                    "no longer runs", "no longer")}),
+    Domain("side", {"width": _b("width", "wide"), "height": _b("height", "high", "tall")}),
+    Domain("executable", {"executable": _b("executable", r"\+x", "run it", "runnable", "execute permission")}),
+)}
+
+
+#: Thunderbird prefs (tb.pref_equals) -> a phrase that asks for the family's target value of that pref.
+#: Keyed by the pref name without the identity prefix; the phrases follow workflows/tb_set_pref.py's asks.
+PREFS: dict[str, str] = {
+    "reply_on_top": r"\b(?:above|on top of|before) the quot",
+    "compose_html": r"\bplain[- ]text\b",
+    "sig_on_fwd": r"\bsignature\b.*\bforward",
+    "sig_on_reply": r"\b(?:stop|don't|do not|no longer|never)\b.*\bsignature\b.*\brepl",
+    "auto_quote": r"\b(?:stop|don't|do not|no longer|never)\b.*\bquot",
+    "doBcc": r"\bBcc\b|\bblind (?:carbon )?copy\b",
+    "mailnews.mark_message_read.delay": r"\bread\b.*\bafter\b.*\bdisplayed\b|\bread\b.*\bafter\b.*\bseconds?\b",
+    "mailnews.mark_message_read.delay.interval": r"\b\d+ seconds?\b",
+    "mail.SpellCheckBeforeSend": r"\bspell(?:ing|check)?\b.*\bbefore sending\b|\bcheck spelling\b",
+    "mail.receipt.request_return_receipt_on": r"\b(?:request|ask for)\b.*\breturn receipt\b",
+    "mail.compose.autosave": r"\bauto-?sav",
+    "mail.compose.autosaveinterval": r"\bauto-?sav\w*\b.*\b\d+ minutes?\b",
+    "mail.biff.show_alert": r"\b(?:stop|don't|do not|no longer|never|without)\b.*\balert\b",
+    "attach_vcard": r"\bvCard\b",
+    "mail.close_message_window.on_delete": r"\bclose\b.*\b(?:tab|window)\b.*\b(?:move|delete)",
+}
+
+
+def pref_phrase(name: str) -> str | None:
+    """The phrase pattern that asks for pref `name` (identity prefs match on their last part), if known."""
+    if name in PREFS:
+        return PREFS[name]
+    if name.startswith("mail.identity."):
+        return PREFS.get(name.split(".", 3)[-1])
+    return None
