@@ -1,4 +1,4 @@
-"""`forge export osworld|jsonl|parquet OUT` and `forge report --out report.html`."""
+"""`forge export osworld|jsonl|parquet|trajectories OUT` and `forge report --out report.html`."""
 
 # No `from __future__ import annotations` here: Typer evaluates the commands' annotations, which name DbOption,
 # imported inside register() (forge.cli imports this module while it is being set up).
@@ -42,7 +42,7 @@ def register(app: typer.Typer) -> None:
         written = export_osworld(Catalog(db), out, round=round, apps=tuple(app_name or ()), base_url=base_url)
         for domain, ids in sorted(written.items()):
             console.print(f"{domain:<22} {len(ids)} tasks", highlight=False)
-        console.print(f"index: {out / 'evaluation_examples' / 'test_all.json'}", highlight=False)
+        console.print(f"index: {out / 'evaluation_examples' / 'test_all.json'}", highlight=False, markup=False)
 
     def table(fmt: str, out: Path, round: int | None, app_name: list[str] | None, db: str | None) -> None:
         from forge.catalog import Catalog
@@ -50,7 +50,7 @@ def register(app: typer.Typer) -> None:
 
         count = export_dataset(Catalog(db), out, fmt, round=round, apps=tuple(app_name or ()))
         console.print(f"{out}: {count} tasks (student-facing columns; answers only in the `hidden` column)",
-                      highlight=False)
+                      highlight=False, markup=False)
 
     @export_app.command("jsonl")
     def jsonl(
@@ -78,6 +78,24 @@ def register(app: typer.Typer) -> None:
         """
         table("parquet", out, round, app_name, db)
 
+    @export_app.command("trajectories")
+    def trajectories(
+        out: Annotated[Path, typer.Argument(help="The .jsonl file to write.")],
+        results: Annotated[Path, typer.Option("--results", help="The --out folder of `forge student run`.")]
+        = Path("results"),
+        min_score: Annotated[float, typer.Option("--min-score", min=0.0, max=1.0, help="Keep episodes whose "
+                                                 "rubric score is at least this (1 = every check passed).")] = 1.0,
+    ) -> None:
+        """Write verified student trajectories as chat-format SFT rows (messages with tool calls), one per line.
+
+        Only finished episodes whose rubric score reaches --min-score; see forge/export/trajectories.py.
+        Example: forge export trajectories sft.jsonl --results results --min-score 1
+        """
+        from forge.export.trajectories import export_trajectories
+
+        count = export_trajectories(results, out, min_score)
+        console.print(f"{out}: {count} trajectories (score >= {min_score:g})", highlight=False, markup=False)
+
     @app.command()
     def report(
         out: Annotated[Path, typer.Option("--out", help="The HTML file to write.")] = Path("report.html"),
@@ -90,4 +108,4 @@ def register(app: typer.Typer) -> None:
         from forge.catalog import Catalog
         from forge.report import write_report
 
-        console.print(f"report: {write_report(Catalog(db), out)}", highlight=False)
+        console.print(f"report: {write_report(Catalog(db, read_only=True), out)}", highlight=False, markup=False)

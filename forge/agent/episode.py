@@ -1,0 +1,258 @@
+"""The agent loop of one task: the instruction, then commands and their outputs, until done or out of steps.
+
+Two protocols. `tools`: the model gets one function tool, `shell(command)`, through the chat-completions
+tool-calling API; every tool call runs one command (one step) and its output goes back as a `tool` message.
+`text`, for servers without tool calling: the model answers with one ```bash block per turn and the output
+comes back as a user message. In both, a reply that asks for no command ends the episode (the model says it
+is done; `DONE` is the documented way), and so does the step budget. A model that ignores the tools and
+writes a ```bash (or ```python) block, or a `<tool_call>` JSON the server did not parse, is understood in
+either protocol. Malformed tool calls (arguments that are not JSON, an unknown tool, no command) cost a step
+and get an error message back, never a crash. When the conversation outgrows `context_chars`, the oldest
+command outputs are left out (small local models have small contexts).
+
+`Episode.messages` is always the tool-call form of what happened (the SFT format of
+`forge export trajectories`), whichever protocol the server spoke.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forge.agent.chat import ChatClient, ToolsUnsupported, Turn
+from forge.agent.shell import AgentShell, CommandResult
+
+TOOL_NAME = "shell"
+TOOL: dict[str, Any] = {"type": "function", "function": {
+    "name": TOOL_NAME,
+    "description": "Run one bash command in /home/user on the desktop and get back its exit status, stdout and "
+                   "stderr (long output is cut in the middle).",
+    "parameters": {"type": "object", "properties": {"command": {
+        "type": "string", "description": "The bash command line, e.g. ls -la Desktop"}}, "required": ["command"]}}}
+
+SYSTEM = """You are a computer-use agent working on a Linux desktop as the user `user` (home: /home/user).
+The graphical applications are not available to you: you work through a terminal. Run shell commands with the
+`shell` tool; each call runs `bash -c COMMAND` in /home/user (files persist between calls; the shell, current
+folder and variables do not). There is no network. A command may run {seconds:g} seconds at most.
+python3 has openpyxl, python-docx and python-pptx: edit .xlsx / .docx / .pptx files with them; Thunderbird's
+profile and mail folders are plain files under /home/user. Do what the task asks, exactly, and nothing else.
+When the task is done, reply with a short summary and no tool call (or just DONE). You have {steps} commands."""
+
+TEXT_PROTOCOL = """
+
+You cannot call tools here. To run a command, answer with exactly one fenced block:
+```bash
+COMMAND
+```
+and nothing after it; the next message gives you its output. When the task is done, answer DONE."""
+
+#: Characters of conversation sent per turn before old outputs are left out (~15K tokens; small local models
+#: need less: --context-chars).
+CONTEXT_CHARS = 60_000
+ELIDED = "[output left out to fit the context]"
+_BLOCK = re.compile(r"```(bash|sh|shell|console|python|python3|py)?[ \t]*\n(.*?)```", re.S)
+#: Tool calls some models write into the text when the server does not parse them (Qwen / Hermes style).
+_TEXT_CALL = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.S)
+
+
+@dataclass
+class Step:
+    """One line of traj.jsonl: a command and what it gave (or, for the last line, the model's final word)."""
+
+    step_num: int
+    action: str
+    response: str
+    output: str = ""
+    exit_code: int | None = None
+    timed_out: bool = False
+    seconds: float = 0.0
+    llm_seconds: float = 0.0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached: bool = False
+    done: bool = False
+    error: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        if not data["error"]:
+            del data["error"]
+        return data
+
+
+@dataclass
+class Episode:
+    protocol: str
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    ended: str = ""  # done | step budget | llm problem
+    error: str = ""  # set when the model could not be reached: infrastructure, not a score
+
+
+class ProtocolSwitch(Exception):
+    """The server refused tool calling before any command ran: start over with the text protocol."""
+
+
+def system_prompt(step_seconds: float, max_steps: int, protocol: str) -> str:
+    text = SYSTEM.format(seconds=step_seconds, steps=max_steps)
+    return text + TEXT_PROTOCOL if protocol == "text" else text
+
+
+def parse_command(content: str) -> str | None:
+    """The command of a plain-text reply, or None (the model is done): a `<tool_call>` the server left in the
+    text, else the first fenced block (a ```python block runs as a python3 script)."""
+    call = _TEXT_CALL.search(content or "")
+    if call:
+        try:
+            data = json.loads(call.group(1))
+        except json.JSONDecodeError:
+            data = None
+        args = data.get("arguments") if isinstance(data, dict) else None
+        if isinstance(args, str):
+            with contextlib.suppress(json.JSONDecodeError):
+                args = json.loads(args)
+        if isinstance(args, dict) and isinstance(args.get("command"), str) and args["command"].strip():
+            return str(args["command"]).strip()
+    match = _BLOCK.search(content or "")
+    if not match or not match.group(2).strip():
+        return None
+    body = match.group(2).strip()
+    if (match.group(1) or "").startswith("py"):
+        return f"python3 - <<'FORGE_PY'\n{body}\nFORGE_PY"
+    return body
+
+
+def run_episode(instruction: str, home: Path, shell: AgentShell, chat: ChatClient, *, max_steps: int, seed: int,
+                protocol: str = "tools", context_chars: int = CONTEXT_CHARS,
+                on_step: Callable[[Step], None] | None = None) -> Episode:
+    """Work on one task until the model is done or `max_steps` commands ran. Raises `ProtocolSwitch` (tools
+    refused before anything ran) and `LLMConfigError` (the endpoint refuses this model: stop the run).
+    Older command outputs are left out (oldest first) while the conversation exceeds `context_chars`."""
+    seconds = shell.limits.wall_seconds
+    episode = Episode(protocol)
+    canonical = episode.messages
+    canonical += [{"role": "system", "content": system_prompt(seconds, max_steps, "tools")},
+                  {"role": "user", "content": instruction}]
+    sent: list[dict[str, Any]] = [{"role": "system", "content": system_prompt(seconds, max_steps, protocol)},
+                                  {"role": "user", "content": instruction}]
+    tools = [TOOL] if protocol == "tools" else None
+
+    def record(step: Step) -> None:
+        episode.steps.append(step)
+        if on_step is not None:
+            on_step(step)
+
+    while True:
+        fit_context(sent, canonical, context_chars)
+        try:
+            turn = chat.turn(sent, tools, seed)
+        except ToolsUnsupported as exc:
+            if not episode.steps:
+                raise ProtocolSwitch() from None
+            episode.ended = f"llm problem: the server rejected the request: {exc}"  # commands ran: score the state
+            return episode
+        episode.turns.append(turn)
+        if not turn.ok:
+            episode.ended, episode.error = "llm problem", turn.problem
+            return episode
+        message = turn.message
+        content = message.get("content") or ""
+        calls = list(message.get("tool_calls") or [])
+        fallback = None if calls else parse_command(content)
+        if not calls and fallback is None:
+            canonical.append({"role": "assistant", "content": content})
+            record(_step(len(episode.steps) + 1, "DONE", content, turn, done=True, error=turn.problem))
+            episode.ended = "done" if not turn.problem else f"llm problem: {turn.problem}"
+            return episode
+        if len(episode.steps) >= max_steps:
+            episode.ended = "step budget"
+            return episode
+        if calls:
+            sent.append(message)
+            canonical.append(message)
+            for number, call in enumerate(calls):
+                command, problem = _tool_command(call)
+                step = _step(len(episode.steps) + 1, command or "", content, turn, first=number == 0)
+                if len(episode.steps) >= max_steps:
+                    shown = "not run: the step budget is used up"
+                elif command is None:
+                    shown, step.error = f"error: {problem}", problem
+                    record(step)
+                else:
+                    result = shell.run(home, command)
+                    shown = _fill(step, result)
+                    record(step)
+                reply = {"role": "tool", "tool_call_id": call.get("id", ""), "content": shown}
+                sent.append(reply)
+                canonical.append(reply)
+        else:
+            assert fallback is not None
+            call_id = f"call_{len(episode.steps) + 1}"
+            canonical.append({"role": "assistant", "content": content, "tool_calls": [{
+                "id": call_id, "type": "function",
+                "function": {"name": TOOL_NAME, "arguments": json.dumps({"command": fallback})}}]})
+            step = _step(len(episode.steps) + 1, fallback, content, turn)
+            shown = _fill(step, shell.run(home, fallback))
+            record(step)
+            canonical.append({"role": "tool", "tool_call_id": call_id, "content": shown})
+            sent += [{"role": "assistant", "content": content}, {"role": "user", "content": f"Output:\n{shown}"}]
+        if len(episode.steps) >= max_steps:
+            episode.ended = "step budget"
+            return episode
+
+
+def fit_context(sent: list[dict[str, Any]], canonical: list[dict[str, Any]], limit: int) -> None:
+    """Replace the oldest command outputs by a note until the conversation is at most `limit` characters (the
+    latest output always stays). `canonical` gets the same change at the same index, so the exported episode
+    is what the model saw (after the first two, both lists grow by the same number of messages each turn)."""
+    size = sum(len(str(m.get("content") or "")) + len(json.dumps(m.get("tool_calls", ""))) for m in sent)
+    for index, message in enumerate(sent[2:-1], start=2):
+        if size <= limit:
+            return
+        content = str(message.get("content") or "")
+        is_output = message.get("role") == "tool" or (message.get("role") == "user" and content.startswith("Output:"))
+        if not is_output or content.endswith(ELIDED):
+            continue
+        short = ("Output:\n" if message.get("role") == "user" else "") + ELIDED
+        size -= len(content) - len(short)
+        sent[index] = {**message, "content": short}
+        if index < len(canonical) and canonical[index].get("role") in ("tool", "user"):
+            canonical[index] = {**canonical[index], "content": ELIDED}
+
+
+def _step(number: int, action: str, response: str, turn: Turn, *, first: bool = True, done: bool = False,
+          error: str = "") -> Step:
+    """A step of `turn`; the turn's tokens and latency go on its first step only (a turn may run several)."""
+    return Step(number, action, response, prompt_tokens=turn.prompt_tokens if first else 0,
+                completion_tokens=turn.completion_tokens if first else 0, cached=turn.cached,
+                llm_seconds=round(turn.latency_s, 3) if first else 0.0, done=done, error=error)
+
+
+def _tool_command(call: Any) -> tuple[str | None, str]:
+    """(command, problem) of one tool call; the command is None when the call is malformed."""
+    function = call.get("function") if isinstance(call, dict) else None
+    if not isinstance(function, dict):
+        return None, "the tool call has no function"
+    name = function.get("name")
+    if name != TOOL_NAME:
+        return None, f"unknown tool {str(name)[:60]!r}; the only tool is {TOOL_NAME!r}"
+    try:
+        args = json.loads(function.get("arguments") or "{}")
+    except json.JSONDecodeError as exc:
+        return None, f"the arguments are not JSON ({exc.msg}); send {{\"command\": \"...\"}}"
+    command = (args.get("command") or args.get("cmd")) if isinstance(args, dict) else None  # "cmd": a common slip
+    if not isinstance(command, str) or not command.strip():
+        return None, "the arguments have no \"command\" string; send {\"command\": \"...\"}"
+    return command, ""
+
+
+def _fill(step: Step, result: CommandResult) -> str:
+    step.output, step.exit_code, step.timed_out = result.shown, result.exit_code, result.timed_out
+    step.seconds = round(result.seconds, 3)
+    return result.shown

@@ -1,0 +1,312 @@
+"""`forge student run`: a real model works on Forge tasks through a terminal; the rubric scores its end state.
+
+For each task: setup.sh builds the initial state in a fresh home (forge.sandbox, as the gate does); the agent
+loop (forge.agent.episode) gives the model the instruction and one tool, a shell in that home, each command in
+bubblewrap without the package or the network; when the model is done or out of steps, the rubric's checks
+run against the home as `forge check` runs them (forge.solve.check_state: the untrusted state copied without
+links, fifos or devices into a sandboxed check worker with memory and CPU limits), one outcome per check.
+
+Output, in OSWorld's results layout so `forge feedback ingest` reads it like any OSWorld run:
+
+    <out>/shell/terminal/<model>/<domain>/<task_id>/
+        traj.jsonl     one line per step: command, output shown, exit code, seconds, tokens (an {"Error": ...}
+                       line when the model or the sandbox failed: an infrastructure failure, not a score)
+        checks.json    the rubric's verdict check by check, and `failed_checks` (the ids of failed checks)
+        messages.json  the episode as chat messages with tool calls (`forge export trajectories` reads it)
+        result.txt     the score: 1.0 when every check passes, else 0.0; written last, atomically
+
+A task is finished when its result.txt exists: a killed run, run again, skips finished tasks and starts the
+others over in a fresh home. The run is a `runs` row with kind 'student'; every model turn is an `llm_calls`
+row (node `student`) for tasks the catalog knows; the answer cache, budget caps and concurrency are
+`forge generate`'s (forge.llm).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import threading
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from forge import bounded, scratch
+from forge.agent.chat import ChatClient, Turn
+from forge.agent.episode import CONTEXT_CHARS, TOOL, Episode, ProtocolSwitch, Step, run_episode
+from forge.agent.shell import AgentShell, refuse_visible
+from forge.catalog import Catalog, LLMCallRow, RunRow, TaskRow
+from forge.errors import ForgeError
+from forge.ids import derive_seed
+from forge.llm.budget import Budget
+from forge.llm.config import LLMConfig
+from forge.package import Package, load_package
+from forge.sandbox import Sandbox, chown_tree, scan_home
+from forge.solve import check_state
+
+ACTION_SPACE = "shell"
+OBSERVATION = "terminal"
+PROTOCOLS = ("auto", "tools", "text")
+
+
+class StudentRunError(ForgeError, ValueError):
+    """A student run asked for something it cannot do (no tasks, bad selection)."""
+
+
+@dataclass(frozen=True)
+class StudentOptions:
+    """How the agent works; the per-command limits (wall time, CPU, memory) are the sandbox's `Limits`."""
+
+    max_steps: int = 30
+    concurrency: int = 1
+    protocol: str = "auto"
+    seed: int = 0
+    context_chars: int = CONTEXT_CHARS
+
+
+def model_folder(model: str) -> str:
+    """The model's folder name in the results layout (one path component)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("._") or "model"
+
+
+def result_folder(out: Path, model: str, domain: str, task_id: str) -> Path:
+    return out / ACTION_SPACE / OBSERVATION / model_folder(model) / domain / task_id
+
+
+def find_packages(paths: Sequence[Path]) -> list[Path]:
+    """Package folders in or below `paths` (a generate output's rejected/ folder is left out)."""
+    found: list[Path] = []
+    for path in paths:
+        if not path.is_dir():
+            raise StudentRunError(f"{path}: not a folder; give package folders or a folder holding them")
+        if (path / "task.json").is_file():
+            found.append(path)
+            continue
+        below = sorted(p.parent for p in path.rglob("task.json") if "rejected" not in p.relative_to(path).parts)
+        if not below:
+            raise StudentRunError(f"{path}: no task.json in or below this folder; give `forge generate --out` "
+                                  "folders, --round N or --query")
+        found += below
+    return found
+
+
+def catalog_packages(catalog: Catalog, *, round_n: int | None = None, query: str | None = None) -> list[Path]:
+    """Accepted tasks of a round, or the task ids in the first column of a read-only query, as package paths."""
+    with catalog.session() as session:
+        if round_n is not None:
+            rows = session.execute(select(TaskRow.id, TaskRow.path).where(
+                TaskRow.round == round_n, TaskRow.status == "accepted").order_by(TaskRow.id)).all()
+        else:
+            assert query is not None
+            _, result = catalog.query(query)
+            ids = sorted({str(r[0]) for r in result if r})
+            rows = []
+            for i in range(0, len(ids), 500):
+                rows += session.execute(select(TaskRow.id, TaskRow.path).where(TaskRow.id.in_(ids[i:i + 500]))).all()
+            unknown = sorted(set(ids) - {r.id for r in rows})
+            if unknown:
+                raise StudentRunError(f"--query: {len(unknown)} id(s) are not catalog tasks, e.g. {unknown[0]!r}; "
+                                      "the first column must be tasks.id")
+    missing = [r.id for r in rows if not r.path or not (Path(r.path) / "task.json").is_file()]
+    if missing:
+        raise StudentRunError(f"{len(missing)} selected task(s) have no package on disk, e.g. {missing[0]!r}; "
+                              "run the student where the packages were generated")
+    return [Path(r.path) for r in rows]
+
+
+def _scan(home: Path) -> list[str]:
+    """What the agent left that a home must not hold (links out, fifos, devices, setuid): evidence only; the
+    checks read a copy without them."""
+    try:
+        return scan_home(home)
+    except (OSError, RecursionError) as exc:  # a tree deeper than a walk can go is itself worth a note
+        return [f"the home could not be scanned ({type(exc).__name__}); it is too deep or unreadable"]
+
+
+def write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class StudentRun:
+    """One run of one model over some packages; `run()` returns counts (scored, passed, infra, already ...)."""
+
+    def __init__(self, catalog: Catalog, config: LLMConfig, out: Path, sandbox: Sandbox,
+                 options: StudentOptions = StudentOptions(), budget: Budget | None = None,
+                 chat: ChatClient | None = None, progress: Callable[[str, str], None] | None = None) -> None:
+        if options.protocol not in PROTOCOLS:
+            raise StudentRunError(f"--protocol {options.protocol!r}: use one of {', '.join(PROTOCOLS)}")
+        self.catalog, self.config, self.out, self.options = catalog, config, out, options
+        self.chat = chat or ChatClient(config, catalog)
+        self.shell = AgentShell(sandbox)
+        self.sandbox = sandbox
+        self.budget = budget or Budget()
+        self.progress = progress
+        self.protocol = "tools" if options.protocol == "auto" else options.protocol
+        self.stopped: str | None = None
+        self._lock = threading.Lock()
+        self._failure: BaseException | None = None
+
+    def run(self, packages: Sequence[Path], selection: dict[str, Any]) -> Counter[str]:
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StudentRunError(f"--out {self.out}: cannot create this folder ({exc.strerror or exc}); "
+                                  "choose another") from None
+        loaded = [load_package(p) for p in packages]
+        for package in loaded:
+            refuse_visible(package.root)
+        known = self._known_tasks([p.id for p in loaded])
+        run_id = self._start(len(loaded), selection)
+        counts: Counter[str] = Counter()
+        status = "failed"
+        try:
+            def work(item: tuple[int, Package]) -> str:
+                index, package = item
+                if self._failure is not None:
+                    return "not started"
+                try:
+                    return self._task(package, workdir / f"task-{index}", run_id, package.id in known)
+                except BaseException as exc:  # the first fatal error (bad key, model) stops the run
+                    with self._lock:
+                        self._failure = self._failure or exc
+                    return "not started"
+
+            # an owned scratch folder: removed at the end, and swept by the next run if this one is killed
+            with scratch.owned_folder("work") as workdir, \
+                    ThreadPoolExecutor(max(1, self.options.concurrency), thread_name_prefix="student") as pool:
+                for outcome in pool.map(work, enumerate(loaded)):
+                    counts[outcome] += 1
+            if self._failure is not None:
+                raise self._failure
+            status = "stopped" if self.stopped else "finished"
+        except KeyboardInterrupt:
+            status = "interrupted"
+            raise
+        finally:
+            counts.pop("not started", None)
+            self.catalog.finish_run(run_id, dict(counts), status)
+        return counts
+
+    def _task(self, package: Package, work: Path, run_id: int, known: bool) -> str:
+        task = package.task
+        domain, task_id = str(task.get("app", "unknown")), package.id
+        folder = result_folder(self.out, self.config.model, domain, task_id)
+        if (folder / "result.txt").is_file():
+            return "already"
+        with self._lock:
+            reason = self.budget.exhausted()
+            if reason:
+                self.stopped = reason
+                return "not started"
+        if folder.exists():
+            shutil.rmtree(folder)  # a killed attempt: start it over
+        folder.mkdir(parents=True)
+        home = work / "home"
+        home.mkdir(parents=True)
+        traj = (folder / "traj.jsonl").open("a", encoding="utf-8")
+        try:
+            def log(step: Step) -> None:
+                traj.write(json.dumps(step.as_json(), ensure_ascii=False) + "\n")
+                traj.flush()
+
+            def error(text: str) -> str:
+                traj.write(json.dumps({"Error": text}, ensure_ascii=False) + "\n")
+                self._note(task_id, "infra")
+                return "infra"
+
+            ran = self.sandbox.run_script(package.root, "setup.sh", home)
+            if not ran.ok:
+                return error(f"setup.sh failed in the sandbox: {ran.evidence()}")
+            if self.sandbox.as_root:
+                chown_tree(home)  # the agent's commands run as nobody: the initial state is theirs to change
+            episode = self._episode(str(task.get("instruction", "")), home, task_id, log)
+            self._ledger(episode.turns, task_id, run_id, known)
+            if episode.error:
+                return error(f"the model could not be reached: {episode.error}")
+            violations = _scan(home)
+            try:
+                outcomes = check_state(package, self.sandbox, home)
+            except Exception as exc:  # a check bug or a broken worker is infrastructure: the next run retries
+                why = str(exc) if isinstance(exc, ForgeError) else f"{type(exc).__name__}: {exc}"
+                return error(f"the rubric could not be evaluated: {why}")
+        finally:
+            traj.close()
+            with contextlib.suppress(OSError):
+                bounded.rmtree(work)  # the agent's home may be hostile: deep, unreadable, full of links
+        failed = [str(o.get("id")) for o in outcomes if not o.get("passed")]
+        score = 1.0 if outcomes and not failed else 0.0
+        verdict = {"task_id": task_id, "domain": domain, "model": self.config.model, "score": score,
+                   "passed": not failed, "failed_checks": failed, "checks": outcomes, "ended": episode.ended,
+                   "protocol": episode.protocol, "steps": sum(s.action != "DONE" for s in episode.steps),
+                   "violations": violations}
+        write_atomic(folder / "checks.json", json.dumps(verdict, indent=1, ensure_ascii=False, default=str))
+        write_atomic(folder / "messages.json", json.dumps(
+            {"task_id": task_id, "domain": domain, "model": self.config.model, "tools": [TOOL],
+             "messages": episode.messages}, indent=1, ensure_ascii=False))
+        write_atomic(folder / "result.txt", f"{score}\n")
+        outcome = "passed" if score == 1.0 else "failed"
+        self._note(task_id, outcome)
+        return outcome
+
+    def _episode(self, instruction: str, home: Path, task_id: str, log: Callable[[Step], None]) -> Episode:
+        seed = derive_seed(self.options.seed, task_id) % (1 << 31)
+        while True:
+            protocol = self.protocol
+            try:
+                episode = run_episode(instruction, home, self.shell, self.chat, max_steps=self.options.max_steps,
+                                      seed=seed, protocol=protocol, context_chars=self.options.context_chars,
+                                      on_step=log)
+            except ProtocolSwitch:
+                if self.options.protocol != "auto" or protocol == "text":
+                    return Episode(protocol, ended="llm problem",
+                                   error="the server refused tool calling; pass --protocol text")
+                with self._lock:
+                    self.protocol = "text"  # this server has no tool calling: every later task speaks text
+                continue
+            with self._lock:
+                self.budget.add(episode.turns)
+            return episode
+
+    def _ledger(self, turns: list[Turn], task_id: str, run_id: int, known: bool) -> None:
+        """One `llm_calls` row per turn (tasks the catalog does not hold have no row to point at)."""
+        if not known or not turns:
+            return
+        with self.catalog.session() as session, session.begin():
+            for turn in turns:
+                session.add(LLMCallRow(task_id=task_id, node=turn.node, backend=turn.backend,
+                                       prompt_tokens=turn.prompt_tokens, completion_tokens=turn.completion_tokens,
+                                       cost_usd=turn.cost_usd, cached=turn.cached, model=turn.model, run_id=run_id,
+                                       latency_s=round(turn.latency_s, 6), attempts=turn.attempts, ok=turn.ok))
+
+    def _known_tasks(self, ids: list[str]) -> set[str]:
+        known: set[str] = set()
+        with self.catalog.session() as session:
+            for i in range(0, len(ids), 500):
+                known |= set(session.scalars(select(TaskRow.id).where(TaskRow.id.in_(ids[i:i + 500]))))
+        return known
+
+    def _start(self, requested: int, selection: dict[str, Any]) -> int:
+        """A `runs` row like `forge generate`'s (host, pid; dead runs of this host marked interrupted first),
+        of kind 'student'."""
+        run_id = self.catalog.start_run(
+            seed=self.options.seed, requested=requested, out_dir=str(self.out), backend="openai",
+            selection={**selection, "model": self.config.model, "base_url": self.config.base_url,
+                       "max_steps": self.options.max_steps, "protocol": self.options.protocol})
+        with self.catalog.session() as session, session.begin():
+            run = session.get(RunRow, run_id)
+            assert run is not None
+            run.kind, run.round = "student", selection.get("round")
+        return run_id
+
+    def _note(self, task_id: str, outcome: str) -> None:
+        if self.progress is not None:
+            self.progress(task_id, outcome)
