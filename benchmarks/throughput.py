@@ -3,7 +3,7 @@
 Bare work = per task, in-process: build the workbook with the preparer, run the rubric checks on the
 initial state and on the oracle's result (applying the oracle's ops), no packages on disk, no sandbox,
 no gate bookkeeping. Full = `Generator.run`: workflow, package written, the whole gate (schema,
-grounding, bwrap setup, no-op/oracle/near-miss controls, dedup) and the catalog row.
+grounding, bwrap setup, no-op/oracle/near-miss controls, the mutation control, dedup) and the catalog row.
 
     python benchmarks/throughput.py [-n 200] [--seed 1] [--app libreoffice_calc]
 

@@ -319,6 +319,10 @@ _SCENES: dict[str, Callable[[ImageDraw.ImageDraw, random.Random, int, int, tuple
 }
 
 
+#: the keys of a spec that `render` reads
+SPEC_KEYS = ("kind", "palette", "layout_seed", "width", "height", "object")
+
+
 def render(spec: dict[str, Any]) -> Image.Image:
     """Draw the picture a spec describes (RGB); same spec, same pixels."""
     kind, palette = spec["kind"], spec["palette"]

@@ -16,6 +16,7 @@ from forge.solve import LocalEnv
 from forge.taxonomy import Skill
 from forge.workers import gate_runner
 from verifiers.gate import Gate, Verdict
+from verifiers.mutation import BUDGET
 
 
 def skill_for(workflow: Workflow, params: dict[str, Any], skill_id: str = "test.skill") -> Skill:
@@ -37,14 +38,16 @@ def make_package(workflow: Workflow, params: dict[str, Any], out: Path, *, seed:
 _RUNNER: list[tuple[object, Path]] = []
 
 
-def gate_package(folder: Path) -> Verdict:
-    """The real gate, with the warm sandboxed check workers shared by the whole test session."""
+def gate_package(folder: Path, *, mutants: tuple[int, int] | None = BUDGET) -> Verdict:
+    """The real gate, with the warm sandboxed check workers shared by the whole test session (`mutants`: how many
+    mutants the mutation stage samples; None runs every one)."""
     if not _RUNNER:
         stack = contextlib.ExitStack()
         _RUNNER.append(stack.enter_context(gate_runner(Sandbox())))
         atexit.register(stack.close)
     runner, workdir = _RUNNER[0]
-    return Gate(LocalEnv(Sandbox()), runner=runner, workdir=workdir).verify(folder)  # type: ignore[arg-type]
+    return Gate(LocalEnv(Sandbox()), runner=runner, workdir=workdir,  # type: ignore[arg-type]
+                mutants=mutants).verify(folder)
 
 
 def gate_family(workflow: Workflow, params: dict[str, Any], out: Path, seeds: range = range(1, 6)) -> list[Verdict]:

@@ -60,6 +60,7 @@ def test_every_skill_passes_the_gate(tmp_path, skill_id):
     stages = [s.name for s in verdict.stages]
     assert stages[:6] == ["safety", "schema", "grounding", "setup", "noop", "oracle"]
     assert any(s.startswith("near-miss:") for s in stages)
+    assert stages[-2:] == ["mutation", "dedup"], "the mutation control runs on every task, after the near-misses"
 
 
 @pytest.mark.parametrize("skill", _first_skill_of_each_family(), ids=lambda s: s.family)

@@ -24,6 +24,7 @@ decimal repr (ROUND(1.005, 2) = 1.01). Numbers are always returned as float.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import math
 import operator
 import re
@@ -239,7 +240,10 @@ class _Parser:
         raise _Problem(f"unexpected {tok.text!r} at position {tok.pos}")
 
 
+@functools.lru_cache(maxsize=4096)
 def _parse(formula: str) -> Node:
+    """The AST of `formula` (cached: the same formulas are parsed for every control, mutant and test input;
+    the tree is immutable, so sharing it is safe)."""
     text = formula.strip()
     text = text[1:] if text.startswith("=") else text
     if not text.strip():
@@ -627,3 +631,67 @@ def referenced_ranges(formula: str) -> list[tuple[str | None, str]]:
 def function_names(formula: str) -> list[str]:
     """Upper-case function names called in the formula, in order of appearance (e.g. ['ROUND', 'SUM'])."""
     return [n.name for n in _walk(_parse_or_fail(formula)) if isinstance(n, Call)]
+
+
+def _numeric_inputs(formulas: tuple[str, ...], lookup: Lookup, limit: int) -> list[tuple[str | None, str]]:
+    """The cells referenced by any of `formulas` that hold a plain number (not a formula), in sheet order."""
+    found: dict[tuple[str | None, str], None] = {}
+    for formula in formulas:
+        for sheet, ref in referenced_ranges(formula):
+            top, left = _split_cell(ref.split(":")[0])
+            bottom, right = _split_cell(ref.split(":")[-1])
+            if (bottom - top + 1) * (right - left + 1) > limit:
+                raise FormulaError(f"{ref} spans more than {limit} cells")
+            for row in range(top, bottom + 1):
+                for col in range(left, right + 1):
+                    found[(sheet, f"{_col_letters(col)}{row}")] = None
+    numeric = []
+    for sheet, coord in found:
+        try:
+            raw = lookup(sheet, coord)
+        except (LookupError, ValueError):
+            continue
+        if isinstance(raw, int | float) and not isinstance(raw, bool):
+            numeric.append((sheet, coord))
+    return sorted(numeric, key=lambda k: (k[0] or "", _split_cell(k[1])))
+
+
+def disagreement(formula: str, reference: str, lookup: Lookup, *, tolerance: float = 1e-6,
+                 limit: int = 5000) -> str | None:
+    """None when `formula` computes what `reference` computes, else a short description of where they differ.
+
+    Both are evaluated with the plain numbers they reference replaced by three sets of test inputs (rising,
+    falling, and the real inputs scaled and shifted), so a constant dressed as a formula (`=0*D2+3577.8`), a
+    typed result, or the right numbers from the wrong cells cannot agree by coincidence, while any
+    equivalent formula (`=-F2+D2` for `=D2-F2`, absolute references, SUM for +) does. Formula cells in between
+    are evaluated again through the same inputs."""
+    cells = _numeric_inputs((formula, reference), lookup, limit)
+    n = len(cells)
+    originals = [float(lookup(s, c)) for s, c in cells]
+    points = [
+        ("rising", [3.25 + 7.5 * i for i in range(n)]),
+        ("falling", [41.75 + 6.5 * (n - i) for i in range(n)]),
+        ("scaled", [v * 1.5 + 2.125 * (i + 1) for i, v in enumerate(originals)]),
+    ]
+    for label, values in points:
+        inputs = {(s.casefold() if s else None, c): v for (s, c), v in zip(cells, values, strict=True)}
+
+        def perturbed(sheet: str | None, coord: str, inputs: dict[tuple[str | None, str], float] = inputs) -> Any:
+            key = (sheet.casefold() if sheet else None, coord)
+            return inputs[key] if key in inputs else lookup(sheet, coord)
+
+        try:
+            want = evaluate(reference, perturbed)
+        except FormulaError:
+            continue  # the reference itself is undefined there (e.g. a division by zero): no evidence
+        try:
+            got = evaluate(formula, perturbed)
+        except FormulaError as exc:
+            return f"with {label} test inputs it fails ({exc}) where the right formula gives {want!r}"
+        if isinstance(want, float) and isinstance(got, float):
+            if abs(got - want) <= tolerance * max(1.0, abs(want)):
+                continue
+        elif got == want:
+            continue
+        return f"with {label} test inputs it gives {got!r} where the right formula gives {want!r}"
+    return None

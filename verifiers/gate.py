@@ -1,8 +1,11 @@
 """The gate: verifier nodes that accept or reject a whole task package.
 
 Stages run cheap-first and stop at the first blocking failure:
-safety -> schema -> grounding -> setup -> no-op -> oracle -> near-miss -> dedup; then, for the tasks the
-real-app tier samples, `real-open` and `alternative` (forge.realapps, batched across tasks).
+safety -> schema -> grounding -> setup -> no-op -> oracle -> near-miss -> mutation -> dedup; then, for the
+tasks the real-app tier samples, `real-open` and `alternative` (forge.realapps, batched across tasks).
+`mutation` (verifiers.mutation) damages the oracle's end state in ways no instruction allows, and rewrites it in
+ways a correct solution may: the rubric must reject the first and accept the second. It runs in the check
+worker, right after the oracle control, on the oracle's state.
 `safety` looks at the package before anything runs (symlinks, special files, paths that climb out);
 scripts that break out of their limits during setup or a solution make the task `unsafe` too.
 Every stage leaves a `Stage` with evidence; the verdict's class is one of `CLASSES`.
@@ -18,7 +21,6 @@ import json
 import os
 import shutil
 import stat
-import tempfile
 import time
 import traceback
 from collections.abc import Callable
@@ -30,6 +32,7 @@ from typing import Any, Protocol
 
 import jsonschema
 
+from forge import bounded, scratch
 from forge.errors import CheckError, PackageError
 from forge.model import HOME
 from forge.package import Package, dedup_key, load_package, task_schema
@@ -37,7 +40,9 @@ from forge.workers import Control, InProcess
 from preparers.ops import OpError
 from preparers.ops import validate as validate_ops
 from verifiers import checks
-from verifiers.grounding import leaks, mentions
+from verifiers.grounding import Ungrounded, ground, visible_text
+from verifiers.mutation import BUDGET, headline
+from verifiers.mutation import judge as judge_mutants
 
 CLASSES = ("accepted", "schema_fail", "grounding_fail", "setup_fail", "unsafe", "trivial", "unsolvable", "lax",
            "strict", "duplicate", "llm_fail", "infra_fail")
@@ -64,7 +69,7 @@ class Verdict:
     @property
     def evidence(self) -> str:
         failed = [s for s in self.stages if not s.passed]
-        return failed[-1].evidence if failed else "all stages passed"
+        return headline(failed[-1].evidence) if failed else "all stages passed"
 
 
 class Ran(Protocol):
@@ -100,11 +105,13 @@ class CheckOutcome:
     evidence: str
 
 
-def evaluate_rubric(task: dict[str, Any], root: Path, *, stop_on_fail: bool = False) -> list[CheckOutcome]:
-    """Run the rubric checks of `task` against the state `root` (standing for /home/user).
+def evaluate_rubric(task: dict[str, Any], root: Path, *, stop_on_fail: bool = False,
+                    state: checks.State | None = None) -> list[CheckOutcome]:
+    """Run the rubric checks of `task` against the state `root` (standing for /home/user), or against `state`
+    (e.g. one holding documents mutated in memory).
 
     `stop_on_fail` ends at the first failing check: enough to prove a state does not pass."""
-    state = checks.State(root)
+    state = state or checks.State(root)
     outcomes = []
     for item in task["rubric"]:
         try:
@@ -143,19 +150,32 @@ def _climbs(path: Any, home: bool = False) -> bool:
     return path.startswith("/") or ".." in parts
 
 
+def _scan_tree(root: Path) -> int:
+    """Every entry of the package is a regular file or folder without setuid bits; returns how many.
+
+    Walked with directory descriptors (`forge.bounded.walk`): no PATH_MAX blind spot, nothing followed, and a
+    tree too deep or too big is `unsafe` too, never a crash."""
+    count = 0
+    try:
+        for item in bounded.walk(os.path.realpath(root)):
+            count += 1
+            rel, mode = bounded.short(item.rel), item.info.st_mode
+            if item.is_link:
+                raise _Fail("unsafe", f"{rel} is a symlink (to {item.readlink()}); packages hold regular files only")
+            if not (item.is_file or item.is_dir):
+                raise _Fail("unsafe", f"{rel} is a special file ({stat.filemode(mode)})")
+            if mode & (stat.S_ISUID | stat.S_ISGID):
+                raise _Fail("unsafe", f"{rel} has the setuid/setgid bit ({stat.filemode(mode)})")
+    except bounded.LimitExceeded as exc:
+        raise _Fail("unsafe", f"the package {exc}") from None
+    except OSError as exc:
+        raise _Fail("unsafe", f"the package cannot be scanned: {exc.strerror or exc}") from None
+    return count
+
+
 def _check_safety(package: Package) -> str:
     """Nothing in the package may point outside it: no symlinks, special files, setuid bits, `..` paths."""
-    count = 0
-    for path in sorted(package.root.rglob("*")):
-        count += 1
-        info = path.lstat()
-        rel = path.relative_to(package.root)
-        if path.is_symlink():
-            raise _Fail("unsafe", f"{rel} is a symlink (to {os.readlink(path)}); packages hold regular files only")
-        if not (stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)):
-            raise _Fail("unsafe", f"{rel} is a special file ({stat.filemode(info.st_mode)})")
-        if info.st_mode & (stat.S_ISUID | stat.S_ISGID):
-            raise _Fail("unsafe", f"{rel} has the setuid/setgid bit ({stat.filemode(info.st_mode)})")
+    count = _scan_tree(package.root)
     task = package.task
     setup = task.get("setup")
     setup = setup if isinstance(setup, dict) else {}
@@ -174,6 +194,17 @@ def _check_safety(package: Package) -> str:
     return f"{count} package entries: regular files only, no setuid bits, no paths leaving the package"
 
 
+def preflight_package(package: Package) -> str:
+    """The safety and schema stages alone (for `forge solve` and `forge check`): "" when both pass, else
+    "<class>: <evidence>" in one line."""
+    try:
+        _check_safety(package)
+        _check_schema(package)
+    except _Fail as failure:
+        return f"{failure.status}: {failure.evidence}"
+    return ""
+
+
 def _check_schema(package: Package) -> str:
     task = package.task
     error = jsonschema.exceptions.best_match(_validator().iter_errors(task))
@@ -186,7 +217,11 @@ def _check_schema(package: Package) -> str:
         path = package.root / asset["file"]
         if path.is_symlink() or not path.is_file():
             raise _Fail("schema_fail", f"{asset['file']}: missing, or a symlink (assets must be regular files)")
-        if hashlib.sha256(path.read_bytes()).hexdigest() != asset["sha256"]:
+        try:
+            data = bounded.read_file(path)
+        except bounded.LimitExceeded as exc:
+            raise _Fail("unsafe", f"{asset['file']}: {exc}") from None
+        if hashlib.sha256(data).hexdigest() != asset["sha256"]:
             raise _Fail("schema_fail", f"{asset['file']}: sha256 differs from task.json")
     for item in task["rubric"]:
         try:
@@ -209,7 +244,7 @@ def _check_solution_file(root: Path, rel: str) -> None:
         raise _Fail("schema_fail", f"{rel}: missing or not a regular file")
     if path.suffix == ".json":
         try:
-            validate_ops(json.loads(path.read_text(encoding="utf-8")).get("ops", []))
+            validate_ops(json.loads(bounded.read_file(path).decode("utf-8")).get("ops", []))
         except (OpError, ValueError, AttributeError) as exc:
             raise _Fail("schema_fail", f"{rel}: {exc}") from None
     elif path.suffix != ".sh":
@@ -217,35 +252,30 @@ def _check_solution_file(root: Path, rel: str) -> None:
 
 
 def _check_grounding(package: Package) -> str:
-    task = package.task
-    text = task["instruction"]
-    registry = checks.registry()
-    stated = 0
-    for item in task["rubric"]:
-        prim = registry[item["primitive"]]
-        for name in prim.grounded:
-            if name in item["args"] and not mentions(text, item["args"][name]):
-                raise _Fail("grounding_fail", f"rubric {item['id']}: {name}={item['args'][name]!r} is checked "
-                                              "but the instruction does not state it")
-            stated += name in item["args"]
-        for name in prim.secret:
-            if name in item["args"] and leaks(text, item["args"][name]):
-                raise _Fail("grounding_fail", f"rubric {item['id']}: the answer {name}={item['args'][name]!r} "
-                                              "appears in the instruction")
-    return f"{stated} checked literals stated in the instruction; no answer leaked"
+    """The instruction asks for what the rubric checks (verifiers/grounding.py); `forge verify` re-runs this, so
+    an instruction edited after generation is judged again."""
+    try:
+        return ground(package.task, lambda: visible_text(package.root, package.task["setup"]["assets"]))
+    except Ungrounded as exc:
+        raise _Fail("grounding_fail", str(exc)) from None
 
 
 def _snapshot(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()}
+    """{relative path: sha256} of the regular files below `root`, read through directory descriptors."""
+    try:
+        return {e.rel: hashlib.sha256(e.read()).hexdigest() for e in bounded.walk(root) if e.is_file}
+    except (bounded.LimitExceeded, OSError) as exc:
+        raise _Fail("unsafe", f"the initial state cannot be read safely: {exc}") from None
 
 
 class Gate:
     """Runs the stages for one package at a time; `env` supplies sandboxed execution and dedup."""
 
     def __init__(self, env: GateEnv, *, runner: ControlRunner | None = None,
-                 workdir: Path | None = None) -> None:
+                 workdir: Path | None = None, mutants: tuple[int, int] | None = BUDGET) -> None:
+        """`mutants`: how many (damaging, neutral) mutants the mutation stage samples per task; None: all."""
         self.env = env
+        self.mutants = mutants
         self.runner: ControlRunner = runner or InProcess()
         self.workdir = workdir
         self._threads = ThreadPoolExecutor(max_workers=max(1, self.runner.size), thread_name_prefix="gate")
@@ -255,8 +285,11 @@ class Gate:
         (in a fixed order, when several packages are verified at once)."""
         verdict = Verdict(path.name, "accepted")
         try:
-            with tempfile.TemporaryDirectory(prefix="forge-gate-", dir=self.workdir) as tmp:
-                self._run(path, Path(tmp), verdict)
+            tmp = scratch.work_folder("gate", self.workdir)  # swept after a kill (forge.scratch)
+            try:
+                self._run(path, tmp, verdict)
+            finally:  # any depth, unreadable folders included (shutil.rmtree recurses and gives up)
+                scratch.remove(tmp)
             if dedup:
                 self.dedup(path, verdict)
         except _Fail as failure:
@@ -292,17 +325,27 @@ class Gate:
         self.runner.prepare(tmp)
         controls = [("noop", None, False), ("oracle", package.task["solutions"]["oracle"], True)]
         controls += [(f"near-miss:{Path(near).stem}", near, False) for near in package.task["solutions"]["near_misses"]]
-        futures = [self._threads.submit(self._control, package, initial, tmp / f"state-{i}", solution, want)
-                   for i, (_, solution, want) in enumerate(controls)]
+        futures = [self._threads.submit(self._control, package, initial, tmp / f"state-{i}", solution, want,
+                                        mutate=name == "oracle")
+                   for i, (name, solution, want) in enumerate(controls)]
         try:
+            mutation: dict[str, Any] | None = None
             for (name, solution, want), future in zip(controls, futures, strict=True):
                 control, unsafe = future.result()
                 self._stage(verdict, name, partial(self._judge, control, unsafe, solution, want=want),
                             control.seconds)
+                mutation = control.mutation if name == "oracle" else mutation
+            answer = mutation or {"error": "the check worker returned no mutation answer for the oracle"}
+            self._stage(verdict, "mutation", partial(self._judge_mutation, answer), answer.get("seconds", 0.0))
         finally:
             wait(futures)  # a failed stage must not leave controls writing into the temp folder
 
     def _load(self, path: Path, verdict: Verdict) -> Package:
+        try:  # before task.json is opened: a fifo there must not hang us, a link must not lead us out
+            _scan_tree(path)
+        except _Fail as failure:
+            verdict.stages.append(Stage("safety", False, failure.evidence))
+            raise
         try:
             return load_package(path)
         except PackageError as exc:
@@ -311,6 +354,8 @@ class Gate:
 
     def _setup(self, package: Package, home: Path) -> str:
         ran = self.env.run_setup(package, home)
+        if getattr(ran, "infra", ""):  # a full scratch disk, no processes left: retried, never held against it
+            raise _Fail("infra_fail", f"setup.sh could not run: {ran.evidence()}")
         if ran.unsafe:
             raise _Fail("unsafe", f"setup.sh broke the sandbox rules: {ran.evidence()}")
         if not ran.ok:
@@ -325,21 +370,31 @@ class Gate:
                                       f"unexpected {extra}, different content {changed}")
         return f"setup.sh placed exactly the {len(want)} declared files"
 
-    def _control(self, package: Package, initial: Path, state: Path, solution: str | None, want: bool
-                 ) -> tuple[Control, bool]:
-        """Run one control; returns what it produced and whether a script broke the sandbox rules."""
+    def _control(self, package: Package, initial: Path, state: Path, solution: str | None, want: bool,
+                 *, mutate: bool = False) -> tuple[Control, bool]:
+        """Run one control; returns what it produced and whether a script broke the sandbox rules.
+
+        With `mutate` (the oracle), the worker also runs the mutation control on the state it reached."""
         rubric = package.task["rubric"]
+        budget = list(self.mutants) if self.mutants is not None else None
+        extra = {"mutate": {"task": package.task, "initial": str(initial), "budget": budget}} if mutate else {}
         if solution is None or not solution.endswith(".sh"):
             ops = None if solution is None else json.loads((package.root / solution).read_text("utf-8")).get("ops")
             return self.runner.control({"initial": str(initial), "state": str(state), "ops": ops,
-                                        "rubric": rubric, "stop_on_fail": not want}), False
+                                        "rubric": rubric, "stop_on_fail": not want, **extra}), False
         shutil.copytree(initial, state, symlinks=True)
         ran = self.env.apply_solution(package, solution, state)
         if not ran.ok:
             return Control(False, ran.evidence()), ran.unsafe
         self.runner.prepare(state)
         return self.runner.control({"initial": None, "state": str(state), "ops": None, "rubric": rubric,
-                                    "stop_on_fail": not want}), False
+                                    "stop_on_fail": not want, **extra}), False
+
+    def _judge_mutation(self, answer: dict[str, Any]) -> str:
+        status, evidence = judge_mutants(answer)
+        if status is not None:
+            raise _Fail(status, evidence)
+        return evidence
 
     def _judge(self, control: Control, unsafe: bool, solution: str | None, *, want: bool) -> str:
         label = solution or "initial state"
@@ -347,6 +402,8 @@ class Gate:
             raise _Fail("infra_fail", f"{label}: {control.error}")
         if unsafe:
             raise _Fail("unsafe", f"{solution} broke the sandbox rules: {control.error}")
+        if control.unsafe:  # a bomb, a disk flood or a CPU hog on the way (forge.bounded limits)
+            raise _Fail("unsafe", f"{label}: {control.error}")
         if not control.applied:
             if not want:  # a near-miss that cannot even run proves nothing about the rubric
                 raise _Fail("schema_fail", f"{label} could not be applied: {control.error}")

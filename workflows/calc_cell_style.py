@@ -74,7 +74,8 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         wrong = ("a wrong font size", {"size": size + 2})
         words = f"a font size of {size} pt"
     facts = {"path": layout.path, "sheet": layout.sheet, "target": where, "style": words}
-    return {"layout": layout, "facts": facts, "target": {"ref": ref, "check": check, "where": where, "wrong": wrong}}
+    target = {"ref": ref, "check": check, "where": where, "wrong": wrong, "bold_before": header_ref}
+    return {"layout": layout, "facts": facts, "target": target}
 
 
 @node("rubric", "rubric", ("params", "layout", "target"), ("rubric",))
@@ -86,9 +87,10 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         criterion=f"On sheet '{layout.sheet}' of {layout.path}, every cell of {target['where']} has "
                   f"{', '.join(f'{k} {v}' for k, v in target['check'].items())}.",
         primitive="xlsx.cell_style",
-        args={"path": layout.path, "sheet": layout.sheet, "ref": target["ref"], **target["check"]},
+        args={"path": layout.path, "sheet": layout.sheet, "ref": target["ref"], **target["check"],
+              "bold_before": target["bold_before"]},
     )
-    return {"rubric": [check]}
+    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
 
 
 @node("solve", "solve", ("params", "layout", "target"), ("solutions",))

@@ -84,6 +84,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
               criterion=f"The chart's top-left corner is in column {t['min_column']} or further right "
                         "(it covers no data).",
               primitive="xlsx.chart_position", args={**base, "min_column": t["min_column"]}),
+        cc.unchanged_check(layout),
     ]}
 
 

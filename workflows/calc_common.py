@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openpyxl.utils import get_column_letter
 
 from forge.dag import Node, NodeContext, llm_node, node
-from forge.model import HOME, Asset
+from forge.model import HOME, Asset, Check
 from preparers import xlsx
 from verifiers.checks.xlsx_common import cell_text
 from workflows.common import instruction
-from workflows.content import CONTENT_SCHEMA, SCENARIOS, generate_table
+from workflows.content import CONTENT_SCHEMA, SCENARIOS, check_table, generate_table
 
 __all__ = ["instruction"]  # re-exported: families call cc.instruction(...)
 
@@ -111,6 +111,36 @@ def workbook_spec(layout: Layout) -> dict[str, Any]:
     return {"sheets": sheets}
 
 
+def unchanged_check(layout: Layout, *, skip: Callable[[str, str], bool] | None = None,
+                    workbook: Any = None, check_id: str = "rest_unchanged", exact: bool = False) -> Check:
+    """The check that every filled cell of the initial workbook outside the task's scope keeps its value.
+
+    `skip(sheet, coord)` names the cells the task may change (none by default: a format, a chart or a new
+    column changes no existing value). Catches an edited value, a deleted row, a dropped or renamed sheet.
+    The initial cells come from `layout`, or from the openpyxl `workbook` when the family's prepare node
+    adds more than the layout holds (a title row, labels). Numbers are kept as numbers, so the same digits
+    retyped as text fail. `exact` (for tasks that add no cell, sheet or hidden row) also rejects any addition:
+    a new sheet, a filled cell outside the initial ones, a hidden row or column."""
+    if workbook is not None:
+        sheets = [(ws.title, [[c.value for c in row] for row in ws.iter_rows()]) for ws in workbook.worksheets]
+    else:
+        sheets = [(layout.sheet, [layout.header, *layout.rows]), *layout.extra_sheets]
+    cells: dict[str, Any] = {}
+    for name, rows in sheets:
+        for r, row in enumerate(rows, start=1):
+            for c, value in enumerate(row, start=1):
+                coord = f"{get_column_letter(c)}{r}"
+                if value is not None and cell_text(value) != "" and not (skip and skip(name, coord)):
+                    number = isinstance(value, int | float) and not isinstance(value, bool)
+                    cells[f"{name}!{coord}"] = value if number else cell_text(value)
+    args: dict[str, Any] = {"path": layout.path, "cells": cells}
+    if exact:
+        args.update(sheets=[name for name, _ in sheets], exact=True)
+    return Check(id=check_id, criterion=f"Everything else in {layout.path} is unchanged: every other cell keeps "
+                                        "its value, no row or sheet is removed or renamed.",
+                 primitive="xlsx.unchanged", args=args)
+
+
 def show(value: Any) -> str:
     """How a value is written in an instruction (dates ISO, money with 2 decimals)."""
     if isinstance(value, float):
@@ -132,7 +162,7 @@ def _offline_table(rng: random.Random, values: Mapping[str, Any]) -> dict[str, A
 
 
 content = llm_node("content", kind="llm", inputs=("plan",), output="table", prompt="calc_content.txt",
-                   schema=CONTENT_SCHEMA, offline=_offline_table)
+                   schema=CONTENT_SCHEMA, offline=_offline_table, check=check_table)
 
 
 def workbook_outputs(layout: Layout, data: bytes) -> dict[str, Any]:

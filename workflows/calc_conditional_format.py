@@ -121,7 +121,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         args={"path": layout.path, "sheet": layout.sheet, "ref": target["ref"], "operator": operator,
               "values": target["values"], "fill": target["fill"]},
     )
-    return {"rubric": [check]}
+    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
 
 
 @node("solve", "solve", ("params", "layout", "target"), ("solutions",))

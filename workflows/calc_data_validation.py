@@ -88,7 +88,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         primitive="xlsx.data_validation",
         args={"path": layout.path, "sheet": layout.sheet, "ref": target["ref"], **target["spec"]},
     )
-    return {"rubric": [check]}
+    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
 
 
 @node("solve", "solve", ("params", "layout", "target"), ("solutions",))

@@ -165,16 +165,18 @@ def _formulas(layout: cc.Layout, target: Mapping[str, Any], shift: int = 0) -> d
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     layout: cc.Layout = values["layout"]
     target = values["target"]
-    expected = [evaluate_on(layout, f) for f in _formulas(layout, target).values()]
+    formulas = list(_formulas(layout, target).values())
+    expected = [evaluate_on(layout, f) for f in formulas]
     check = Check(
         id="formula_column",
         criterion=f"On sheet '{layout.sheet}' of {layout.path}, {target['letter']}1 is '{target['header']}' and "
                   f"every cell of {target['ref']} is a formula over its own row with the right value.",
         primitive="xlsx.formula_column",
         args={"path": layout.path, "sheet": layout.sheet, "header_cell": f"{target['letter']}1",
-              "header": target["header"], "ref": target["ref"], "expected": expected, "tolerance": 0.001},
+              "header": target["header"], "ref": target["ref"], "expected": expected, "tolerance": 0.001,
+              "formulas": formulas},
     )
-    return {"rubric": [check]}
+    return {"rubric": [check, cc.unchanged_check(layout)]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

@@ -55,7 +55,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         primitive="xlsx.freeze_panes",
         args={"path": layout.path, "sheet": layout.sheet, "cell": cell},
     )
-    return {"rubric": [check]}
+    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
 
 
 @node("solve", "solve", ("params", "layout", "target"), ("solutions",))

@@ -65,7 +65,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         args={"path": layout.path, "sheet": layout.sheet, "columns": letters, "headers": headers,
               "visible": visible},
     )
-    return {"rubric": [check]}
+    return {"rubric": [check, cc.unchanged_check(layout)]}
 
 
 @node("solve", "solve", ("params", "layout", "target"), ("solutions",))

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from openpyxl.styles import Font
-from openpyxl.utils import get_column_letter
+from openpyxl.utils import coordinate_to_tuple, get_column_letter, range_boundaries
 
 from forge.dag import NodeContext, Workflow, node
 from forge.model import Check, Solution
@@ -88,10 +88,8 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"layout": layout, "facts": facts, "target": target, "sheet_extras": extras}
 
 
-@node("prepare", "prepare", ("layout", "sheet_extras"), ("assets", "launch"))
-def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    extras = values["sheet_extras"]
+def _workbook(layout: cc.Layout, extras: Mapping[str, Any]) -> Any:
+    """The initial workbook: the table, shifted down for a title row, plus the label cells."""
     wb = xlsx.build_workbook(cc.workbook_spec(layout))
     ws = wb[layout.sheet]
     if extras["offset"]:
@@ -99,13 +97,24 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     for ref, value in extras["cells"].items():
         ws[ref] = value
         ws[ref].font = Font(bold=True, size=extras["title_font"] or None)
-    return cc.workbook_outputs(layout, xlsx.to_bytes(wb))
+    return wb
 
 
-@node("rubric", "rubric", ("params", "layout", "target"), ("rubric",))
+@node("prepare", "prepare", ("layout", "sheet_extras"), ("assets", "launch"))
+def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout: cc.Layout = values["layout"]
+    return cc.workbook_outputs(layout, xlsx.to_bytes(_workbook(layout, values["sheet_extras"])))
+
+
+@node("rubric", "rubric", ("params", "layout", "target", "sheet_extras"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     layout: cc.Layout = values["layout"]
     target = values["target"]
+    col_lo, row_lo, col_hi, row_hi = range_boundaries(target["ref"])
+
+    def in_box(sheet: str, coord: str) -> bool:  # the merged cells: checked by `merged`
+        row, col = coordinate_to_tuple(coord)
+        return sheet == layout.sheet and col_lo <= col <= col_hi and row_lo <= row <= row_hi
     centered = values["params"]["target"] == "center_title"
     args: dict[str, Any] = {"path": layout.path, "sheet": layout.sheet, "ref": target["ref"]}
     criterion = f"On sheet '{layout.sheet}' of {layout.path}, {target['ref']} is one merged cell"
@@ -115,7 +124,9 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if centered:
         args["horizontal"] = "center"
         criterion += ", centered horizontally"
-    return {"rubric": [Check(id="merged", criterion=criterion + ".", primitive="xlsx.merged_range", args=args)]}
+    merged = Check(id="merged", criterion=criterion + ".", primitive="xlsx.merged_range", args=args)
+    wb = _workbook(layout, values["sheet_extras"])
+    return {"rubric": [merged, cc.unchanged_check(layout, skip=in_box, workbook=wb)]}
 
 
 @node("solve", "solve", ("params", "layout", "target"), ("solutions",))

@@ -130,7 +130,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         primitive="xlsx.number_format",
         args={"path": layout.path, "sheet": layout.sheet, "ref": target["ref"], **target["check"]},
     )
-    return {"rubric": [check]}
+    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
 
 
 @node("solve", "solve", ("params", "layout", "target"), ("solutions",))

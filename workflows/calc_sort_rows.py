@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from openpyxl.utils import coordinate_to_tuple
+
 from forge.dag import NodeContext, Workflow, node
 from forge.model import Check, Solution
 from workflows import calc_common as cc
@@ -55,7 +57,11 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
               "key_column": layout.letter(column), "header": layout.header[column], "descending": descending,
               "rows": layout.text_rows()},
     )
-    return {"rubric": [check]}
+
+    def rows_move(sheet: str, coord: str) -> bool:  # the data rows: `sorted` checks them
+        return sheet == layout.sheet and coordinate_to_tuple(coord)[0] >= 2
+
+    return {"rubric": [check, cc.unchanged_check(layout, skip=rows_move)]}
 
 
 @node("solve", "solve", ("params", "layout", "target"), ("solutions",))

@@ -184,7 +184,8 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                                       "right value.",
               primitive="xlsx.formula_value",
               args={**where, "cell": t["cell"], "function": t["function"], "ref": t["ref"],
-                    "expected": t["expected"], "tolerance": 0.005}),
+                    "expected": t["expected"], "tolerance": 0.005, "formula": t["formula"]}),
+        cc.unchanged_check(layout),
     ]}
 
 

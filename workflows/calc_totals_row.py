@@ -90,9 +90,10 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                       f"('{layout.header[column]}') with the right value.",
             primitive="xlsx.formula_value",
             args={**where, "cell": cell, "function": t["function"], "ref": layout.col_ref(column),
-                  "expected": evaluate_on(layout, _formula(layout, t["function"], column)), "tolerance": 0.005},
+                  "expected": evaluate_on(layout, _formula(layout, t["function"], column)), "tolerance": 0.005,
+                  "formula": _formula(layout, t["function"], column)},
         ))
-    return {"rubric": checks}
+    return {"rubric": [*checks, cc.unchanged_check(layout)]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

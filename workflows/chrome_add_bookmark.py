@@ -56,9 +56,10 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                     primitive="chrome.bookmark_exists",
                     args={"path": chc.BOOKMARKS, "name": s["name"], "url": s["url"], "folder": folder})
               for i, s in enumerate(sites, start=1)]
-    checks.append(Check(id="kept", criterion="Every bookmark that existed before is still in its place.",
-                        primitive="chrome.bookmarks_kept",
-                        args={"path": chc.BOOKMARKS, "bookmarks": chc.kept(profile.links())}))
+    links = profile.links()
+    checks.append(Check(id="kept", criterion="Every bookmark that existed before is still in its place, and no "
+                                             "other bookmark was added.", primitive="chrome.bookmarks_kept",
+                        args={"path": chc.BOOKMARKS, "bookmarks": chc.kept(links), "total": len(links) + len(sites)}))
     return {"rubric": checks}
 
 

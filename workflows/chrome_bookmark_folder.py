@@ -74,10 +74,11 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         checks.append(Check(id=f"gone_{i}", criterion=f"{m['url']} is no longer in {' > '.join(m['from'])}.",
                             primitive="chrome.bookmark_absent",
                             args={"path": chc.BOOKMARKS, "url": m["url"], "folder": m["from"]}))
-    checks.append(Check(id="kept", criterion="Every other bookmark is still in its place.",
-                        primitive="chrome.bookmarks_kept",
-                        args={"path": chc.BOOKMARKS,
-                              "bookmarks": chc.kept(profile.links(), *(m["url"] for m in moves))}))
+    links = profile.links()
+    checks.append(Check(id="kept", criterion="Every other bookmark is still in its place, and no bookmark was "
+                                             "added.", primitive="chrome.bookmarks_kept",
+                        args={"path": chc.BOOKMARKS, "bookmarks": chc.kept(links, *(m["url"] for m in moves)),
+                              "total": len(links)}))
     return {"rubric": checks}
 
 

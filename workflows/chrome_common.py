@@ -19,9 +19,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from forge.dag import Node, NodeContext, llm_node, node
-from forge.model import HOME, Asset
+from forge.model import HOME, Asset, Check
 from preparers import chrome
-from workflows.chrome_content import CONTENT_SCHEMA, PERSONAS, generate_profile
+from verifiers.checks.json_doc import leaves
+from workflows.chrome_content import CONTENT_SCHEMA, PERSONAS, check_profile, generate_profile
 from workflows.common import instruction
 
 __all__ = ["instruction"]  # re-exported: families call chc.instruction(...)
@@ -143,7 +144,7 @@ def _offline_profile(rng: random.Random, values: Mapping[str, Any]) -> dict[str,
 
 
 content = llm_node("content", kind="llm", inputs=("plan",), output="bookmarks", prompt="chrome_content.txt",
-                   schema=CONTENT_SCHEMA, offline=_offline_profile)
+                   schema=CONTENT_SCHEMA, offline=_offline_profile, check=check_profile)
 
 
 def base_profile(bookmarks: Mapping[str, Any], rng: random.Random) -> Profile:
@@ -193,6 +194,24 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 def source_nodes() -> tuple[Node, ...]:
     """sample -> content: the start of every Chrome family."""
     return (sample, content)
+
+
+# --- checks ---------------------------------------------------------------------------------------------
+
+#: Preferences that Chrome itself rewrites (window geometry, how it last exited, its version): never a user's
+#: setting, so never "left unchanged"
+CHROME_MANAGED = ("browser.window_placement", "browser.has_seen_welcome_page", "profile.exit_type",
+                  "profile.created_by_version")
+
+
+def prefs_kept_check(prefs: Mapping[str, Any], *scope: str) -> Check:
+    """"Chrome's other settings are unchanged": every leaf of the initial `prefs` outside the dotted key prefixes
+    in `scope` (what the task changes) and outside `CHROME_MANAGED` keeps its value."""
+    skip = (*scope, *CHROME_MANAGED)
+    kept = [[key, value] for key, value in leaves(dict(prefs))
+            if not any(".".join(key) == s or ".".join(key).startswith(s + ".") for s in skip)]
+    return Check("prefs_kept", "Chrome's other settings are unchanged.", "json.values_kept",
+                 {"path": PREFERENCES, "values": kept})
 
 
 # --- ops builders (solutions are data) ---------------------------------------------------------------

@@ -118,13 +118,12 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         kept = [[f, n, u] for f, n, u in links if f[:2] != t["folder"]]
     else:
         kept = chc.kept(links, t["url"])
-    args: dict[str, Any] = {"path": chc.BOOKMARKS, "bookmarks": kept}
-    if t["kind"] in ("delete", "delete_folder"):
-        args["total"] = len(kept)
+    # the count is fixed too: an edit adds no bookmark (a renamed or re-pointed one still counts once)
+    total = len(kept) + (1 if t["kind"] in ("rename", "change_url") else 0)
+    args: dict[str, Any] = {"path": chc.BOOKMARKS, "bookmarks": kept, "total": total}
     checks = [*_target_checks(t),
-              Check("kept", "Every other bookmark is still in its place" + (", and nothing was re-added elsewhere."
-                                                                            if "total" in args else "."),
-                    "chrome.bookmarks_kept", args)]
+              Check("kept", "Every other bookmark is still in its place, and no bookmark was added or re-added "
+                            "elsewhere.", "chrome.bookmarks_kept", args)]
     return {"rubric": checks}
 
 

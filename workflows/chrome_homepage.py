@@ -48,7 +48,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"profile": profile, "facts": facts, "target": goal_state}
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
+@node("rubric", "rubric", ("profile", "target"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     args: dict[str, Any] = {"path": chc.PREFERENCES}
@@ -61,7 +61,9 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if t["show_button"] is not None:
         args["show_button"] = True
         criterion += " The Home button is shown."
-    return {"rubric": [Check(id="homepage", criterion=criterion, primitive="chrome.homepage", args=args)]}
+    scope = ["homepage", "homepage_is_newtabpage"] + (["browser.show_home_button"] if t["show_button"] else [])
+    return {"rubric": [Check(id="homepage", criterion=criterion, primitive="chrome.homepage", args=args),
+                       chc.prefs_kept_check(values["profile"].prefs, *scope)]}
 
 
 @node("solve", "solve", ("target",), ("solutions",))

@@ -43,13 +43,13 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"profile": profile, "facts": facts, "target": {"engine": engine, "wrong": wrong}}
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
+@node("rubric", "rubric", ("profile", "target"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     data = chc.ENGINES[values["target"]["engine"]]
     check = Check(id="engine", criterion=f"Chrome's default search engine is {data['short_name']} ({data['keyword']}).",
                   primitive="chrome.search_engine",
                   args={"path": chc.PREFERENCES, "name": data["short_name"], "keyword": data["keyword"]})
-    return {"rubric": [check]}
+    return {"rubric": [check, chc.prefs_kept_check(values["profile"].prefs, "default_search_provider_data")]}
 
 
 @node("solve", "solve", ("target",), ("solutions",))

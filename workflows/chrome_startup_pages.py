@@ -68,7 +68,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"profile": profile, "facts": {"what": what, "what_plain": plain}, "target": goal_state}
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
+@node("rubric", "rubric", ("profile", "target"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     args: dict[str, Any] = {"path": chc.PREFERENCES, "mode": t["mode"]}
@@ -78,7 +78,8 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     else:
         criterion = {"continue": "On startup Chrome continues where it left off.",
                      "new_tab": "On startup Chrome opens the New Tab page."}[t["mode"]]
-    return {"rubric": [Check(id="startup", criterion=criterion, primitive="chrome.startup_pages", args=args)]}
+    return {"rubric": [Check(id="startup", criterion=criterion, primitive="chrome.startup_pages", args=args),
+                       chc.prefs_kept_check(values["profile"].prefs, "session")]}
 
 
 def _set(mode: int, urls: list[str] | None = None) -> list[dict[str, Any]]:

@@ -78,7 +78,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     args = {"path": src.path, "baseline": round(mean_brightness(src.image), 2), "direction": t["direction"],
             "min_percent": t["low"], "max_percent": t["high"]}
     changed = Check("brightness", criterion, "image.brightness_changed", args)
-    return {"rubric": [changed, gc.content_check(src.path, src.image, "the same scene", gray=True),
+    return {"rubric": [changed, gc.content_check(src.path, src, [], "the same scene", tone=True),
                        gc.size_kept_check(src.path, src), gc.format_check(src.path, src.fmt)]}
 
 

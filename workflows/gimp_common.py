@@ -26,7 +26,7 @@ from forge.model import HOME, Asset, Check
 from preparers import image as images
 from preparers.ops import registry as op_registry
 from preparers.ops.image import Picture
-from verifiers.checks.image import decode, score, thumbnail
+from verifiers.checks.image import decode, recipe, score, thumbnail
 from workflows.common import instruction
 from workflows.gimp_content import PICTURE_SCHEMA, generate_picture
 
@@ -70,6 +70,10 @@ class Source:
     subject: str
     image: Image.Image
     dpi: float | None = None
+    #: the `preparers.image.render` spec the picture was drawn from, and whether its background was made
+    #: transparent: with the format and dpi, what a full-resolution check needs to redraw it (`recipe()`)
+    spec: tuple[tuple[str, Any], ...] = ()
+    transparent: bool = False
 
     @property
     def width(self) -> int:
@@ -94,6 +98,10 @@ class Source:
     @property
     def stem(self) -> str:
         return self.path.rsplit("/", 1)[1].rsplit(".", 1)[0]
+
+    def recipe(self, edits: list[dict[str, Any]] | tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
+        """The check reference for this picture after `edits` (op dicts): see `verifiers.checks.image.recipe`."""
+        return recipe(dict(self.spec), self.pil_format, transparent=self.transparent, dpi=self.dpi, edits=edits)
 
     def sibling(self, fmt: str, suffix: str = "") -> str:
         """A path next to the source: same stem plus `suffix`, extension of `fmt`."""
@@ -142,7 +150,9 @@ def source_nodes(kinds: tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[st
         with Image.open(io.BytesIO(data)) as opened:
             opened.load()
             decoded = opened.copy()
-        source = Source(path, fmt, plan["kind"], picture["subject"], decoded, dpi)
+        drawn_by = tuple(sorted((k, v) for k, v in spec.items() if k in images.SPEC_KEYS))
+        source = Source(path, fmt, plan["kind"], picture["subject"], decoded, dpi, drawn_by,
+                        bool(plan["transparent"]))
         return {"source": source, "assets": [Asset(path, data)], "launch": ["gimp", path]}
 
     return sample, content, prepare
@@ -156,9 +166,16 @@ def format_check(path: str, fmt: str) -> Check:
                  "image.format_is", {"path": path, "format": images.FORMATS[fmt]})
 
 
-def content_check(path: str, expected: Image.Image, what: str, *, gray: bool = False) -> Check:
-    return Check("content", f"{path} shows {what}.", "image.content_matches",
-                 {"path": path, "reference": thumbnail(expected, gray=gray), "what": what})
+def content_check(path: str, source: Source, edits: list[dict[str, Any]], what: str, *, gray: bool = False,
+                  tone: bool = False) -> Check:
+    """`path` shows `source` after the image ops `edits`, at full resolution (`gray`: grey levels only; `tone`: any
+    tone curve, for edits whose exact tone GIMP decides: brightness, grey weighting)."""
+    args: dict[str, Any] = {"path": path, "expected": source.recipe(edits), "what": what}
+    if gray:
+        args["gray"] = True
+    if tone:
+        args["tone"] = True
+    return Check("content", f"{path} shows {what}.", "image.content_matches", args)
 
 
 def size_kept_check(path: str, source: Source) -> Check:

@@ -63,7 +63,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     kept = Check("original", f"The original {src.path} is still there and still a {src.format_name} file.",
                  "image.format_is", {"path": src.path, "format": src.pil_format})
     return {"rubric": [gc.format_check(dest, fmt), gc.size_kept_check(dest, src),
-                       gc.content_check(dest, src.image, "the same picture as the original"), kept]}
+                       gc.content_check(dest, src, [], "the same picture as the original"), kept]}
 
 
 def _typo(dest: str, fmt: str) -> str:

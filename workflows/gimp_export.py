@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from PIL import Image
-
 from forge.dag import NodeContext, Workflow, node
 from forge.model import Check, Solution
 from preparers.image import PHOTO_KINDS
@@ -47,12 +45,6 @@ PHRASINGS = (
 )
 
 
-def _center_square(image: Image.Image) -> Image.Image:
-    s = min(image.size)
-    left, top = (image.width - s) // 2, (image.height - s) // 2
-    return image.crop((left, top, left + s, top + s))
-
-
 @node("goal", "goal", ("params", "source"), ("facts", "target"))
 def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     use = values["params"]["use"]
@@ -73,21 +65,21 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     gray = Check("grayscale", f"{dest} has no colour: every pixel is grey.", "image.grayscale", {"path": dest})
     if use == "icon":
         checks += [gc.size_check(dest, n, n), gray,
-                   gc.content_check(dest, src.image.resize((n, n)), "the logo", gray=True)]
+                   gc.content_check(dest, src, _ops(src, use, n), "the logo", gray=True, tone=True)]
     elif use == "thumbnail":
-        height = round(n * src.height / src.width)
         checks += [Check("side", f"{dest} is exactly {n} pixels wide.", "image.side_equals",
                          {"path": dest, "side": "width", "pixels": n}),
                    Check("aspect", f"{dest} keeps the aspect ratio of {src.width} by {src.height}.",
                          "image.aspect_preserved", {"path": dest, "width": src.width, "height": src.height}),
-                   gc.content_check(dest, src.image.resize((n, height)), "the whole photo, scaled down")]
+                   gc.content_check(dest, src, _ops(src, use, n), "the whole photo, scaled down")]
     elif use == "avatar":
         checks += [gc.size_check(dest, n, n),
-                   gc.content_check(dest, _center_square(src.image).resize((n, n)), "the photo's centred square")]
+                   gc.content_check(dest, src, _ops(src, use, n), "the photo's centred square")]
     else:
         checks += [gray, Check("dpi", f"{dest} has a print resolution of {n} ppi.", "image.dpi_is",
                                {"path": dest, "dpi": n}),
-                   gc.size_kept_check(dest, src), gc.content_check(dest, src.image, "the original picture", gray=True)]
+                   gc.size_kept_check(dest, src),
+                   gc.content_check(dest, src, _ops(src, use, n), "the original picture", gray=True, tone=True)]
     kept = Check("original", f"The original {src.path} still has its own size.", "image.size_unchanged",
                  {"path": src.path, "width": src.width, "height": src.height})
     return {"rubric": [*checks, kept]}

@@ -48,7 +48,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     src: gc.Source = values["source"]
     gray = Check("grayscale", f"{src.path} has no colour left: every pixel is grey.", "image.grayscale",
                  {"path": src.path})
-    return {"rubric": [gray, gc.content_check(src.path, src.image, "the original picture", gray=True),
+    return {"rubric": [gray, gc.content_check(src.path, src, [], "the original picture", gray=True, tone=True),
                        gc.size_kept_check(src.path, src), gc.format_check(src.path, src.fmt)]}
 
 

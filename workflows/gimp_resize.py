@@ -78,8 +78,8 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                        {"path": path, "side": t["side"], "pixels": t["pixels"]}),
                  Check("aspect", f"{path} keeps the aspect ratio of {src.width} by {src.height}.",
                        "image.aspect_preserved", {"path": path, "width": src.width, "height": src.height})]
-    expected = src.image.resize(tuple(t["size"]))
-    return {"rubric": [*sized, gc.content_check(path, expected, "the original picture, scaled"),
+    scaled = [{"op": "image.resize", "width": t["size"][0], "height": t["size"][1]}]
+    return {"rubric": [*sized, gc.content_check(path, src, scaled, "the original picture, scaled"),
                        gc.format_check(path, src.fmt)]}
 
 

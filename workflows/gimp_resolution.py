@@ -67,7 +67,8 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                        {"path": src.path, "inches": t["inches"]}),
                  Check("aspect", f"{src.path} keeps the aspect ratio of {src.width} by {src.height}.",
                        "image.aspect_preserved", {"path": src.path, "width": src.width, "height": src.height})]
-    content = gc.content_check(src.path, src.image.resize(tuple(t["size"])), "the original picture")
+    content = gc.content_check(src.path, src, [{"op": "image.resize", "width": t["size"][0], "height": t["size"][1]}],
+                               "the original picture")
     return {"rubric": [dpi, *sized, content, gc.format_check(src.path, src.fmt)]}
 
 

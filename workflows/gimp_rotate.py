@@ -64,7 +64,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     src: gc.Source = values["source"]
     transform: str = values["target"]
-    original = gc.thumbnail(src.image)
+    original = src.recipe()
     if transform in ROTATE:
         degrees = 180 if transform == "rotate_180" else 90
         direction = {"rotate_cw": "clockwise", "rotate_ccw": "counter-clockwise"}.get(transform, "")

@@ -58,7 +58,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                        "image.background_color", {"path": src.path, "mask": mask, "color": WHITE}),
                  Check("no_alpha", f"{src.path} has no alpha channel left.", "image.mode_is",
                        {"path": src.path, "modes": ["RGB", "L"]})]
-    return {"rubric": [*first, gc.content_check(src.path, flat, f"the same {src.kind} as before"),
+    return {"rubric": [*first, gc.content_check(src.path, src, [], f"the same {src.kind} as before"),
                        gc.size_kept_check(src.path, src), gc.format_check(src.path, src.fmt)]}
 
 

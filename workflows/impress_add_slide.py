@@ -68,7 +68,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"deck": deck, "facts": facts, "target": {"new": new, "position": position, "expected": expected}}
 
 
-@node("rubric", "rubric", ("params", "deck", "target"), ("rubric",))
+@node("rubric", "rubric", ("params", "deck", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     deck: ic.Deck = values["deck"]
     t = values["target"]
@@ -93,7 +93,10 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if "subtitle" in new:
         checks.append(Check("subtitle", f"The subtitle of '{title}' reads '{new['subtitle']}'.", "pptx.subtitle",
                             {**base, "slide": title, "text": new["subtitle"]}))
-    return {"rubric": checks}
+    if new["layout"] == "title_only":  # the instruction asks for the title and no other text
+        checks.append(Check("only_title", f"The slide '{title}' shows its title and no other text.",
+                            "pptx.slides_kept", {**base, "slides": [[title, [title]]]}))
+    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], [])]}
 
 
 def _wrong_layout(new: dict[str, Any]) -> tuple[dict[str, Any], str]:

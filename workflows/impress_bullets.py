@@ -82,7 +82,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                                                      "new": new, **plan}}
 
 
-@node("rubric", "rubric", ("deck", "target"), ("rubric",))
+@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     deck: ic.Deck = values["deck"]
     t = values["target"]
@@ -91,8 +91,9 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if "levels" in t:
         args["levels"] = t["levels"]
         levels = f" at indent levels {t['levels']}"
-    return {"rubric": [Check("bullets", f"The content box of '{t['slide']}' holds {t['expected']}{levels}.",
-                             "pptx.body_text", args)]}
+    checks = [Check("bullets", f"The content box of '{t['slide']}' holds {t['expected']}{levels}.",
+                             "pptx.body_text", args)]
+    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], edited=[t["slide"]])]}
 
 
 def _misses(t: Mapping[str, Any]) -> list[tuple[str, list[str], list[int] | None]]:

@@ -42,7 +42,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"deck": deck, "facts": facts, "target": {"victims": victims, "expected": expected}}
 
 
-@node("rubric", "rubric", ("deck", "target"), ("rubric",))
+@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     deck: ic.Deck = values["deck"]
     t = values["target"]
@@ -50,7 +50,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                     {"path": deck.path, "titles": t["expected"]})]
     checks += [Check(f"deleted-{i}", f"No slide titled '{v}' is left.", "pptx.slide_count",
                      {"path": deck.path, "title": v, "count": 0}) for i, v in enumerate(t["victims"], start=1)]
-    return {"rubric": checks}
+    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], t["victims"])]}
 
 
 @node("solve", "solve", ("deck", "target"), ("solutions",))

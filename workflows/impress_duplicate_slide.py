@@ -47,20 +47,22 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"deck": deck, "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("deck", "target"), ("rubric",))
+@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     deck: ic.Deck = values["deck"]
     t = values["target"]
     base = {"path": deck.path}
     copies = 2 if t["copy"] == t["title"] else 1
-    return {"rubric": [
+    checks = [
         Check("order", f"The slides of {deck.path} are, in order: {t['expected']}.", "pptx.slide_titles",
               {**base, "titles": t["expected"]}),
         Check("count", f"{copies} slide(s) are titled '{t['title']}'.", "pptx.slide_count",
               {**base, "title": t["title"], "count": copies}),
         Check("copy-bullets", f"Every slide titled '{t['copy']}' holds the bullets {t['bullets']}.", "pptx.body_text",
               {**base, "slide": t["copy"], "paragraphs": t["bullets"], "named": []}),
-    ]}
+    ]
+    touched = [t["title"]] if t["copy"] == t["title"] else []  # the source appears twice: its count is checked
+    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], touched)]}
 
 
 @node("solve", "solve", ("deck", "target"), ("solutions",))

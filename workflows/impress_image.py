@@ -85,7 +85,7 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return ic.deck_outputs(values["deck"], tuple(Asset(dest, data) for dest, data in pictures))
 
 
-@node("rubric", "rubric", ("deck", "target"), ("rubric",))
+@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     deck: ic.Deck = values["deck"]
     t = values["target"]
@@ -95,10 +95,12 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         args["corner"] = t["corner"]
     if t["width"] is not None:
         args["width_cm"] = t["width"]
-    return {"rubric": [Check("picture", f"The slide '{t['slide']}' shows {image}"
+    checks = [Check("picture", f"The slide '{t['slide']}' shows {image}"
                                         + (f" in the {CORNER_WORDS[t['corner']]} corner" if "corner" in args else "")
                                         + (f", {t['width']:g} cm wide" if t["width"] else "") + ".",
-                             "pptx.picture", args)]}
+                             "pptx.picture", args)]
+    # a picture adds no text: every slide, the target too, keeps its text and its place
+    return {"rubric": [*checks, ic.kept_check(deck, values["assets"])]}
 
 
 @node("solve", "solve", ("deck", "target"), ("solutions",))

@@ -69,16 +69,17 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"deck": deck, "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("deck", "target"), ("rubric",))
+@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     deck: ic.Deck = values["deck"]
     t = values["target"]
-    return {"rubric": [
+    checks = [
         Check("order", f"The slides of {deck.path} are, in order: {t['expected']}.", "pptx.slide_titles",
               {"path": deck.path, "titles": t["expected"]}),
         Check("position", f"The slide '{t['title']}' is slide {t['position']}.", "pptx.slide_position",
               {"path": deck.path, "title": t["title"], "position": t["position"]}),
-    ]}
+    ]
+    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], [t["title"]])]}
 
 
 @node("solve", "solve", ("deck", "target"), ("solutions",))

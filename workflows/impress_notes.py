@@ -55,13 +55,16 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"deck": deck, "facts": {"path": deck.path, "action": action}, "target": {"mode": mode, "items": items}}
 
 
-@node("rubric", "rubric", ("deck", "target"), ("rubric",))
+@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     deck: ic.Deck = values["deck"]
-    return {"rubric": [
+    checks = [
         Check(f"notes-{n}", f"The speaker notes of '{i['slide']}' read '{i['expected']}'.", "pptx.notes_text",
               {"path": deck.path, "slide": i["slide"], "text": i["expected"], "named": [i["new"]]})
-        for n, i in enumerate(values["target"]["items"], start=1)]}
+        for n, i in enumerate(values["target"]["items"], start=1)]
+    # notes live outside the slide: every slide, the annotated ones too, keeps its text and its place
+    noted = [i["slide"] for i in values["target"]["items"]]
+    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], notes_edited=noted)]}
 
 
 @node("solve", "solve", ("deck", "target"), ("solutions",))

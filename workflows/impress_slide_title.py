@@ -63,7 +63,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"deck": deck, "facts": {"path": deck.path, "change": change}, "target": t}
 
 
-@node("rubric", "rubric", ("deck", "target"), ("rubric",))
+@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     deck: ic.Deck = values["deck"]
     t = values["target"]
@@ -76,7 +76,8 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     else:
         checks += [Check(f"renamed-{i}", f"Exactly one slide is titled '{new}'.", "pptx.slide_count",
                          {**base, "title": new, "count": 1}) for i, (_, new) in enumerate(t["renames"], start=1)]
-    return {"rubric": checks}
+    touched = [t["cover"]] if t["kind"] == "subtitle" else [old for old, _ in t["renames"]]
+    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], touched)]}
 
 
 @node("solve", "solve", ("deck", "target"), ("solutions",))

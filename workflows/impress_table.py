@@ -53,7 +53,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"deck": deck, "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("deck", "target"), ("rubric",))
+@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     deck: ic.Deck = values["deck"]
     t = values["target"]
@@ -62,8 +62,9 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if t["full"]:
         args["data"] = t["data"]
     filled = " and the stated data rows" if t["full"] else ""
-    return {"rubric": [Check("table", f"'{t['slide']}' has a {t['rows']}x{t['cols']} table with header {t['header']}"
-                                      f"{filled}.", "pptx.table", args)]}
+    checks = [Check("table", f"'{t['slide']}' has a {t['rows']}x{t['cols']} table with header {t['header']}"
+                                      f"{filled}.", "pptx.table", args)]
+    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], edited=[t["slide"]])]}
 
 
 @node("solve", "solve", ("deck", "target"), ("solutions",))

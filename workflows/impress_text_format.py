@@ -74,13 +74,15 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                                                      "target": target, "bullets": bullets, "index": index}}
 
 
-@node("rubric", "rubric", ("deck", "target"), ("rubric",))
+@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     deck: ic.Deck = values["deck"]
     t = values["target"]
-    return {"rubric": [Check(
+    checks = [Check(
         "formatted", f"On '{t['slide']}', '{t['text']}' (all of it) has {t['style']} and no other text there does.",
-        "pptx.text_format", {"path": deck.path, "slide": t["slide"], "text": t["text"], **t["style"]})]}
+        "pptx.text_format", {"path": deck.path, "slide": t["slide"], "text": t["text"], **t["style"]})]
+    # formatting changes no text: every slide, the target too, keeps its text and its place
+    return {"rubric": [*checks, ic.kept_check(deck, values["assets"])]}
 
 
 @node("solve", "solve", ("deck", "target"), ("solutions",))

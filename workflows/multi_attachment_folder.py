@@ -118,14 +118,15 @@ def _files(msgs: list[tb.Message], rule: str, dated: bool, *, flat: bool = False
     return out
 
 
-@node("rubric", "rubric", ("params", "target"), ("rubric",))
+@node("rubric", "rubric", ("params", "target", "setup"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t, p = values["target"], values["params"]
     files = _files(t["chosen"], p["rule"], p["naming"] == "dated")
     contents = {rel: digest(m.attachments[0].data) for rel, (m, _) in files.items()}
     return {"rubric": [Check("filed", f"{t['root']} holds exactly {sorted(files)}, each the attachment of its message.",
                              "fs.dir_listing", {"path": t["root"], "names": sorted(files), "recursive": True,
-                                                "contents": contents})]}
+                                                "contents": contents}),
+                       *mc.mail_kept(values["setup"])]}
 
 
 @node("solve", "solve", ("params", "target"), ("solutions",))

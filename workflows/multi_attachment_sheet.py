@@ -110,7 +110,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"setup": mc.Setup((("tb", spec),)), "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("params", "target"), ("rubric",))
+@node("rubric", "rubric", ("params", "target", "setup"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t, post = values["target"], values["params"]["post"]
     rows = t["rows"]
@@ -129,7 +129,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                   {"path": t["dest"], "sheet": t["sheet"], "cell": t["cell"], "function": "SUM",
                    "ref": f"{letter}2:{letter}{t['last_row']}", "expected": t["total"]}),
         ]
-    return {"rubric": checks}
+    return {"rubric": [*checks, *mc.mail_kept(values["setup"])]}
 
 
 def _steps(t: Mapping[str, Any], source: str, message: str, dest: str, *, post: str, skip: str = "",

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from email.utils import formataddr
 from typing import Any
 
-from forge.dag import Node, NodeContext, llm_node, node
-from forge.model import Asset
+from forge.dag import Node, NodeContext, llm_node, node, parts_sketch
+from forge.model import HOME, Asset, Check
 from preparers import thunderbird as tb
 from verifiers.grounding import leaks
 from workflows import calc_common as cc
@@ -38,18 +38,26 @@ from workflows import tb_common as tc
 from workflows import vscode_common as vsc
 from workflows import writer_common as wc
 from workflows.chrome_content import CONTENT_SCHEMA as BOOKMARKS_SCHEMA
-from workflows.chrome_content import generate_profile
+from workflows.chrome_content import check_profile, generate_profile
 from workflows.common import instruction
 from workflows.content import CONTENT_SCHEMA as TABLE_SCHEMA
-from workflows.content import generate_table
+from workflows.content import check_table, generate_table
 from workflows.gimp_content import PICTURE_SCHEMA, generate_picture
-from workflows.impress_content import DECK_SCHEMA, generate_deck
-from workflows.multi_content import PEOPLE_SCHEMA, REPORT_FOLDERS, generate_people, local_part, person, report
-from workflows.os_content import POOL_SCHEMA, generate_pool
-from workflows.tb_content import MAILBOX_SCHEMA, generate_mailbox
+from workflows.impress_content import DECK_SCHEMA, DECK_SKETCH, check_deck, generate_deck
+from workflows.multi_content import (
+    PEOPLE_SCHEMA,
+    REPORT_FOLDERS,
+    generate_people,
+    local_part,
+    part_prompts,
+    person,
+    report,
+)
+from workflows.os_content import POOL_SCHEMA, POOL_SKETCH, check_pool, generate_pool
+from workflows.tb_content import MAILBOX_SCHEMA, MAILBOX_SKETCH, check_mailbox, generate_mailbox
 from workflows.vscode_content import CONTENT_SCHEMA as PROJECT_SCHEMA
 from workflows.vscode_content import generate_project
-from workflows.writer_content import DOCUMENT_SCHEMA, generate_document
+from workflows.writer_content import DOCUMENT_SCHEMA, DOCUMENT_SKETCH, check_document, generate_document
 
 #: re-exported: families call mc.instruction(...), mc.person(...), mc.report(...)
 __all__ = ["REPORT_FOLDERS", "instruction", "local_part", "person", "report"]
@@ -93,6 +101,13 @@ PARTS: dict[str, tuple[Planner, dict[str, Any], Callable[[random.Random, Mapping
 }
 
 
+#: part -> its app's content check (forge.dag.ContentCheck), for the parts whose families need one.
+#: part -> what a model writes of it (the rest comes from the part's generator); parts not listed are written whole
+SKETCHES = {"mailbox": MAILBOX_SKETCH, "pool": POOL_SKETCH, "deck": DECK_SKETCH, "document": DOCUMENT_SKETCH}
+CHECKS = {"table": check_table, "mailbox": check_mailbox, "document": check_document, "deck": check_deck,
+          "bookmarks": check_profile, "pool": check_pool}
+
+
 def _part_context(ctx: NodeContext, part: str) -> NodeContext:
     """A context whose streams differ from the task's own ones, so two parts never share random draws."""
     return NodeContext(ctx.params, ctx.run_seed, f"{ctx.skill_id}|{part}", ctx.index, ctx.backend)
@@ -119,8 +134,17 @@ def source_nodes(**parts: Mapping[str, Any] | Callable[[Mapping[str, Any]], Mapp
     def offline(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
         return {name: PARTS[name][2](rng, values["plan"][name]) for name in parts}
 
+    def check(answer: Any, values: Mapping[str, Any]) -> str:
+        """The owning app's content check for each part that has one (a table, a mailbox)."""
+        for name in parts:
+            problem = CHECKS[name](answer[name], values) if name in CHECKS else ""
+            if problem:
+                return f"{name}: {problem}"
+        return ""
+
     content = llm_node("content", kind="llm", inputs=("plan",), output="content", prompt="multi_content.txt",
-                       schema=schema, offline=offline)
+                       schema=schema, offline=offline, check=check, fields={"parts": part_prompts(sorted(parts))},
+                       sketch=parts_sketch(schema, {name: SKETCHES[name] for name in parts if name in SKETCHES}))
     return (sample, content)
 
 
@@ -199,6 +223,14 @@ def mail_profile(rng: random.Random, plan: Mapping[str, Any], background: Sequen
     for folder, extra in (others or {}).items():
         folders.setdefault(folder, []).extend(extra)
     return tc.profile_spec(plan, folders, contacts=tc.contacts_from(rng, background))
+
+
+def mail_kept(setup: Setup, touched: Sequence[str] = ()) -> list[Check]:
+    """For each Thunderbird profile of the setup, the check that the mail the task only reads (all but the
+    message ids in `touched`) is where it was with its flags, and the settings are unchanged
+    (`tb_common.kept_check`): saving an attachment or reading senders moves, deletes or flags nothing."""
+    return [tc.kept_check(spec, f"{HOME}/{tb.profile_dir(spec.name)}", touched=touched)
+            for kind, spec in setup.pieces if kind == "tb"]
 
 
 def mail_date(when: dt.datetime) -> str:

@@ -88,7 +88,7 @@ def _titles(t: Mapping[str, Any], texts: list[str], place: str) -> list[str]:
     return [t["cover"], *texts, t["closing"]] if place == "before_closing" else [t["cover"], t["closing"], *texts]
 
 
-@node("rubric", "rubric", ("params", "target"), ("rubric",))
+@node("rubric", "rubric", ("params", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t, p = values["target"], values["params"]
     checks = [Check("titles", f"The slides of {t['deck']} are titled, in order: {_titles(t, t['texts'], p['place'])}.",
@@ -98,7 +98,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if p["notes"] == "text_below":
         checks.append(Check("notes", "Each new slide's speaker notes hold the text under its heading or item.",
                             "multi.slide_notes", {"path": t["deck"], "notes": t["notes"]}))
-    return {"rubric": checks}
+    return {"rubric": [*checks, ic.kept_check(t["deck"], values["assets"])]}
 
 
 @node("solve", "solve", ("params", "target"), ("solutions",))

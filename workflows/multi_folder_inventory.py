@@ -119,7 +119,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"rubric": [Check("inventory", f"Sheet '{t['sheet']}' of {t['workbook']} lists the {len(rows)} asked files "
                                           f"of {t['folder']} under the header {t['header']}, {ORDERS[p['order']]}.",
                              "multi.sheet_table", {"path": t["workbook"], "sheet": t["sheet"], "header": t["header"],
-                                                   "rows": rows})]}
+                                                   "rows": rows, "typed": True})]}
 
 
 @node("solve", "solve", ("params", "target"), ("solutions",))

@@ -74,13 +74,13 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
              "deck": deck.path}
     target = {"source": source.path, "dest": dest, "deck": deck.path, "slide": slide, "width": width,
               "height": height, "number": number, "orig": (source.width, source.height), "fmt": fmt,
-              "reference": gc.thumbnail(expected), "count": len(deck.titles),
+              "reference": gc.thumbnail(expected), "count": len(deck.titles), "picture": source,
               "neighbour": next(t for t in deck.content_titles if t != slide)}
     setup = mc.Setup((("files", pic["assets"]), ("impress", deck)), launch=tuple(pic["launch"]))
     return {"setup": setup, "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("params", "target"), ("rubric",))
+@node("rubric", "rubric", ("params", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t, p = values["target"], values["params"]
     dest, (ow, oh) = t["dest"], t["orig"]
@@ -90,7 +90,11 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                            {"path": dest, "side": "width", "pixels": t["width"]}),
             "percent": Check("size", f"{dest} is the photo scaled to {t['number']}%.", "image.scaled_by",
                              {"path": dest, "width": ow, "height": oh, "percent": t["number"]})}[p["size"]]
+    scaled = [{"op": "image.resize", "width": t["width"], "height": t["height"]}]
     checks = [size, gc.format_check(dest, t["fmt"]),
+              gc.content_check(dest, t["picture"], scaled, f"the photo scaled to {t['width']} x {t['height']}"),
+              Check("colour", f"{dest} keeps the photo's colour (an RGB picture).", "image.mode_is",
+                    {"path": dest, "modes": ["RGB", "RGBA"]}),
               Check("slide", f"Slide '{t['slide']}' of {t['deck']} shows the scaled {t['width']}x{t['height']} "
                              "copy of the photo.", "multi.slide_picture",
                     {"path": t["deck"], "slide": t["slide"], "width": t["width"], "height": t["height"],
@@ -101,7 +105,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if p["target"] == "new_slide":
         checks.append(Check("position", f"The new slide '{t['slide']}' is the last slide.", "pptx.slide_position",
                             {"path": t["deck"], "title": t["slide"], "position": t["count"] + 1}))
-    return {"rubric": checks}
+    return {"rubric": [*checks, ic.kept_check(t["deck"], values["assets"])]}
 
 
 @node("solve", "solve", ("params", "target"), ("solutions",))

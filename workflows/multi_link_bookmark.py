@@ -103,7 +103,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"setup": mc.Setup((piece, ("chrome", profile))), "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
+@node("rubric", "rubric", ("target", "setup"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     return {"rubric": [
@@ -111,6 +111,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
               "multi.bookmark", {"path": chc.BOOKMARKS, "name": t["name"], "url": t["url"], "folder": t["folder"]}),
         Check("kept", "Every bookmark that existed before is still in its place.", "chrome.bookmarks_kept",
               {"path": chc.BOOKMARKS, "bookmarks": t["kept"]}),
+        *mc.mail_kept(values["setup"]),  # when the link comes from an email: the mailbox is only read
     ]}
 
 

@@ -97,13 +97,14 @@ def _rows(messages: list[tb.Message], fields: str, newest: bool, *, swap: bool =
     return [[cells(m)[n] for n in names] for m in ordered]
 
 
-@node("rubric", "rubric", ("params", "target"), ("rubric",))
+@node("rubric", "rubric", ("params", "target", "setup"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t, p = values["target"], values["params"]
     rows = _rows(t["thread"], p["fields"], p["order"] == "newest")
     return {"rubric": [Check("list", f"Sheet '{t['sheet']}' of {t['workbook']} lists the {len(rows)} messages under "
                                      f"the header {t['header']}, {p['order']} first.", "multi.sheet_table",
-                             {"path": t["workbook"], "sheet": t["sheet"], "header": t["header"], "rows": rows})]}
+                             {"path": t["workbook"], "sheet": t["sheet"], "header": t["header"], "rows": rows}),
+                       *mc.mail_kept(values["setup"])]}
 
 
 @node("solve", "solve", ("params", "target"), ("solutions",))

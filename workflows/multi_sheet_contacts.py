@@ -82,13 +82,14 @@ def _pairs(people: list[dict[str, str]]) -> list[list[str]]:
     return [[f"{p['first']} {p['last']}", p["email"]] for p in people]
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
+@node("rubric", "rubric", ("target", "setup"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     return {"rubric": [Check("contacts", f"The Personal Address Book has a card for each of the {len(t['chosen'])} "
                                          "selected people (email and full name) and none for the others on the list.",
                              "multi.contacts", {"path": t["profile"], "present": _pairs(t["chosen"]),
-                                                "absent": [p["email"] for p in t["others"]]})]}
+                                                "absent": [p["email"] for p in t["others"]]}),
+                       *mc.mail_kept(values["setup"])]}
 
 
 @node("solve", "solve", ("params", "target"), ("solutions",))

@@ -14,6 +14,7 @@ from forge.dag import NodeContext, Workflow, node
 from forge.model import HOME, Check, Solution
 from workflows import calc_common as cc
 from workflows import multi_common as mc
+from workflows import writer_common as wc
 
 NAME = "multi.sheet_doc_table"
 LEADS = ("The table below lists the entries taken from the workbook.", "The current figures are shown below.",
@@ -93,7 +94,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"setup": mc.Setup((("calc", layout), ("writer", doc))), "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("params", "target"), ("rubric",))
+@node("rubric", "rubric", ("params", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     layout: cc.Layout = t["layout"]
@@ -102,7 +103,8 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"rubric": [Check("table", f"{t['doc']} has, right after \"{t['lead']}\", a table with the header "
                                       f"{t['header']} and the {len(rows)} asked rows of {layout.filename}.",
                              "multi.docx_table", {"path": t["doc"], "after": t["lead"], "header": t["header"],
-                                                  "rows": expected})]}
+                                                  "rows": expected}),
+                       wc.text_kept(t["doc"], values["assets"])]}
 
 
 @node("solve", "solve", ("params", "target"), ("solutions",))

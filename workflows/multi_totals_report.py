@@ -14,6 +14,7 @@ from typing import Any
 from forge.dag import NodeContext, Workflow, node
 from forge.model import HOME, Check, Solution
 from preparers.tree import FileSpec
+from verifiers.checks.multi import text_lines
 from workflows import calc_common as cc
 from workflows import multi_common as mc
 
@@ -87,13 +88,18 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"setup": mc.Setup((("calc", layout), piece)), "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("params", "target"), ("rubric",))
+@node("rubric", "rubric", ("params", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     tolerance = 0.011 if values["params"]["stat"] == "average" else 0.005
-    return {"rubric": [Check("figure", f"In {t['report']}, the line starting '{t['label']}' states the right figure.",
+    # the report's other lines, read from the initial file the checks' way: filling in TBD changes nothing else
+    lines = text_lines(t["report"], next(a.data for a in values["assets"] if a.dest == t["report"]))
+    label = " ".join(t["label"].split())
+    others = [line for line in lines if not line.startswith(label)]
+    return {"rubric": [Check("figure", f"In {t['report']}, the line starting '{t['label']}' states the right figure "
+                                       "(and only it); the rest of the report is unchanged.",
                              "multi.number_in_text", {"path": t["report"], "label": t["label"], "value": t["answer"],
-                                                      "tolerance": tolerance})]}
+                                                      "tolerance": tolerance, "others": others})]}
 
 
 @node("solve", "solve", ("params", "target"), ("solutions",))

@@ -95,10 +95,14 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     spec: list[FileSpec] = values["tree"]
     t = values["target"]
-    remaining = [s.path for s in spec if s.path not in t["delete"]]
-    names = oc.listing(remaining, t["root"], recursive=True)
+    kept = [s for s in spec if s.path not in t["delete"]]
+    names = oc.listing([s.path for s in kept], t["root"], recursive=True)
+    # kept files are compared by content too: emptying or overwriting one is not "cleaning up"
+    prefix = t["root"].rstrip("/") + "/"
+    contents = {s.path.removeprefix(prefix): oc.sha(s) for s in kept if s.path.startswith(prefix)}
     return {"rubric": [oc.listing_check("remaining", t["root"], names, f"Below {t['root']} exactly these files "
-                                        f"remain: {oc.quote_list(names)}.", recursive=True)]}
+                                        f"remain, each with its original content: {oc.quote_list(names)}.",
+                                        recursive=True, contents=contents)]}
 
 
 def _rm(paths: list[str]) -> list[dict[str, Any]]:

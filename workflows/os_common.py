@@ -21,7 +21,7 @@ from preparers import tree
 from preparers.tree import FileSpec
 from verifiers.grounding import leaks
 from workflows.common import instruction
-from workflows.os_content import POOL_SCHEMA, SCENARIOS, generate_pool
+from workflows.os_content import POOL_SCHEMA, POOL_SKETCH, SCENARIOS, check_pool, generate_pool
 
 __all__ = ["instruction"]  # re-exported: families call oc.instruction(...)
 
@@ -179,7 +179,7 @@ def _offline_pool(rng: random.Random, values: Mapping[str, Any]) -> dict[str, An
 
 
 content = llm_node("content", kind="llm", inputs=("plan",), output="pool", prompt="os_content.txt",
-                   schema=POOL_SCHEMA, offline=_offline_pool)
+                   schema=POOL_SCHEMA, offline=_offline_pool, check=check_pool, sketch=POOL_SKETCH)
 
 
 @node("prepare", "prepare", ("tree",), ("assets", "launch"))

@@ -70,12 +70,21 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     names = oc.listing(after, dest, recursive=True)
     contents = {p[len(dest) + 1:]: sha for p, sha in after.items() if p.startswith(dest + "/")}
     archive = [s for s in spec if s.path == t["archive"]][0]
-    return {"rubric": [
+    checks = [
         oc.listing_check("extracted", dest, names, f"{dest} holds exactly {oc.quote_list(names)} (recursively), "
                          "the extracted files with their archived content.", recursive=True, contents=contents),
         Check("archive_kept", f"{t['archive']} still exists, unchanged.", "fs.same_content",
               {"path": t["archive"], "sha256": oc.sha(archive)}),
-    ]}
+    ]
+    here = t["archive"].rsplit("/", 1)[0]
+    if dest != here:  # extracting beside the archive as well is not what was asked
+        beside = oc.listing(after, here)
+        # the files that were there keep their bytes too: emptying one while extracting is no extraction
+        kept = {s.path.rsplit("/", 1)[1]: oc.sha(s) for s in spec if s.path.rsplit("/", 1)[0] == here}
+        checks.append(oc.listing_check("beside_kept", here, beside, f"{here} holds exactly {oc.quote_list(beside)}"
+                                       " (nothing extracted beside the archive), its files unchanged.",
+                                       contents=kept))
+    return {"rubric": checks}
 
 
 @node("solve", "solve", ("target",), ("solutions",))

@@ -112,7 +112,9 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         checks.append(oc.listing_check(f"dest{i}", dest, names, f"{dest} holds exactly {oc.quote_list(names)}, "
                                        "each with its original content.", contents=contents))
     names = oc.listing(after, t["src"])
-    checks.append(oc.listing_check("source", t["src"], names, f"{t['src']} holds exactly {oc.quote_list(names)}."))
+    contents = {p.rsplit("/", 1)[1]: oc.sha(s) for p, s in after.items() if p.rsplit("/", 1)[0] == t["src"]}
+    checks.append(oc.listing_check("source", t["src"], names, f"{t['src']} holds exactly {oc.quote_list(names)}, "
+                                   "the files left there with their original content.", contents=contents))
     return {"rubric": checks}
 
 

@@ -119,6 +119,13 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         expected = _folder_modes(spec, folder, modes)
         checks.append(Check(f"folder{i}", f"In {folder}, the entries have these modes: {expected}.",
                             "fs.dir_modes", {"path": folder, "modes": expected}))
+    # a mode change leaves every file's bytes as they were: an emptied or rewritten script is not "chmod"
+    prefix = t["folder"].rstrip("/") + "/"
+    inside = [s for s in spec if s.path.startswith(prefix)]
+    names = oc.listing([s.path for s in inside], t["folder"], recursive=True)
+    checks.append(oc.listing_check("content", t["folder"], names, f"Below {t['folder']} the files are still "
+                                   f"{oc.quote_list(names)}, each with its original content.", recursive=True,
+                                   contents={s.path.removeprefix(prefix): oc.sha(s) for s in inside}))
     return {"rubric": checks}
 
 

@@ -82,13 +82,13 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"spec": spec, "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
+@node("rubric", "rubric", ("spec", "target"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     return {"rubric": [
         Check(f"contact-{i}", f"The Personal Address Book has a contact {p['display']} <{p['email']}>.",
               "tb.contact_exists", {"path": t["profile"], "email": p["email"], "display_name": p["display"]})
-        for i, p in enumerate(t["people"], start=1)]}
+        for i, p in enumerate(t["people"], start=1)] + [tc.kept_check(values["spec"], t["profile"])]}
 
 
 @node("solve", "solve", ("target",), ("solutions",))

@@ -23,10 +23,11 @@ from typing import Any
 
 from forge.dag import Node, NodeContext, llm_node, node
 from forge.errors import WorkflowError
-from forge.model import HOME, Asset
+from forge.model import HOME, Asset, Check
 from preparers import thunderbird as tb
+from verifiers.checks.thunderbird import MANAGED_PREFS
 from workflows.common import instruction
-from workflows.tb_content import FIRST, LAST, MAILBOX_SCHEMA, generate_mailbox
+from workflows.tb_content import FIRST, LAST, MAILBOX_SCHEMA, MAILBOX_SKETCH, check_mailbox, generate_mailbox
 
 __all__ = ["instruction"]  # re-exported: families call tc.instruction(...)
 
@@ -88,7 +89,8 @@ def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 content = llm_node("content", kind="llm", inputs=("plan",), output="mailbox", prompt="tb_content.txt",
-                   schema=MAILBOX_SCHEMA, offline=lambda rng, values: generate_mailbox(rng, values["plan"]))
+                   schema=MAILBOX_SCHEMA, offline=lambda rng, values: generate_mailbox(rng, values["plan"]),
+                   check=check_mailbox, sketch=MAILBOX_SKETCH)
 
 
 def source_nodes() -> tuple[Node, ...]:
@@ -281,6 +283,52 @@ def with_flags(folders: Mapping[str, Sequence[tb.Message]], ids: Sequence[str], 
         return replace(m, read=m.read if read is None else read, flagged=m.flagged if flagged is None else flagged)
 
     return {path: [change(m) for m in ms] for path, ms in folders.items()}
+
+
+#: account settings: they have no default, so Thunderbird never drops them from prefs.js
+ACCOUNT_PREFS = ("mail.accountmanager.", "mail.account.account", "mail.identity.", "mail.server.")
+#: user-facing app settings (Settings > General / Composition / Privacy) where no pref may appear that the task
+#: does not set. Not the account branches (Account Settings' OK writes every identity field) nor MANAGED_PREFS nor
+#: `spellchecker.` (a compose window writes the dictionary): Thunderbird writes those on its own.
+USER_BRANCHES = ("mail.compose.", "mail.SpellCheckBeforeSend", "mail.spellcheck.", "mail.receipt.",
+                 "mail.incorporate.", "mail.mdn.", "mail.biff.", "mail.close_message_window.",
+                 "mail.delete_matches_sort_order", "mail.default_send_format", "mailnews.mark_message_read.",
+                 "mailnews.display.", "mailnews.reply_")
+
+
+def kept_check(spec: tb.ProfileSpec, path: str, *, touched: Sequence[str] = (), prefs: Sequence[str] = (),
+               read: bool = False, relabeled: Sequence[str] = ()) -> Check:
+    """"Everything else is as it was": the messages outside `touched` (ids the task acts on) stay in their folders,
+    once each, with their flag (and, with `read`, their read state; not by default: opening a message to look at
+    it marks it read, and that is fine where the task has the user look for messages by content); the profile's
+    prefs outside `prefs` (names the task sets) and `MANAGED_PREFS` keep their values, and no new pref appears
+    under `USER_BRANCHES` besides `prefs`. `relabeled` messages (ids the task flags or marks) stay in their
+    folders like the others, only their flags are the task's."""
+    left = set(touched)
+    messages = {f.path: [m.message_id for m in f.messages if m.message_id not in left] for f in spec.folders}
+    for special in tb.SPECIAL_FOLDERS:
+        messages.setdefault(special, [])
+    kept = [m for f in spec.folders for m in f.messages if m.message_id not in left]
+    values = {**tb.QUIET_PREFS, **tb.account_prefs(spec.identity), **spec.prefs}
+    held = {k: v for k, v in sorted(values.items()) if k not in prefs and not k.startswith(MANAGED_PREFS)}
+    args: dict[str, Any] = {"path": path, "messages": dict(sorted(messages.items())),
+                            "flagged": [m.message_id for m in kept if m.flagged], "prefs": held,
+                            "required": [k for k in held if k.startswith(ACCOUNT_PREFS)]}
+    if read:
+        args["read"] = [m.message_id for m in kept if m.read]
+    if relabeled:
+        args["relabeled"] = sorted(relabeled)
+    args["branches"] = list(USER_BRANCHES)
+    if prefs:
+        args["asked"] = sorted(set(prefs))
+    if left:
+        args["touched"] = sorted(left)
+    if spec.contacts:
+        args["contacts"] = [c.email for c in spec.contacts]
+    if spec.filters:
+        args["filters"] = [f.name for f in spec.filters]
+    return Check("kept", "The other messages are where they were, with their flags, and the other settings are "
+                         "unchanged.", "tb.profile_kept", args)
 
 
 @node("prepare", "prepare", ("spec",), ("assets", "launch"))

@@ -81,7 +81,7 @@ def _folder_args(path: str | None, key: str = "target", parent_key: str = "targe
     return {key: leaf, parent_key: parent} if parent else {key: leaf}
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
+@node("rubric", "rubric", ("spec", "target"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     crit: tc.Criterion = t["crit"]
@@ -104,6 +104,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
             state = {"read": True} if action == "mark_read" else {"flagged": True}
             checks.append(Check("applied", f"The {len(ids)} matching Inbox messages are {next(iter(state))}.",
                                 "tb.message_flags", {"path": profile, "folder": "Inbox", "message_ids": ids, **state}))
+    checks.append(tc.kept_check(values["spec"], profile, touched=list(crit.ids) if t["run"] else []))
     return {"rubric": checks}
 
 

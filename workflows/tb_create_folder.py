@@ -49,7 +49,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"spec": spec, "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("params", "target"), ("rubric",))
+@node("rubric", "rubric", ("params", "spec", "target"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     where = f"directly inside '{t['parent']}'" if t["parent"] else "at the top level of Local Folders"
@@ -57,7 +57,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if t["parent"]:
         args["parent"] = t["parent"]
     return {"rubric": [Check("folder", f"A Thunderbird folder named '{t['name']}' exists {where}.",
-                             "tb.folder_exists", args)]}
+                             "tb.folder_exists", args), tc.kept_check(values["spec"], t["profile"])]}
 
 
 @node("solve", "solve", ("params", "target"), ("solutions",))

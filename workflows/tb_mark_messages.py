@@ -48,7 +48,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"spec": spec, "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
+@node("rubric", "rubric", ("spec", "target"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     crit: tc.Criterion = t["crit"]
@@ -59,6 +59,8 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
               "tb.message_flags", {**base, "message_ids": list(crit.ids), state: True}),
         Check("others", f"The other {len(t['untouched'])} messages of {t['source']} that were not {state} still "
                         f"are not.", "tb.message_flags", {**base, "message_ids": t["untouched"], state: False}),
+        # flagging needs no message opened (the list shows sender, subject and date): the others stay unread too
+        tc.kept_check(values["spec"], t["profile"], relabeled=list(crit.ids), read=t["mark"] == "flagged"),
     ]}
 
 

@@ -59,7 +59,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"spec": spec, "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
+@node("rubric", "rubric", ("spec", "target"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     crit: tc.Criterion = t["crit"]
@@ -75,6 +75,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                                         **crit.op_args()}),
         Check("others-kept", f"The other {len(t['others'])} messages of {t['source']} are still there.",
               "tb.messages_in_folder", {"path": t["profile"], "folder": t["source"], "message_ids": t["others"]}),
+        tc.kept_check(values["spec"], t["profile"], touched=list(crit.ids)),
     ]}
 
 

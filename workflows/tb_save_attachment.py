@@ -54,12 +54,13 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"spec": spec, "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
+@node("rubric", "rubric", ("spec", "target"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     return {"rubric": [Check("saved", f"{t['dest']} holds exactly the attachment {t['wanted']} of the message "
                                       f"'{t['subject']}'.", "tb.file_saved",
-                             {"path": t["dest"], "sha256": t["sha256"], "size": t["size"]})]}
+                             {"path": t["dest"], "sha256": t["sha256"], "size": t["size"]}),
+                       tc.kept_check(values["spec"], t["profile"])]}
 
 
 @node("solve", "solve", ("target",), ("solutions",))

@@ -173,13 +173,15 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"spec": spec, "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
+@node("rubric", "rubric", ("spec", "target"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
+    asked = [args["name"] for _, args in t["checks"]] + [name for name, _ in t["oracle"]]
     return {"rubric": [
-        Check(f"pref-{i}", f"Thunderbird is set to {t['ask']}: {args['name']} is "
-                           f"{args.get('value', args.get('text'))!r}.", primitive, {"path": t["profile"], **args})
-        for i, (primitive, args) in enumerate(t["checks"], start=1)]}
+        *(Check(f"pref-{i}", f"Thunderbird is set to {t['ask']}: {args['name']} is "
+                             f"{args.get('value', args.get('text'))!r}.", primitive, {"path": t["profile"], **args})
+          for i, (primitive, args) in enumerate(t["checks"], start=1)),
+        tc.kept_check(values["spec"], t["profile"], prefs=asked)]}
 
 
 @node("solve", "solve", ("target",), ("solutions",))

@@ -103,7 +103,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"rubric": [
         Check("setting", f"The user setting {spec.key} is {vsc.show(value)}.", "vscode.setting_equals", args),
         Check("kept", "The user's other settings are unchanged.", "vscode.settings_kept",
-              {"path": vsc.USER_SETTINGS, "settings": values["target"]["kept"]}),
+              {"path": vsc.USER_SETTINGS, "settings": values["target"]["kept"], "allowed": [spec.key]}),
     ]}
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from forge.dag import NodeContext, Workflow, node
 from forge.model import Check, Solution
+from verifiers.checks.json_doc import leaves
 from workflows import vscode_common as vsc
 
 NAME = "vscode.workspace_settings"
@@ -68,7 +69,8 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         path = workspace = ws.workspace_file
         where = f"the \"settings\" of the workspace file {ws.workspace_file} (the workspace VS Code has open)"
     facts = {"settings": _text(targets), "where": where, "folder": ws.folder}
-    target = {"path": path, "workspace": workspace, "targets": targets, "existing": existing}
+    target = {"path": path, "workspace": workspace, "targets": targets, "existing": existing,
+              "file": ws.code_workspace or {}}
     return {"workspace": ws, "facts": facts, "target": target}
 
 
@@ -81,6 +83,10 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if t["existing"]:
         checks.append(Check("kept", f"The settings already in {t['path']} are unchanged.", "vscode.settings_kept",
                             {**base, "settings": t["existing"]}))
+    if t["path"].endswith(".code-workspace"):  # the rest of the workspace file (its folders) is not the task's
+        rest = [leaf for leaf in leaves(t["file"]) if leaf[0][:1] != ["settings"]]
+        checks.append(Check("file_kept", f"Apart from its settings, {t['path']} is unchanged.", "json.values_kept",
+                            {"path": t["path"], "values": rest}))
     return {"rubric": checks}
 
 

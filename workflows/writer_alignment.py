@@ -8,6 +8,7 @@ from typing import Any
 
 from forge.dag import NodeContext, Workflow, node
 from forge.model import Check, Solution
+from verifiers.checks.docx import alignment
 from workflows import writer_common as wc
 
 NAME = "writer.alignment"
@@ -59,19 +60,23 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"layout": layout, "facts": facts, "target": target}
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
+@node("rubric", "rubric", ("layout", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     layout: wc.Layout = values["layout"]
     t = values["target"]
-    args: dict[str, Any] = {"path": layout.path, "align": t["align"], "unchanged": t["unchanged"]}
+    targets = [t["paragraph"]] if t["paragraph"] else t["paragraphs"]
+    # every other paragraph keeps the alignment it had: re-aligning them (to anything) is not the task
+    kept = wc.kept_paragraphs(layout, values["assets"], targets, alignment)
+    args: dict[str, Any] = {"path": layout.path, "align": t["align"], "unchanged": kept}
     if t["paragraph"]:
         args["paragraph"] = t["paragraph"]
     else:
         args["paragraphs"] = t["paragraphs"]
     return {"rubric": [Check(
-        id="align", criterion=f"In {layout.path}, the {t['where']} target is aligned {t['align']} and the other "
-                              "listed paragraphs are not.",
-        primitive="docx.paragraph_alignment", args=args)]}
+        id="align", criterion=f"In {layout.path}, the {t['where']} target is aligned {t['align']} and every other "
+                              "paragraph keeps its alignment.",
+        primitive="docx.paragraph_alignment", args=args), wc.text_kept(layout),
+        wc.chars_kept(layout, values["assets"])]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

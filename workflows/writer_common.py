@@ -12,15 +12,22 @@ prefix of at least four words that no other paragraph starts with.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from forge.dag import Node, NodeContext, llm_node, node
-from forge.model import HOME, Asset
+from forge.model import HOME, Asset, Check
 from preparers import docx
 from workflows.common import instruction
-from workflows.writer_content import DOCUMENT_SCHEMA, KINDS, THEME_NAMES, generate_document
+from workflows.writer_content import (
+    DOCUMENT_SCHEMA,
+    DOCUMENT_SKETCH,
+    KINDS,
+    THEME_NAMES,
+    check_document,
+    generate_document,
+)
 
 __all__ = ["instruction"]  # re-exported: families call wc.instruction(...)
 
@@ -177,7 +184,7 @@ def _offline_document(rng: random.Random, values: Mapping[str, Any]) -> dict[str
 
 
 content = llm_node("content", kind="llm", inputs=("plan",), output="document", prompt="writer_content.txt",
-                   schema=DOCUMENT_SCHEMA, offline=_offline_document)
+                   schema=DOCUMENT_SCHEMA, offline=_offline_document, check=check_document, sketch=DOCUMENT_SKETCH)
 
 
 def document_outputs(layout: Layout) -> dict[str, Any]:
@@ -194,6 +201,59 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 def source_nodes() -> tuple[Node, ...]:
     """sample -> content: the start of every Writer family."""
     return (sample, content)
+
+
+def kept_paragraphs(layout: Layout, assets: Sequence[Asset], targets: Sequence[str],
+                    measure: Callable[[Any, Any], Any]) -> dict[str, Any]:
+    """{locator: measure(doc, paragraph)} in the initial document for every paragraph that is not one of
+    `targets` (and has a unique locator): what an "unchanged" check compares the end state with. The initial
+    document is read with the checks' own reader, so styles and defaults resolve exactly as they will."""
+    from verifiers.checks.docx import find, from_bytes
+
+    doc = from_bytes(next(a.data for a in assets if a.dest == layout.path))
+    kept = {}
+    for text in layout.texts():
+        where = layout.locate(text) if norm(text) else None
+        if where is not None and not any(norm(text).startswith(norm(t)) for t in targets):
+            kept[where] = measure(doc, find(doc, where))
+    return kept
+
+
+def text_kept(layout: Layout | str, assets: Sequence[Asset] = ()) -> Check:
+    """The check that the document's text is what it was: no paragraph edited, added or deleted (for the
+    families whose task changes formatting, styles, page setup or tables only). The document is a `Layout`,
+    or a path whose initial bytes are among `assets` (read the checks' way)."""
+    if isinstance(layout, Layout):
+        path, texts = layout.path, [norm(t) for t in layout.texts() if norm(t)]
+    else:
+        from verifiers.checks.docx import body_paragraphs, from_bytes
+
+        path = layout
+        texts = body_paragraphs(from_bytes(next(a.data for a in assets if a.dest == path)))
+    return Check(id="text_kept", criterion=f"The text of {path} is unchanged: all {len(texts)} paragraphs "
+                                           "read as before, none added or deleted.",
+                 primitive="docx.body_text", args={"path": path, "paragraphs": texts})
+
+
+def chars_kept(layout: Layout, assets: Sequence[Asset]) -> Check:
+    """The check that every paragraph keeps its initial character formatting (bold, italic, underline, size,
+    font), for the families whose task changes paragraph properties only. The fonts the initial file names
+    anywhere (runs, styles, theme) are passed along, so a re-save that spells out the default font passes."""
+    import io
+    import re
+    import zipfile
+
+    from verifiers.checks.docx_scope import run_formats
+
+    data = next(a.data for a in assets if a.dest == layout.path)
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        xml = "".join(zf.read(n).decode("utf-8", "replace") for n in zf.namelist() if n.endswith(".xml"))
+    fonts = sorted(set(re.findall(r'w:(?:ascii|hAnsi)="([^"]+)"', xml)) | set(re.findall(r'typeface="([^"]+)"', xml)))
+    return Check(id="chars_kept", criterion=f"Every paragraph of {layout.path} keeps its character formatting: "
+                                            "no font, size, bold, italic or underline changed.",
+                 primitive="docx.chars_kept",
+                 args={"path": layout.path, "paragraphs": kept_paragraphs(layout, assets, [], run_formats),
+                       "fonts": [f for f in fonts if f]})
 
 
 def quoted(text: str) -> str:

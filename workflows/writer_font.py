@@ -93,7 +93,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     what = wc.quoted(t["phrase"]) if t["phrase"] else f"the paragraph {wc.quoted(t['paragraph'])}"
     return {"rubric": [Check(
         id="format", criterion=f"In {layout.path}, {what} is {t['short']}, and no other body text is.",
-        primitive="docx.char_format", args=args)]}
+        primitive="docx.char_format", args=args), wc.text_kept(layout)]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

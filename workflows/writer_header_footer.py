@@ -56,7 +56,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         what = f'"{t["text"]}"'
     return {"rubric": [Check(
         id=t["part"], criterion=f"The {t['part']} of {layout.path} holds {what}, aligned {t['align']}.",
-        primitive="docx.header_footer", args=args)]}
+        primitive="docx.header_footer", args=args), wc.text_kept(layout)]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

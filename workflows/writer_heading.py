@@ -65,7 +65,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                     primitive="docx.styled_paragraphs",
                     args={"path": layout.path, "style": style, "paragraphs": lines})
               for i, (style, lines) in enumerate(values["target"]["groups"], start=1)]
-    return {"rubric": checks}
+    return {"rubric": [*checks, wc.text_kept(layout)]}
 
 
 @node("solve", "solve", ("params", "layout", "target"), ("solutions",))

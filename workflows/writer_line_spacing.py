@@ -8,6 +8,7 @@ from typing import Any
 
 from forge.dag import NodeContext, Workflow, node
 from forge.model import Check, Solution
+from verifiers.checks.docx import line_spacing_of
 from workflows import writer_common as wc
 
 NAME = "writer.line_spacing"
@@ -56,12 +57,14 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
             "target": {"spacing": spacing, "where": where, "targets": targets, "unchanged": unchanged}}
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
+@node("rubric", "rubric", ("layout", "target", "assets"), ("rubric",))
 def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     layout: wc.Layout = values["layout"]
     t = values["target"]
     rule, value, how, _ = SPACINGS[t["spacing"]]
-    args: dict[str, Any] = {"path": layout.path, "rule": rule, "value": value, "unchanged": t["unchanged"]}
+    # every other paragraph keeps the spacing it had: respacing them (to anything) is not the task
+    kept = wc.kept_paragraphs(layout, values["assets"], t["targets"], lambda doc, p: list(line_spacing_of(doc, p)))
+    args: dict[str, Any] = {"path": layout.path, "rule": rule, "value": value, "unchanged": kept}
     if t["where"] == "paragraph":
         args["paragraph"] = t["targets"][0]
     else:
@@ -69,7 +72,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"rubric": [Check(
         id="spacing", criterion=f"In {layout.path}, the {t['where']} target has {how}; title, headings and other "
                                 "paragraphs keep their spacing.",
-        primitive="docx.line_spacing", args=args)]}
+        primitive="docx.line_spacing", args=args), wc.text_kept(layout), wc.chars_kept(layout, values["assets"])]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

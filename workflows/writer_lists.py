@@ -69,7 +69,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         id="list", criterion=f"In {layout.path}, the {len(t['items'])} action items are {t['kind']} list items"
                              + (" with their sub-points at the second level" if t["subitems"] else "")
                              + ", and no other paragraph is a list item.",
-        primitive="docx.list_paragraphs", args=args)]}
+        primitive="docx.list_paragraphs", args=args), wc.text_kept(layout)]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

@@ -71,7 +71,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     starts = ", ".join(wc.quoted(p) for p in ([t["paragraph"]] if t["paragraph"] else t["paragraphs"]))
     return {"rubric": [Check(
         id="breaks", criterion=f"In {layout.path}, exactly these paragraphs start a new page: {starts}.",
-        primitive="docx.page_breaks", args=args)]}
+        primitive="docx.page_breaks", args=args), wc.text_kept(layout)]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

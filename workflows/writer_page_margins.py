@@ -63,7 +63,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"rubric": [Check(
         id="margins", criterion=f"{layout.path} has {', '.join(t['sides'])} margin(s) of {_show(t['value'])} "
                                 f"{t['unit']}; the other margins are unchanged.",
-        primitive="docx.page_margins", args=args)]}
+        primitive="docx.page_margins", args=args), wc.text_kept(layout)]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

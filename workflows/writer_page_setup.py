@@ -47,7 +47,8 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t = values["target"]
     return {"rubric": [Check(
         id="page", criterion=f"Every page of {layout.path} is {t['paper']} in {t['orientation']} orientation.",
-        primitive="docx.page_size", args={"path": layout.path, "paper": t["paper"], "orientation": t["orientation"]})]}
+        primitive="docx.page_size", args={"path": layout.path, "paper": t["paper"], "orientation": t["orientation"]}),
+        wc.text_kept(layout)]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

@@ -80,7 +80,8 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"rubric": [Check(
         id="table", criterion=f"The only table in {layout.path} holds exactly the expected {len(t['expected'])} rows "
                               f"after the edit ({t['action'].replace('_', ' ')}); all other cells unchanged.",
-        primitive="docx.table_equals", args={"path": layout.path, "expected": t["expected"], "count": 1})]}
+        primitive="docx.table_equals", args={"path": layout.path, "expected": t["expected"], "count": 1}),
+        wc.text_kept(layout)]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

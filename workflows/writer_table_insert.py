@@ -61,7 +61,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"rubric": [Check(
         id="table", criterion=f"{layout.path} has one table, {where}, holding exactly the stated {len(t['rows'])} "
                               "rows" + (" with a bold header row." if t["bold"] else "."),
-        primitive="docx.table_inserted", args=args)]}
+        primitive="docx.table_inserted", args=args), wc.text_kept(layout)]}
 
 
 @node("solve", "solve", ("layout", "target"), ("solutions",))

@@ -13,11 +13,14 @@ from PIL import Image, ImageEnhance, ImageStat
 
 from preparers.image import background_mask, encode, render, with_transparent_background
 from verifiers.checks import State, run_check
-from verifiers.checks.image import thumbnail
+from verifiers.checks.image import recipe, thumbnail
 
 PATH = "/home/user/Pictures/pic.png"
-CHART = render({"kind": "chart", "palette": "corporate", "layout_seed": 7, "width": 240, "height": 160})
-PHOTO = render({"kind": "landscape", "palette": "morning", "layout_seed": 3, "width": 240, "height": 160})
+CHART_SPEC = {"kind": "chart", "palette": "corporate", "layout_seed": 7, "width": 240, "height": 160}
+PHOTO_SPEC = {"kind": "landscape", "palette": "morning", "layout_seed": 3, "width": 240, "height": 160}
+CHART, PHOTO = render(CHART_SPEC), render(PHOTO_SPEC)
+#: full-resolution references: the pictures as a PNG asset would hold them
+CHART_REF, PHOTO_REF = recipe(CHART_SPEC, "PNG"), recipe(PHOTO_SPEC, "PNG")
 T = Image.Transpose
 
 
@@ -60,20 +63,20 @@ CASES = {
                     lambda: Picture(CHART), "has colour mode RGB"),
     "grayscale": Case("image.grayscale", {}, lambda: Picture(CHART.convert("L").convert("RGB")),
                       lambda: Picture(ImageEnhance.Color(CHART).enhance(0.4)), "is not grayscale"),
-    "content_colour": Case("image.content_matches", {"reference": thumbnail(CHART), "what": "the chart"},
-                           lambda: Picture(CHART.resize((480, 320)), "JPEG"),
+    "content_colour": Case("image.content_matches", {"expected": CHART_REF, "what": "the chart"},
+                           lambda: Picture(CHART, "JPEG"),
                            lambda: Picture(CHART.transpose(T.FLIP_LEFT_RIGHT)), "does not show the chart"),
-    "content_gray": Case("image.content_matches", {"reference": thumbnail(PHOTO, gray=True), "what": "the photo"},
+    "content_gray": Case("image.content_matches", {"expected": PHOTO_REF, "what": "the photo", "gray": True,
+                                                   "tone": True},
                          lambda: Picture(PHOTO.convert("L")), lambda: Picture(PHOTO.transpose(T.ROTATE_180)),
-                         "correlation"),
-    "is_rotated": Case("image.is_rotated", {"original": thumbnail(CHART), "degrees": 90, "direction": "clockwise"},
+                         "differ visibly"),
+    "is_rotated": Case("image.is_rotated", {"original": CHART_REF, "degrees": 90, "direction": "clockwise"},
                        lambda: Picture(CHART.transpose(T.ROTATE_270), "JPEG"),
                        lambda: Picture(CHART.transpose(T.ROTATE_90)), "does not show the original rotated"),
-    "is_flipped": Case("image.is_flipped", {"original": thumbnail(PHOTO), "axis": "horizontal"},
+    "is_flipped": Case("image.is_flipped", {"original": PHOTO_REF, "axis": "horizontal"},
                        lambda: Picture(PHOTO.transpose(T.FLIP_LEFT_RIGHT)),
                        lambda: Picture(PHOTO.transpose(T.FLIP_TOP_BOTTOM)), "does not show the original flipped"),
-    "cropped_to": Case("image.cropped_to", {"box": [20, 10, 140, 90],
-                                            "expected": thumbnail(CHART.crop((20, 10, 140, 90)))},
+    "cropped_to": Case("image.cropped_to", {"box": [20, 10, 140, 90], "original": CHART_REF},
                        lambda: Picture(CHART.crop((20, 10, 140, 90))),
                        lambda: Picture(CHART.crop((100, 70, 220, 150))), "does not show the original's region"),
     "dpi_is": Case("image.dpi_is", {"dpi": 300}, lambda: Picture(CHART, dpi=300),
@@ -156,3 +159,76 @@ def test_rotation_with_swapped_sides_checked_first(tmp_path):
     passed, evidence = _run(state, CASES["is_rotated"])
     assert not passed
     assert evidence == f"{PATH} is 240x160; turning the 240x160 original by 90 gives 160x240"
+
+
+# --- full resolution: what a thumbnail cannot see, and what a correct export may differ by ----------------
+
+BIG_SPEC = {"kind": "cityscape", "palette": "night", "layout_seed": 11, "width": 960, "height": 640}
+BIG = render(BIG_SPEC)
+
+
+def _pixelate(image: Image.Image, factor: int) -> Image.Image:
+    small = image.resize((image.width // factor, image.height // factor), Image.Resampling.BOX)
+    return small.resize(image.size, Image.Resampling.NEAREST)
+
+
+def _shift(image: Image.Image, dx: int) -> Image.Image:
+    out = image.copy()
+    out.paste(image.crop((0, 0, image.width - dx, image.height)), (dx, 0))
+    return out
+
+
+@pytest.mark.parametrize("spec", [BIG_SPEC, {**CHART_SPEC, "width": 800, "height": 600},
+                                  {"kind": "landscape", "palette": "sunset", "layout_seed": 5, "width": 1024,
+                                   "height": 768}])
+@pytest.mark.parametrize("fmt", ["PNG", "JPEG"])
+def test_a_16x_pixelation_fails_where_a_thumbnail_passed_it(tmp_path, spec, fmt):
+    """The issue's example: 48-pixel thumbnails (tolerance 10) accepted a 16x pixelated result."""
+    from verifiers.checks.image import compare, decode
+
+    image = render(spec)
+    pixelated = _pixelate(image, 16)
+    assert compare(pixelated, decode(thumbnail(image)))[0]  # what the old check saw: alike
+    state = _put(tmp_path, Picture(pixelated, fmt))
+    result = run_check(state, "image.content_matches", {"path": PATH, "expected": recipe(spec, "PNG"), "what": "it"})
+    assert not result.passed
+    assert "differ visibly" in result.evidence
+
+
+@pytest.mark.parametrize(("name", "damage"), [
+    ("pixelated x8", lambda im: _pixelate(im, 8)),
+    ("blurred", lambda im: im.filter(__import__("PIL.ImageFilter").ImageFilter.GaussianBlur(3))),
+    ("shifted 3 px", lambda im: _shift(im, 3)),
+    ("channels swapped", lambda im: Image.merge("RGB", im.split()[::-1])),
+])
+def test_damage_that_keeps_the_size_fails(tmp_path, name, damage):
+    state = _put(tmp_path, Picture(damage(BIG)))
+    result = run_check(state, "image.content_matches", {"path": PATH, "expected": recipe(BIG_SPEC, "PNG"),
+                                                        "what": "the skyline"})
+    assert not result.passed, f"{name}: {result.evidence}"
+
+
+@pytest.mark.parametrize(("name", "fmt", "save"), [
+    ("re-saved by Pillow, lossless", "PNG", {"compress_level": 9}),
+    ("exported as JPEG at quality 75", "JPEG", {"quality": 75}),
+    ("exported as JPEG at GIMP's default 90", "JPEG", {"quality": 90}),
+    ("exported as WebP at quality 80", "WEBP", {"quality": 80}),
+])
+def test_a_correct_picture_saved_another_way_passes(tmp_path, name, fmt, save):
+    host = tmp_path / "Pictures" / "pic.png"
+    host.parent.mkdir(parents=True)
+    BIG.save(host, fmt, **save)
+    result = run_check(State(tmp_path), "image.content_matches",
+                       {"path": PATH, "expected": recipe(BIG_SPEC, "PNG"), "what": "the skyline"})
+    assert result.passed, f"{name}: {result.evidence}"
+
+
+def test_tone_allows_any_tone_curve_but_not_a_threshold(tmp_path):
+    """Brightness and grey weighting are GIMP's business (`tone`); collapsing the levels is not."""
+    args = {"path": PATH, "expected": recipe(BIG_SPEC, "PNG"), "what": "the skyline", "tone": True}
+    brighter = ImageEnhance.Brightness(BIG).enhance(1.3)
+    assert run_check(_put(tmp_path, Picture(brighter)), "image.content_matches", args).passed
+    gray = {**args, "gray": True}
+    assert run_check(_put(tmp_path, Picture(BIG.convert("L"))), "image.content_matches", gray).passed
+    bilevel = BIG.convert("L").point(lambda v: 255 if v > 100 else 0)
+    assert not run_check(_put(tmp_path, Picture(bilevel)), "image.content_matches", gray).passed

@@ -2,8 +2,10 @@
 
 A rubric check in task.json is `{"id", "criterion", "primitive", "args"}`. Each primitive is a function
 `fn(state, **args) -> Result`, registered with `@primitive(name, grounded=..., secret=...)`:
-- `grounded`: arg names whose values must be stated in the instruction (file path, sheet, values the
-  student must type) — the gate's grounding stage checks them;
+- `grounded`: arg names whose values the instruction must ask for (file path, sheet, values the student must
+  type, and every goal-defining argument: direction, operator, aggregate, chart type ...) — the gate's grounding
+  stage (verifiers/grounding.py) checks them: literally, in words (verifiers/lexicon.py), read back next to a cue
+  (verifiers/extract.py), or, for what a check keeps unchanged, visible in the initial state. Never empty;
 - `secret`: arg names holding answers (computed values) that must NOT appear in student-facing text;
 - `headless=False`: the check reads view state (e.g. frozen panes) that a headless LibreOffice re-save
   drops, so the real-app tier's alternative-solution control cannot judge it.
@@ -22,7 +24,7 @@ from typing import Any, TypeVar
 import openpyxl
 from openpyxl.workbook.workbook import Workbook
 
-from forge import parsecache
+from forge import bounded, parsecache
 from forge.errors import CheckError, did_you_mean
 from forge.registry import import_submodules
 from preparers.ops import OpError, resolve
@@ -69,9 +71,15 @@ class State:
         if key not in self._cache:
             host = self.path(path)
             if not host.is_file():
+                if host.exists():
+                    raise StateError(f"{path} is not a regular file")
                 raise StateError(f"{path} does not exist")
             try:
+                bounded.preflight(host)  # before any parser: size, fifo, zip bombs (forge.bounded)
                 self._cache[key] = parse(host)
+            except (MemoryError, RecursionError) as exc:  # over the worker's memory or stack: a hostile file
+                bounded.note(f"{path}: {type(exc).__name__} while reading it as {what}")
+                raise StateError(f"{path} is not a readable {what} ({type(exc).__name__}: over a limit)") from None
             except Exception as exc:  # any parse failure of an untrusted file is a failed check
                 raise StateError(f"{path} is not a readable {what} ({type(exc).__name__}: {exc})") from None
         return self._cache[key]  # type: ignore[no-any-return]
@@ -156,3 +164,9 @@ def run_check(state: State, name: str, args: dict[str, Any]) -> Result:
         return prim.fn(state, **args)
     except StateError as exc:
         return fail(str(exc))
+    except (bounded.LimitExceeded, OSError, MemoryError, RecursionError) as exc:
+        # the state is hostile or broken (a bomb, a fifo, a loop, a tree too deep): it fails, with evidence
+        if not isinstance(exc, bounded.LimitExceeded | OSError):
+            bounded.note(f"{name}: {type(exc).__name__}")
+        where = args.get("path", "the state")
+        return fail(f"{where} cannot be checked: {type(exc).__name__}: {str(exc)[:300] or 'over a limit'}")

@@ -72,14 +72,21 @@ def _listing(nodes: list[dict[str, Any]]) -> str:
 
 @primitive("chrome.bookmark_exists", grounded=("name", "url", "folder"))
 def bookmark_exists(state: State, path: str, name: str, url: str, folder: list[str]) -> Result:
-    """A bookmark called `name` pointing at `url` sits directly in the folder `folder` (root label first)."""
+    """The folder `folder` (root label first) holds exactly one bookmark called `name`, and it points at `url`.
+
+    A second bookmark with that name pointing elsewhere makes the name ambiguous (which one did the user mean?),
+    and a second copy of the same bookmark is clutter the task did not ask for: both fail."""
     _, nodes = _folder_nodes(state, path, folder)
     if not nodes:
         return fail(f"there is no bookmark folder {_label(folder)}")
     links = [c for node in nodes for c in children(node) if c.get("type") == "url"]
-    if any(str(c.get("name", "")).strip() == name.strip() and same_url(str(c.get("url", "")), url) for c in links):
-        return ok(f"{_label(folder)} holds {name!r} -> {url}")
-    return fail(f"{_label(folder)} has no bookmark {name!r} -> {url}; it holds {_listing(nodes)}")
+    named = [c for c in links if str(c.get("name", "")).strip() == name.strip()]
+    if not any(same_url(str(c.get("url", "")), url) for c in named):
+        return fail(f"{_label(folder)} has no bookmark {name!r} -> {url}; it holds {_listing(nodes)}")
+    if len(named) > 1:
+        return fail(f"{_label(folder)} holds {len(named)} bookmarks called {name!r}: "
+                    + ", ".join(str(c.get("url")) for c in named) + f"; only one, -> {url}, was asked for")
+    return ok(f"{_label(folder)} holds {name!r} -> {url}")
 
 
 @primitive("chrome.bookmark_absent", grounded=("name", "url", "folder"))
@@ -120,7 +127,7 @@ def folder_absent(state: State, path: str, folder: list[str]) -> Result:
     return ok(f"no folder {_label(folder)}")
 
 
-@primitive("chrome.bookmarks_kept", grounded=())
+@primitive("chrome.bookmarks_kept", grounded=("bookmarks",))
 def bookmarks_kept(state: State, path: str, bookmarks: list[list[Any]], total: int | None = None) -> Result:
     """Each `[folder path, name, url]` in `bookmarks` is still a bookmark at that place; with `total`, the
     profile holds exactly that many bookmarks (nothing removed was re-added elsewhere)."""
@@ -144,7 +151,7 @@ def _prefs(state: State, path: str) -> dict[str, Any]:
     return state.read(path, _parse_prefs, "Chrome Preferences file")
 
 
-@primitive("chrome.homepage", grounded=("url",))
+@primitive("chrome.homepage", grounded=("url", "new_tab", "show_button"))
 def homepage(state: State, path: str, url: str | None = None, new_tab: bool = False,
              show_button: bool | None = None) -> Result:
     """The home page is `url` (or, with `new_tab`, the New Tab page); optionally the Home button is shown/hidden."""
@@ -171,7 +178,7 @@ def homepage(state: State, path: str, url: str | None = None, new_tab: bool = Fa
     return ok(evidence)
 
 
-@primitive("chrome.startup_pages", grounded=("urls",))
+@primitive("chrome.startup_pages", grounded=("mode", "urls"))
 def startup_pages(state: State, path: str, mode: str, urls: list[str] | None = None) -> Result:
     """On startup Chrome opens `mode`: "new_tab", "continue", or "urls" = exactly the pages `urls` (any order)."""
     if mode not in STARTUP:
@@ -203,4 +210,19 @@ def search_engine(state: State, path: str, name: str, keyword: str) -> Result:
     got_name, got_key = str(engine.get("short_name", "")), str(engine.get("keyword", ""))
     if got_name.strip().casefold() != name.strip().casefold() or got_key.strip().casefold() != keyword.casefold():
         return fail(f"the default search engine is {got_name!r} ({got_key}), expected {name!r} ({keyword})")
+    url = engine.get("url")
+    if url is not None and not _searches_site(str(url), keyword):
+        return fail(f"the default search engine is called {got_name!r} ({got_key}) but searches {str(url)!r}, "
+                    f"not {keyword}")
     return ok(f"the default search engine is {got_name!r} ({got_key})")
+
+
+def _searches_site(url: str, keyword: str) -> bool:
+    """Does the engine's search URL go to the site `keyword` names (a built-in engine's shortcut is its domain)?
+    The name and shortcut alone are labels: an engine called Google that searches DuckDuckGo is not Google.
+    Chrome writes Google's URL as a template starting with `{google:baseURL}` (its country's Google site)."""
+    site = keyword.strip().casefold()
+    if url.startswith("{google:baseURL}"):
+        return site == "google.com"
+    host = (urlsplit(url.strip() if "://" in url else "https://" + url.strip()).hostname or "").casefold()
+    return host == site or host.endswith("." + site)

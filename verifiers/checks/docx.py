@@ -18,8 +18,9 @@ Written to accept what LibreOffice Writer saves as well as what python-docx writ
 from __future__ import annotations
 
 import functools
+import io
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -149,7 +150,16 @@ class Doc:
 
 
 def _load(host: Path) -> Doc:
-    document = docx.Document(str(host))
+    return index(docx.Document(str(host)))
+
+
+def from_bytes(data: bytes) -> Doc:
+    """The `Doc` of a docx file's bytes (for families that read their own initial document the checks' way)."""
+    return index(docx.Document(io.BytesIO(data)))
+
+
+def index(document: Any) -> Doc:
+    """The `Doc` of an open python-docx document (styles, default paragraph style, numbering formats)."""
     doc = Doc(document)
     for style in document.styles.element.findall(W + "style"):
         sid = style.get(W + "styleId")
@@ -338,7 +348,7 @@ def _chars(p: etree._Element) -> list[tuple[str, etree._Element]]:
     return [(c, r) for r, t in runs(p) for c in t]
 
 
-@primitive("docx.char_format", grounded=("path", "paragraph", "phrase", "font", "size"))
+@primitive("docx.char_format", grounded=("path", "paragraph", "phrase", "font", "size", "bold", "italic", "underline"))
 @guarded
 def char_format(state: State, path: str, paragraph: str, phrase: str | None = None, font: str | None = None,
                 size: float | None = None, bold: bool | None = None, italic: bool | None = None,
@@ -384,19 +394,29 @@ def alignment(doc: Doc, p: etree._Element) -> str:
     return ALIGN.get(value, value)
 
 
-@primitive("docx.paragraph_alignment", grounded=("path", "paragraph"))
+@primitive("docx.paragraph_alignment", grounded=("path", "align", "paragraph"))
 @guarded
 def paragraph_alignment(state: State, path: str, align: str, paragraph: str | None = None,
-                        paragraphs: Sequence[str] = (), unchanged: Sequence[str] = ()) -> Result:
-    """The target paragraphs are aligned `align` (left|center|right|justify); `unchanged` ones are not."""
+                        paragraphs: Sequence[str] = (), unchanged: Sequence[str] | Mapping[str, str] = ()
+                        ) -> Result:
+    """The target paragraphs are aligned `align` (left|center|right|justify); `unchanged` ones keep theirs.
+
+    `unchanged` maps each other paragraph to its initial alignment, which it must still have (a list of
+    paragraphs, from older packages, only says they must not be aligned `align`)."""
     doc = load(state, path)
     targets = _targets(doc, paragraph, paragraphs)
     for selector, p in targets:
         if alignment(doc, p) != align:
             return fail(f"paragraph {_short(selector)} is aligned {alignment(doc, p)}, expected {align}")
-    for selector in unchanged:
-        if alignment(doc, find(doc, selector)) == align:
-            return fail(f"paragraph {_short(selector)} should keep its alignment but is also aligned {align}")
+    if isinstance(unchanged, Mapping):
+        for selector, was in unchanged.items():
+            got = alignment(doc, find(doc, selector))
+            if got != was:
+                return fail(f"paragraph {_short(selector)} was aligned {was} and must stay so, but is aligned {got}")
+    else:
+        for selector in unchanged:
+            if alignment(doc, find(doc, selector)) == align:
+                return fail(f"paragraph {_short(selector)} should keep its alignment but is also aligned {align}")
     return ok(f"{len(targets)} paragraph(s) aligned {align}; {len(unchanged)} other(s) unchanged")
 
 
@@ -410,11 +430,15 @@ def line_spacing_of(doc: Doc, p: etree._Element) -> tuple[str, float]:
     return ("multiple", line / 240) if rule == "auto" else (rule, line / 20)
 
 
-@primitive("docx.line_spacing", grounded=("path", "paragraph"))
+@primitive("docx.line_spacing", grounded=("path", "rule", "value", "paragraph"))
 @guarded
 def line_spacing(state: State, path: str, rule: str, value: float, paragraph: str | None = None,
-                 paragraphs: Sequence[str] = (), unchanged: Sequence[str] = ()) -> Result:
-    """Target paragraphs have line spacing `value` (a multiple of single, or points for exact|atLeast)."""
+                 paragraphs: Sequence[str] = (), unchanged: Sequence[str] | Mapping[str, Sequence[Any]] = ()
+                 ) -> Result:
+    """Target paragraphs have line spacing `value` (a multiple of single, or points for exact|atLeast).
+
+    `unchanged` maps each other paragraph to its initial spacing `[rule, value]`, which it must still have (a
+    list of paragraphs, from older packages, only says they must not have the target spacing)."""
     doc = load(state, path)
     tolerance = 0.02 if rule == "multiple" else 0.25
     shown = f"{value:g}" + (" lines" if rule == "multiple" else f" pt ({rule})")
@@ -422,11 +446,19 @@ def line_spacing(state: State, path: str, rule: str, value: float, paragraph: st
         got_rule, got = line_spacing_of(doc, p)
         if got_rule != rule or abs(got - value) > tolerance:
             return fail(f"paragraph {_short(selector)} has line spacing {got:g} ({got_rule}), expected {shown}")
-    for selector in unchanged:
-        got_rule, got = line_spacing_of(doc, find(doc, selector))
-        if got_rule == rule and abs(got - value) <= tolerance:
-            return fail(f"paragraph {_short(selector)} should keep its spacing but also has {shown}")
-    return ok(f"target paragraph(s) have line spacing {shown}")
+    if isinstance(unchanged, Mapping):
+        for selector, (was_rule, was) in unchanged.items():
+            got_rule, got = line_spacing_of(doc, find(doc, selector))
+            slack = 0.02 if was_rule == "multiple" else 0.25
+            if got_rule != was_rule or abs(got - float(was)) > slack:
+                return fail(f"paragraph {_short(selector)} had line spacing {float(was):g} ({was_rule}) and must keep "
+                            f"it, but has {got:g} ({got_rule})")
+    else:
+        for selector in unchanged:
+            got_rule, got = line_spacing_of(doc, find(doc, selector))
+            if got_rule == rule and abs(got - value) <= tolerance:
+                return fail(f"paragraph {_short(selector)} should keep its spacing but also has {shown}")
+    return ok(f"target paragraph(s) have line spacing {shown}; {len(unchanged)} other(s) unchanged")
 
 
 # --- page setup, headers and footers ----------------------------------------------------------------
@@ -493,7 +525,7 @@ def _page_field(part: etree._Element) -> etree._Element | None:
     return None
 
 
-@primitive("docx.header_footer", grounded=("path", "part", "text"))
+@primitive("docx.header_footer", grounded=("path", "part", "text", "page_number", "align"))
 @guarded
 def header_footer(state: State, path: str, part: str, text: str | None = None, page_number: bool = False,
                   align: str | None = None) -> Result:
@@ -522,6 +554,11 @@ def header_footer(state: State, path: str, part: str, text: str | None = None, p
             if alignment(doc, p) != align:
                 return fail(f"the {part} paragraph {norm(para_text(p))!r} is aligned {alignment(doc, p)}, "
                             f"expected {align}")
+    other = "footer" if part == "header" else "header"
+    elsewhere = getattr(section, other)
+    if text is not None and norm(text) and not elsewhere.is_linked_to_previous and any(
+            norm(text) in norm(para_text(p)) for p in elsewhere._element.iter(W + "p")):
+        return fail(f"the {part} reads: {shown}, but the {other} holds {text!r} as well")
     return ok(f"the {part} reads: {shown}" + (" (with a page field)" if page_number else ""))
 
 
@@ -613,7 +650,7 @@ def _grid_diff(got: list[list[str]], want: Sequence[Sequence[str]]) -> str | Non
     return None
 
 
-@primitive("docx.table_equals", grounded=("path",))
+@primitive("docx.table_equals", grounded=("path", "expected"))
 @guarded
 def table_equals(state: State, path: str, expected: Sequence[Sequence[str]], index: int = 0,
                  count: int | None = None) -> Result:
@@ -637,7 +674,7 @@ def _next_block(doc: Doc, after: str | None) -> etree._Element | None:
     return blocks[index + 1] if index + 1 < len(blocks) else None
 
 
-@primitive("docx.table_inserted", grounded=("path", "rows", "after"))
+@primitive("docx.table_inserted", grounded=("path", "rows", "after", "bold_header"))
 @guarded
 def table_inserted(state: State, path: str, rows: Sequence[Sequence[str]], after: str | None = None,
                    count: int | None = None, bold_header: bool = False) -> Result:
@@ -712,7 +749,7 @@ def _count(haystack: str, needle: str, match_case: bool, whole_word: bool) -> in
     return len(re.findall(pattern, haystack, flags))
 
 
-@primitive("docx.occurrences", grounded=("path", "phrase"))
+@primitive("docx.occurrences", grounded=("path", "phrase", "match_case"))
 @guarded
 def occurrences(state: State, path: str, phrase: str, count: int, match_case: bool = True,
                 whole_word: bool = False) -> Result:

@@ -13,12 +13,9 @@ answers a student must find (`fs.answer_equals`) are `secret`.
 
 from __future__ import annotations
 
-import bz2
 import functools
-import gzip
 import hashlib
 import io
-import lzma
 import os
 import posixpath
 import stat
@@ -28,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from forge import bounded
 from forge.model import HOME
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
 
@@ -67,7 +65,7 @@ def _describe(host: Path) -> str:
 
 
 def _text(host: Path) -> str:
-    return host.read_bytes().decode("utf-8")
+    return bounded.read_file(host).decode("utf-8")
 
 
 def read_text(state: State, path: str) -> str:
@@ -137,7 +135,7 @@ def file_mode(state: State, path: str, mode: str) -> Result:
     return ok(f"{path} has mode {mode}")
 
 
-@primitive("fs.mode_bits", grounded=("path",))
+@primitive("fs.mode_bits", grounded=("path", "require"))
 @guarded
 def mode_bits(state: State, path: str, require: str = "0", forbid: str = "0") -> Result:
     """The permission bits of `path` include every bit of `require` and none of `forbid` (octal strings), e.g.
@@ -154,7 +152,7 @@ def mode_bits(state: State, path: str, require: str = "0", forbid: str = "0") ->
     return ok(f"{path} has mode {_show(actual)} (requires {require}, forbids {forbid})")
 
 
-@primitive("fs.dir_modes", grounded=("path",))
+@primitive("fs.dir_modes", grounded=("path", "modes"))
 @guarded
 def dir_modes(state: State, path: str, modes: dict[str, str]) -> Result:
     """Each named entry of the folder `path` has the given permission bits: {name: "644"} exactly, or
@@ -164,7 +162,10 @@ def dir_modes(state: State, path: str, modes: dict[str, str]) -> Result:
         return fail(f"{path} is not a folder")
     wrong = []
     for name, mode in sorted(modes.items()):
-        host = folder / name
+        if "/" in name or name in ("", ".", ".."):  # an entry of this folder, never a path elsewhere
+            wrong.append(f"{name!r} is not a plain entry name")
+            continue
+        host = state.path(f"{path.rstrip('/')}/{name}")  # a link is followed inside the root only
         if not host.exists():
             wrong.append(f"{name} is missing")
             continue
@@ -199,7 +200,7 @@ def symlink_to(state: State, path: str, target: str) -> Result:
 # --- content --------------------------------------------------------------------------------------
 
 def _sha(host: Path) -> str:
-    return hashlib.sha256(host.read_bytes()).hexdigest()
+    return hashlib.sha256(bounded.read_file(host)).hexdigest()
 
 
 @primitive("fs.same_content", grounded=("path",))
@@ -391,24 +392,21 @@ def _listing(folder: Path, recursive: bool) -> dict[str, Path]:
     """name -> host; recursive: relative paths of every non-folder entry (links listed, never entered)."""
     if not recursive:
         return {p.name: p for p in folder.iterdir()}
-    found: dict[str, Path] = {}
-    for sub in folder.iterdir():
-        if sub.is_dir() and not sub.is_symlink():
-            found.update({f"{sub.name}/{k}": v for k, v in _listing(sub, True).items()})
-        else:
-            found[sub.name] = sub
-    return found
+    return {e.rel: folder / e.rel for e in bounded.walk(folder) if not e.is_dir}
 
 
 @primitive("fs.dir_listing", grounded=("path",))
 @guarded
 def dir_listing(state: State, path: str, names: list[str], recursive: bool = False,
                 contents: dict[str, str] | None = None) -> Result:
-    """The folder `path` holds exactly `names`: its entries, or with `recursive` the relative paths of every file
-    below it; `contents` ({name: sha256}) also requires those entries to be regular files with that content."""
+    """The folder `path` (a real folder, not a link to one) holds exactly `names`: its entries, or with `recursive`
+    the relative paths of every file below it; `contents` ({name: sha256}) also requires those entries to be
+    regular files with that content."""
     folder = state.path(path)
     if not folder.is_dir():
         return fail(f"{path} is not a folder" if folder.exists() else f"{path} does not exist")
+    if entry(state, path).is_symlink():  # a link to another folder is no folder of its own (no copy, no extraction)
+        return fail(f"{path} is {_describe(entry(state, path))}, expected a real folder")
     found = _listing(folder, recursive)
     missing, extra = sorted(set(names) - set(found)), sorted(set(found) - set(names))
     if missing or extra:
@@ -421,26 +419,22 @@ def dir_listing(state: State, path: str, names: list[str], recursive: bool = Fal
 
 
 def _decompress(data: bytes) -> bytes:
-    """Undo gzip / bzip2 / xz by magic bytes; anything else is returned as is."""
-    if data[:2] == b"\x1f\x8b":
-        return gzip.decompress(data)
-    if data[:3] == b"BZh":
-        return bz2.decompress(data)
-    if data[:6] == b"\xfd7zXZ\x00":
-        return lzma.decompress(data)
-    return data
+    """Undo gzip / bzip2 / xz by magic bytes, with the limits of `forge.bounded`; anything else is returned as is."""
+    return bounded.decompress(data)
 
 
 def _archive(host: Path) -> tuple[str, dict[str, str]]:
     """(format detected from the bytes, {file member name: sha256}); folders are left out."""
-    data = host.read_bytes()
+    data = bounded.read_file(host)
     if data[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            bounded.check_zip_members(zf.infolist())
             return "zip", {i.filename: hashlib.sha256(zf.read(i)).hexdigest() for i in zf.infolist()
                            if not i.is_dir() and i.file_size <= MAX_MEMBER_BYTES}
     compression = {b"\x1f\x8b": "tar.gz", b"BZ": "tar.bz2", b"\xfd7": "tar.xz"}.get(data[:2], "tar")
     members = {}
     with tarfile.open(fileobj=io.BytesIO(_decompress(data))) as tar:
+        bounded.check_tar(tar)
         for info in tar.getmembers():
             if info.isdir():
                 continue
@@ -455,7 +449,7 @@ def _clean(name: str) -> str:
     return name.lstrip("/")
 
 
-@primitive("fs.archive_contains", grounded=("path",))
+@primitive("fs.archive_contains", grounded=("path", "format"))
 @guarded
 def archive_contains(state: State, path: str, format: str, members: list[str],
                      contents: dict[str, str] | None = None) -> Result:

@@ -1,31 +1,60 @@
 """Image checks (`image.*`): size, real format, colour mode, resolution and content of pictures GIMP saved.
 
-GIMP's exports never match a reference byte for byte (JPEG/WebP quality, its own resampling filters, its
-grayscale formula), so content is compared on small thumbnails: both pictures are flattened onto white and
-box-averaged down to at most `THUMB` pixels a side. Colour references compare by mean absolute difference
-(at most `MAX_DIFF` on 0..255); grey references compare by correlation (at least `MIN_CORR`), which ignores
-how a converter weighted red, green and blue. Measured on the scenes of `preparers.image`: a correct result
-stays under ~3 (JPEG at quality 75: ~4), a wrong rotation, flip or crop offset lands above 25.
+Content is compared at full resolution against the exact expected picture. A check's `expected` argument is a
+*recipe* (`recipe()`), not pixels: the picture spec `preparers.image.render` draws, how the asset was encoded,
+and the edit ops (`preparers.ops.image`) the task asks for. `rebuild(recipe)` redraws the asset, decodes it as
+the student's machine does and applies the edits: the expected picture, pixel for pixel, with no megabytes of
+reference in task.json (a reference small enough to store - a thumbnail - cannot see a 16x pixelation, a blur or
+a 3-pixel shift: those only show at full resolution).
 
-A reference (`thumbnail()`) is plain JSON stored in the check's args: the thumbnail's size, mode and base64
-pixels, plus the full size of the picture it came from. Workflows build references from the decoded asset
-with the expected edit applied, so a check never needs the original file.
+The measure (`offness`): both pictures are flattened onto white and their difference is blurred a little (about
+1 px, which absorbs resampling filters and JPEG ringing), then a pixel is *off* when one channel differs by more
+than `STEP` (of 255; 24 let a muted photo lose its colour). The tolerance is the share of off pixels a correct
+export can produce: `FLOOR` for lossless formats (decoder rounding), and for lossy ones `FLOOR` plus `SLACK`
+times the share that re-encoding the expected picture itself at quality `LOSSY_QUALITY` produces - a bound that
+knows the picture (grainy photos lose more to JPEG than flat diagrams) and the format. Measured on the scenes of
+`preparers.image` (1024x768, all kinds, `STEP` 16): JPEG/WebP at quality 75 stay within the allowance; an 8x
+pixelation leaves 0.8-25 %, a 3-pixel shift 0.6-11 %, a Gaussian blur of 4 px 0.5-28 %, the colour dropped
+5-99 %; with `tone`, a correct 30 % brightening leaves up to 0.18 % (`TONE_FLOOR`).
+`tone=True` first maps the expected picture through the per-channel tone curve (rising, at most `MAX_SLOPE`
+steep) that best fits the result (brightness, curves, levels, GIMP's luminance or average grey), so only the
+structure is compared; a threshold, posterisation or inversion is no such curve and fails.
+
+Thumbnail references (`thumbnail()`, `compare()`) remain for pictures an app rescales on its own (a picture
+placed on a slide, `verifiers.checks.multi`) and for telling near-misses apart cheaply.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
+import io
+import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from PIL import Image, ImageChops, ImageStat
 
-from preparers.image import flatten
+from preparers.image import encode, flatten, render, with_transparent_background
+from preparers.ops import registry as op_registry
+from preparers.ops.image import Picture  # imported here, not in the function: the OSWorld checker ships what loads
 from verifiers.checks import Result, State, fail, ok, primitive
 
 THUMB = 48
 MAX_DIFF = 10.0
 MIN_CORR = 0.9
+STEP = 16
+FLOOR = 0.05
+#: with `tone`, a cubic follows a clipped tone curve (brightness pushed into white) only to within this share
+TONE_FLOOR = 0.4
+SLACK = 2.0
+LOSSY_QUALITY = 75
+#: a result this many pixels off the expected size per side is compared after resampling the expected picture
+#: (the size checks allow 1 px for derived sides); further off, the content cannot match
+SIZE_SLACK = 2
+_LOSSY = ("JPEG", "WEBP")
 _FORMAT_NAMES = {"JPEG": "JPEG", "PNG": "PNG", "BMP": "BMP", "WEBP": "WebP", "TIFF": "TIFF", "GIF": "GIF"}
 _TURNS = {("90", "clockwise"): Image.Transpose.ROTATE_270, ("90", "counter-clockwise"): Image.Transpose.ROTATE_90,
           ("180", ""): Image.Transpose.ROTATE_180}
@@ -91,8 +120,165 @@ def compare(image: Image.Image, reference: Image.Image) -> tuple[bool, str]:
     return value >= MIN_CORR, f"correlation {value:.2f} with the expected content (at least {MIN_CORR:g} needed)"
 
 
-def _content(image: Image.Image, reference: Image.Image, what: str, path: str) -> Result:
-    passed, measure = compare(image, reference)
+# --- full-resolution references ----------------------------------------------------------------------
+
+def recipe(picture: dict[str, Any], format: str, *, transparent: bool = False, dpi: float | None = None,
+           edits: list[dict[str, Any]] | tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
+    """A JSON reference to the exact expected picture: `picture` (a `preparers.image.render` spec) encoded as
+    Pillow `format` (with a transparent background, a print resolution), then the image `edits` (op dicts as in
+    a solution; their "path" is ignored) applied in order."""
+    return {"picture": dict(picture), "format": format, "transparent": transparent, "dpi": dpi,
+            "edits": [{k: v for k, v in edit.items() if k != "path"} for edit in edits]}
+
+
+def rebuild(reference: dict[str, Any]) -> Image.Image:
+    """The picture a `recipe()` describes (cached: every mutant of a task compares against the same one)."""
+    return _rebuild(json.dumps(reference, sort_keys=True)).copy()
+
+
+@lru_cache(maxsize=8)
+def _rebuild(key: str) -> Image.Image:
+    reference = json.loads(key)
+    drawn = render(reference["picture"])
+    if reference.get("transparent"):
+        drawn = with_transparent_background(drawn)
+    with Image.open(io.BytesIO(encode(drawn, reference["format"], reference.get("dpi")))) as opened:
+        opened.load()
+        image = opened.copy()
+    picture = Picture(Path("/nonexistent"), Path("/nonexistent"), image, reference["format"], reference.get("dpi"))
+    known = op_registry()
+    for edit in reference.get("edits", []):
+        known[edit["op"]].fn(picture, **{k: v for k, v in edit.items() if k != "op"})
+    return picture.image
+
+
+def _pixels(image: Image.Image, gray: bool) -> np.ndarray:
+    flat = flatten(image).convert("L" if gray else "RGB")
+    return np.asarray(flat, dtype=np.int16).reshape(flat.height, flat.width, -1)
+
+
+def _smooth(values: np.ndarray) -> np.ndarray:
+    """Two passes of a 3-pixel box filter along each axis (a blur close to a Gaussian of about 1 px). It is
+    linear, so blurring the difference of two pictures is the difference of their blurs: one blur, not two."""
+    out: np.ndarray = values.astype(np.float32)
+    for _ in range(2):
+        rows = np.pad(out, ((1, 1), (0, 0), (0, 0)), mode="edge")
+        out = (rows[:-2] + rows[1:-1] + rows[2:]) / 3
+        cols = np.pad(out, ((0, 0), (1, 1), (0, 0)), mode="edge")
+        out = (cols[:, :-2] + cols[:, 1:-1] + cols[:, 2:]) / 3
+    return out
+
+
+def _tone_fit(expected: Image.Image, image: Image.Image, gray: bool) -> Image.Image:
+    """`expected` mapped through the smooth tone curve (per channel, a cubic in the level) that best fits `image`.
+
+    A cubic follows what brightness, curves, levels and other grey weightings do to the levels, but not a
+    threshold or a posterisation: those collapse levels, which no asked-for tone change does. The curve is made
+    non-decreasing over the levels in use: no asked-for tone change inverts the picture."""
+    mode = "L" if gray else "RGB"
+    ref, got = flatten(expected).convert(mode), flatten(image).convert(mode)
+    bands = []
+    for ref_band, got_band in zip(ref.split(), got.split(), strict=True):
+        levels = np.asarray(ref_band, dtype=np.int64).ravel()
+        count = np.bincount(levels, minlength=256)
+        total = np.bincount(levels, weights=np.asarray(got_band, dtype=np.float64).ravel(), minlength=256)
+        used = np.nonzero(count)[0]
+        means = total[used] / count[used]
+        curve = _curve(used, means, np.sqrt(count[used]))
+        if len(used) > 1:
+            curve[used[0]:used[-1] + 1] = _non_decreasing(curve[used[0]:used[-1] + 1])
+        if gray and _merges_inks(curve, count):
+            bands.append(ref_band)  # no tone curve merges a picture's distinct grey inks: compare as it is
+            continue
+        bands.append(ref_band.point([int(round(float(v))) for v in np.clip(curve, 0, 255)]))
+    return Image.merge(mode, bands)
+
+
+def _non_decreasing(curve: np.ndarray) -> np.ndarray:
+    """The non-decreasing envelope of `curve` (the mean of its running maximum from the dark end and its running
+    minimum from the light end). An asked-for tone change keeps dark darker than light; a cubic also fits an
+    inverted picture (a decreasing line), which this flattens to one grey, so an inversion cannot pass."""
+    return (np.maximum.accumulate(curve) + np.minimum.accumulate(curve[::-1])[::-1]) / 2
+
+
+#: the steepest a tone curve may rise (output levels per input level): brightness, levels and grey weighting stay
+#: well under it; a threshold jumps from black to white between two neighbouring levels
+MAX_SLOPE = 3.0
+
+
+def _curve(levels: np.ndarray, means: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The output level for each of the 256 input levels: the mean output of each level in use (linear between
+    them), then made a plausible tone curve - it never rises faster than `MAX_SLOPE` nor falls by more than half a
+    level per level. Brightness (clipping included), levels and grey weightings pass through unchanged; a
+    threshold becomes a ramp and an inversion a flat line, so the pixels they moved stay off."""
+    del weights  # every level is fitted exactly; the pixel counts only matter through the means
+    curve = np.interp(np.arange(256, dtype=np.float64), levels, means)
+    for i in range(1, 256):
+        curve[i] = min(max(curve[i], curve[i - 1] - 0.5), curve[i - 1] + MAX_SLOPE)
+    return curve
+
+
+def _merges_inks(curve: np.ndarray, count: np.ndarray) -> bool:
+    """Does `curve` map two grey levels that each cover 0.5 % of the picture and lie 16+ apart to within 4 of each
+    other? A grey conversion keeps a logo's inks apart; a threshold to black and white merges them."""
+    inks = np.nonzero(count >= 0.005 * count.sum())[0]
+    return any(int(b) - int(a) >= 16 and abs(float(curve[b]) - float(curve[a])) < 4
+               for i, a in enumerate(inks) for b in inks[i + 1:])
+
+
+def offness(image: Image.Image, expected: Image.Image, *, gray: bool = False, tone: bool = False) -> float:
+    """Percent of pixels visibly off the expected picture (same size): see the module doc."""
+    if tone:
+        expected = _tone_fit(expected, image, gray)
+    diff = np.abs(_smooth(_pixels(image, gray) - _pixels(expected, gray))).max(axis=2)
+    return float((diff > STEP).mean() * 100)
+
+
+def allowance(expected: Image.Image, format: str | None, *, gray: bool = False) -> float:
+    """Percent of off pixels a correct export in Pillow `format` may show: see the module doc."""
+    if format not in _LOSSY:
+        return FLOOR
+    flat = flatten(expected).convert("L" if gray else "RGB")
+    key = (hashlib.blake2b(flat.tobytes(), digest_size=16).hexdigest(), flat.size, format)
+    if key not in _ALLOWANCES:  # every mutant of a task is measured against the same expected picture
+        if len(_ALLOWANCES) >= 16:
+            _ALLOWANCES.clear()
+        _ALLOWANCES[key] = _lossy_allowance(flat, format, gray)
+    return _ALLOWANCES[key]
+
+
+_ALLOWANCES: dict[tuple[str, tuple[int, int], str], float] = {}
+
+
+def _lossy_allowance(flat: Image.Image, format: str, gray: bool) -> float:
+    with Image.open(io.BytesIO(_encode_at(flat, format))) as opened:
+        opened.load()
+        again = opened.copy()
+    return FLOOR + SLACK * offness(again, flat, gray=gray)
+
+
+def _encode_at(image: Image.Image, format: str) -> bytes:
+    out = io.BytesIO()
+    image.save(out, format, quality=LOSSY_QUALITY)
+    return out.getvalue()
+
+
+def match(image: Image.Image, expected: Image.Image, *, gray: bool = False, tone: bool = False
+          ) -> tuple[bool, str]:
+    """Does `image` show `expected` at full resolution? (passed, the measure as evidence)."""
+    if image.size != expected.size:
+        if max(abs(image.width - expected.width), abs(image.height - expected.height)) > SIZE_SLACK:
+            return False, f"it is {_size(image)} where {_size(expected)} is expected"
+        expected = expected.resize(image.size, Image.Resampling.LANCZOS)
+    off, allowed = offness(image, expected, gray=gray, tone=tone), allowance(expected, image.format, gray=gray)
+    if tone:
+        allowed += TONE_FLOOR - FLOOR
+    return off <= allowed, f"{off:.2f}% of pixels differ visibly (at most {allowed:.2f}% allowed for {image.format})"
+
+
+def _content(image: Image.Image, expected: Image.Image, what: str, path: str, *, gray: bool = False,
+             tone: bool = False) -> Result:
+    passed, measure = match(image, expected, gray=gray, tone=tone)
     return ok(f"{path} shows {what}: {measure}") if passed else fail(f"{path} does not show {what}: {measure}")
 
 
@@ -193,46 +379,52 @@ def grayscale(state: State, path: str) -> Result:
 
 
 @primitive("image.content_matches")
-def content_matches(state: State, path: str, reference: dict[str, Any], what: str) -> Result:
-    """The picture shows the reference content (`what` describes it), whatever its exact size."""
-    return _content(_picture(state, path), decode(reference), what, path)
+def content_matches(state: State, path: str, expected: dict[str, Any], what: str, gray: bool = False,
+                    tone: bool = False) -> Result:
+    """The picture shows the `expected` picture (a `recipe()`; `what` describes it) at full resolution; `gray`
+    compares grey levels only, `tone` allows any tone curve (brightness, grey weighting)."""
+    return _content(_picture(state, path), rebuild(expected), what, path, gray=gray, tone=tone)
 
 
 @primitive("image.is_rotated", grounded=("path", "degrees", "direction"))
 def is_rotated(state: State, path: str, original: dict[str, Any], degrees: int, direction: str) -> Result:
-    """The picture is the original turned by `degrees` in `direction` (sides swapped for 90)."""
+    """The picture is the `original` (a `recipe()`) turned by `degrees` in `direction` (sides swapped for 90)."""
     turn = _TURNS.get((str(degrees), direction))
     if turn is None:
         return fail(f"unknown rotation {degrees} {direction!r}")
     image = _picture(state, path)
-    w, h = original["size"]
+    source = rebuild(original)
+    w, h = source.size
     want = (h, w) if degrees == 90 else (w, h)
     if image.size != want:
         return fail(f"{path} is {_size(image)}; turning the {w}x{h} original by {degrees} gives {want[0]}x{want[1]}")
-    expected = decode(original).transpose(turn)
-    return _content(image, expected, f"the original rotated {degrees} degrees {direction}".rstrip(), path)
+    return _content(image, source.transpose(turn), f"the original rotated {degrees} degrees {direction}".rstrip(),
+                    path)
 
 
 @primitive("image.is_flipped", grounded=("path", "axis"))
 def is_flipped(state: State, path: str, original: dict[str, Any], axis: str) -> Result:
-    """The picture is the original mirrored along `axis` ("horizontal": left-right, "vertical": top-bottom)."""
+    """The picture is the `original` (a `recipe()`) mirrored along `axis` ("horizontal": left-right,
+    "vertical": top-bottom)."""
     if axis not in _FLIPS:
         return fail(f"unknown flip axis {axis!r}")
     image = _picture(state, path)
-    w, h = original["size"]
-    if image.size != (w, h):
-        return fail(f"{path} is {_size(image)}; a flipped picture keeps the original {w}x{h}")
-    return _content(image, decode(original).transpose(_FLIPS[axis]), f"the original flipped {axis}ly", path)
+    source = rebuild(original)
+    if image.size != source.size:
+        return fail(f"{path} is {_size(image)}; a flipped picture keeps the original {_size(source)}")
+    return _content(image, source.transpose(_FLIPS[axis]), f"the original flipped {axis}ly", path)
 
 
-@primitive("image.cropped_to")
-def cropped_to(state: State, path: str, box: list[int], expected: dict[str, Any]) -> Result:
-    """The picture is the original's region `box` = [left, top, right, bottom]: that exact size, that content."""
+@primitive("image.cropped_to", grounded=("path", "box"))
+def cropped_to(state: State, path: str, box: list[int], original: dict[str, Any]) -> Result:
+    """The picture is the `original`'s (a `recipe()`) region `box` = [left, top, right, bottom]: that exact size,
+    those pixels."""
     image = _picture(state, path)
     want = (box[2] - box[0], box[3] - box[1])
     if image.size != want:
         return fail(f"{path} is {_size(image)}; the crop box {box} is {want[0]}x{want[1]}")
-    return _content(image, decode(expected), f"the original's region {box}", path)
+    return _content(image, rebuild(original).crop((box[0], box[1], box[2], box[3])), f"the original's region {box}",
+                    path)
 
 
 @primitive("image.dpi_is", grounded=("path", "dpi"))

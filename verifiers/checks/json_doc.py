@@ -70,6 +70,28 @@ def value_equals(state: State, path: str, key: KeyPath, value: Any, unordered: b
     return ok(f"{path}: {where(key)} = {show(actual)}")
 
 
+@primitive("json.values_kept", grounded=("values",))
+def values_kept(state: State, path: str, values: list[list[Any]]) -> Result:
+    """Each `[key path, value]` in `values` (what the task leaves alone) still holds that value in `path`.
+
+    Grounded in the initial state, not the instruction: each key must be in the file the student is given."""
+    data = load(state, path)
+    changed = [(key, get_at(data, key) if has_key(data, key) else None, has_key(data, key)) for key, value in values
+               if not has_key(data, key) or not same_value(get_at(data, key), value)]
+    if changed:
+        return fail(f"{path}: {len(changed)} of {len(values)} values that should stay were changed or removed: "
+                    + ", ".join(f"{where(k)} (now {show(v) if there else 'unset'})" for k, v, there in changed[:5]))
+    return ok(f"{path}: all {len(values)} other values are unchanged")
+
+
+def leaves(data: Any, prefix: tuple[str, ...] = ()) -> list[list[Any]]:
+    """`[key path, value]` for every leaf of `data` (objects are walked; lists and scalars are leaves), the
+    argument `json.values_kept` takes."""
+    if isinstance(data, dict) and data:
+        return [leaf for key, value in data.items() for leaf in leaves(value, (*prefix, str(key)))]
+    return [[list(prefix), data]] if prefix else []
+
+
 @primitive("json.key_absent", grounded=("path",))
 def key_absent(state: State, path: str, key: KeyPath) -> Result:
     """The JSON file `path` has no value at `key`."""

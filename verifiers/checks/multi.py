@@ -103,11 +103,12 @@ def _sheet(state: State, path: str, sheet: str | None) -> Any:
     return wb[sheet]
 
 
-@primitive("multi.sheet_table", grounded=("path", "sheet"))
+@primitive("multi.sheet_table", grounded=("path", "sheet", "header", "rows"))
 def sheet_table(state: State, path: str, header: list[str], rows: list[list[Any]], sheet: str | None = None,
-                ordered: bool = True, below_ok: bool = False) -> Result:
+                ordered: bool = True, below_ok: bool = False, typed: bool = False) -> Result:
     """The sheet (`sheet`, or the first one) holds `header` in row 1 and exactly `rows` below it, from column A
-    (in order unless `ordered` is off); with `below_ok`, rows after the data (e.g. a totals row) are allowed."""
+    (in order unless `ordered` is off); with `below_ok`, rows after the data (e.g. a totals row) are allowed.
+    With `typed` (a table the agent types in, not a CSV it imports), numbers must be numbers, not text."""
     ws = _sheet(state, path, sheet)
     width = len(header)
     got_header = [cell_text(ws.cell(1, c).value).strip() for c in range(1, width + 2)]
@@ -123,6 +124,12 @@ def sheet_table(state: State, path: str, header: list[str], rows: list[list[Any]
     problem = _compare_rows(table, rows, ordered, f"sheet {ws.title!r}")
     if problem:
         return fail(problem)
+    # a spreadsheet holds numbers as numbers: digits typed as text look right but do not sum or sort
+    as_text = [ws.cell(r, c + 1).coordinate for r, got in enumerate(table, start=2) for c, v in enumerate(got)
+               if typed and isinstance(v, str) and any(isinstance(w[c], int | float) and not isinstance(w[c], bool)
+                                             for w in rows if len(w) > c)]
+    if as_text:
+        return fail(f"sheet {ws.title!r}: {', '.join(as_text[:4])} hold numbers typed as text")
     stray = [c for c in range(width + 1, width + 3) if any(ws.cell(r, c).value not in (None, "")
                                                             for r in range(1, len(rows) + 2))]
     if stray:
@@ -143,7 +150,7 @@ def _table_after(doc: docxc.Doc, after: str) -> Any:
     return following
 
 
-@primitive("multi.docx_table", grounded=("path", "after"))
+@primitive("multi.docx_table", grounded=("path", "header", "rows", "after"))
 def docx_table(state: State, path: str, header: list[str], rows: list[list[Any]], after: str | None = None,
                ordered: bool = True) -> Result:
     """A table of the document (the one right after the paragraph starting `after`, or any one) has the header
@@ -179,26 +186,51 @@ def _lines(state: State, path: str) -> list[str]:
     return [" ".join(line.split()) for line in state.read(path, _text, "UTF-8 text file").splitlines()]
 
 
+def text_lines(path: str, data: bytes) -> list[str]:
+    """The non-empty paragraphs (docx) or lines (text) of a file's bytes, whitespace collapsed, as the checks
+    read them: what a family stores for `number_in_text(others=...)`."""
+    if path.lower().endswith(".docx"):
+        lines = docxc.body_paragraphs(docxc.from_bytes(data))
+    else:
+        lines = [" ".join(line.split()) for line in data.decode("utf-8-sig").splitlines()]
+    return [line for line in lines if line]
+
+
+#: What may follow a label besides the number: a currency sign before or after it, a final full stop.
+_FIGURE = re.compile(r"[$€£¥]?\s*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*[$€£¥]?\.?")
+
+
 @primitive("multi.number_in_text", grounded=("path", "label"), secret=("value",))
-def number_in_text(state: State, path: str, label: str, value: float, tolerance: float = TOLERANCE) -> Result:
-    """The paragraph (docx) or line (text file) starting with `label` states exactly one number after the label,
-    equal to `value` (thousands separators and a currency sign allowed)."""
+def number_in_text(state: State, path: str, label: str, value: float, tolerance: float = TOLERANCE,
+                   others: Sequence[str] | None = None) -> Result:
+    """The paragraph (docx) or line (text file) starting with `label` reads the label then exactly one number,
+    equal to `value` (thousands separators and a currency sign allowed, no other words: "TBD 95.5" still holds
+    the placeholder). With `others`, every other non-empty paragraph or line reads exactly these, in order."""
     want = " ".join(label.split())
-    lines = [line for line in _lines(state, path) if line.startswith(want)]
+    every = _lines(state, path)
+    lines = [line for line in every if line.startswith(want)]
     if len(lines) != 1:
         return fail(f"{path}: {len(lines)} lines start with {label!r}, expected one")
-    rest = lines[0][len(want):]
-    numbers = [float(n.replace(",", "")) for n in re.findall(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?", rest)]
-    if len(numbers) != 1:
-        return fail(f"{path}: after {label!r} the line reads {rest.strip()[:60]!r}, which is not one number")
-    if abs(numbers[0] - value) > tolerance:
-        return fail(f"{path}: {label!r} is followed by {numbers[0]:g}, which is not the right figure")
-    return ok(f"{path}: {label!r} states the right figure")
+    rest = lines[0][len(want):].strip()
+    figure = _FIGURE.fullmatch(rest)
+    if figure is None:
+        return fail(f"{path}: after {label!r} the line reads {rest[:60]!r}, which is not one number alone")
+    if abs(float(figure.group(1).replace(",", "")) - value) > tolerance:
+        return fail(f"{path}: {label!r} is followed by {figure.group(1)}, which is not the right figure")
+    if others is not None:
+        at = every.index(lines[0])
+        rest_lines = [line for i, line in enumerate(every) if line and i != at]
+        kept = [" ".join(o.split()) for o in others]
+        if rest_lines != kept:
+            changed = next((f"{g!r} where {w!r} was" for g, w in zip(rest_lines, kept, strict=False) if g != w),
+                           f"{len(rest_lines)} other lines where there were {len(kept)}")
+            return fail(f"{path}: the rest of the file must stay as it was, but it reads {changed}")
+    return ok(f"{path}: {label!r} states the right figure" + (", the rest is unchanged" if others is not None else ""))
 
 
 # --- Thunderbird, Chrome, VS Code, files --------------------------------------------------------------
 
-@primitive("multi.contacts", grounded=())
+@primitive("multi.contacts", grounded=("present", "absent"))
 def contacts(state: State, path: str, present: list[list[str]], absent: Sequence[str] = ()) -> Result:
     """The profile's Personal Address Book has a card for each [display name, email] of `present` and none for the
     addresses in `absent` (people the instruction's rule leaves out)."""
@@ -215,7 +247,8 @@ def contacts(state: State, path: str, present: list[list[str]], absent: Sequence
 @primitive("multi.bookmark", grounded=("name", "folder"))
 def bookmark(state: State, path: str, name: str, url: str, folder: list[str]) -> Result:
     """A bookmark called `name` sits directly in `folder` (root label first) and points at `url`, an address the
-    user found in another app (scheme, host case and a trailing slash are free, as Chrome fixes them up)."""
+    user found in another app (scheme, host case and a trailing slash are free, as Chrome fixes them up); no other
+    bookmark of that name there points elsewhere (which one would the user click?)."""
     data = state.read(path, _json, "Chrome Bookmarks file")
     nodes = chromeio.folders_at(data, folder)
     where = " > ".join(folder)
@@ -226,8 +259,10 @@ def bookmark(state: State, path: str, name: str, url: str, folder: list[str]) ->
     if not named:
         seen = [str(c.get("name")) for n in nodes for c in chromeio.children(n)]
         return fail(f"{where} has no bookmark named {name!r} (it holds {seen[:10]})")
-    if not any(same_url(str(c.get("url", "")), url) for c in named):
-        return fail(f"{where} > {name!r} points at {named[0].get('url')!r}, not the address asked for")
+    wrong = [str(c.get("url", "")) for c in named if not same_url(str(c.get("url", "")), url)]
+    if wrong:
+        return fail(f"{where} > {name!r} points at {wrong[0]!r}, not the address asked for"
+                    + (f" ({len(named)} bookmarks have that name)" if len(named) > 1 else ""))
     return ok(f"{where} > {name!r} points at {url}")
 
 
@@ -237,7 +272,7 @@ def setting_value(state: State, path: str, key: str, value: Any) -> Result:
     return vsc.setting_equals(state, path, key, value)
 
 
-@primitive("multi.saved_file", grounded=())
+@primitive("multi.saved_file", grounded=("path",))
 def saved_file(state: State, path: str, sha256: str, size: int | None = None) -> Result:
     """The file at `path` (a place the instruction's rule determines) holds exactly the expected bytes."""
     return tbc.file_saved(state, path, sha256, size)
@@ -245,7 +280,7 @@ def saved_file(state: State, path: str, sha256: str, size: int | None = None) ->
 
 # --- Impress ---------------------------------------------------------------------------------------------
 
-@primitive("multi.slide_layouts", grounded=("path",))
+@primitive("multi.slide_layouts", grounded=("path", "layout"))
 def slide_layouts(state: State, path: str, titles: list[str], layout: str) -> Result:
     """Every slide titled by one of `titles` has the placeholders of layout kind `layout` (title_only, ...)."""
     for title in titles:

@@ -51,7 +51,7 @@ def _short(items: list[Any], limit: int = 8) -> str:
     return f"[{shown}{', ...' if len(items) > limit else ''}]"
 
 
-@primitive("pptx.slide_titles", grounded=("path",))
+@primitive("pptx.slide_titles", grounded=("path", "titles"))
 def slide_titles(state: State, path: str, titles: list[str]) -> Result:
     """The deck's slide titles are exactly `titles`, in this order."""
     actual = deckio.titles(deck(state, path))
@@ -61,7 +61,7 @@ def slide_titles(state: State, path: str, titles: list[str]) -> Result:
     return fail(f"slide titles are {_short(actual, 12)}, expected {_short(want, 12)}")
 
 
-@primitive("pptx.slide_position", grounded=("path", "title"))
+@primitive("pptx.slide_position", grounded=("path", "title", "position"))
 def slide_position(state: State, path: str, title: str, position: int) -> Result:
     """The slide titled `title` is slide number `position` (1-based)."""
     actual = deckio.titles(deck(state, path))
@@ -71,7 +71,7 @@ def slide_position(state: State, path: str, title: str, position: int) -> Result
     return fail(f"{title!r} is at {where or 'no position'}, expected slide {position} (titles: {_short(actual, 12)})")
 
 
-@primitive("pptx.slide_count", grounded=("path", "title"))
+@primitive("pptx.slide_count", grounded=("path", "title", "count"))
 def slide_count(state: State, path: str, title: str, count: int) -> Result:
     """Exactly `count` slides are titled `title` (0: deleted, 2: duplicated)."""
     actual = deckio.titles(deck(state, path))
@@ -81,7 +81,7 @@ def slide_count(state: State, path: str, title: str, count: int) -> Result:
     return fail(f"{n} slide(s) titled {title!r}, expected {count} (titles: {_short(actual, 12)})")
 
 
-@primitive("pptx.slide_layout", grounded=("path", "title"))
+@primitive("pptx.slide_layout", grounded=("path", "title", "layout"))
 def slide_layout(state: State, path: str, title: str, layout: str) -> Result:
     """The slide titled `title` has the placeholders of layout kind `layout` (title_only, title_content, ...)."""
     for slide in slides(state, path, title):
@@ -159,7 +159,8 @@ def _text_paragraphs(slide: Slide) -> list[Any]:
             if deckio.norm(p.text)]
 
 
-@primitive("pptx.text_format", grounded=("path", "slide", "text", "size", "color"))
+@primitive("pptx.text_format", grounded=("path", "slide", "text", "bold", "italic", "underline", "size",
+                                          "color"))
 def text_format(state: State, path: str, slide: str, text: str, bold: bool | None = None,
                 italic: bool | None = None, underline: bool | None = None, size: float | None = None,
                 color: str | None = None) -> Result:
@@ -227,7 +228,7 @@ def _corner(prs: PresentationT, shape: Any) -> str:
     return f"{'top' if y < height / 2 else 'bottom'}_{'left' if x < width / 2 else 'right'}"
 
 
-@primitive("pptx.picture", grounded=("path", "slide", "image", "width_cm"))
+@primitive("pptx.picture", grounded=("path", "slide", "image", "corner", "width_cm"))
 def picture(state: State, path: str, slide: str, image: str, pixels: str, corner: str | None = None,
             width_cm: float | None = None) -> Result:
     """Slide `slide` shows the picture `image` (same pixels), optionally in a corner and `width_cm` wide."""
@@ -259,3 +260,51 @@ def picture(state: State, path: str, slide: str, image: str, pixels: str, corner
                         + f" (pictures: {'; '.join(seen) or 'none'})")
     return ok(f"slide {slide!r} shows {image}" + (f" at {corner}" if corner else "")
               + (f", {width_cm} cm wide" if width_cm else ""))
+
+
+def slide_texts(slide: Slide) -> list[str]:
+    """Every non-empty text of a slide (text boxes, placeholders, table cells), sorted: what "unchanged" compares.
+
+    Sorted, because a writer may reorder shapes in the slide's tree without changing what the slide shows."""
+    out: list[str] = []
+    for shape in deckio.walk(slide.shapes):
+        if shape.has_text_frame:
+            out += [deckio.norm(p.text) for p in shape.text_frame.paragraphs if deckio.norm(p.text)]
+        elif getattr(shape, "has_table", False):
+            out += [deckio.norm(c.text) for row in shape.table.rows for c in row.cells if deckio.norm(c.text)]
+    return sorted(out)
+
+
+@primitive("pptx.slides_kept", grounded=("path",))
+def slides_kept(state: State, path: str, slides: list[list[Any]]) -> Result:
+    """Each listed slide (`[title, texts]` or `[title, texts, notes]`) is still in the deck exactly once, shows
+    exactly `texts` (see `slide_texts`), has the speaker `notes` (when given) and the listed slides keep their
+    relative order: the slides the task does not touch are as they were (not edited, deleted, duplicated or
+    moved). `texts` null: a slide the task edits, which must only stay in its place. No slide of the deck may
+    be hidden: no task hides one, and a hidden slide is one the show skips."""
+    prs = deck(state, path)
+    titles = deckio.titles(prs)
+    hidden = [titles[i] or f"#{i + 1}" for i, s in enumerate(prs.slides) if s._element.get("show") in ("0", "false")]
+    if hidden:
+        return fail(f"slide(s) {_short(hidden, 4)} are hidden in the show: no slide was to be hidden")
+    positions = []
+    for entry in slides:
+        title, texts = entry[0], entry[1]
+        notes = entry[2] if len(entry) > 2 else None
+        found = [i for i, t in enumerate(titles) if t == deckio.norm(title)]
+        if len(found) != 1:
+            return fail(f"the slide {title!r} should be left as it was, but {len(found)} slides have that title "
+                        f"(titles: {_short(titles, 12)})")
+        got, want = slide_texts(prs.slides[found[0]]), sorted(deckio.norm(t) for t in texts or [])
+        if texts is not None and got != want:
+            extra = [t for t in got if t not in want]
+            missing = [t for t in want if t not in got]
+            return fail(f"the slide {title!r} should be left as it was, but it changed: now also "
+                        f"{_short(extra, 3)}, no longer {_short(missing, 3)}")
+        if notes is not None and deckio.notes_text(prs.slides[found[0]]) != deckio.norm(notes):
+            return fail(f"the speaker notes of {title!r} should be left as they were ({deckio.norm(notes)!r}), "
+                        f"but read {deckio.notes_text(prs.slides[found[0]])[:60]!r}")
+        positions.append(found[0])
+    if positions != sorted(positions):
+        return fail(f"the untouched slides changed their order: titles are now {_short(titles, 12)}")
+    return ok(f"{len(slides)} slides out of the task's scope are unchanged and in their order")

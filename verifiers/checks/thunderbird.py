@@ -21,6 +21,7 @@ import shutil
 import sqlite3
 import tempfile
 import unicodedata
+from collections import Counter
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -29,6 +30,12 @@ from preparers import thunderbird as tb
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
 
 Entry = tuple[int, Any]  # (X-Mozilla-Status flags, parsed message)
+#: pref name prefixes Thunderbird rewrites on its own (migration stamps, first-run marks, UI state): never a
+#: user's setting, so never "left unchanged" (`tb.profile_kept` callers and the mutators skip them)
+MANAGED_PREFS = ("mail.ui-rdf.version", "mail.ui.folderpane", "mail.startup", "mail.spam.version",
+                 "mailnews.database", "app.", "browser.", "toolkit.", "extensions.", "datareporting.", "idle.",
+                 "mail.rights.", "mail.winsearch", "mail.spotlight", "mail.shell.", "mailnews.start_page",
+                 "mail.provider.", "mail.folder.views.version", "mailnews.tags.version")
 
 
 # --- readers (each turns a host file into data; failures become failed checks via State.read) ---------------
@@ -137,6 +144,11 @@ def _read_cards(host: Path) -> list[dict[str, str]]:
 
 # --- helpers ---------------------------------------------------------------------------------------------
 
+def _head(host: Path) -> bytes:
+    with host.open("rb") as stream:
+        return stream.read(64)
+
+
 def _folder_path(folder: str, parent: str | None) -> str:
     return f"{parent}/{folder}" if parent else folder
 
@@ -174,6 +186,12 @@ def _live_flags(state: State, path: str, folder: str) -> dict[str, int]:
     return {tb.message_id(msg): flags for flags, msg in entries if not flags & tb.EXPUNGED}
 
 
+def _live_counts(state: State, path: str, folder: str) -> Counter[str]:
+    """How many live copies of each Message-ID the folder holds (its mbox already read by `_live_flags`)."""
+    entries = state.read(f"{path}/{tb.folder_file(folder)}", _read_mbox, "mbox folder")
+    return Counter(tb.message_id(msg) for flags, msg in entries if not flags & tb.EXPUNGED)
+
+
 def _effective_prefs(state: State, path: str) -> dict[str, Any]:
     profile = _profile(state, path)
     prefs: dict[str, Any] = {}
@@ -203,7 +221,7 @@ def folder_exists(state: State, path: str, folder: str, parent: str | None = Non
     return fail(f"no folder {want!r}; folders: {', '.join(_folders(profile)) or 'none'}")
 
 
-@primitive("tb.messages_in_folder", grounded=("folder", "parent", "value"))
+@primitive("tb.messages_in_folder", grounded=("folder", "parent", "field", "value", "count"))
 def messages_in_folder(state: State, path: str, folder: str, parent: str | None = None,
                        message_ids: list[str] | None = None, field: str | None = None, value: str | None = None,
                        count: int | None = None) -> Result:
@@ -229,7 +247,7 @@ def messages_in_folder(state: State, path: str, folder: str, parent: str | None 
     return ok(evidence)
 
 
-@primitive("tb.message_flags", grounded=("folder", "parent"))
+@primitive("tb.message_flags", grounded=("folder", "parent", "read", "flagged"))
 def message_flags(state: State, path: str, folder: str, message_ids: list[str], parent: str | None = None,
                   read: bool | None = None, flagged: bool | None = None) -> Result:
     """Each listed live message of the folder is read / flagged (or not) as asked."""
@@ -257,7 +275,7 @@ def _uri_folder(uri: str) -> str | None:
     return "/".join(unquote(p) for p in uri[len(prefix):].split("/") if p)
 
 
-@primitive("tb.filter_exists", grounded=("name", "value", "target", "target_parent"))
+@primitive("tb.filter_exists", grounded=("name", "field", "op", "value", "action", "target", "target_parent"))
 def filter_exists(state: State, path: str, field: str, value: str, action: str, op: str = "contains",
                   name: str | None = None, target: str | None = None, target_parent: str | None = None) -> Result:
     """An enabled filter whose only condition is `field op value` has `action` (to the folder `target` under
@@ -320,7 +338,7 @@ def contact_exists(state: State, path: str, email: str, display_name: str | None
     return fail(f"{book} has {email}, but named {sorted({c['display'] for c in same})}, not {display_name!r}")
 
 
-@primitive("tb.pref_equals", grounded=())
+@primitive("tb.pref_equals", grounded=("name", "value"))
 def pref_equals(state: State, path: str, name: str, value: Any, default: Any = None) -> Result:
     """The effective user pref `name` (prefs.js then user.js, last wins; `default` when unset) equals `value`."""
     prefs = _effective_prefs(state, path)
@@ -352,6 +370,78 @@ def pref_text(state: State, path: str, name: str, text: str, casefold: bool = Fa
     if got != want:
         return fail(f"{name} is {actual!r}, expected {text!r}")
     return ok(f"{name} holds {text!r}")
+
+
+@primitive("tb.profile_kept", grounded=("messages",))
+def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagged: list[str],
+                 read: list[str] | None = None, prefs: dict[str, Any] | None = None,
+                 required: list[str] | None = None, contacts: list[str] | None = None,
+                 touched: list[str] | None = None, filters: list[str] | None = None,
+                 branches: list[str] | None = None, asked: list[str] | None = None,
+                 relabeled: list[str] | None = None) -> Result:
+    """What the task leaves alone is as it was: every folder of `messages` ({folder: ids}) exists and holds
+    exactly those messages live, each once (plus any of `touched`, the ones the task moves or copies), flagged
+    exactly when listed in `flagged` (and, with `read`, read exactly when listed there); the filters named in
+    `filters` are still there; every pref of `prefs` that is set still holds its value (an unset one is fine:
+    Thunderbird drops a pref that equals its default), and the prefs named in `required` (account settings, which
+    have no default) are set; no pref was added under the user-facing `branches` (name prefixes Thunderbird does
+    not write on its own) except those of `prefs` and `asked` (what the task sets); the Personal Address Book
+    still has a card for every address in `contacts`. A message kept by Message-ID but duplicated into a folder
+    is a change: sets of ids would not see it. Messages of `relabeled` (ids the task flags or marks read) are
+    listed in `messages` like the others, where they must stay, but their flags are the task's to change.
+    Grounded in the initial state, not the instruction: the messages are the profile's own."""
+    wrong: list[str] = []
+    marked, seen = set(flagged), set(read or [])
+    for folder, ids in sorted(messages.items()):
+        try:
+            flags = _live_flags(state, path, folder)
+        except StateError as exc:
+            wrong.append(str(exc))
+            continue
+        head = state.read(f"{path}/{tb.folder_file(folder)}", _head, "mbox folder")
+        if head and not head.startswith(b"From "):
+            wrong.append(f"{folder!r} is no longer an mbox (it starts with {head[:20]!r})")
+            continue
+        extra = sorted(set(flags) - set(ids) - set(touched or []))
+        if extra:
+            wrong.append(f"{folder!r} holds {len(extra)} other messages: {_short(extra)}")
+        twice = sorted(mid for mid, n in _live_counts(state, path, folder).items() if n > max(ids.count(mid), 1))
+        if twice:
+            wrong.append(f"{folder!r} holds {len(twice)} messages more than once: {_short(twice)}")
+        for mid in ids:
+            if mid not in flags:
+                wrong.append(f"message {mid} is no longer in {folder!r}")
+            elif mid in set(relabeled or []):
+                continue
+            elif bool(flags[mid] & tb.FLAGGED) != (mid in marked):
+                wrong.append(f"message {mid} in {folder!r} is {'now' if flags[mid] & tb.FLAGGED else 'no longer'} "
+                             "flagged")
+            elif read is not None and bool(flags[mid] & tb.READ) != (mid in seen):
+                wrong.append(f"message {mid} in {folder!r} is {'now' if flags[mid] & tb.READ else 'no longer'} read")
+    current = _effective_prefs(state, path)
+    wrong += [f"pref {name} is {current[name]!r}, was {value!r}" for name, value in sorted((prefs or {}).items())
+              if name in current and current[name] != value]
+    wrong += [f"pref {name} is gone" for name in required or [] if name not in current]
+    known = set(prefs or {}) | set(asked or [])
+    wrong += [f"pref {name} = {current[name]!r} was added" for name in sorted(current)
+              if branches and name.startswith(tuple(branches)) and name not in known]
+    if filters:
+        files = sorted((_profile(state, path) / "Mail").glob("*/msgFilterRules.dat"))
+        names = {flt["name"] for f in files
+                 for flt in state.read(f"{path}/Mail/{f.parent.name}/msgFilterRules.dat", _read_filters, "filter list")}
+        wrong += [f"filter {name!r} is gone" for name in filters if name not in names]
+    if contacts:
+        try:
+            cards = state.read(f"{path}/abook.sqlite", _read_cards, "address book")
+        except StateError as exc:
+            cards = []
+            wrong.append(str(exc))
+        emails = {e.casefold() for card in cards for e in card["emails"].split("\n")}
+        wrong += [f"contact {e} is gone" for e in contacts if e.casefold() not in emails]
+    total = sum(len(ids) for ids in messages.values())
+    if wrong:
+        return fail(f"{len(wrong)} things the task should leave alone changed: " + "; ".join(wrong[:4]))
+    return ok(f"the other {total} messages and {len(prefs or {})} prefs are as they were")
 
 
 @primitive("tb.file_saved", grounded=("path",))

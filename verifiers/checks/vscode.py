@@ -57,14 +57,27 @@ def _kept(actual: Any, expected: Any) -> bool:
     return same_value(actual, expected)
 
 
-@primitive("vscode.settings_kept", grounded=())
-def settings_kept(state: State, path: str, settings: dict[str, Any], workspace: str | None = None) -> Result:
-    """Every setting in `settings` still holds its value in `path` (objects may have gained members)."""
+#: settings VS Code itself writes to the user settings when the user answers one of its prompts (trust a folder,
+#: a git question, zoom, telemetry): never a new setting the user chose
+SELF_WRITTEN = ("security.workspace.trust.", "git.", "telemetry.", "redhat.telemetry.", "window.zoomLevel",
+                "extensions.ignoreRecommendations", "explorer.confirm", "update.")
+
+
+@primitive("vscode.settings_kept", grounded=("settings",))
+def settings_kept(state: State, path: str, settings: dict[str, Any], workspace: str | None = None,
+                  allowed: list[str] | None = None) -> Result:
+    """Every setting in `settings` still holds its value in `path` (objects may have gained members). With
+    `allowed` (the keys the task sets), no other setting was added either, besides the `SELF_WRITTEN` ones."""
     current = _settings(state, path, workspace)
     lost = [k for k, v in settings.items() if k not in current or not _kept(current[k], v)]
     if lost:
         return fail(f"{path}: {len(lost)} of {len(settings)} settings that should stay were changed or removed: "
                     + ", ".join(f"{k} (now {show(current[k]) if k in current else 'unset'})" for k in lost[:5]))
+    added = [k for k in current if allowed is not None and k not in settings and k not in allowed
+             and not k.startswith(SELF_WRITTEN)]
+    if added:
+        return fail(f"{path}: {len(added)} settings were added that the task does not ask for: "
+                    + ", ".join(f"{k} = {show(current[k])}" for k in added[:5]))
     return ok(f"{path}: all {len(settings)} other settings are unchanged")
 
 
@@ -84,7 +97,7 @@ def _when(text: Any) -> str:
     return " ".join(str(text or "").split())
 
 
-@primitive("vscode.keybinding_exists", grounded=("key", "command", "when"))
+@primitive("vscode.keybinding_exists", grounded=("key", "command", "when", "removed"))
 def keybinding_exists(state: State, path: str, key: str, command: str, when: str | None = None,
                       removed: bool = False) -> Result:
     """keybindings.json has a rule binding `key` to `command` (with `removed`, the rule "-command" that removes
@@ -102,20 +115,51 @@ def keybinding_exists(state: State, path: str, key: str, command: str, when: str
     if not same:
         found = [f"{r.get('key')} -> {r.get('command')}" for r in rules]
         return fail(f"{path}: no rule {what} (rules: {', '.join(found[:8]) or 'none'})")
-    if when is not None and not any(_when(r.get("when")) == _when(when) for r in same):
-        return fail(f"{path}: {what} is there, but with when {[r.get('when') for r in same]}, expected {when!r}")
+    if when is not None:
+        same = [r for r in same if _when(r.get("when")) == _when(when)]
+        if not same:
+            found = [str(r.get("when")) for r in rules if str(r.get("command", "")).strip() == wanted
+                     and keystroke(str(r.get("key", ""))) == keystroke(key)]
+            return fail(f"{path}: {what} is there, but with when {found}, expected {when!r}")
+    if not removed:
+        last = max(i for i, r in enumerate(rules) if any(r is s for s in same))
+        later = _overriding(rules, last)
+        if later:
+            return fail(f"{path}: {what} is there, but a later rule overrides it: "
+                        + ", ".join(f"{r.get('key')} -> {r.get('command')}" for r in later[:3]))
     return ok(f"{path}: {what}" + (f" when {when!r}" if when else ""))
 
 
-@primitive("vscode.keybindings_kept", grounded=())
+def _overriding(rules: list[dict[str, Any]], index: int) -> list[dict[str, Any]]:
+    """The rules after `rules[index]` that take its shortcut away again.
+
+    VS Code lets the last matching rule win: a later rule for the same key, with no context or the same one,
+    that runs another command (or removes this one with "-command") overrides it."""
+    rule = rules[index]
+    command = str(rule.get("command", "")).strip()
+    out = []
+    for later in rules[index + 1:]:
+        other = str(later.get("command", "")).strip()
+        if keystroke(str(later.get("key", ""))) != keystroke(str(rule.get("key", ""))):
+            continue
+        if _when(later.get("when")) and _when(later.get("when")) != _when(rule.get("when")):
+            continue
+        if other == "-" + command or (other != command and not other.startswith("-")):
+            out.append(later)
+    return out
+
+
+@primitive("vscode.keybindings_kept", grounded=("rules",))
 def keybindings_kept(state: State, path: str, rules: list[dict[str, Any]]) -> Result:
-    """Every rule in `rules` (the user's earlier custom shortcuts) is still in keybindings.json."""
+    """Every rule in `rules` (the user's earlier custom shortcuts) is still in keybindings.json, and no later
+    rule overrides it."""
     data = load(state, path)
     current = [r for r in data if isinstance(r, dict)] if isinstance(data, list) else []
     lost = [r for r in rules if not any(
         str(c.get("command", "")).strip() == r["command"] and keystroke(str(c.get("key", ""))) == keystroke(r["key"])
-        and _when(c.get("when")) == _when(r.get("when")) for c in current)]
+        and _when(c.get("when")) == _when(r.get("when")) and not _overriding(current, i)
+        for i, c in enumerate(current))]
     if lost:
-        return fail(f"{path}: {len(lost)} of {len(rules)} earlier shortcuts are gone: "
+        return fail(f"{path}: {len(lost)} of {len(rules)} earlier shortcuts are gone or overridden by a later rule: "
                     + ", ".join(f"{r['key']} -> {r['command']}" for r in lost))
     return ok(f"{path}: all {len(rules)} earlier shortcuts are still there")

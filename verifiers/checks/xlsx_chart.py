@@ -229,7 +229,7 @@ def sheet_names(state: State, path: str, expected: list[str]) -> Result:
     return fail(f"sheets {actual}, expected {list(expected)}{hint}")
 
 
-@primitive("xlsx.sheet_content", grounded=("path", "sheet"))
+@primitive("xlsx.sheet_content", grounded=("path", "sheet", "rows"))
 def sheet_content(state: State, path: str, sheet: str, rows: list[list[str]]) -> Result:
     """`sheet` holds exactly `rows` (cell texts from A1, trailing blanks ignored): its data is intact."""
     actual = _sheet_text(state, path, sheet)

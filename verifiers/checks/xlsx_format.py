@@ -198,7 +198,7 @@ def _same_values(operator: str, got: list[float | None], want: list[float]) -> b
     return all(_numbers_equal(g, w) for g, w in zip(got, want, strict=True))
 
 
-@primitive("xlsx.conditional_format", grounded=("path", "sheet", "ref", "values", "fill"))
+@primitive("xlsx.conditional_format", grounded=("path", "sheet", "ref", "operator", "values", "fill"))
 def conditional_format(state: State, path: str, sheet: str, ref: str, operator: str, values: list[float],
                        fill: str) -> Result:
     """A conditional format rule `operator` `values` with a `fill` background covers exactly the cells of `ref`.
@@ -216,6 +216,9 @@ def conditional_format(state: State, path: str, sheet: str, ref: str, operator: 
     good = [r for r in matching if target in r.fills]
     covered = set().union(*(r.cells for r in good)) if good else set()
     wanted = f"{operator} {' and '.join(_fmt_num(v) for v in values)} with fill {target} on {ref}"
+    others = [r for r in seen if r not in good]
+    if covered == want and others:  # the sheet had no rules: any other one formats cells nobody asked for
+        return fail(f"{sheet}: rule {wanted} found, but also other rule(s): {'; '.join(r.text for r in others[:4])}")
     if covered == want:
         return ok(f"{sheet}: rule {wanted} found ({'; '.join(r.text for r in good)})")
     listing = "; ".join(r.text for r in seen[:6])
@@ -399,7 +402,8 @@ def _format_problem(info: FormatInfo, code: str, kind: str, decimals: int | None
     return None
 
 
-@primitive("xlsx.number_format", grounded=("path", "sheet", "ref", "decimals", "symbol", "shows"))
+@primitive("xlsx.number_format", grounded=("path", "sheet", "ref", "kind", "decimals", "symbol",
+                                            "shows"))
 def number_format(state: State, path: str, sheet: str, ref: str, kind: str, decimals: int | None = None,
                   thousands: bool | None = None, symbol: str | None = None, example_date: str | None = None,
                   shows: str | None = None) -> Result:
@@ -468,7 +472,7 @@ def _validation_text(dv: Any) -> str:
     return " ".join(parts)
 
 
-@primitive("xlsx.data_validation", grounded=("path", "sheet", "ref", "items", "minimum", "maximum"))
+@primitive("xlsx.data_validation", grounded=("path", "sheet", "ref", "kind", "operator", "items", "minimum", "maximum"))
 def data_validation(state: State, path: str, sheet: str, ref: str, kind: str, operator: str | None = None,
                     items: list[str] | None = None, minimum: float | None = None,
                     maximum: float | None = None) -> Result:
@@ -484,8 +488,10 @@ def data_validation(state: State, path: str, sheet: str, ref: str, kind: str, op
         return fail(f"{sheet} has no data validation")
     covered: set[Cell] = set()
     notes: list[str] = []
+    strays: list[str] = []  # validations that are not the asked one: the sheet had none, so each is an addition
     for dv in validations:
         if dv.type != kind:
+            strays.append(_validation_text(dv))
             continue
         if kind == "list":
             got = list_items(state, path, sheet, dv.formula1)
@@ -493,6 +499,7 @@ def data_validation(state: State, path: str, sheet: str, ref: str, kind: str, op
                 missing = sorted(set(items or []) - set(got or []))
                 extra = sorted(set(got or []) - set(items or []))
                 notes.append(f"{dv.sqref} lists {got!r} (missing {missing}, extra {extra})")
+                strays.append(_validation_text(dv))
                 continue
         else:
             op = dv.operator or "between"
@@ -501,6 +508,7 @@ def data_validation(state: State, path: str, sheet: str, ref: str, kind: str, op
             if op != (operator or "between") or not all(
                     _numbers_equal(g, float(b)) for g, b in zip(got_vals, bounds, strict=True)):
                 notes.append(f"{dv.sqref}: {op} {' '.join(_fmt_num(v) for v in got_vals)}")
+                strays.append(_validation_text(dv))
                 continue
         try:
             covered |= cells_of(str(dv.sqref))
@@ -515,6 +523,9 @@ def data_validation(state: State, path: str, sheet: str, ref: str, kind: str, op
     if uncovered:
         return fail(f"{sheet}: the matching {kind} validation does not cover {describe_cells(uncovered)}; "
                     f"validations seen: {seen}")
+    if covered - want or strays:
+        extra = ([f"the rule also covers {describe_cells(covered - want)}"] if covered - want else []) + strays[:3]
+        return fail(f"{sheet}: every cell of {ref} has the {kind} validation, but also: {'; '.join(extra)}")
     return ok(f"{sheet}: every cell of {ref} has the {kind} validation ({seen})")
 
 
@@ -527,13 +538,28 @@ def _fill_color(cell: Any) -> str | None:
     return rgb_of(fill.fgColor) if fill.fill_type == "solid" else rgb_of(fill.fgColor) or rgb_of(fill.bgColor)
 
 
-@primitive("xlsx.cell_style", grounded=("path", "sheet", "ref", "fill", "size"))
+@primitive("xlsx.cell_style", grounded=("path", "sheet", "ref", "bold", "fill", "size"))
 def cell_style(state: State, path: str, sheet: str, ref: str, bold: bool | None = None, fill: str | None = None,
-               size: float | None = None) -> Result:
-    """Every cell of `ref` is bold (`bold`), has a solid `fill` background (RGB) and/or a font of `size` pt."""
+               size: float | None = None, bold_before: str | None = None) -> Result:
+    """Every cell of `ref` is bold (`bold`), has a solid `fill` background (RGB) and/or a font of `size` pt.
+
+    With `bold_before` (the range that was bold initially, "" for none) the asked bold or fill must also stay
+    inside `ref`: every other cell of the sheet keeps its initial boldness and has no fill, so styling more
+    than the target (a neighbor column, the whole sheet) fails."""
     ws = state.sheet(path, sheet)
     bad: list[str] = []
     cells = sorted(cells_of(ref), key=lambda rc: (rc[0], rc[1]))
+    if bold_before is not None:
+        inside, was_bold = set(cells), cells_of(bold_before) if bold_before else set()
+        for row in ws.iter_rows():
+            for cell in row:
+                at = (cell.row, cell.column)
+                if at in inside:
+                    continue
+                if bold is not None and bool(cell.font.b) != (at in was_bold):
+                    bad.append(f"{cell.coordinate} outside {ref} is {'not ' if at in was_bold else ''}bold")
+                if fill is not None and _fill_color(cell) is not None:
+                    bad.append(f"{cell.coordinate} outside {ref} has fill {_fill_color(cell)}")
     for r, c in cells:
         cell = ws.cell(r, c)
         name = f"{get_column_letter(c)}{r}"

@@ -16,6 +16,7 @@ from xml.etree import ElementTree
 
 from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_column_letter
 
+from forge import bounded
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
 from verifiers.checks.xlsx_common import bounds, cell_text
 
@@ -29,7 +30,7 @@ def _ref(bounds: tuple[int, int, int, int]) -> str:
     return f"{get_column_letter(min_col)}{min_row}:{get_column_letter(max_col)}{max_row}"
 
 
-@primitive("xlsx.merged_range", grounded=("path", "sheet", "ref", "text"))
+@primitive("xlsx.merged_range", grounded=("path", "sheet", "ref", "text", "horizontal"))
 def merged_range(state: State, path: str, sheet: str, ref: str, text: str | None = None,
                  horizontal: str | None = None) -> Result:
     """Exactly `ref` is one merged cell; optionally its top-left cell holds `text` and is aligned `horizontal`."""
@@ -42,6 +43,9 @@ def merged_range(state: State, path: str, sheet: str, ref: str, text: str | None
                                                       or b[1] > want[3])]
         near = f"; overlapping {', '.join(overlapping)}" if overlapping else ""
         return fail(f"{sheet}!{ref} is not merged (merged ranges: {shown}{near})")
+    others = [_ref(b) for b in merged if b != want]
+    if others:  # one merge was asked for: another one joins cells the instruction never mentioned
+        return fail(f"{sheet}!{ref} is merged, but so are {', '.join(others[:4])}")
     corner = ws.cell(want[1], want[0])
     evidence = f"{sheet}!{_ref(want)} is merged"
     if text is not None:
@@ -145,7 +149,9 @@ def _filter_database(state: State, path: str, sheet: str) -> str | None:
     """The range of the sheet-local `_xlnm._FilterDatabase` defined name, read from workbook.xml."""
     ns = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
     try:
-        with zipfile.ZipFile(state.path(path)) as archive:
+        host = state.path(path)
+        bounded.preflight(host)  # a fifo would block ZipFile forever; a bomb is refused
+        with zipfile.ZipFile(host) as archive:
             root = ElementTree.fromstring(archive.read("xl/workbook.xml"))
     except Exception:  # an unreadable archive just has no such name
         return None
@@ -177,4 +183,15 @@ def autofilter(state: State, path: str, sheet: str, ref: str) -> Result:
         return fail(f"{sheet}: AutoFilter range {actual!r} ({source}) is not a cell range")
     if got != want:
         return fail(f"{sheet}: AutoFilter covers {_ref(got)} ({source}), expected {_ref(want)}")
-    return ok(f"{sheet}: AutoFilter covers {_ref(got)} ({source})")
+    # The task asks for the filter buttons, not for a filter: a criterion, or rows of the table hidden, hides
+    # data the instruction never asked to hide.
+    criteria = list(ws.auto_filter.filterColumn) if ws.auto_filter is not None else []
+    if criteria:
+        columns = ", ".join(f"#{(c.colId or 0) + 1}" for c in criteria)
+        return fail(f"{sheet}: AutoFilter covers {_ref(got)}, but filters its column(s) {columns}: "
+                    "no criterion was asked")
+    rows = getattr(ws, "row_dimensions", {})
+    hidden = [r for r in range(got[1] + 1, got[3] + 1) if r in rows and rows[r].hidden]
+    if hidden:
+        return fail(f"{sheet}: AutoFilter covers {_ref(got)}, but row(s) {', '.join(map(str, hidden[:6]))} are hidden")
+    return ok(f"{sheet}: AutoFilter covers {_ref(got)} ({source}), no criterion, no row hidden")

@@ -14,7 +14,7 @@ from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_co
 
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
 from verifiers.checks.xlsx_common import bounds, cached_formula_values, cell_text, read_rows, same_value
-from verifiers.formula import FormulaError, evaluate, function_names, referenced_ranges
+from verifiers.formula import FormulaError, disagreement, evaluate, function_names, referenced_ranges
 
 
 @primitive("xlsx.cell_value", grounded=("path", "sheet", "cell", "expected"))
@@ -41,7 +41,7 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (1, cell_text(value).casefold())
 
 
-@primitive("xlsx.range_sorted", grounded=("path", "sheet", "header"))
+@primitive("xlsx.range_sorted", grounded=("path", "sheet", "header", "descending"))
 def range_sorted(state: State, path: str, sheet: str, ref: str, key_column: str, header: str,
                  descending: bool, rows: list[list[str]]) -> Result:
     """Rows of `ref` are ordered by `key_column` and are exactly the original `rows` (kept intact)."""
@@ -82,11 +82,30 @@ def _norm_ref(ref: str) -> str:
     return ref.replace("$", "").upper()
 
 
-@primitive("xlsx.formula_value", grounded=("path", "sheet", "cell", "function"), secret=("expected",))
+def _cells(ref: str) -> set[tuple[int, int]]:
+    """The cells of a bounded range of at most 10,000 cells (empty for a whole column or a bad ref)."""
+    try:
+        min_col, min_row, max_col, max_row = range_boundaries(ref)
+    except (ValueError, TypeError):
+        return set()
+    if None in (min_col, min_row, max_col, max_row) or (max_col - min_col + 1) * (max_row - min_row + 1) > 10_000:
+        return set()
+    return {(r, c) for r in range(min_row, max_row + 1) for c in range(min_col, max_col + 1)}
+
+
+def _covers(refs: list[str], ref: str) -> bool:
+    """Whether the ranges `refs` together cover `ref` (`AVERAGE(D2:D6,D7:D11)` covers D2:D11); the value and
+    perturbation checks then decide whether the formula computes the asked thing."""
+    want = _cells(ref)
+    return bool(want) and want <= set().union(*(_cells(r) for r in refs))
+
+
+@primitive("xlsx.formula_value", grounded=("path", "sheet", "cell", "function"), secret=("expected", "formula"))
 def formula_value(state: State, path: str, sheet: str, cell: str, function: str, ref: str,
-                  expected: float, tolerance: float = 0.005) -> Result:
-    """The cell holds a formula calling `function` over `ref`, and its value is `expected`."""
-    formula = state.sheet(path, sheet)[cell].value
+                  expected: float, tolerance: float = 0.005, formula: str | None = None) -> Result:
+    """The cell holds a formula calling `function` over `ref`, and its value is `expected`; with `formula` (the
+    right one), it also computes what that one computes when the inputs change (`SUM(C2:C9)*0+412` does not)."""
+    reference, formula = formula, state.sheet(path, sheet)[cell].value
     if not (isinstance(formula, str) and formula.startswith("=")):
         return fail(f"{sheet}!{cell} holds {cell_text(formula)!r}, not a formula")
     try:
@@ -97,10 +116,15 @@ def formula_value(state: State, path: str, sheet: str, cell: str, function: str,
         return fail(f"{sheet}!{cell}: {exc}")
     if function.upper() not in names:
         return fail(f"{sheet}!{cell} = {formula!r} does not call {function}")
-    if _norm_ref(ref) not in refs:
+    if _norm_ref(ref) not in refs and not _covers(refs, _norm_ref(ref)):
         return fail(f"{sheet}!{cell} = {formula!r} does not reference {ref}")
     if not same_value(value, expected, tolerance):
         return fail(f"{sheet}!{cell} = {formula!r} evaluates to {cell_text(value)!r}, expected {expected!r}")
+    if reference is not None:
+        wb = state.workbook(path)
+        differs = _differs(formula, reference, lambda name, coord: wb[name or sheet][coord].value, tolerance)
+        if differs:
+            return fail(f"{sheet}!{cell} = {formula!r} is not the asked computation: {differs}")
     return ok(f"{sheet}!{cell} = {formula!r} -> {cell_text(value)}")
 
 
@@ -115,15 +139,26 @@ def _outside_row(formula: str, sheet: str, row: int) -> list[str]:
     return outside
 
 
-@primitive("xlsx.formula_column", grounded=("path", "sheet", "header_cell", "header", "ref"))
+@primitive("xlsx.formula_column", grounded=("path", "sheet", "header_cell", "header", "ref"),
+           secret=("formulas",))
 def formula_column(state: State, path: str, sheet: str, header_cell: str, header: str, ref: str,
-                   expected: list[float], tolerance: float = 0.001) -> Result:
+                   expected: list[float], tolerance: float = 0.001, formulas: list[str] | None = None) -> Result:
     """`header_cell` holds `header` and each cell of the one-column `ref` holds a formula over cells of its own
-    row whose value is the matching item of `expected` (any equivalent formula is accepted)."""
+    row whose value is the matching item of `expected` (any equivalent formula is accepted).
+
+    With `formulas` (the right formula of each row), each formula must also compute what the right one
+    computes when its inputs change (`verifiers.formula.disagreement`): a constant dressed as a formula
+    (`=0*D2+3577.8`) shows the right value today but is not the asked computation."""
     ws = state.sheet(path, sheet)
     min_col, min_row, max_col, max_row = bounds(ref)
     if min_col != max_col or max_row - min_row + 1 != len(expected):
         raise StateError(f"check misconfigured: {ref} is not one column of {len(expected)} cells")
+    if formulas is not None and len(formulas) != len(expected):
+        raise StateError(f"check misconfigured: {len(formulas)} formulas for {len(expected)} cells")
+    wb = state.workbook(path)
+
+    def lookup(sheet_name: str | None, coord: str) -> Any:
+        return wb[sheet_name or sheet][coord].value
     shown = cell_text(ws[header_cell].value).strip()
     if shown.casefold() != header.strip().casefold():
         return fail(f"{sheet}!{header_cell} holds {shown!r}, expected the header {header!r}")
@@ -148,6 +183,8 @@ def formula_column(state: State, path: str, sheet: str, header_cell: str, header
             problems.append(f"{coord} = {formula!r} refers to {', '.join(outside)}, outside row {row}")
         elif not same_value(value, want, tolerance):
             problems.append(f"{coord} = {formula!r} evaluates to {cell_text(value)!r}, expected {want!r}")
+        elif formulas is not None and (differs := _differs(formula, formulas[row - min_row], lookup, tolerance)):
+            problems.append(f"{coord} = {formula!r} is not the asked computation: {differs}")
         elif not example:
             example = f"{coord} = {formula!r} -> {cell_text(value)}"
     if problems:
@@ -155,6 +192,14 @@ def formula_column(state: State, path: str, sheet: str, header_cell: str, header
         return fail(f"{len(problems)} of {len(expected)} cells of {sheet}!{ref} are wrong: "
                     f"{'; '.join(problems[:3])}{more}")
     return ok(f"{sheet}!{header_cell} = {shown!r}; all {len(expected)} cells of {ref} are row formulas, e.g. {example}")
+
+
+def _differs(formula: str, reference: str, lookup: Any, tolerance: float) -> str | None:
+    """How `formula` computes something else than `reference` (the check's tolerance, relative), or None."""
+    try:
+        return disagreement(formula, reference, lookup, tolerance=tolerance)
+    except FormulaError as exc:
+        return str(exc)
 
 
 def _cells_in(ws: Any, scope: str) -> list[Any]:
@@ -198,7 +243,7 @@ def values_replaced(state: State, path: str, sheet: str, old: str, new: str, sco
               f"the other {len(cells) - len(targets)} filled cells are unchanged")
 
 
-@primitive("xlsx.table_rows", grounded=("path", "sheet"))
+@primitive("xlsx.table_rows", grounded=("path", "sheet", "rows"))
 def table_rows(state: State, path: str, sheet: str, header: list[str], rows: list[list[str]]) -> Result:
     """Row 1 is `header` and the rows below it are exactly `rows` (as text, in order) over the header's columns,
     with no blank row inside and nothing after them."""

@@ -6,10 +6,11 @@ asked name) and accept every *neutral* one (what a correct solution may also pro
 equivalent formula, JSON keys reordered, new ids and timestamps). This catches the lax checks no family author
 thought of; near-misses only catch the ones they did.
 
-Each file-kind module exposes `mutants(ctx) -> list[Mutant]`; `MUTATORS` lists them all. A mutator looks at the
-task (its rubric, its assets) and at the initial and oracle states, and offers the mutants that apply; it never
-offers a damaging mutant that the instruction would allow (e.g. changing the very cell the task asks for to its
-right value). Mutants are deterministic per task seed (`ctx.rng`), never the global RNG.
+Each file-kind module exposes `mutants(ctx) -> list[Mutant]`; `MUTATORS` (or `registry()`) maps every module of
+this package that defines one to it, imported on first use: adding a file kind is adding a module. A mutator
+looks at the task (its rubric, its assets) and at the initial and oracle states, and offers the mutants that
+apply; it never offers a damaging mutant that the instruction would allow (e.g. changing the very cell the task
+asks for to its right value). Mutants are deterministic per task seed (`ctx.rng`), never the global RNG.
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ class Mutant:
     kind: Kind
     #: Mutates, in place, the state rooted at the given folder (a private copy of the oracle's end state).
     apply: Callable[[Path], None] = field(compare=False)
+    #: Optional fast path: the mutated documents in memory, {(home path, parser): parsed object}, keyed like
+    #: `verifiers.checks.State`'s cache. The stage then evaluates the rubric on them without writing and
+    #: re-reading the file, and falls back to `apply` on a copy when a check reads that file any other way.
+    documents: Callable[[], dict[tuple[str, Any], Any]] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -38,12 +43,28 @@ class MutationContext:
     initial: Path  # the initial state root (stands for /home/user)
     oracle: Path  # the oracle's end state root
     rng: random.Random  # seeded from the task's seed
+    _memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def changed(self) -> list[str]:
-        """Home-relative paths of files the oracle created or changed (sorted)."""
+        """Home-relative paths of files the oracle created or changed (sorted; computed once per context)."""
         from verifiers.mutants.common import changed_files
 
-        return changed_files(self.initial, self.oracle)
+        if "changed" not in self._memo:
+            self._memo["changed"] = changed_files(self.initial, self.oracle)
+        return list(self._memo["changed"])
 
 
 Mutator = Callable[[MutationContext], list[Mutant]]
+
+
+def registry() -> dict[str, Mutator]:
+    """{module name: its `mutants` function} for every file-kind module of this package, sorted by name."""
+    from forge.registry import import_submodules
+
+    return {m.__name__.rsplit(".", 1)[1]: m.mutants for m in import_submodules(__name__) if hasattr(m, "mutants")}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "MUTATORS":  # computed on access: the modules import this one, so it cannot be built at import
+        return registry()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,33 @@
+"""The Thunderbird mutators: messages, prefs and filters out of scope must stay as they were; Thunderbird's own
+rewrites (status headers, prefs.js order) must not count against a task."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.verifiers.mutkit import judge, states
+from verifiers.mutants import thunderbird as tb_mutants
+from workflows import tb_add_contact, tb_create_filter, tb_mark_messages, tb_move_messages, tb_set_pref
+
+
+@pytest.mark.parametrize(("workflow", "params", "seed"), [
+    (tb_move_messages.WORKFLOW, {"criterion": "subject", "target": "existing_sub", "source": "inbox"}, 1),
+    (tb_create_filter.WORKFLOW, {"field": "from", "action": "move", "apply": "run_now"}, 2),
+    (tb_mark_messages.WORKFLOW, {"mark": "flagged", "criterion": "before", "folder": "archives"}, 1),
+    (tb_set_pref.WORKFLOW, {"setting": "signature"}, 1),
+    (tb_add_contact.WORKFLOW, {"count": 1, "name_kind": "accented"}, 1),
+])
+def test_the_rubric_rejects_every_damaging_mutant_and_accepts_every_neutral_one(tmp_path, workflow, params, seed):
+    ctx = states(workflow, params, tmp_path, seed=seed)
+    judged = judge(ctx, tb_mutants.mutants, tmp_path)
+    kinds = {j.mutant.name.split(":")[0] for j in judged}
+    assert {"tb.message_deleted", "tb.pref_changed", "tb.prefs_reordered", "tb.status_headers_rewritten"} <= kinds
+    wrong = [f"{j.mutant.kind} {j.mutant.name}: {j.evidence or 'passed'}" for j in judged if j.wrong]
+    assert not wrong, wrong
+
+
+def test_a_filter_to_another_folder_or_with_another_action_fails(tmp_path):
+    ctx = states(tb_create_filter.WORKFLOW, {"field": "subject", "action": "move", "apply": "save_only"}, tmp_path)
+    judged = [j for j in judge(ctx, tb_mutants.mutants, tmp_path) if j.mutant.name.startswith("tb.filter_")]
+    assert {j.mutant.name.split(":")[0] for j in judged} >= {"tb.filter_retargeted", "tb.filter_action_changed"}
+    assert not any(j.passed for j in judged)

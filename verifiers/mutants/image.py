@@ -1,0 +1,236 @@
+"""Image mutants: damage a picture the oracle wrote the way careless edits do, or re-save it harmlessly.
+
+Damaging (no instruction asks for them): pixelate (shrink 8-16x, blow back up), blur, shift the content a few
+pixels, cut a strip off one side, swap the red and blue channels, a wrong colour mode (colour lost, alpha dropped,
+or grey turned to black and white), another real format behind the right extension. Neutral (what a correct
+export may also produce): the same pixels re-encoded (lossless formats: other compression settings and a metadata
+chunk; JPEG: the same quantisation tables, a comment; WebP: re-saved at GIMP's default quality 90).
+
+Only pictures the oracle created or changed are mutated: those are what the task is about. A mutant that would
+not change the picture (swapping channels of a grey one) is not offered. The format mutant keeps the pixels, so
+only a check of the real format can reject it; every family names its file's format, so it must.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageChops, ImageFilter, ImageStat
+
+from preparers.image import flatten, format_for
+from verifiers.mutants import Mutant, MutationContext
+
+#: Pillow formats this module can read and re-save
+_FORMATS = ("PNG", "JPEG", "WEBP", "BMP", "TIFF")
+#: a per-pixel damaging mutant (channels swapped, a wrong colour mode) is offered only when it moves the picture's
+#: pixels by at least this much on average (0..255): thresholding a black-on-white document or swapping the
+#: channels of a grey-ish photo changes next to nothing, and a rubric cannot be blamed for accepting it
+VISIBLE = 1.0
+#: cap on a picture this module decodes (pixels): a bigger one is not a GIMP task's output
+_MAX_PIXELS = 40_000_000
+
+
+def _open(host: Path) -> Image.Image | None:
+    try:
+        with Image.open(host) as opened:
+            if opened.format not in _FORMATS or opened.width * opened.height > _MAX_PIXELS:
+                return None
+            opened.load()
+            image = opened.copy()
+            image.format = opened.format
+            image.info = dict(opened.info)
+            return image
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return None
+
+
+def _save(image: Image.Image, host: Path, fmt: str, dpi: tuple[float, float] | None, **params: object) -> None:
+    if fmt in ("JPEG", "BMP") and image.mode not in ("RGB", "L", "1"):
+        image = image.convert("RGB")
+    if dpi and fmt != "WEBP":
+        params["dpi"] = dpi
+    out = io.BytesIO()
+    image.save(out, fmt, **params)
+    host.write_bytes(out.getvalue())
+
+
+def _edit(rel: str, change: Callable[[Image.Image], Image.Image]) -> Callable[[Path], None]:
+    """Apply: re-open the picture at `rel`, change its pixels, save it in its own format and resolution."""
+
+    def apply(root: Path) -> None:
+        host = root / rel
+        image = _open(host)
+        assert image is not None, f"{rel} is no longer a readable picture"
+        fmt = image.format or "PNG"
+        dpi = image.info.get("dpi")
+        changed = change(image)
+        params: dict[str, object] = {"quality": 90} if fmt in ("JPEG", "WEBP") else {}
+        _save(changed, host, fmt, dpi, **params)
+
+    return apply
+
+
+def _visible(image: Image.Image, change: Callable[[Image.Image], Image.Image]) -> bool:
+    """Does a per-pixel `change` (mode, channels) move the pixels visibly? Measured on a small copy: cheap, and
+    a per-pixel change looks the same at any scale."""
+    image = image.copy()
+    image.thumbnail((256, 256))
+    changed = change(image)
+    if changed.size != image.size:
+        return True
+    mode = "RGB" if flatten(image).mode == "RGB" or flatten(changed).mode == "RGB" else "L"
+    diff = ImageChops.difference(flatten(image).convert(mode), flatten(changed).convert(mode))
+    return sum(ImageStat.Stat(diff).mean) / len(mode) >= VISIBLE
+
+
+def _blur(radius: int) -> Callable[[Image.Image], Image.Image]:
+    """A Gaussian blur scaled to the picture (4 px at 384 px, 8 px at 768): a soft scene hides a small one."""
+    return lambda image: image.filter(ImageFilter.GaussianBlur(radius))
+
+
+def _pixelate(factor: int) -> Callable[[Image.Image], Image.Image]:
+    def change(image: Image.Image) -> Image.Image:
+        small = image.resize((max(1, image.width // factor), max(1, image.height // factor)), Image.Resampling.BOX)
+        return small.resize(image.size, Image.Resampling.NEAREST)
+
+    return change
+
+
+def _shift(dx: int, dy: int) -> Callable[[Image.Image], Image.Image]:
+    """Move the content by (dx, dy), repeating the edge row/column into the gap (as a nudged layer shows)."""
+
+    def change(image: Image.Image) -> Image.Image:
+        out = image.copy()
+        out.paste(image.crop((0, 0, image.width - dx, image.height - dy)), (dx, dy))
+        if dx:
+            out.paste(image.crop((0, 0, 1, image.height)).resize((dx, image.height)), (0, 0))
+        if dy:
+            out.paste(image.crop((0, 0, image.width, 1)).resize((image.width, dy)), (0, 0))
+        return out
+
+    return change
+
+
+def _strip(side: str, pixels: int) -> Callable[[Image.Image], Image.Image]:
+    def change(image: Image.Image) -> Image.Image:
+        w, h = image.size
+        box = {"left": (pixels, 0, w, h), "right": (0, 0, w - pixels, h), "top": (0, pixels, w, h),
+               "bottom": (0, 0, w, h - pixels)}[side]
+        return image.crop(box)
+
+    return change
+
+
+def _swap(image: Image.Image) -> Image.Image:
+    bands = image.convert("RGBA" if "A" in image.mode else "RGB").split()
+    return Image.merge("RGBA" if len(bands) == 4 else "RGB", (bands[2], bands[1], bands[0], *bands[3:]))
+
+
+def _wrong_mode(image: Image.Image) -> tuple[str, Callable[[Image.Image], Image.Image]] | None:
+    """The colour-mode slip that hurts this picture: alpha dropped (hidden colours show), colour lost, or grey
+    levels thresholded to black and white (None for a grey picture of at most four inks)."""
+    if "A" in image.mode or "transparency" in image.info:
+        return "alpha_dropped", lambda im: im.convert("RGBA").convert("RGB")
+    if _coloured(image):
+        return "colour_lost", lambda im: im.convert("L")
+    histogram = image.convert("L").histogram()
+    if sum(count >= 0.005 * image.width * image.height for count in histogram) <= 4:
+        return None  # two or three inks: black and white is a contrast change of them, not a loss
+    return "bilevel", _bilevel
+
+
+def _bilevel(image: Image.Image) -> Image.Image:
+    """Grey levels thresholded to black and white at the median of the non-white pixels: it splits what the
+    picture shows (a chart's bars, a photo's midtones), not just its background from the rest."""
+    gray = image.convert("L")
+    levels = np.asarray(gray).ravel()
+    inked = levels[levels < 250]
+    cut = int(np.median(inked)) if inked.size else 128
+    return gray.point(lambda v: 255 if v > cut else 0)
+
+
+def _coloured(image: Image.Image) -> bool:
+    """Does the picture carry real colour: at least 2 % of it clearly coloured (channels 32 apart)? A muted photo
+    that merely tints grey loses next to nothing when its colour goes."""
+    if image.mode in ("1", "L", "LA", "I", "I;16", "F"):
+        return False
+    small = np.asarray(image.convert("RGB").resize((64, 64), Image.Resampling.BOX), dtype=np.int16)
+    return bool((small.max(axis=2) - small.min(axis=2) > 32).mean() >= 0.02)
+
+
+def _other_format(rel: str, fmt: str) -> Callable[[Path], None]:
+    other = "PNG" if fmt != "PNG" else "JPEG"
+
+    def apply(root: Path) -> None:
+        host = root / rel
+        image = _open(host)
+        assert image is not None
+        _save(image, host, other, image.info.get("dpi"), **({"quality": 95} if other == "JPEG" else {}))
+
+    return apply
+
+
+def _resave(rel: str, fmt: str) -> tuple[str, Callable[[Path], None]]:
+    """A neutral re-save of the same picture: what another correct export of it could look like."""
+
+    def apply(root: Path) -> None:
+        host = root / rel
+        image = _open(host)
+        assert image is not None
+        dpi = image.info.get("dpi")
+        if fmt == "PNG":
+            from PIL.PngImagePlugin import PngInfo
+
+            meta = PngInfo()
+            meta.add_text("Software", "GIMP 2.10.34")
+            _save(image, host, fmt, dpi, compress_level=9, pnginfo=meta)
+        elif fmt == "JPEG":
+            with Image.open(host) as opened:  # same quantisation tables: the pixels barely move
+                _save(opened, host, fmt, dpi, quality="keep", comment=b"Created with GIMP")
+        elif fmt == "WEBP":
+            _save(image, host, fmt, dpi, quality=90, exact=True)
+        elif fmt == "TIFF":
+            _save(image, host, fmt, dpi, compression="tiff_deflate")
+        else:
+            _save(image, host, fmt, dpi)
+
+    what = {"PNG": "recompressed_with_metadata", "JPEG": "resaved_same_tables", "WEBP": "resaved_quality_90"}
+    return what.get(fmt, "resaved"), apply
+
+
+def mutants(ctx: MutationContext) -> list[Mutant]:
+    """Damaging and neutral mutants of every picture the oracle created or changed."""
+    rng = ctx.rng
+    out: list[Mutant] = []
+    for rel in ctx.changed():
+        if format_for(rel) is None:
+            continue
+        image = _open(ctx.oracle / rel)
+        if image is None or min(image.size) < 32:
+            continue
+        fmt = image.format or "PNG"
+        where = f":{rel}"
+        factor = rng.randint(8, 16)
+        shift = rng.randint(3, 6)
+        side = rng.choice(("left", "right", "top", "bottom"))
+        span = image.width if side in ("left", "right") else image.height
+        changes: list[tuple[str, Callable[[Image.Image], Image.Image]]] = [
+                   (f"image.pixelated_x{factor}", _pixelate(factor)),
+                   ("image.blurred", _blur(max(4, round(min(image.size) / 96)))),
+                   (f"image.shifted_{shift}px", _shift(shift, shift // 2)),
+                   (f"image.strip_cut_{side}", _strip(side, max(4, span // 25)))]
+        per_pixel: list[tuple[str, Callable[[Image.Image], Image.Image]]] = []
+        if _coloured(image):
+            per_pixel.append(("image.channels_swapped", _swap))
+        wrong_mode = _wrong_mode(image)
+        if wrong_mode is not None:
+            per_pixel.append((f"image.wrong_mode_{wrong_mode[0]}", wrong_mode[1]))
+        changes += [(name, change) for name, change in per_pixel if _visible(image, change)]
+        out += [Mutant(f"{name}{where}", "damaging", _edit(rel, change)) for name, change in changes]
+        out.append(Mutant(f"image.wrong_format{where}", "damaging", _other_format(rel, fmt)))
+        name, apply = _resave(rel, fmt)
+        out.append(Mutant(f"image.{name}{where}", "neutral", apply))
+    return out

@@ -1,0 +1,299 @@
+"""JSON profile mutants: Chrome `Bookmarks` / `Preferences`, VS Code settings, workspaces and keybindings.
+
+Only JSON files the oracle changed are mutated (the task is about them; an untouched profile file is the tree
+mutator's business). Damaging (no instruction asks for them):
+- `json.duplicate_bookmark`: next to a bookmark the oracle added or changed, another one with the same name
+  pointing elsewhere (which one did the user mean?);
+- `json.bookmark_out_of_scope`: a bookmark the task did not touch renamed, re-pointed or deleted;
+- `json.duplicate_keybinding`: after a rule the oracle added, a rule for the same key running another command
+  (VS Code takes the last one, so the asked key no longer does what was asked);
+- `json.rule_out_of_scope`: a keybinding rule the task did not touch deleted;
+- `json.value_out_of_scope`: a value the task did not touch (same in the initial and the oracle's file) changed.
+Neutral (what the app or a careful user may also write): `json.reformatted` (keys in reverse order, another
+indent), `json.new_ids_and_times` (Bookmarks renumbered, new guids and timestamps, as a re-created entry gets),
+`json.comment_added` (a `//` comment line in a JSONC file VS Code owns).
+
+Keys Chrome rewrites on its own (ids, guids, dates, the checksum) are never "out of scope" values.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from preparers.ops.json_doc import loads_jsonc
+from verifiers.mutants import Mutant, MutationContext
+
+#: keys whose values the app itself rewrites
+VOLATILE = ("id", "guid", "date_added", "date_modified", "date_last_used", "checksum", "sync_metadata",
+            "last_visited_desktop")
+#: dotted Preferences keys Chrome rewrites on its own (as `workflows.chrome_common.CHROME_MANAGED`)
+MANAGED = ("browser.window_placement", "browser.has_seen_welcome_page", "profile.exit_type",
+           "profile.created_by_version")
+_ELSEWHERE = "https://example.net/elsewhere"
+_OTHER_COMMAND = "workbench.action.toggleZenMode"
+_MAX_BYTES = 4 * 1024 * 1024
+
+
+def _is_json(rel: str) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    return name in ("Bookmarks", "Preferences", "Local State") or name.endswith((".json", ".code-workspace"))
+
+
+def _read(path: Path) -> Any:
+    if not path.is_file() or path.stat().st_size > _MAX_BYTES:
+        return None
+    try:
+        return loads_jsonc(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _write(rel: str, change: Callable[[Any], Any], *, indent: int | None = 3, sort_keys: bool = True,
+           header: str = "") -> Callable[[Path], None]:
+    """Apply: parse the file at `rel`, change (a deep copy of) its data, write it back as JSON."""
+
+    def apply(root: Path) -> None:
+        data = change(copy.deepcopy(loads_jsonc((root / rel).read_text(encoding="utf-8"))))
+        text = json.dumps(data, indent=indent, sort_keys=sort_keys, ensure_ascii=False)
+        (root / rel).write_text(header + text + "\n", encoding="utf-8")
+
+    return apply
+
+
+# --- bookmarks --------------------------------------------------------------------------------------------
+
+def _bookmarks(tree: Any) -> Iterator[tuple[tuple[str, ...], dict[str, Any]]]:
+    """(folder names from the root key, node) for every url node."""
+    roots = tree.get("roots") if isinstance(tree, dict) else None
+    if not isinstance(roots, dict):
+        return
+
+    def visit(path: tuple[str, ...], node: Any) -> Iterator[tuple[tuple[str, ...], dict[str, Any]]]:
+        for child in node.get("children", []) if isinstance(node, dict) else []:
+            if not isinstance(child, dict):
+                continue
+            if child.get("type") == "url":
+                yield path, child
+            elif child.get("type") == "folder":
+                yield from visit((*path, str(child.get("name", ""))), child)
+
+    for key, root in sorted(roots.items()):
+        yield from visit((key,), root)
+
+
+def _key(path: tuple[str, ...], node: dict[str, Any]) -> tuple[Any, ...]:
+    return (*path, node.get("name"), node.get("url"))
+
+
+def _find(tree: Any, key: tuple[Any, ...]) -> dict[str, Any] | None:
+    return next((node for path, node in _bookmarks(tree) if _key(path, node) == key), None)
+
+
+def _parent(tree: Any, key: tuple[Any, ...]) -> dict[str, Any]:
+    node: dict[str, Any] = tree["roots"][key[0]]
+    for name in key[1:-2]:
+        node = next(c for c in node["children"] if c.get("type") == "folder" and str(c.get("name", "")) == name)
+    return node
+
+
+def _duplicate_bookmark(key: tuple[Any, ...]) -> Callable[[Any], Any]:
+    def change(tree: Any) -> Any:
+        parent = _parent(tree, key)
+        original = _find(tree, key)
+        assert original is not None
+        twin = {**copy.deepcopy(original), "url": _ELSEWHERE, "id": str(_max_id(tree) + 1)}
+        parent["children"].insert(parent["children"].index(original) + 1, twin)
+        return tree
+
+    return change
+
+
+def _bookmark_out_of_scope(key: tuple[Any, ...], how: str) -> Callable[[Any], Any]:
+    def change(tree: Any) -> Any:
+        node = _find(tree, key)
+        assert node is not None
+        if how == "renamed":
+            node["name"] = f"{node.get('name', '')} (old)"
+        elif how == "repointed":
+            node["url"] = _ELSEWHERE
+        else:
+            _parent(tree, key)["children"].remove(node)
+        return tree
+
+    return change
+
+
+def _max_id(tree: Any) -> int:
+    ids = [int(node["id"]) for _, node in _bookmarks(tree) if str(node.get("id", "")).isdigit()]
+    return max([100, *ids])
+
+
+def _renumber(tree: Any) -> Any:
+    """New ids (shifted), guids and timestamps for every node below the roots; the checksum dropped."""
+    roots = tree.get("roots", {})
+
+    def visit(node: dict[str, Any]) -> None:
+        for child in node.get("children", []):
+            if isinstance(child, dict):
+                if str(child.get("id", "")).isdigit():
+                    child["id"] = str(int(child["id"]) + 500)
+                if "guid" in child:
+                    digits = "".join(c for c in str(child["guid"]) if c.isalnum())
+                    child["guid"] = (f"{digits[::-1][:8]}-{digits[8:12]}-4{digits[13:16]}-8{digits[17:20]}-"
+                                     f"{digits[20:32]}")
+                for stamp in ("date_added", "date_modified", "date_last_used"):
+                    if stamp in child and str(child[stamp]) != "0":
+                        child[stamp] = str(int(str(child[stamp])) + 86_400_000_000)
+                visit(child)
+
+    for root in roots.values():
+        if isinstance(root, dict):
+            visit(root)
+    tree.pop("checksum", None)
+    return tree
+
+
+def _bookmark_mutants(ctx: MutationContext, rel: str, before: Any, after: Any) -> list[Mutant]:
+    old = {_key(p, n) for p, n in _bookmarks(before)}
+    keys = [_key(p, n) for p, n in _bookmarks(after)]
+    new = [k for k in keys if k not in old and k[-2]]
+    same = [k for k in keys if k in old]
+    out = []
+    if new:
+        key = ctx.rng.choice(new)
+        out.append(Mutant(f"json.duplicate_bookmark:{rel}:{key[-2]}", "damaging",
+                          _write(rel, _duplicate_bookmark(key))))
+    if same:
+        key = ctx.rng.choice(same)
+        how = ctx.rng.choice(("renamed", "repointed", "deleted"))
+        out.append(Mutant(f"json.bookmark_out_of_scope_{how}:{rel}:{key[-2]}", "damaging",
+                          _write(rel, _bookmark_out_of_scope(key, how))))
+    out.append(Mutant(f"json.new_ids_and_times:{rel}", "neutral", _write(rel, _renumber)))
+    return out
+
+
+# --- keybindings ----------------------------------------------------------------------------------------
+
+def _rule_mutants(ctx: MutationContext, rel: str, before: Any, after: list[Any]) -> list[Mutant]:
+    old = [r for r in before if isinstance(r, dict)] if isinstance(before, list) else []
+    new = [i for i, r in enumerate(after) if isinstance(r, dict) and r not in old and "key" in r
+           and not str(r.get("command", "")).startswith("-")]
+    same = [i for i, r in enumerate(after) if isinstance(r, dict) and r in old]
+    out = []
+    if new:
+        index = ctx.rng.choice(new)
+
+        def duplicate(rules: list[Any], index: int = index) -> list[Any]:
+            rule = rules[index]
+            other = {"key": rule["key"], "command": _OTHER_COMMAND}
+            if "when" in rule:
+                other["when"] = rule["when"]
+            return [*rules[:index + 1], other, *rules[index + 1:]]
+
+        out.append(Mutant(f"json.duplicate_keybinding:{rel}:{after[index]['key']}", "damaging",
+                          _write(rel, duplicate, indent=4, sort_keys=False)))
+    if same:
+        gone = ctx.rng.choice(same)
+
+        def delete(rules: list[Any], gone: int = gone) -> list[Any]:
+            return [r for i, r in enumerate(rules) if i != gone]
+
+        out.append(Mutant(f"json.rule_out_of_scope_deleted:{rel}:{after[gone].get('key')}", "damaging",
+                          _write(rel, delete, indent=4, sort_keys=False)))
+    out.append(Mutant(f"json.comment_added:{rel}", "neutral",
+                      _write(rel, lambda rules: rules, indent=2, sort_keys=False,
+                             header="// Place your key bindings in this file to override the defaults\n")))
+    return out
+
+
+# --- objects (Preferences, settings) ---------------------------------------------------------------------
+
+def _leaves(data: Any, prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
+    if isinstance(data, dict) and data:
+        for key, value in data.items():
+            yield from _leaves(value, (*prefix, str(key)))
+    else:
+        yield prefix, data
+
+
+def _get(data: Any, path: tuple[str, ...]) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _other(value: Any) -> Any:
+    """A different value of the same JSON type."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, float)):
+        return value + 7
+    if isinstance(value, str):
+        return value + "-old" if value else "changed"
+    if isinstance(value, list):
+        return value[1:] if value else ["changed"]
+    return "changed" if value is None else None
+
+
+def _set(path: tuple[str, ...], value: Any) -> Callable[[Any], Any]:
+    def change(data: Any) -> Any:
+        _get(data, path[:-1])[path[-1]] = value
+        return data
+
+    return change
+
+
+def _reverse(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _reverse(data[k]) for k in reversed(list(data))}
+    if isinstance(data, list):
+        return [_reverse(v) for v in data]
+    return data
+
+
+def _object_mutants(ctx: MutationContext, rel: str, before: Any, after: dict[str, Any]) -> list[Mutant]:
+    out = []
+    if isinstance(before, dict):
+        same = []
+        for path, value in _leaves(after):
+            dotted = ".".join(path)
+            if not path or any(part in VOLATILE for part in path) or any(
+                    dotted == m or dotted.startswith(m + ".") for m in MANAGED):
+                continue
+            try:
+                if _get(before, path) == value:
+                    same.append(path)
+            except (KeyError, TypeError, IndexError):
+                continue
+        if same:
+            path = ctx.rng.choice(same)
+            out.append(Mutant(f"json.value_out_of_scope:{rel}:{'.'.join(path)}", "damaging",
+                              _write(rel, _set(path, _other(_get(after, path))), indent=4, sort_keys=False)))
+    jsonc = not rel.endswith("Preferences")
+    out.append(Mutant(f"json.reformatted:{rel}", "neutral", _write(rel, _reverse, indent=2, sort_keys=False)))
+    if jsonc:
+        out.append(Mutant(f"json.comment_added:{rel}", "neutral",
+                          _write(rel, lambda data: data, indent=4, sort_keys=False,
+                                 header="// Settings edited by hand\n")))
+    return out
+
+
+def mutants(ctx: MutationContext) -> list[Mutant]:
+    """Damaging and neutral mutants of every JSON profile file the oracle changed."""
+    out: list[Mutant] = []
+    for rel in ctx.changed():
+        if not _is_json(rel):
+            continue
+        after = _read(ctx.oracle / rel)
+        before = _read(ctx.initial / rel)
+        if isinstance(after, dict) and isinstance(after.get("roots"), dict):
+            out += _bookmark_mutants(ctx, rel, before, after)
+        elif isinstance(after, list):
+            out += _rule_mutants(ctx, rel, before, after)
+        elif isinstance(after, dict):
+            out += _object_mutants(ctx, rel, before, after)
+    return out

@@ -1,0 +1,268 @@
+"""Thunderbird mutants: damage a profile outside what the task asked, or rewrite it the way Thunderbird does.
+
+A profile is a folder holding prefs.js under `.thunderbird/`. *Out of scope* means left exactly as it was by
+the oracle: a message whose folder and flags did not change, a pref with the same value before and after, a
+filter that was already there. Damaging (each picks its victim with `ctx.rng`):
+- `tb.message_moved` / `tb.message_deleted` / `tb.message_flagged`: an out-of-scope message moved to another
+  folder, deleted (gone, not merely expunged), or flagged (unflagged where it was flagged); its read state is
+  left alone (opening a message marks it read, and no check may count that against a task);
+- `tb.pref_changed`: an out-of-scope pref changed;
+- `tb.filter_retargeted` / `tb.filter_action_changed`: a filter the oracle wrote now moves to another folder, or
+  copies instead of moving (and the other way round);
+- `tb.filter_out_of_scope_deleted`: a filter that was there before removed;
+- `tb.folder_deleted`: a folder the task did not touch removed (its mbox file gone);
+- `tb.prefs_emptied`: prefs.js emptied (the account settings lost).
+Neutral (Thunderbird's own rewrites of a correct profile): `tb.status_headers_rewritten` (X-Mozilla-Status2
+and X-Mozilla-Keys added to every message, as Thunderbird pads them), `tb.prefs_reordered` (prefs.js lines in
+another order, with blank lines and comments).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from preparers import thunderbird as tb
+from verifiers.checks.thunderbird import MANAGED_PREFS
+from verifiers.mutants import Mutant, MutationContext
+
+_MAX_BYTES = 64 * 1024 * 1024
+_PREF = re.compile(r'^user_pref\("((?:[^"\\]|\\.)*)",\s*(.*)\);\s*$')
+
+
+def _profiles(root: Path) -> list[str]:
+    base = root / ".thunderbird"
+    if not base.is_dir():
+        return []
+    return sorted(str(p.parent.relative_to(root)) for p in base.glob("*/prefs.js") if p.is_file())
+
+
+def _mboxes(root: Path, profile: str) -> dict[str, Path]:
+    """Folder path ("Inbox", "Archive/2023") -> mbox file, for Local Folders."""
+    base = root / profile / tb.LOCAL_DIR
+    out = {}
+    for file in sorted(base.rglob("*")) if base.is_dir() else []:
+        rel = file.relative_to(base)
+        if (file.is_file() and not file.is_symlink() and "." not in file.name and file.stat().st_size <= _MAX_BYTES
+                and all(p.endswith(".sbd") for p in rel.parts[:-1])):
+            out["/".join([*(p.removesuffix(".sbd") for p in rel.parts[:-1]), rel.name])] = file
+    return out
+
+
+def _messages(path: Path) -> dict[str, int]:
+    """Message-ID -> flags of the live (not expunged) entries."""
+    out = {}
+    for entry in tb.split_mbox(path.read_bytes()):
+        flags = tb.status_flags(entry)
+        if not flags & tb.EXPUNGED:
+            out[tb.message_id(tb.parse_entry(entry))] = flags
+    return out
+
+
+def _rewrite(file: Path, change: Callable[[list[bytes]], list[bytes]]) -> None:
+    file.write_bytes(b"".join(change(tb.split_mbox(file.read_bytes()))))
+
+
+def _is(entry: bytes, mid: str) -> bool:
+    return tb.message_id(tb.parse_entry(entry)) == mid and not tb.status_flags(entry) & tb.EXPUNGED
+
+
+def _move(source: str, dest: str, mid: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        entries = tb.split_mbox((root / source).read_bytes())
+        moving = [e for e in entries if _is(e, mid)]
+        (root / source).write_bytes(b"".join(e for e in entries if not _is(e, mid)))
+        with (root / dest).open("ab") as out:
+            out.write(b"".join(moving))
+
+    return apply
+
+
+def _delete(source: str, mid: str) -> Callable[[Path], None]:
+    return lambda root: _rewrite(root / source, lambda entries: [e for e in entries if not _is(e, mid)])
+
+
+def _toggle(source: str, mid: str, bit: int) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        _rewrite(root / source, lambda entries: [tb.with_flags(e, tb.status_flags(e) ^ bit) if _is(e, mid) else e
+                                                 for e in entries])
+
+    return apply
+
+
+def _pad_headers(files: list[str]) -> Callable[[Path], None]:
+    """What Thunderbird writes when it touches a message: X-Mozilla-Status2 and a padded X-Mozilla-Keys."""
+
+    def pad(entry: bytes) -> bytes:
+        head, sep, rest = entry.partition(b"\n\n")
+        lines = [line for line in head.split(b"\n") if not line.startswith((b"X-Mozilla-Status2:", b"X-Mozilla-Keys:"))]
+        at = next((i + 1 for i, line in enumerate(lines) if line.startswith(b"X-Mozilla-Status:")), 1)
+        lines[at:at] = [b"X-Mozilla-Status2: 00000000", b"X-Mozilla-Keys:" + b" " * 80]
+        return b"\n".join(lines) + sep + rest
+
+    def apply(root: Path) -> None:
+        for rel in files:
+            _rewrite(root / rel, lambda entries: [pad(e) for e in entries])
+
+    return apply
+
+
+def _empty(rel: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        (root / rel).write_bytes(b"")
+
+    return apply
+
+
+def _remove(rel: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        (root / rel).unlink()
+
+    return apply
+
+
+# --- prefs ----------------------------------------------------------------------------------------------
+
+def _prefs(file: Path) -> dict[str, str]:
+    """Pref name -> its value as written (the text between the comma and the closing parenthesis)."""
+    out = {}
+    for line in file.read_text(encoding="utf-8").splitlines():
+        match = _PREF.match(line.strip())
+        if match:
+            out[match.group(1)] = match.group(2).strip()
+    return out
+
+
+def _other(raw: str) -> str:
+    if raw in ("true", "false"):
+        return "false" if raw == "true" else "true"
+    if re.fullmatch(r"-?\d+", raw):
+        return str(int(raw) + 3)
+    if raw.startswith('"') and raw.endswith('"') and len(raw) >= 2:
+        return raw[:-1] + '-old"' if len(raw) > 2 else '"changed"'
+    return raw
+
+
+def _set_pref(rel: str, name: str, raw: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        lines = []
+        for line in (root / rel).read_text(encoding="utf-8").splitlines():
+            match = _PREF.match(line.strip())
+            lines.append(f"user_pref(\"{name}\", {raw});" if match and match.group(1) == name else line)
+        (root / rel).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    return apply
+
+
+def _reorder_prefs(rel: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        text = (root / rel).read_text(encoding="utf-8").splitlines()
+        prefs = [line for line in text if _PREF.match(line.strip())]
+        other = [line for line in text if not _PREF.match(line.strip())]
+        body = "\n".join(reversed(prefs))
+        (root / rel).write_text("\n".join(other) + "\n// prefs written back in another order\n\n" + body + "\n",
+                                encoding="utf-8")
+
+    return apply
+
+
+# --- filters --------------------------------------------------------------------------------------------
+
+def _blocks(text: str) -> tuple[str, list[str]]:
+    """msgFilterRules.dat -> (header lines, one text block per filter)."""
+    head, blocks = [], []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("name="):
+            blocks.append(line)
+        elif blocks:
+            blocks[-1] += line
+        else:
+            head.append(line)
+    return "".join(head), blocks
+
+
+def _edit_block(rel: str, block: str, new: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        text = (root / rel).read_text(encoding="utf-8")
+        head, blocks = _blocks(text)
+        (root / rel).write_text(head + "".join(new if b == block else b for b in blocks), encoding="utf-8")
+
+    return apply
+
+
+def _filter_mutants(ctx: MutationContext, rel: str, folders: list[str]) -> list[Mutant]:
+    after = (ctx.oracle / rel).read_text(encoding="utf-8") if (ctx.oracle / rel).is_file() else ""
+    before = (ctx.initial / rel).read_text(encoding="utf-8") if (ctx.initial / rel).is_file() else ""
+    old = _blocks(before)[1]
+    blocks = _blocks(after)[1]
+    new = [b for b in blocks if b not in old]
+    kept = [b for b in blocks if b in old]
+    out = []
+    for block in new:
+        targets = re.findall(r'^actionValue="(mailbox://[^"]*)"$', block, re.MULTILINE)
+        if targets:
+            current = targets[0]
+            others = [tb.folder_uri(f) for f in folders if tb.folder_uri(f) != current]
+            if others:
+                elsewhere = ctx.rng.choice(others)
+                out.append(Mutant(f"tb.filter_retargeted:{rel}", "damaging",
+                                  _edit_block(rel, block, block.replace(current, elsewhere))))
+        for a, b in (('action="Move to folder"', 'action="Copy to folder"'),
+                     ('action="Copy to folder"', 'action="Move to folder"'),
+                     ('action="Mark read"', 'action="Mark flagged"'), ('action="Mark flagged"', 'action="Mark read"')):
+            if a in block:
+                out.append(Mutant(f"tb.filter_action_changed:{rel}", "damaging", _edit_block(rel, block,
+                                                                                             block.replace(a, b))))
+                break
+    if kept:
+        victim = ctx.rng.choice(kept)
+        out.append(Mutant(f"tb.filter_out_of_scope_deleted:{rel}", "damaging", _edit_block(rel, victim, "")))
+    return out
+
+
+def mutants(ctx: MutationContext) -> list[Mutant]:
+    """Damaging and neutral mutants of every Thunderbird profile in the oracle's state."""
+    rng = ctx.rng
+    out: list[Mutant] = []
+    for profile in _profiles(ctx.oracle):
+        before, after = _mboxes(ctx.initial, profile), _mboxes(ctx.oracle, profile)
+        base = f"{profile}/{tb.LOCAL_DIR}"
+        same: list[tuple[str, str, int]] = []  # (folder, message id, flags) untouched by the oracle
+        for folder, file in after.items():
+            if folder not in before:
+                continue
+            old, new = _messages(before[folder]), _messages(file)
+            same += [(folder, mid, flags) for mid, flags in new.items() if mid and old.get(mid) == flags]
+        rel = {folder: str(file.relative_to(ctx.oracle)) for folder, file in after.items()}
+        if same:
+            folder, mid, flags = rng.choice(same)
+            dests = [f for f in after if f != folder]
+            if dests:
+                out.append(Mutant(f"tb.message_moved:{folder}:{mid}", "damaging",
+                                  _move(rel[folder], rel[rng.choice(dests)], mid)))
+            folder, mid, flags = rng.choice(same)
+            out.append(Mutant(f"tb.message_deleted:{folder}:{mid}", "damaging", _delete(rel[folder], mid)))
+            folder, mid, flags = rng.choice(same)
+            out.append(Mutant(f"tb.message_{'unflagged' if flags & tb.FLAGGED else 'flagged'}:{folder}:{mid}",
+                              "damaging", _toggle(rel[folder], mid, tb.FLAGGED)))
+        prefs_rel = f"{profile}/prefs.js"
+        old_prefs, new_prefs = _prefs(ctx.initial / prefs_rel), _prefs(ctx.oracle / prefs_rel)
+        stable = [n for n, v in sorted(new_prefs.items()) if old_prefs.get(n) == v and not n.startswith(MANAGED_PREFS)
+                  and _other(v) != v]
+        if stable:
+            name = rng.choice(stable)
+            out.append(Mutant(f"tb.pref_changed:{name}", "damaging",
+                              _set_pref(prefs_rel, name, _other(new_prefs[name]))))
+        out.append(Mutant(f"tb.prefs_reordered:{prefs_rel}", "neutral", _reorder_prefs(prefs_rel)))
+        out.append(Mutant(f"tb.prefs_emptied:{prefs_rel}", "damaging", _empty(prefs_rel)))
+        untouched = [f for f in sorted(after) if f in before and before[f].read_bytes() == after[f].read_bytes()
+                     and f not in tb.SPECIAL_FOLDERS and not any(g.startswith(f + "/") for g in after)]
+        if untouched:
+            folder = rng.choice(untouched)
+            out.append(Mutant(f"tb.folder_deleted:{folder}", "damaging", _remove(rel[folder])))
+        for dat in sorted((ctx.oracle / profile / "Mail").glob("*/msgFilterRules.dat")):
+            out += _filter_mutants(ctx, str(dat.relative_to(ctx.oracle)), sorted(after))
+        if rel:
+            out.append(Mutant(f"tb.status_headers_rewritten:{base}", "neutral", _pad_headers(sorted(rel.values()))))
+    return out

@@ -1,0 +1,205 @@
+"""The mutation control: run every mutator on the oracle's end state and judge the rubric on each mutant.
+
+Runs inside the sandboxed check worker right after the oracle control passed (`forge.workers.run_control`),
+so the oracle's state, the parsed documents and the imported checks are all warm, and hostile files are only
+ever parsed in the sandbox. Each mutant gets a private copy of the oracle state; damaging mutants stop at the
+first failing check (one failure is enough to prove the rubric rejects them).
+
+The gate turns the answer into the `mutation` stage: a damaging mutant that passes makes the task `lax`, a
+neutral one that fails makes it `strict`, a mutator that crashes is infrastructure (never evidence). The
+stage's evidence is one human line, then one JSON line holding the per-mutant table (`table()` reads it back),
+which `forge show` prints.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from forge import bounded, parsecache
+from verifiers import checks
+from verifiers.mutants import Mutant
+
+#: Marks the JSON line of the stage's evidence.
+TABLE = "mutants: "
+#: How many (damaging, neutral) mutants one task's gate evaluates: a mutant costs a document write and parse,
+#: and every mutant of every task would cost more than the rest of the gate. The sample is drawn per task (from
+#: its id: run seed, skill and index; the run seed alone is shared by a whole batch), round-robin over the mutant
+#: kinds, so a family's tasks together cover every kind; `None` evaluates all.
+BUDGET: tuple[int, int] | None = (2, 1)
+#: An oracle state bigger than this is not copied for mutants (generated states are a few hundred KB; a bigger one
+#: comes from a package made elsewhere, and copying it per mutant would cost more than the whole gate).
+MAX_STATE_BYTES = 64 << 20
+
+
+def _kind(mutant: Mutant) -> str:
+    return mutant.name.split(":", 1)[0]
+
+
+def sample(mutants: list[Mutant], rng: random.Random, budget: Sequence[int] | None) -> list[Mutant]:
+    """Up to `budget` (damaging, neutral) of `mutants`, in their original order, drawn round-robin over kinds."""
+    if budget is None:
+        return mutants
+    chosen: set[int] = set()
+    for kind, count in zip(("damaging", "neutral"), budget, strict=True):
+        groups: dict[str, list[int]] = {}
+        for i, mutant in enumerate(mutants):
+            if mutant.kind == kind:
+                groups.setdefault(_kind(mutant), []).append(i)
+        order = sorted(groups)
+        rng.shuffle(order)
+        taken = 0
+        while taken < count and any(groups[k] for k in order):
+            for k in order:
+                if groups[k] and taken < count:
+                    chosen.add(groups[k].pop(rng.randrange(len(groups[k]))))
+                    taken += 1
+    return [m for i, m in enumerate(mutants) if i in chosen]
+
+
+def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path,
+                budget: Sequence[int] | None = BUDGET) -> dict[str, Any]:
+    """Apply the mutants of every mutator (a `sample` of them within `budget`) to copies of `oracle` (in
+    `scratch`) and evaluate the rubric on each.
+
+    Returns {"mutants": [{name, kind, passed, evidence}], "offered": int, "seconds": float} or, when a
+    mutator or a mutant's apply crashed, the same with "error"."""
+    from verifiers.gate import evaluate_rubric
+    from verifiers.mutants import MutationContext, registry
+
+    start = time.perf_counter()
+    seed = f"{task.get('id', '')}:{task.get('seed', 0)}"  # per task, deterministic
+    results: list[dict[str, Any]] = []
+    memo: dict[str, Any] = {}  # shared by the contexts: `changed()` is computed once per task
+    scratch.mkdir(parents=True, exist_ok=True)
+
+    offered: list[Mutant] = []
+
+    def answer(error: str = "", skipped: str = "") -> dict[str, Any]:
+        out: dict[str, Any] = {"mutants": results, "offered": len(offered), "seconds": time.perf_counter() - start}
+        if error:
+            out["error"] = error
+        if skipped:
+            out["skipped"] = skipped
+        return out
+
+    try:
+        size = bounded.tree_bytes(oracle, MAX_STATE_BYTES)
+    except (bounded.LimitExceeded, OSError) as exc:
+        return answer(skipped=f"the oracle's state cannot be walked ({exc})")
+    if size > MAX_STATE_BYTES:
+        return answer(skipped=f"the oracle's state is over {MAX_STATE_BYTES >> 20} MB")
+    with parsecache.hot(p for p in oracle.rglob("*")):
+        for module, mutator in registry().items():
+            # one RNG per module: adding a mutator elsewhere never changes this module's mutants
+            ctx = MutationContext(task, initial, oracle, random.Random(f"{seed}:mutants:{module}"), memo)
+            try:
+                offered += mutator(ctx)
+            except Exception as exc:  # a mutator bug is never evidence about the task
+                return answer(f"mutator {module} crashed: {type(exc).__name__}: {exc}")
+        for mutant in sample(offered, random.Random(f"{seed}:mutation-sample"), budget):
+            work = scratch / str(len(results))
+            try:
+                if mutant.documents is not None:
+                    state: checks.State = _InMemory(oracle, _documents(mutant), partial(_copy, oracle, work, mutant))
+                else:
+                    state = checks.State(_copy(oracle, work, mutant))
+                outcomes = evaluate_rubric(task, work, stop_on_fail=mutant.kind == "damaging", state=state)
+            except _ApplyError as exc:
+                return answer(f"mutant {mutant.name} crashed while applied: {exc}")
+            failed = [o for o in outcomes if not o.passed]
+            evidence = f"{failed[0].id}: {failed[0].evidence}" if failed else f"all {len(outcomes)} checks pass"
+            results.append({"name": mutant.name, "kind": mutant.kind, "passed": not failed, "evidence": evidence})
+            shutil.rmtree(work, ignore_errors=True)
+    return answer()
+
+
+class _ApplyError(Exception):
+    """A mutant's `apply` or `documents` crashed: a bug in the mutator, never evidence about the task."""
+
+
+def _copy(oracle: Path, work: Path, mutant: Mutant) -> Path:
+    """A private copy of the oracle state at `work` with `mutant` applied."""
+    shutil.copytree(oracle, work, symlinks=True)
+    try:
+        mutant.apply(work)
+    except Exception as exc:
+        raise _ApplyError(f"{type(exc).__name__}: {exc}") from exc
+    return work
+
+
+def _documents(mutant: Mutant) -> dict[tuple[str, Any], Any]:
+    assert mutant.documents is not None
+    try:
+        return mutant.documents()
+    except Exception as exc:
+        raise _ApplyError(f"{type(exc).__name__}: {exc}") from exc
+
+
+class _InMemory(checks.State):
+    """The oracle state with some documents replaced by mutated ones held in memory.
+
+    Reads of those documents through the same parser are served from memory; any other access to a mutated
+    file (another parser, its path, a folder holding it) first materializes the mutant on a private copy and
+    reads from there, so no check ever sees the unmutated file in the mutant's place."""
+
+    def __init__(self, oracle: Path, documents: dict[tuple[str, Any], Any], materialize: Callable[[], Path]) -> None:
+        super().__init__(oracle)
+        self._cache.update(documents)
+        self._mutated = {super(_InMemory, self).path(path) for path, _ in documents}
+        self._materialize: Callable[[], Path] | None = materialize
+
+    def path(self, path: str) -> Path:
+        host = super().path(path)
+        if self._materialize is not None and any(host == m or host in m.parents for m in self._mutated):
+            self.root = self._materialize()
+            self._materialize = None  # the documents already read from memory show the same content
+            host = super().path(path)
+        return host
+
+
+def judge(answer: dict[str, Any]) -> tuple[str | None, str]:
+    """(failure class or None, evidence) for a worker's mutation answer; evidence = line + JSON table line."""
+    rows = [[m["name"], "reject" if m["kind"] == "damaging" else "accept",
+             "accepted" if m["passed"] else "rejected"] for m in answer.get("mutants", [])]
+    text = json.dumps(rows)
+    if answer.get("error"):
+        return "infra_fail", f"{answer['error']}\n{TABLE}{text}"
+    if answer.get("skipped"):  # not evidence either way: said, not judged
+        return None, f"not run: {answer['skipped']}\n{TABLE}{text}"
+    lax = [m for m in answer["mutants"] if m["kind"] == "damaging" and m["passed"]]
+    strict = [m for m in answer["mutants"] if m["kind"] == "neutral" and not m["passed"]]
+    if lax:
+        names = ", ".join(m["name"] for m in lax[:3]) + (f" (+{len(lax) - 3} more)" if len(lax) > 3 else "")
+        return "lax", f"damaging mutant(s) pass the rubric: {names}\n{TABLE}{text}"
+    if strict:
+        first = strict[0]
+        return "strict", (f"neutral mutant {first['name']} fails the rubric: {first['evidence']}"
+                          + (f" (+{len(strict) - 1} more)" if len(strict) > 1 else "") + f"\n{TABLE}{text}")
+    damaging = sum(m["kind"] == "damaging" for m in answer["mutants"])
+    of = f" (a sample of the {answer['offered']} offered)" if answer.get("offered", len(rows)) > len(rows) else ""
+    return None, (f"all {damaging} damaging mutants rejected, all {len(rows) - damaging} neutral ones accepted"
+                  f"{of}\n{TABLE}{text}")
+
+
+def table(evidence: str) -> list[tuple[str, str, str]]:
+    """The (mutant, expected, verdict) rows kept in a mutation stage's evidence ([] when there are none)."""
+    for line in evidence.splitlines():
+        if line.startswith(TABLE):
+            try:
+                rows = json.loads(line[len(TABLE):])
+            except ValueError:
+                return []
+            return [(str(r[0]), str(r[1]), str(r[2])) for r in rows if isinstance(r, list) and len(r) == 3]
+    return []
+
+
+def headline(evidence: str) -> str:
+    """The human line of a stage's evidence (the mutation stage adds a table line after it)."""
+    return evidence.split("\n", 1)[0]
