@@ -1,9 +1,9 @@
 """Batch generation: choose skills, run each task's workflow, write its package, gate it, catalog it.
 
-`plan()` is deterministic: task i of a run goes round-robin to the skills (sorted by id) — 40 % of the
-slots to multi-app skills when the selection has both kinds — so any slice of a plan can run anywhere
-(a Prefect batch, another machine) and produce the same packages. Accepted packages land in
-`<out>/<app>/<task_id>/`; rejected ones in `<out>/rejected/<status>/<task_id>/` for inspection; every
+`plan()` is deterministic and stratified: the skills are taken family by family in a seeded order (40 % of
+the default mix's slots go to multi-app skills), so any slice of a plan can run anywhere (a Prefect batch,
+another machine) and produce the same packages, and a short plan still covers every family. Accepted packages
+land in `<out>/<app>/<task_id>/`; rejected ones in `<out>/rejected/<status>/<task_id>/` for inspection; every
 task gets a catalog row with its class.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
+import random
 import shutil
 import time
 from collections import Counter, deque
@@ -27,6 +28,7 @@ from forge.errors import ForgeError, UnknownNameError, did_you_mean
 from forge.ids import TaskId
 from forge.llm import Backend, LLMConfigError, OfflineBackend
 from forge.llm.ahead import Ahead
+from forge.llm.base import ledger_tokens
 from forge.llm.budget import Budget
 from forge.package import build_package, load_package, sweep_partial, write_package
 from forge.realapps import FAILS_AS, Policy, real_apps
@@ -40,12 +42,34 @@ from workflows import get_family
 
 @dataclass(frozen=True)
 class Selection:
+    """Which skills a run draws from. No filter at all is the *default mix*: every app, with `multi_share` of
+    the tasks multi-app. An explicit filter is honoured exactly: `--app` takes that app's single-app skills
+    (its multi-app skills too only with `with_multi_app`), `--family`/`--skill` take exactly those."""
+
     apps: tuple[str, ...] = ()
     families: tuple[str, ...] = ()
     skills: tuple[str, ...] = ()
+    with_multi_app: bool = False
+    multi_share: float | None = None  # None: MULTI_SHARE for the default mix, no split for explicit filters
 
-    def as_dict(self) -> dict[str, list[str]]:
-        return {"apps": list(self.apps), "families": list(self.families), "skills": list(self.skills)}
+    @property
+    def default_mix(self) -> bool:
+        return not (self.apps or self.families or self.skills)
+
+    def share(self) -> float:
+        """The multi-app share of the plan: an explicit selection is not split unless asked."""
+        if self.multi_share is not None:
+            return self.multi_share
+        return MULTI_SHARE if self.default_mix else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"apps": list(self.apps), "families": list(self.families), "skills": list(self.skills),
+                "with_multi_app": self.with_multi_app, "multi_share": self.multi_share}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Selection:
+        return cls(tuple(data.get("apps") or ()), tuple(data.get("families") or ()), tuple(data.get("skills") or ()),
+                   bool(data.get("with_multi_app", False)), data.get("multi_share"))
 
 
 def select_skills(taxonomy: dict[str, Skill], selection: Selection) -> list[Skill]:
@@ -59,48 +83,92 @@ def select_skills(taxonomy: dict[str, Skill], selection: Selection) -> list[Skil
                 raise UnknownNameError(f"unknown {what} {name!r}.{did_you_mean(name, sorted(known))} "
                                        "See `forge skills list`.")
     chosen = [s for s in taxonomy.values() if s.status == "active"
-              and (not selection.apps or s.app in selection.apps or set(s.apps) & set(selection.apps))
+              and (not selection.apps or _in_apps(s, selection))
               and (not selection.families or s.family in selection.families)
               and (not selection.skills or s.id in selection.skills)]
     if not chosen:
-        raise ForgeError(f"no active skill matches {selection.as_dict()}; see `forge skills list`")
+        hint = " (multi-app skills join an --app selection only with --with-multi-app)" if selection.apps else ""
+        raise ForgeError(f"no active skill matches {selection.as_dict()}{hint}; see `forge skills list`")
     return sorted(chosen, key=lambda s: s.id)
 
 
-#: Share of a mixed plan given to multi-app skills (the paper: 38.24 % of tasks are multi-app).
+def _in_apps(skill: Skill, selection: Selection) -> bool:
+    if len(skill.apps) == 1:
+        return skill.app in selection.apps
+    return skill.app in selection.apps or (selection.with_multi_app and bool(set(skill.apps) & set(selection.apps)))
+
+
+#: Share of the default mix given to multi-app skills (the paper: 38.24 % of tasks are multi-app).
 MULTI_SHARE = 0.4
 
 
-def plan(skills: Sequence[Skill], n: int, seed: int, multi_share: float = MULTI_SHARE) -> list[TaskId]:
-    """n task ids: round-robin over single-app skills and, in `multi_share` of the slots, over multi-app ones
-    (each kind interleaved by app or family, so a short plan still covers every app).
-
-    Slot i is multi-app when floor((i+1) * share) > floor(i * share), so every prefix of the plan holds the
-    share (rounded down); with only one kind of skill it is plain round-robin. Deterministic."""
+def plan(skills: Sequence[Skill], n: int, seed: int, multi_share: float = 0.0) -> list[TaskId]:
+    """n task ids over `skills`, stratified by family and shuffled by `seed`. In order of priority:
+    1. the first slots take one skill of every family (families in a seeded order), so any n at least the
+       number of families covers every family;
+    2. with `multi_share` > 0 and both kinds present, the later slots keep the plan's running share of
+       multi-app tasks at `multi_share` (so a 250-task default mix has exactly 100 multi-app tasks),
+    3. but a kind that has used all its skills yields to the other while that one has skills never used, so
+       n = the number of skills covers every skill (the share is then caught up by the later slots).
+    Each kind goes through its skills in `stratified` order; a skill's k-th visit is its task index k.
+    Deterministic: the same skills, n and seed give the same plan, so any slice of it can run anywhere
+    (a Prefect batch, another machine) and produce the same packages."""
     if n < 1:
         raise ForgeError(f"-n {n}: ask for at least one task")
-    single = _interleave([s for s in skills if len(s.apps) == 1], key=lambda s: s.app)
-    multi = _interleave([s for s in skills if len(s.apps) > 1], key=lambda s: s.family)
-    if not single or not multi:
-        return [TaskId(skills[i % len(skills)].id, seed, i // len(skills)) for i in range(n)]
-    used = {"single": 0, "multi": 0}
-    ids = []
-    for i in range(n):
-        kind, group = ("multi", multi) if int((i + 1) * multi_share) > int(i * multi_share) else ("single", single)
-        count = used[kind]
-        ids.append(TaskId(group[count % len(group)].id, seed, count // len(group)))
+    split = multi_share > 0 and any(len(s.apps) > 1 for s in skills) and any(len(s.apps) == 1 for s in skills)
+    kinds = {"single": [s for s in skills if len(s.apps) == 1 or not split],
+             "multi": [s for s in skills if len(s.apps) > 1 and split]}
+    orders = {kind: stratified(group, seed) for kind, group in kinds.items() if group}
+    firsts = {s.family for s in skills}
+    family_order = sorted(firsts)
+    random.Random(f"plan-families:{seed}").shuffle(family_order)
+    rank = {name: i for i, name in enumerate(family_order)}
+    opening = sorted((s for order in orders.values() for s in order[:_families(order)]), key=lambda s: rank[s.family])
+    used = {kind: _families(order) for kind, order in orders.items()}
+    ids = [TaskId(skill.id, seed, 0) for skill in opening[:n]]
+    multi = sum(len(s.apps) > 1 for s in opening[:n]) if split else 0
+    for i in range(len(ids), n):
+        kind = "multi" if split and multi < multi_share * (i + 1) else "single"
+        other = "single" if kind == "multi" else "multi"
+        if other in orders and used[kind] >= len(orders[kind]) and used[other] < len(orders[other]):
+            kind = other  # skills of the other kind never used yet come before repeats of this one
+        order = orders[kind]
+        ids.append(TaskId(order[used[kind] % len(order)].id, seed, used[kind] // len(order)))
         used[kind] += 1
+        multi += kind == "multi"
     return ids
 
 
-def _interleave(skills: Sequence[Skill], key: Callable[[Skill], str]) -> list[Skill]:
-    """Skills taken in turn from each group (app, or family for multi-app skills), so any prefix of a plan
-    covers every group: [a1, b1, c1, a2, b2, ...]."""
-    groups: dict[str, list[Skill]] = {}
-    for skill in skills:
-        groups.setdefault(key(skill), []).append(skill)
-    ranked = [(i, name, skill) for name, group in groups.items() for i, skill in enumerate(group)]
-    return [skill for _, _, skill in sorted(ranked, key=lambda r: (r[0], r[1]))]
+def _families(order: list[Skill]) -> int:
+    """How many families a `stratified` order holds (its opening has one skill of each)."""
+    return len({s.family for s in order})
+
+
+def plan_for(taxonomy: dict[str, Skill], selection: Selection, n: int, seed: int) -> list[TaskId]:
+    """The run's plan: `select_skills` then `plan` with the selection's multi-app share."""
+    return plan(select_skills(taxonomy, selection), n, seed, selection.share())
+
+
+def stratified(skills: Sequence[Skill], seed: int) -> list[Skill]:
+    """Every skill once, in an order where any prefix is spread over the families like the whole:
+    first one skill of each family (families in a seeded order), then the rest by their family's stride
+    (skill j of a family of k sits at (j + offset) / k, offset seeded per family), so a prefix as long as the
+    number of families covers every family, the whole list covers every skill, and two seeds pick different
+    skills. Within a family the skills are shuffled by the seed too."""
+    rng = random.Random(f"plan:{seed}")
+    families: dict[str, list[Skill]] = {}
+    for skill in sorted(skills, key=lambda s: s.id):
+        families.setdefault(skill.family, []).append(skill)
+    names = sorted(families)
+    rng.shuffle(names)
+    for name in names:
+        rng.shuffle(families[name])
+    firsts = [families[name][0] for name in names]
+    rest = []
+    for rank, name in enumerate(names):
+        group, offset = families[name], rng.random()
+        rest += [((j + offset) / len(group), rank, skill) for j, skill in enumerate(group[1:], start=1)]
+    return firsts + [skill for _, _, skill in sorted(rest, key=lambda r: (r[0], r[1]))]
 
 
 @dataclass
@@ -170,7 +238,7 @@ class Generator:
                  taxonomy: dict[str, Skill] | None = None, run_id: int | None = None, workers: int | None = None,
                  real_apps: Policy | None = None, real_apps_batch: int = 20, budget: Budget | None = None,
                  concurrency: int = 1, judge: Any = None) -> None:
-        self.out = out
+        self.out = out.resolve()  # catalog rows store absolute package paths: they resolve from any folder
         self.judge = judge  # optional verifiers.judge.Judge: its verdict on accepted tasks is stored as evidence
         self.budget = budget
         self.concurrency = concurrency  # tasks whose workflows (LLM calls) run at once; results stay in plan order
@@ -253,24 +321,31 @@ class Generator:
                       may_start=lambda: self.budget is None or not self.budget.exhausted())
         try:
             with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="gate") as gate_threads:
-                for task_id in task_ids:
-                    if str(task_id) in finished:
-                        counts[finished[str(task_id)].status] += 1
-                        if progress:
-                            progress(finished[str(task_id)])
-                        continue
-                    prepared = ahead(task_id)
-                    if prepared is None:  # a budget cap: the tasks in flight still finish and are recorded
-                        self.stopped = self.budget.exhausted() if self.budget is not None else None
-                        break
-                    while len(pending) > self.workers:
+                try:
+                    for task_id in task_ids:
+                        if str(task_id) in finished:
+                            counts[finished[str(task_id)].status] += 1
+                            if progress:
+                                progress(finished[str(task_id)])
+                            continue
+                        prepared = ahead(task_id)
+                        if prepared is None:  # a budget cap: the tasks in flight still finish and are recorded
+                            self.stopped = self.budget.exhausted() if self.budget is not None else None
+                            break
+                        while len(pending) > self.workers:
+                            route(pending.popleft())
+                        if isinstance(prepared, tuple):
+                            pending.append(prepared)
+                        else:
+                            pending.append((prepared, gate_threads.submit(self._verify, gate, prepared)))
+                    while pending:
                         route(pending.popleft())
-                    if isinstance(prepared, tuple):
-                        pending.append(prepared)
-                    else:
-                        pending.append((prepared, gate_threads.submit(self._verify, gate, prepared)))
-                while pending:
-                    route(pending.popleft())
+                except KeyboardInterrupt:
+                    # Ctrl-C: abandon the LLM requests in flight and the gates not yet started; what was recorded
+                    # is written below, and a rerun resumes from it (answers already paid for are cached).
+                    getattr(self.backend, "cancel", lambda: None)()
+                    gate_threads.shutdown(wait=False, cancel_futures=True)
+                    raise
             if held:
                 flush()
         finally:
@@ -378,8 +453,10 @@ class Generator:
 
     @staticmethod
     def _usage(row: TaskRow, calls: list) -> None:
-        row.prompt_tokens = sum(c.prompt_tokens for c in calls)
-        row.completion_tokens = sum(c.completion_tokens for c in calls)
+        """The task's spend as the ledger counts it (offline calls: 0 tokens; estimates stay in llm_calls)."""
+        spent = [ledger_tokens(c.backend, c.prompt_tokens, c.completion_tokens) for c in calls]
+        row.prompt_tokens = sum(p for p, _, _ in spent)
+        row.completion_tokens = sum(c for _, c, _ in spent)
         row.cost_usd = sum(c.cost_usd for c in calls)
 
     def _fill(self, row: TaskRow, verdict: Verdict, folder: Path, task: dict, calls: list) -> None:

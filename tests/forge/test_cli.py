@@ -61,15 +61,17 @@ def test_verify_accepts_generated_and_exits_1_on_a_broken_one(generated, tmp_pat
     out, _ = generated
     result = invoke("verify", str(out / "libreoffice_calc"), "--json")
     assert result.exit_code == 0, result.output
-    assert [json.loads(line)["status"] for line in result.output.splitlines()] == ["accepted"] * 4
+    assert [json.loads(line)["status"] for line in result.stdout.splitlines()] == ["accepted"] * 4
+    assert "total: 4 packages: 4 accepted" in result.stderr  # stdout stays one JSON object per package
     broken = tmp_path / "broken"
     import shutil
 
     shutil.copytree(out / "libreoffice_calc" / "calc.sort.text_asc--s1--00000", broken)
     (broken / "setup.sh").write_text("exit 1\n")
-    result = invoke("verify", str(broken))
+    result = invoke("verify", str(broken), str(out / "libreoffice_calc" / "calc.sort.text_asc--s1--00001"))
     assert result.exit_code == 1
     assert "setup_fail" in result.output
+    assert result.output.splitlines()[-1] == "total: 2 packages: 1 accepted, 1 setup_fail"
 
 
 @pytest.mark.parametrize("solution,exit_code", [("none", 1), ("oracle", 0), ("near-miss", 1), ("near-miss-2", 1)])
@@ -123,6 +125,9 @@ def test_show_prints_instruction_rubric_and_evidence(generated):
     result = invoke("show", "calc.sort.text_asc--s1--00000", "--db", db)
     assert result.exit_code == 0, result.output
     assert "status=accepted" in result.output and "xlsx.range_sorted" in result.output and "oracle" in result.output
+    # the mutation control's per-mutant table, read back from the catalog's evidence
+    assert "mutation" in result.output and "mutant" in result.output and "expected" in result.output
+    assert "reject" in result.output and "rejected" in result.output and '"reject"' not in result.output
     assert invoke("show", "nope", "--db", db).exit_code == 1
 
 
@@ -147,3 +152,25 @@ def test_every_command_is_documented():
     for name, command in group.commands.items():
         assert command.help, f"command {name} has no help"
         assert invoke(name, "--help").exit_code == 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["generate", "-n", "1", "--out", "{file}/out", "--db", "{tmp}/new.db"],
+     "Error: --out {file}/out: cannot create this folder (Not a directory); choose another"),
+    (["demo", "-n", "1", "--out", "{file}"], "Error: --out {file}: cannot create this folder (File exists)"),
+    (["generate", "-n", "1", "--out", "{tmp}/o", "--db", "{tmp}/new.db", "--llm", "openai", "--model", "m",
+      "--base-url", "localhost:8000"],
+     "Error: --base-url 'localhost:8000': not an http(s) URL"),
+    (["report", "--out", "{file}/report.html", "--db", "{db}"], "Error: {file}: a file is where a folder is needed; "),
+    (["export", "jsonl", "{file}/x.jsonl", "--db", "{db}"], "Error: {file}: a file is where a folder is needed; "),
+])
+def test_bad_paths_and_urls_are_one_line_errors(generated, tmp_path, args, message):
+    _, db = generated
+    file = tmp_path / "a-file"
+    file.write_text("x")
+    fill = {"file": str(file), "tmp": str(tmp_path), "db": db}
+    result = invoke(*(a.format(**fill) for a in args))
+    assert result.exit_code == 1, result.output
+    assert result.output.startswith(message.format(**fill)), result.output
+    assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+    assert not (tmp_path / "new.db").exists()  # refused before anything was made

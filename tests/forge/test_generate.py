@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 
 from forge.catalog import Catalog
-from forge.generate import Generator, Selection, plan, select_skills
-from forge.ids import TaskId
+from forge.generate import Generator, Selection, plan, plan_for, select_skills
 from forge.llm import LLMRequest, LLMResponse, OfflineBackend
 from forge.sandbox import Sandbox
 from forge.taxonomy import Skill, load_taxonomy
@@ -58,16 +58,40 @@ def test_regenerating_a_task_replaces_its_row_not_duplicates_it(tmp_path):
                       "GROUP BY w.name").fetchall() == [("calc.sort_rows", 2)]
 
 
-def test_mixed_plan_gives_multi_app_skills_their_share_in_every_prefix():
-    single = [Skill(f"a.s{i}", "f", ("os",), {}, "a single-app skill", "easy") for i in range(5)]
-    multi = [Skill(f"b.m{i}", "f", ("os", "chrome"), {}, "a multi-app skill", "easy") for i in range(3)]
-    ids = plan(single + multi, 100, seed=3)
+def test_mixed_plan_gives_multi_app_skills_their_share():
+    single = [Skill(f"a.s{i}", f"f{i % 3}", ("os",), {}, "a single-app skill", "easy") for i in range(5)]
+    multi = [Skill(f"b.m{i}", "g", ("os", "chrome"), {}, "a multi-app skill", "easy") for i in range(3)]
+    ids = plan(single + multi, 100, seed=3, multi_share=0.4)
     is_multi = [t.skill_id.startswith("b.") for t in ids]
     assert sum(is_multi) == 40
-    assert all(sum(is_multi[:k]) == int(k * 0.4) for k in range(1, 101))
     assert len(set(ids)) == 100  # no task id repeats
-    assert plan(single + multi, 100, seed=3) == ids
-    assert plan(single, 7, seed=3) == [TaskId(single[i % 5].id, 3, i // 5) for i in range(7)]
+    assert plan(single + multi, 100, seed=3, multi_share=0.4) == ids
+    assert {t.skill_id for t in plan(single, 5, seed=3)} == {s.id for s in single}  # no split: every skill once
+    assert sum(t.skill_id.startswith("b.") for t in plan(single + multi, 100, seed=3)) == 100 * 3 // 8  # no share
+
+
+def test_the_default_plan_covers_every_family_then_every_skill_and_depends_on_the_seed():
+    taxonomy = load_taxonomy()
+    families = {s.family for s in taxonomy.values()}
+    for seed in (1, 4242):
+        ids = plan_for(taxonomy, Selection(), len(families), seed)
+        assert {taxonomy[t.skill_id].family for t in ids} == families
+        assert sum(len(taxonomy[t.skill_id].apps) > 1 for t in plan_for(taxonomy, Selection(), 250, seed)) == 100
+        assert {t.skill_id for t in plan_for(taxonomy, Selection(), len(taxonomy), seed)} == set(taxonomy)
+    one, two = ({t.skill_id for t in plan_for(taxonomy, Selection(), 200, seed)} for seed in (1, 2))
+    assert len(one & two) < 100, "two seeds pick mostly different skills"
+
+
+def test_explicit_selections_are_honoured_exactly():
+    taxonomy = load_taxonomy()
+    calc = plan_for(taxonomy, Selection(apps=("libreoffice_calc",)), 500, 1)
+    assert {taxonomy[t.skill_id].app for t in calc} == {"libreoffice_calc"}  # no multi-app tasks unless asked
+    with_multi = plan_for(taxonomy, Selection(apps=("libreoffice_calc",), with_multi_app=True), 500, 1)
+    assert any(len(taxonomy[t.skill_id].apps) > 1 for t in with_multi)
+    named = sorted(taxonomy)[::70][:11]
+    assert sorted(t.skill_id for t in plan_for(taxonomy, Selection(skills=tuple(named)), 11, 5)) == named
+    assert Counter(t.skill_id for t in plan_for(taxonomy, Selection(skills=tuple(named)), 33, 5)) == {
+        s: 3 for s in named}
 
 
 def test_the_gate_follows_the_cores_the_process_may_use_and_packages_do_not(tmp_path):
