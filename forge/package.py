@@ -26,6 +26,7 @@ from forge.dag import LLMCall, Workflow
 from forge.errors import PackageError
 from forge.ids import TaskId, digest
 from forge.model import Asset, Check, Solution
+from forge.scratch import process_alive
 from forge.taxonomy import Skill
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "task.schema.json"
@@ -186,21 +187,11 @@ def sweep_partial(out: Path) -> int:
     swept, host = 0, socket.gethostname()
     for leftover in [*out.glob("*/.*"), *out.glob("rejected/*/.*")]:
         match = _SCRATCH.match(leftover.name)
-        if not match or match["host"] != host or not leftover.is_dir() or _alive(int(match["pid"])):
+        if not match or match["host"] != host or not leftover.is_dir() or process_alive(int(match["pid"])):
             continue
         shutil.rmtree(leftover, ignore_errors=True)
         swept += 1
     return swept
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 @dataclass(frozen=True)

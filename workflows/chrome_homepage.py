@@ -61,7 +61,9 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if t["show_button"] is not None:
         args["show_button"] = True
         criterion += " The Home button is shown."
-    scope = ["homepage", "homepage_is_newtabpage"] + (["browser.show_home_button"] if t["show_button"] else [])
+    # Choosing the New Tab page in Chrome keeps the stored address: only a custom-address task may change it
+    scope = ["homepage_is_newtabpage", *(["homepage"] if t["url"] is not None else []),
+             *(["browser.show_home_button"] if t["show_button"] else [])]
     return {"rubric": [Check(id="homepage", criterion=criterion, primitive="chrome.homepage", args=args),
                        chc.prefs_kept_check(values["profile"].prefs, *scope)]}
 

@@ -78,8 +78,10 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     else:
         criterion = {"continue": "On startup Chrome continues where it left off.",
                      "new_tab": "On startup Chrome opens the New Tab page."}[t["mode"]]
+    # Choosing another startup mode in Chrome keeps the list of pages: only a pages task may change it
+    scope = "session" if t["mode"] == "urls" else "session.restore_on_startup"
     return {"rubric": [Check(id="startup", criterion=criterion, primitive="chrome.startup_pages", args=args),
-                       chc.prefs_kept_check(values["profile"].prefs, "session")]}
+                       chc.prefs_kept_check(values["profile"].prefs, scope)]}
 
 
 def _set(mode: int, urls: list[str] | None = None) -> list[dict[str, Any]]:

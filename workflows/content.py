@@ -20,6 +20,8 @@ from datetime import date, timedelta
 from itertools import product
 from typing import Any, Literal
 
+from workflows.answer_checks import repeated as first_repeat
+
 MIN_ROWS = 6
 MAX_ROWS = 40
 _YEARS = (2021, 2022, 2023, 2024, 2025)
@@ -466,7 +468,7 @@ def _table_problem(table: dict[str, Any]) -> str:
     keys = [row[0] for row in rows]
     if not all(isinstance(k, str) and k.strip() for k in keys):
         return f"column {names[0]!r} (key) must hold non-empty text, got {_first_bad(keys, str)!r}"
-    repeated = _repeated(keys)
+    repeated = first_repeat(keys)
     if repeated is not None:
         return f"column {names[0]!r} (key) must hold unique values, but {repeated!r} appears twice"
     categories = [row[1] for row in rows]
@@ -479,7 +481,7 @@ def _table_problem(table: dict[str, Any]) -> str:
     for i, row in enumerate(rows):
         if not is_iso_date(row[2]):
             return f"column {names[2]!r} (date) row {i + 1}: {row[2]!r} is not a date written YYYY-MM-DD"
-    repeated = _repeated([row[2] for row in rows])
+    repeated = first_repeat([row[2] for row in rows])
     if repeated is not None:
         return f"column {names[2]!r} (date) must hold distinct dates, but {repeated!r} appears twice"
     for col, kind in enumerate(kinds[3:], start=3):
@@ -492,7 +494,7 @@ def _table_problem(table: dict[str, Any]) -> str:
                         f"{_DECIMALS[kind]} decimals")
             if not -1e9 < value < 1e9:
                 return f"column {names[col]!r} ({kind}) row {i + 1}: {value!r} is out of range"
-        repeated = _repeated(column)
+        repeated = first_repeat(column)
         if repeated is not None:
             return f"column {names[col]!r} ({kind}) must hold distinct values, but {repeated!r} appears twice"
     for col in range(len(kinds)):  # the offline generator's contract: no column comes sorted
@@ -510,17 +512,6 @@ def is_iso_date(value: Any) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _repeated(values: list[Any]) -> Any:
-    """The first value that occurs twice (text compared without case and outer spaces), or None."""
-    seen: set[Any] = set()
-    for value in values:
-        key = value.strip().casefold() if isinstance(value, str) else value
-        if key in seen:
-            return value
-        seen.add(key)
-    return None
 
 
 def _first_bad(values: list[Any], kind: type) -> Any:
