@@ -347,11 +347,13 @@ def verify(
                   ] = None,
     no_sandbox: NoSandbox = False,
     timeout: ScriptTimeout = 60.0,
+    all_mutants: Annotated[bool, typer.Option("--all-mutants", help="Try every mutant in the mutation control, "
+                                              "not the per-task sample generation uses.")] = False,
 ) -> None:
     """Run the gate on existing packages (made by Forge or not) and print each one's class.
 
-    An audit runs every stage, the mutation control with every mutant its mutators offer (generation samples a
-    few per task for speed); `forge show <id>` prints the mutation table kept in the catalog.
+    Every stage runs, the mutation control on the same per-task sample of mutants as generation (--all-mutants:
+    every mutant the mutators offer, a stricter audit); `forge show <id>` prints the mutation table in the catalog.
     Exit status 1 if any package is not accepted.
     """
     from forge.catalog import Catalog
@@ -363,7 +365,7 @@ def verify(
     sandbox = _sandbox(no_sandbox, timeout)
     env = LocalEnv(sandbox, Catalog(db, read_only=True).find_duplicate if db else None)
     with gate_runner(sandbox) as (runner, workdir):
-        gate = Gate(env, runner=runner, workdir=workdir, mutants=None)  # an audit tries every mutant
+        gate = Gate(env, runner=runner, workdir=workdir, **({"mutants": None} if all_mutants else {}))
         statuses = [_report(gate.verify(folder), folder, as_json) for folder in folders]
     totals = Counter(statuses)
     line = ", ".join(f"{count} {status}" for status, count in sorted(totals.items(), key=lambda kv: (-kv[1], kv[0])))
