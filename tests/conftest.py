@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.pgkit import db_url  # noqa: F401  (an empty catalog on SQLite and on PostgreSQL, for any test)
+
 
 @pytest.fixture(scope="session")
 def prefect_harness(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

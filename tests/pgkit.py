@@ -132,6 +132,17 @@ def postgres_server() -> Iterator[str]:
         server.stop()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty catalog database: a SQLite file, or a new database on the PostgreSQL server."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'forge.db'}"
+        return
+    url = fresh_database(request.getfixturevalue("postgres_server"))
+    yield url
+    drop_database(url)
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2 or argv[0] not in ("start", "stop"):
         print("usage: python3 -m tests.pgkit start|stop FOLDER", file=sys.stderr)

@@ -8,7 +8,6 @@ import multiprocessing
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,17 +32,6 @@ SKILL = "calc.sort.numeric_desc"
 #: Skills as the taxonomy loader makes them (loading the real taxonomy takes seconds; these rows are what matter).
 SKILLS = [Skill(id=f"calc.sort.k{i:03d}", family="calc.sort", apps=("libreoffice_calc",), params={"k": i},
                 description=f"Sort by key {i}.", difficulty="easy") for i in range(300)]
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty catalog database: a SQLite file, or a new database on the PostgreSQL server."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'forge.db'}"
-        return
-    url = pgkit.fresh_database(request.getfixturevalue("postgres_server"))
-    yield url
-    pgkit.drop_database(url)
 
 
 def invoke(*args: str) -> Any:

@@ -11,14 +11,12 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from forge import scratch
 from forge.catalog import Catalog, RunRow
-from tests import pgkit
 from tests.pgkit import postgres_server  # noqa: F401  (session fixture)
 
 
@@ -31,16 +29,6 @@ def dead_pid() -> int:
 
 def iso(seconds_ago: float) -> str:
     return (dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds_ago)).isoformat(timespec="seconds")
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'forge.db'}"
-        return
-    url = pgkit.fresh_database(request.getfixturevalue("postgres_server"))
-    yield url
-    pgkit.drop_database(url)
 
 
 def test_process_alive_tells_dead_reused_and_live_pids_apart():

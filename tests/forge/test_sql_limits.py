@@ -54,16 +54,6 @@ def filled(url: str, n: int = 3) -> Catalog:
     return catalog
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'forge.db'}"
-        return
-    url = pgkit.fresh_database(request.getfixturevalue("postgres_server"))
-    yield url
-    pgkit.drop_database(url)
-
-
 @pytest.fixture
 def pg_url(postgres_server: str) -> Iterator[str]:  # noqa: F811
     url = pgkit.fresh_database(postgres_server)
