@@ -14,7 +14,9 @@ from types import ModuleType
 
 @cache
 def import_submodules(package: str) -> tuple[ModuleType, ...]:
-    """Import every module directly inside `package` (sorted by name, private `_x` modules skipped)."""
+    """Import every module inside `package` and its subpackages (sorted by dotted name, private `_x` modules
+    skipped): workflows/<app>/<family>.py are found like flat modules."""
     pkg = importlib.import_module(package)
-    names = sorted(info.name for info in pkgutil.iter_modules(pkg.__path__) if not info.name.startswith("_"))
-    return tuple(importlib.import_module(f"{package}.{name}") for name in names)
+    names = sorted(info.name for info in pkgutil.walk_packages(pkg.__path__, f"{package}.")
+                   if not info.name.rsplit(".", 1)[-1].startswith("_"))
+    return tuple(importlib.import_module(name) for name in names)

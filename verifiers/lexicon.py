@@ -284,7 +284,7 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
 
 
 #: Thunderbird prefs (tb.pref_equals) -> a phrase that asks for the family's target value of that pref.
-#: Keyed by the pref name without the identity prefix; the phrases follow workflows/tb_set_pref.py's asks.
+#: Keyed by the pref name without the identity prefix; the phrases follow workflows/tb/set_pref.py's asks.
 PREFS: dict[str, str] = {
     "reply_on_top": r"\b(?:above|on top of|before) the quot",
     "compose_html": r"\bplain[- ]text\b",

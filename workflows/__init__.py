@@ -22,7 +22,7 @@ def _load() -> dict[str, Workflow]:
     families: dict[str, Workflow] = {}
     for module in import_submodules(__name__):
         workflow = getattr(module, "WORKFLOW", None)
-        if workflow is None:  # shared helpers (calc_common, content, ...)
+        if workflow is None:  # app kits and helpers (calc/kit.py, calc/content.py, ...)
             continue
         if workflow.name in families:
             raise ValueError(f"family {workflow.name!r} is defined twice ({module.__name__})")

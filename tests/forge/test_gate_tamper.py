@@ -16,7 +16,7 @@ from forge.solve import LocalEnv
 from preparers.ops import apply_ops
 from tests.gatekit import gate_package, make_package
 from verifiers.gate import Gate
-from workflows.calc_sort_rows import WORKFLOW
+from workflows.calc.sort_rows import WORKFLOW
 
 PARAMS = {"key_kind": "numeric", "order": "desc"}
 

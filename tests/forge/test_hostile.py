@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from forge.cli import app
 from tests.gatekit import make_package
-from workflows.calc_freeze_panes import WORKFLOW
+from workflows.calc.freeze_panes import WORKFLOW
 
 pytestmark = pytest.mark.slow
 

@@ -327,7 +327,7 @@ def test_process_budget_is_per_sandbox(tmp_path):
 
 def _package(tmp_path: Path, name: str = "made") -> Path:
     from tests.gatekit import make_package
-    from workflows.os_copy import WORKFLOW
+    from workflows.os.copy import WORKFLOW
 
     return make_package(WORKFLOW, {"what": "file_bak"}, tmp_path / name, seed=3)
 

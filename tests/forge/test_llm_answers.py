@@ -26,12 +26,12 @@ from forge.llm.openai_backend import OpenAIBackend
 from forge.sandbox import Sandbox
 from forge.taxonomy import load_taxonomy
 from tests.llmserver import LLMServer, Reply, answering, recorded_answers
-from workflows.chrome_content import check_profile
-from workflows.content import check_table
-from workflows.impress_content import check_deck
-from workflows.os_content import check_pool
-from workflows.tb_content import check_mailbox
-from workflows.writer_content import check_document
+from workflows.calc.content import check_table
+from workflows.chrome.content import check_profile
+from workflows.impress.content import check_deck
+from workflows.os.content import check_pool
+from workflows.tb.content import check_mailbox
+from workflows.writer.content import check_document
 
 Edit = Callable[[dict], None] | None
 
@@ -132,13 +132,17 @@ def test_content_checks_name_the_problem_and_never_raise(check, answer, problem)
 def test_every_offline_content_passes_its_check():
     """The content checks hold the offline generators' own contract: they never reject what the families were
     built for (else offline runs would turn into llm_fail)."""
-    from workflows import chrome_common, impress_common, os_common, tb_common, writer_common
-    from workflows.chrome_content import check_profile, generate_profile
-    from workflows.content import generate_table
-    from workflows.impress_content import check_deck, generate_deck
-    from workflows.os_content import check_pool, generate_pool
-    from workflows.tb_content import generate_mailbox
-    from workflows.writer_content import check_document, generate_document
+    from workflows.calc.content import generate_table
+    from workflows.chrome import kit as chrome_common
+    from workflows.chrome.content import check_profile, generate_profile
+    from workflows.impress import kit as impress_common
+    from workflows.impress.content import check_deck, generate_deck
+    from workflows.os import kit as os_common
+    from workflows.os.content import check_pool, generate_pool
+    from workflows.tb import kit as tb_common
+    from workflows.tb.content import generate_mailbox
+    from workflows.writer import kit as writer_common
+    from workflows.writer.content import check_document, generate_document
 
     apps = [(tb_common, generate_mailbox, check_mailbox),
             (writer_common, lambda r, p: generate_document(r, theme=p["theme"], kind=p["kind"]), check_document),
@@ -208,7 +212,7 @@ def test_a_content_check_answers_any_json_with_a_sentence_never_an_exception(ans
 @given(st.data())
 def test_a_content_check_survives_any_one_value_of_a_real_answer_replaced(data):
     """Answers shaped like the offline ones with one leaf swapped for any JSON value (what gets past a schema)."""
-    from workflows.content import generate_table
+    from workflows.calc.content import generate_table
 
     table = generate_table(random.Random(data.draw(st.integers(0, 50))), n_rows=8)
     row = data.draw(st.integers(0, 7))

@@ -20,7 +20,7 @@ from forge.llm.messages import GRAMMAR_UNSAFE, grammar_schema
 from forge.llm.openai_backend import OpenAIBackend
 from tests.llmserver import LLAMA_CPP_REFUSAL, LLMServer, Reply, Server
 from workflows.common import INSTRUCTION_SCHEMA
-from workflows.tb_content import MAILBOX_SCHEMA
+from workflows.tb.content import MAILBOX_SCHEMA
 
 GOOD = json.dumps({"instruction": "Sort the rows by Amount, largest first."})
 LLAMA_CPP = Server(json_schema=False, grammar_limited=True)

@@ -87,7 +87,7 @@ def _whole(generate, seed: int) -> dict:
 def test_family_sketches_keep_offline_output_and_fit_their_schema(name):
     """expand(project(whole), whole) == whole: offline packages are the same as before the sketch; and what the
     loopback model answers (the projection) fits the schema the model is sent."""
-    from workflows import multi_common as mc
+    from workflows.multi import kit as mc
 
     planner, _, generate = mc.PARTS[name]
     sketch = mc.SKETCHES[name]
@@ -103,8 +103,8 @@ def test_family_sketches_keep_offline_output_and_fit_their_schema(name):
 
 
 def test_a_model_mailbox_replaces_only_the_human_mail():
-    from workflows.multi_common import PARTS
-    from workflows.tb_content import HUMAN_KINDS, MAILBOX_SKETCH
+    from workflows.multi.kit import PARTS
+    from workflows.tb.content import HUMAN_KINDS, MAILBOX_SKETCH
 
     planner, _, generate = PARTS["mailbox"]
     plan = planner(NodeContext({}, 3, "skill.mailbox", 0, OfflineBackend()), {})

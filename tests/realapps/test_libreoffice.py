@@ -20,7 +20,8 @@ from forge.workers import InProcess
 from tests.gatekit import make_package
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.gate import Gate
-from workflows import calc_freeze_panes, calc_sort_rows
+from workflows.calc import freeze_panes as calc_freeze_panes
+from workflows.calc import sort_rows as calc_sort_rows
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not libreoffice.available(), reason="LibreOffice (soffice) is not installed")]
@@ -97,7 +98,7 @@ def test_generate_with_real_apps_all_records_the_tier(tmp_path):
 
 
 def test_csv_asset_for_calc_is_not_an_office_document(tmp_path):
-    from workflows import multi_sheet_contacts
+    from workflows.multi import sheet_contacts as multi_sheet_contacts
 
     folder = make_package(multi_sheet_contacts.WORKFLOW, {"source": "csv", "subset": "all"}, tmp_path / "out", seed=2)
     stages = _tier(tmp_path).check([load_package(folder)])[0]

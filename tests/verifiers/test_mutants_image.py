@@ -10,7 +10,10 @@ import pytest
 from tests.verifiers.mutkit import judge, states
 from verifiers.mutants import MutationContext
 from verifiers.mutants import image as image_mutants
-from workflows import gimp_convert, gimp_crop, gimp_grayscale, gimp_resize
+from workflows.gimp import convert as gimp_convert
+from workflows.gimp import crop as gimp_crop
+from workflows.gimp import grayscale as gimp_grayscale
+from workflows.gimp import resize as gimp_resize
 
 
 @pytest.mark.parametrize(("workflow", "params"), [

@@ -10,14 +10,12 @@ import pytest
 
 from tests.verifiers.mutkit import judge, rubric_passes, states
 from verifiers.mutants import json_profile
-from workflows import (
-    chrome_add_bookmark,
-    chrome_edit_bookmark,
-    chrome_homepage,
-    vscode_editor_setting,
-    vscode_keybinding,
-    vscode_workspace_settings,
-)
+from workflows.chrome import add_bookmark as chrome_add_bookmark
+from workflows.chrome import edit_bookmark as chrome_edit_bookmark
+from workflows.chrome import homepage as chrome_homepage
+from workflows.vscode import editor_setting as vscode_editor_setting
+from workflows.vscode import keybinding as vscode_keybinding
+from workflows.vscode import workspace_settings as vscode_workspace_settings
 
 
 @pytest.mark.parametrize(("workflow", "params"), [

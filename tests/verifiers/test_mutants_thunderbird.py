@@ -7,7 +7,11 @@ import pytest
 
 from tests.verifiers.mutkit import judge, states
 from verifiers.mutants import thunderbird as tb_mutants
-from workflows import tb_add_contact, tb_create_filter, tb_mark_messages, tb_move_messages, tb_set_pref
+from workflows.tb import add_contact as tb_add_contact
+from workflows.tb import create_filter as tb_create_filter
+from workflows.tb import mark_messages as tb_mark_messages
+from workflows.tb import move_messages as tb_move_messages
+from workflows.tb import set_pref as tb_set_pref
 
 
 @pytest.mark.parametrize(("workflow", "params", "seed"), [

@@ -8,7 +8,10 @@ import pytest
 
 from tests.verifiers.mutkit import judge, rubric_passes, states
 from verifiers.mutants import tree as tree_mutants
-from workflows import os_cleanup, os_copy, os_organize, os_permissions
+from workflows.os import cleanup as os_cleanup
+from workflows.os import copy as os_copy
+from workflows.os import organize as os_organize
+from workflows.os import permissions as os_permissions
 
 
 @pytest.mark.parametrize(("workflow", "params"), [

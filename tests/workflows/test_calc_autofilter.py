@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_autofilter import WORKFLOW
+from workflows.calc.autofilter import WORKFLOW
 
 
 @pytest.mark.parametrize("target", ["table", "header_to_column"])

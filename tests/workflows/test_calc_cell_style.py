@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_cell_style import WORKFLOW
+from workflows.calc.cell_style import WORKFLOW
 
 
 @pytest.mark.parametrize("style", ("bold_column", "fill_header", "font_size"))

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_chart import WORKFLOW
+from workflows.calc.chart import WORKFLOW
 
 
 @pytest.mark.parametrize("chart_type", ["bar", "column", "line", "pie", "area"])

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_conditional_format import WORKFLOW
+from workflows.calc.conditional_format import WORKFLOW
 
 
 @pytest.mark.parametrize("rule", ("greater_than", "less_than", "between", "equal_to", "top_n"))

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_data_validation import WORKFLOW
+from workflows.calc.data_validation import WORKFLOW
 
 
 @pytest.mark.parametrize("kind", ("list", "whole_between", "decimal_greater"))

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_find_replace import WORKFLOW
+from workflows.calc.find_replace import WORKFLOW
 
 
 @pytest.mark.parametrize("scope", WORKFLOW.knobs["scope"])

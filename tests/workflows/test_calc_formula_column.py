@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_formula_column import WORKFLOW
+from workflows.calc.formula_column import WORKFLOW
 
 
 @pytest.mark.parametrize("function", WORKFLOW.knobs["function"])

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_freeze_panes import WORKFLOW
+from workflows.calc.freeze_panes import WORKFLOW
 
 
 @pytest.mark.parametrize("target", ["header_row", "first_column", "both"])

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_hide_columns import WORKFLOW
+from workflows.calc.hide_columns import WORKFLOW
 
 
 @pytest.mark.parametrize("count", ["one", "two"])

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_merge_cells import WORKFLOW
+from workflows.calc.merge_cells import WORKFLOW
 
 
 @pytest.mark.parametrize("target", ["title_row", "header_block", "center_title"])

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_number_format import WORKFLOW
+from workflows.calc.number_format import WORKFLOW
 
 
 @pytest.mark.parametrize("fmt", ("currency", "percent", "two_decimals", "date_iso", "date_long"))

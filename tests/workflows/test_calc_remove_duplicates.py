@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_remove_duplicates import WORKFLOW
+from workflows.calc.remove_duplicates import WORKFLOW
 
 
 @pytest.mark.parametrize("mode", WORKFLOW.knobs["mode"])

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_sheet_ops import WORKFLOW
+from workflows.calc.sheet_ops import WORKFLOW
 
 
 @pytest.mark.parametrize("op", ["add", "rename", "reorder", "delete"])

@@ -3,7 +3,7 @@ from itertools import product
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_sort_rows import WORKFLOW
+from workflows.calc.sort_rows import WORKFLOW
 
 
 @pytest.mark.parametrize("key_kind,order", list(product(("numeric", "text", "date"), ("asc", "desc"))))

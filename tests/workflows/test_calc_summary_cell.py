@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_summary_cell import WORKFLOW
+from workflows.calc.summary_cell import WORKFLOW
 
 
 @pytest.mark.parametrize("function", WORKFLOW.knobs["function"])

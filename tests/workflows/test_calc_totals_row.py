@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.calc_totals_row import WORKFLOW
+from workflows.calc.totals_row import WORKFLOW
 
 
 @pytest.mark.parametrize("function", WORKFLOW.knobs["function"])

@@ -5,7 +5,7 @@ import itertools
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.chrome_bookmark_folder import WORKFLOW
+from workflows.chrome.bookmark_folder import WORKFLOW
 
 COMBOS = [dict(zip(WORKFLOW.knobs, values, strict=True)) for values in itertools.product(*WORKFLOW.knobs.values())]
 

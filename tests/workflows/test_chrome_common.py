@@ -8,7 +8,7 @@ import pytest
 from forge.dag import NodeContext
 from forge.llm import OfflineBackend
 from workflows import families
-from workflows.chrome_content import CONTENT_SCHEMA, SITES, generate_profile
+from workflows.chrome.content import CONTENT_SCHEMA, SITES, generate_profile
 
 CHROME = sorted(name for name in families() if name.startswith("chrome."))
 

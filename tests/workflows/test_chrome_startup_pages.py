@@ -5,7 +5,7 @@ import itertools
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.chrome_startup_pages import WORKFLOW
+from workflows.chrome.startup_pages import WORKFLOW
 
 COMBOS = [dict(zip(WORKFLOW.knobs, values, strict=True)) for values in itertools.product(*WORKFLOW.knobs.values())]
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from workflows.content import _REGISTRY, CONTENT_SCHEMA, SCENARIOS, generate_table
+from workflows.calc.content import _REGISTRY, CONTENT_SCHEMA, SCENARIOS, generate_table
 
 SEEDS = (0, 1, 2, 7, 42, 1234)
 ROW_COUNTS = (6, 7, 8, 13, 27, 40)

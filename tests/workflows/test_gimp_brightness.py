@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.gimp_brightness import WORKFLOW
+from workflows.gimp.brightness import WORKFLOW
 
 
 @pytest.mark.parametrize(("direction", "fmt"), [("brighter", "png"), ("darker", "jpg")])

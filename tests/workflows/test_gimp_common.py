@@ -17,8 +17,8 @@ from preparers.image import FORMATS, KINDS, PALETTE_NAMES, background_mask, enco
 from preparers.ops import apply_ops
 from tests.gatekit import make_package
 from workflows import get_family
-from workflows.gimp_content import PICTURE_SCHEMA, SUBJECTS, generate_picture
-from workflows.gimp_rotate import WORKFLOW as ROTATE
+from workflows.gimp.content import PICTURE_SCHEMA, SUBJECTS, generate_picture
+from workflows.gimp.rotate import WORKFLOW as ROTATE
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.gimp_convert import CONVERSIONS, WORKFLOW
+from workflows.gimp.convert import CONVERSIONS, WORKFLOW
 
 
 @pytest.mark.parametrize("conversion", sorted(CONVERSIONS))

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.gimp_crop import WORKFLOW
+from workflows.gimp.crop import WORKFLOW
 
 
 @pytest.mark.parametrize(("region", "fmt"), [("box", "png"), ("center_square", "jpg"), ("trim_border", "png"),

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.gimp_export import USES, WORKFLOW
+from workflows.gimp.export import USES, WORKFLOW
 
 
 @pytest.mark.parametrize("use", sorted(USES))

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.gimp_grayscale import WORKFLOW
+from workflows.gimp.grayscale import WORKFLOW
 
 
 @pytest.mark.parametrize("fmt", ["png", "jpg", "bmp", "tiff", "webp"])

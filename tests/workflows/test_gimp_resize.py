@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.gimp_resize import WORKFLOW
+from workflows.gimp.resize import WORKFLOW
 
 
 @pytest.mark.parametrize(("mode", "fmt"), [("exact", "png"), ("percent", "jpg"), ("fit_width", "webp"),

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.gimp_resolution import WORKFLOW
+from workflows.gimp.resolution import WORKFLOW
 
 
 @pytest.mark.parametrize(("mode", "fmt"), [("set_ppi", "png"), ("print_width", "jpg"), ("set_ppi", "tiff"),

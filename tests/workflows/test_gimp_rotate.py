@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.gimp_rotate import WORKFLOW
+from workflows.gimp.rotate import WORKFLOW
 
 
 @pytest.mark.parametrize(("transform", "fmt"), [("rotate_cw", "png"), ("rotate_ccw", "jpg"), ("rotate_180", "bmp"),

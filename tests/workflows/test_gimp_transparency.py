@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.gimp_transparency import WORKFLOW
+from workflows.gimp.transparency import WORKFLOW
 
 
 @pytest.mark.parametrize(("action", "fmt"), [("clear_white", "png"), ("flatten_white", "webp"),

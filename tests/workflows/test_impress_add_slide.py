@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.impress_add_slide import WORKFLOW
+from workflows.impress.add_slide import WORKFLOW
 
 
 @pytest.mark.parametrize("layout", WORKFLOW.knobs["layout"])

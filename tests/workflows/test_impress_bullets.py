@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.impress_bullets import WORKFLOW
+from workflows.impress.bullets import WORKFLOW
 
 
 @pytest.mark.parametrize("mode", WORKFLOW.knobs["mode"])

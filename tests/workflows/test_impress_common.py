@@ -10,19 +10,17 @@ from PIL import Image
 
 from forge.dag import NodeContext
 from forge.llm import OfflineBackend
-from workflows import (
-    impress_add_slide,
-    impress_bullets,
-    impress_delete_slide,
-    impress_duplicate_slide,
-    impress_image,
-    impress_move_slide,
-    impress_notes,
-    impress_slide_title,
-    impress_table,
-    impress_text_format,
-)
-from workflows import impress_common as ic
+from workflows.impress import add_slide as impress_add_slide
+from workflows.impress import bullets as impress_bullets
+from workflows.impress import delete_slide as impress_delete_slide
+from workflows.impress import duplicate_slide as impress_duplicate_slide
+from workflows.impress import image as impress_image
+from workflows.impress import kit as ic
+from workflows.impress import move_slide as impress_move_slide
+from workflows.impress import notes as impress_notes
+from workflows.impress import slide_title as impress_slide_title
+from workflows.impress import table as impress_table
+from workflows.impress import text_format as impress_text_format
 
 FAMILIES = (impress_add_slide, impress_bullets, impress_delete_slide, impress_duplicate_slide, impress_image,
             impress_move_slide, impress_notes, impress_slide_title, impress_table, impress_text_format)

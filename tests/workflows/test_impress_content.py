@@ -1,4 +1,4 @@
-"""Tests for the offline Impress deck generator (workflows.impress_content)."""
+"""Tests for the offline Impress deck generator (workflows.impress.content)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 import pytest
 from jsonschema import Draft202012Validator
 
-from workflows.impress_content import DECK_SCHEMA, DECKS, SCENARIOS, SPARE_SLIDES, generate_deck
+from workflows.impress.content import DECK_SCHEMA, DECKS, SCENARIOS, SPARE_SLIDES, generate_deck
 
 SEEDS = (0, 1, 2, 7, 42, 1234)
 

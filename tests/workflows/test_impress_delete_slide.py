@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.impress_delete_slide import WORKFLOW
+from workflows.impress.delete_slide import WORKFLOW
 
 
 @pytest.mark.parametrize("where", WORKFLOW.knobs["where"])

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.impress_duplicate_slide import WORKFLOW
+from workflows.impress.duplicate_slide import WORKFLOW
 
 
 @pytest.mark.parametrize("place", WORKFLOW.knobs["place"])

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.impress_image import WORKFLOW
+from workflows.impress.image import WORKFLOW
 
 
 @pytest.mark.parametrize("corner", WORKFLOW.knobs["corner"])

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.impress_move_slide import WORKFLOW
+from workflows.impress.move_slide import WORKFLOW
 
 
 @pytest.mark.parametrize("move", WORKFLOW.knobs["move"])

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.impress_notes import WORKFLOW
+from workflows.impress.notes import WORKFLOW
 
 
 @pytest.mark.parametrize("mode", WORKFLOW.knobs["mode"])

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.impress_slide_title import WORKFLOW
+from workflows.impress.slide_title import WORKFLOW
 
 
 @pytest.mark.parametrize("target", WORKFLOW.knobs["target"])

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.impress_table import WORKFLOW
+from workflows.impress.table import WORKFLOW
 
 
 @pytest.mark.parametrize("fill", WORKFLOW.knobs["fill"])

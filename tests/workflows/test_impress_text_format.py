@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.impress_text_format import WORKFLOW
+from workflows.impress.text_format import WORKFLOW
 
 
 @pytest.mark.parametrize("format", WORKFLOW.knobs["format"])

@@ -10,7 +10,7 @@ import pytest
 from forge.dag import NodeContext, Workflow
 from forge.llm import OfflineBackend
 from forge.model import Asset
-from workflows import multi_common as mc
+from workflows.multi import kit as mc
 
 
 def covering(workflow: Workflow) -> list[dict[str, Any]]:
@@ -24,7 +24,7 @@ def _ctx(seed: int = 1) -> NodeContext:
 
 
 def test_covering_uses_every_knob_value():
-    from workflows.multi_attachment_sheet import WORKFLOW
+    from workflows.multi.attachment_sheet import WORKFLOW
 
     sets = covering(WORKFLOW)
     for knob, values in WORKFLOW.knobs.items():

@@ -2,7 +2,7 @@ import pytest
 
 from tests.gatekit import gate_family
 from tests.workflows.test_multi_common import covering
-from workflows.multi_config_vscode import WORKFLOW
+from workflows.multi.config_vscode import WORKFLOW
 
 
 @pytest.mark.parametrize("params", covering(WORKFLOW), ids=lambda p: "-".join(map(str, p.values())))

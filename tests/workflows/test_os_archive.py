@@ -5,7 +5,7 @@ import itertools
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.os_archive import WORKFLOW
+from workflows.os.archive import WORKFLOW
 
 COMBOS = [dict(zip(WORKFLOW.knobs, values, strict=True)) for values in itertools.product(*WORKFLOW.knobs.values())]
 

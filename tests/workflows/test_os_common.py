@@ -17,19 +17,17 @@ from forge.llm import OfflineBackend
 from forge.taxonomy import load_taxonomy
 from preparers import tree
 from preparers.tree import FileSpec
-from workflows import (
-    os_archive,
-    os_cleanup,
-    os_config_edit,
-    os_copy,
-    os_count,
-    os_extract,
-    os_organize,
-    os_permissions,
-    os_rename,
-    os_symlink,
-)
-from workflows.os_content import POOL_SCHEMA, SCENARIOS, generate_pool
+from workflows.os import archive as os_archive
+from workflows.os import cleanup as os_cleanup
+from workflows.os import config_edit as os_config_edit
+from workflows.os import copy as os_copy
+from workflows.os import count as os_count
+from workflows.os import extract as os_extract
+from workflows.os import organize as os_organize
+from workflows.os import permissions as os_permissions
+from workflows.os import rename as os_rename
+from workflows.os import symlink as os_symlink
+from workflows.os.content import POOL_SCHEMA, SCENARIOS, generate_pool
 
 FAMILIES = (os_archive, os_cleanup, os_config_edit, os_copy, os_count, os_extract, os_organize, os_permissions,
             os_rename, os_symlink)

@@ -3,7 +3,7 @@ from itertools import product
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.tb_add_contact import WORKFLOW
+from workflows.tb.add_contact import WORKFLOW
 
 
 @pytest.mark.parametrize("count,name_kind", list(product(WORKFLOW.knobs["count"], WORKFLOW.knobs["name_kind"])))

@@ -3,7 +3,7 @@ from itertools import product
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.tb_create_filter import WORKFLOW
+from workflows.tb.create_filter import WORKFLOW
 
 KNOBS = list(product(WORKFLOW.knobs["field"], WORKFLOW.knobs["action"], WORKFLOW.knobs["apply"]))
 

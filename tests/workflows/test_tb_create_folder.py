@@ -3,7 +3,7 @@ from itertools import product
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.tb_create_folder import WORKFLOW
+from workflows.tb.create_folder import WORKFLOW
 
 
 @pytest.mark.parametrize("location,name_kind", list(product(WORKFLOW.knobs["location"], WORKFLOW.knobs["name_kind"])))

@@ -3,7 +3,7 @@ from itertools import product
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.tb_mark_messages import WORKFLOW
+from workflows.tb.mark_messages import WORKFLOW
 
 KNOBS = list(product(WORKFLOW.knobs["mark"], WORKFLOW.knobs["criterion"], WORKFLOW.knobs["folder"]))
 

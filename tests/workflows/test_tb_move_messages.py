@@ -3,7 +3,7 @@ from itertools import product
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.tb_move_messages import WORKFLOW
+from workflows.tb.move_messages import WORKFLOW
 
 KNOBS = list(product(WORKFLOW.knobs["criterion"], WORKFLOW.knobs["target"], WORKFLOW.knobs["source"]))
 

@@ -3,7 +3,7 @@ from itertools import product
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.tb_save_attachment import WORKFLOW
+from workflows.tb.save_attachment import WORKFLOW
 
 KNOBS = list(product(WORKFLOW.knobs["kind"], WORKFLOW.knobs["dest"], WORKFLOW.knobs["rename"]))
 

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.tb_set_pref import WORKFLOW
+from workflows.tb.set_pref import WORKFLOW
 
 
 @pytest.mark.parametrize("setting", WORKFLOW.knobs["setting"])

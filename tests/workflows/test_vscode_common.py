@@ -9,7 +9,7 @@ from forge.dag import NodeContext
 from forge.llm import OfflineBackend
 from preparers.ops.json_doc import loads_jsonc
 from workflows import families
-from workflows.vscode_content import CONTENT_SCHEMA, LANGUAGES, generate_project, project_files
+from workflows.vscode.content import CONTENT_SCHEMA, LANGUAGES, generate_project, project_files
 
 VSCODE = sorted(name for name in families() if name.startswith("vscode."))
 

@@ -5,7 +5,7 @@ import itertools
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.vscode_editor_setting import WORKFLOW
+from workflows.vscode.editor_setting import WORKFLOW
 
 COMBOS = [dict(zip(WORKFLOW.knobs, values, strict=True)) for values in itertools.product(*WORKFLOW.knobs.values())]
 

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_alignment import WORKFLOW
+from workflows.writer.alignment import WORKFLOW
 
 PARAMS = [
     {"align": "left", "target": "title"},

@@ -9,9 +9,9 @@ import jsonschema
 import pytest
 
 from preparers import docx
-from workflows import writer_common as wc
-from workflows.writer_content import DOCUMENT_SCHEMA, KINDS, THEME_NAMES, generate_document
-from workflows.writer_themes import THEMES
+from workflows.writer import kit as wc
+from workflows.writer.content import DOCUMENT_SCHEMA, KINDS, THEME_NAMES, generate_document
+from workflows.writer.themes import THEMES
 
 FORBIDDEN = re.compile(r"[-/'%$&\"]")
 

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_find_replace import WORKFLOW
+from workflows.writer.find_replace import WORKFLOW
 
 PARAMS = [
     {"term": "name", "case": "match"},

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_font import WORKFLOW
+from workflows.writer.font import WORKFLOW
 
 PARAMS = [
     {"property": "font", "target": "title"},

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_header_footer import WORKFLOW
+from workflows.writer.header_footer import WORKFLOW
 
 PARAMS = [
     {"part": "header", "content": "text", "align": "left"},

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_heading import WORKFLOW
+from workflows.writer.heading import WORKFLOW
 
 PARAMS = [
     {"level": 1, "target": "title"},

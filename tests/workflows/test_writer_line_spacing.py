@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_line_spacing import WORKFLOW
+from workflows.writer.line_spacing import WORKFLOW
 
 PARAMS = [
     {"spacing": "single", "target": "paragraph"},

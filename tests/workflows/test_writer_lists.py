@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_lists import WORKFLOW
+from workflows.writer.lists import WORKFLOW
 
 PARAMS = [
     {"kind": "bullet", "structure": "flat"},

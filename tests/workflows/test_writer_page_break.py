@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_page_break import WORKFLOW
+from workflows.writer.page_break import WORKFLOW
 
 
 @pytest.mark.parametrize("target", WORKFLOW.knobs["target"])

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_page_margins import WORKFLOW
+from workflows.writer.page_margins import WORKFLOW
 
 PARAMS = [
     {"unit": "cm", "sides": "all"},

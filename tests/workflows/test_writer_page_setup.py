@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_page_setup import WORKFLOW
+from workflows.writer.page_setup import WORKFLOW
 
 PARAMS = [
     {"paper": "A4", "orientation": "landscape"},

@@ -1,7 +1,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_table_edit import WORKFLOW
+from workflows.writer.table_edit import WORKFLOW
 
 
 @pytest.mark.parametrize("action", WORKFLOW.knobs["action"])

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_table_insert import WORKFLOW
+from workflows.writer.table_insert import WORKFLOW
 
 PARAMS = [
     {"placement": "after_paragraph", "header": "plain"},

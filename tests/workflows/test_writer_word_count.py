@@ -3,7 +3,7 @@
 import pytest
 
 from tests.gatekit import gate_family
-from workflows.writer_word_count import WORKFLOW
+from workflows.writer.word_count import WORKFLOW
 
 PARAMS = [
     {"metric": "words", "scope": "document"},

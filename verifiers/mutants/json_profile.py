@@ -30,7 +30,7 @@ from verifiers.mutants import Mutant, MutationContext
 #: keys whose values the app itself rewrites
 VOLATILE = ("id", "guid", "date_added", "date_modified", "date_last_used", "checksum", "sync_metadata",
             "last_visited_desktop")
-#: dotted Preferences keys Chrome rewrites on its own (as `workflows.chrome_common.CHROME_MANAGED`)
+#: dotted Preferences keys Chrome rewrites on its own (as `workflows.chrome.kit.CHROME_MANAGED`)
 MANAGED = ("browser.window_placement", "browser.has_seen_welcome_page", "profile.exit_type",
            "profile.created_by_version")
 _ELSEWHERE = "https://example.net/elsewhere"

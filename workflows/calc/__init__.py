@@ -1,0 +1,1 @@
+"""The calc families and their app kit (`kit.py`)."""

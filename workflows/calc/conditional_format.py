@@ -1,0 +1,151 @@
+"""calc.conditional_format: highlight the cells of a numeric column that meet a condition (a threshold rule)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from workflows.calc import kit as cc
+
+NAME = "calc.conditional_format"
+RULES = ("greater_than", "less_than", "between", "equal_to", "top_n")
+#: knob -> (xlsx operator asked, the clearly opposite operator a near-miss uses)
+OPERATORS = {"greater_than": ("greaterThan", "lessThan"), "less_than": ("lessThan", "greaterThan"),
+             "between": ("between", "notBetween"), "equal_to": ("equal", "notEqual"), "top_n": ("top", "bottom")}
+FILLS = (("light red", "FFC7CE"), ("light green", "C6EFCE"), ("light yellow", "FFEB9C"),
+         ("light orange", "FCE4D6"), ("light blue", "DDEBF7"), ("light purple", "E4DFEC"))
+MIN_STEP = {"int": 1, "money": 0.01, "number": 0.1}
+PHRASINGS = (
+    "Open {path} and, on the sheet '{sheet}', add a conditional formatting rule to {ref} (the '{header}' "
+    "values) so that cells whose value is {condition} get a {color_name} background fill, hex color {fill}. "
+    "Use conditional formatting, not manual formatting, and save the file in place as xlsx.",
+    "In the workbook {path}, sheet '{sheet}', highlight the '{header}' cells in {ref} whose value is "
+    "{condition}: create a conditional format for exactly that range that applies a {color_name} fill "
+    "({fill}). Save it in the same format.",
+    "Please set up conditional formatting on sheet '{sheet}' of {path}: in the range {ref} ('{header}'), any "
+    "cell whose value is {condition} should be shown with a {color_name} background (#{fill}). Keep the xlsx "
+    "format when saving.",
+    "The '{header}' column of sheet '{sheet}' in {path} needs a visual flag. Apply a conditional formatting "
+    "rule to {ref} that fills cells whose value is {condition} with {color_name} (hex {fill}), then save the "
+    "spreadsheet in place.",
+    "Using LibreOffice Calc, open {path}, go to sheet '{sheet}' and add conditional formatting over {ref} "
+    "(column '{header}'): when a cell's value is {condition}, give it a {color_name} fill with the color code "
+    "{fill}. Save the file (keep the xlsx format).",
+)
+
+
+def tidy(value: float) -> int | float:
+    """A threshold as it is written: an int when whole, else rounded to 2 decimals."""
+    value = round(float(value), 2)
+    return int(value) if value.is_integer() else value
+
+
+def show_number(value: float) -> str:
+    """A number as an instruction writes it: 1,200 / 12.5 / 1,234.56."""
+    return f"{tidy(value):,}"
+
+
+def nice_step(values: Sequence[float], kind: str) -> float:
+    """A round step about a tenth of the values' spread, never below the column's unit."""
+    span = max(values) - min(values) or abs(max(values)) or 1.0
+    return max(10.0 ** (math.floor(math.log10(span)) - 1), MIN_STEP.get(kind, 0.01))
+
+
+def nice_inside(values: Sequence[float], quantile: float, kind: str) -> int | float:
+    """A round number near the `quantile` of `values`, strictly between their min and max."""
+    ordered = sorted(values)
+    raw = ordered[min(len(ordered) - 2, max(1, round(quantile * (len(ordered) - 1))))]
+    step = nice_step(values, kind)
+    rounded = tidy(round(raw / step) * step)
+    return rounded if ordered[0] < rounded < ordered[-1] else tidy(raw)
+
+
+def one_row_short(ref: str) -> str:
+    """`D2:D13` -> `D2:D12`."""
+    start, end = ref.split(":")
+    letters = end.rstrip("0123456789")
+    return f"{start}:{letters}{int(end[len(letters):]) - 1}"
+
+
+@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    rule = values["params"]["rule"]
+    layout = cc.layout_from(values["table"], values["plan"])
+    column = rng.choice(layout.columns_of(*cc.NUMERIC_KINDS))
+    kind = layout.kinds[column]
+    data = [float(v) for v in layout.column(column)]
+    step = nice_step(data, kind)
+    if rule in ("greater_than", "less_than"):
+        numbers = [nice_inside(data, rng.uniform(0.3, 0.7), kind)]
+        wrong = [tidy(numbers[0] + step)]
+        condition = f"{'greater' if rule == 'greater_than' else 'less'} than {show_number(numbers[0])}"
+    elif rule == "between":
+        low, high = nice_inside(data, rng.uniform(0.15, 0.35), kind), nice_inside(data, rng.uniform(0.65, 0.85), kind)
+        if not low < high:
+            ordered = sorted(data)
+            low, high = tidy(ordered[2]), tidy(ordered[-3])
+        numbers = [low, high]
+        wrong = [low, tidy(high + step)]
+        condition = f"between {show_number(low)} and {show_number(high)} (inclusive)"
+    elif rule == "equal_to":
+        picked = rng.sample(sorted(set(data)), 2)
+        numbers, wrong = [tidy(picked[0])], [tidy(picked[1])]
+        condition = f"equal to {show_number(numbers[0])}"
+    else:
+        count = rng.randint(2, min(5, len(data) - 3))
+        numbers, wrong = [count], [count + 1]
+        condition = f"among the top {count} values of the range"
+    color_name, fill = rng.choice(FILLS)
+    ref = layout.col_ref(column)
+    facts = {"path": layout.path, "sheet": layout.sheet, "ref": ref, "header": layout.header[column],
+             "condition": condition, "color_name": color_name, "fill": fill}
+    target = {"column": column, "ref": ref, "values": numbers, "wrong_values": wrong, "fill": fill,
+              "condition": condition}
+    return {"layout": layout, "facts": facts, "target": target}
+
+
+@node("rubric", "rubric", ("params", "layout", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout: cc.Layout = values["layout"]
+    target = values["target"]
+    operator = OPERATORS[values["params"]["rule"]][0]
+    check = Check(
+        id="conditional_format",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, a conditional formatting rule over exactly "
+                  f"{target['ref']} fills cells whose value is {target['condition']} with color {target['fill']}.",
+        primitive="xlsx.conditional_format",
+        args={"path": layout.path, "sheet": layout.sheet, "ref": target["ref"], "operator": operator,
+              "values": target["values"], "fill": target["fill"]},
+    )
+    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
+
+
+@node("solve", "solve", ("params", "layout", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout: cc.Layout = values["layout"]
+    target = values["target"]
+    operator, opposite = OPERATORS[values["params"]["rule"]]
+    base = {"op": "xlsx.add_conditional_format", "path": layout.path, "sheet": layout.sheet, "ref": target["ref"],
+            "operator": operator, "values": target["values"], "fill": target["fill"]}
+    return {"solutions": [
+        Solution("oracle", "a conditional format rule with the asked condition and fill over the column",
+                 [base]),
+        Solution("near-miss-1", "uses the opposite comparison", [{**base, "operator": opposite}]),
+        Solution("near-miss-2", "uses a wrong threshold", [{**base, "values": target["wrong_values"]}]),
+        Solution("near-miss-3", "applies the rule to a range one row short",
+                 [{**base, "ref": one_row_short(target["ref"])}]),
+    ]}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(cc.APP,),
+    description="Add a conditional formatting rule that highlights a numeric column's cells meeting a condition.",
+    knobs={"rule": RULES},
+    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+)

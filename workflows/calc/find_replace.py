@@ -1,0 +1,128 @@
+"""calc.find_replace: replace a category value (whole cells) in one column, or everywhere on the sheet.
+
+The sheet also holds a small code list next to the table (category -> code), so the old value occurs both in
+the table's category column and outside it: a column-scoped replace must leave the list alone, a sheet-wide
+one must change it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from verifiers.checks.xlsx_common import cell_text
+from workflows.calc import kit as cc
+
+NAME = "calc.find_replace"
+RENAMES = ("{v} Group", "{v} Division", "Global {v}", "{v} Services", "{v} Unit", "Core {v}")
+PHRASINGS = (
+    "Open {path} and, on the sheet '{sheet}', replace every cell whose entire content is '{old}' with "
+    "'{new}' {scope}. Save the file in place as xlsx.",
+    "In the workbook {path} (sheet '{sheet}'), the value '{old}' has been renamed to '{new}'. Update every cell "
+    "that contains exactly '{old}' {scope}. Keep the xlsx format when saving.",
+    "Please change all occurrences of '{old}' to '{new}' on sheet '{sheet}' of {path} {scope}. Only whole-cell "
+    "matches count: a cell must read '{old}' and nothing else. Then save the spreadsheet in place.",
+    "Using LibreOffice Calc, open {path}, go to sheet '{sheet}' and use Find & Replace (entire cells) to turn "
+    "'{old}' into '{new}' {scope}. Type the new text exactly as given. Save the workbook as xlsx.",
+    "On the '{sheet}' sheet of {path}, rename '{old}' to '{new}' in every cell that holds exactly '{old}', "
+    "{scope}. Don't touch any other cell. Save the file, keeping the xlsx format.",
+)
+
+
+def _legend(layout: cc.Layout, cat: int) -> tuple[cc.Layout, str]:
+    """The layout with a code list (category, numeric code) two columns right of the table, and its range."""
+    values = list(dict.fromkeys(layout.column(cat)))
+    gap = layout.width
+    legend: list[list[Any]] = [[v, 101 + i] for i, v in enumerate(values)]
+    table = layout.rows + [[None] * gap] * max(0, len(legend) - len(layout.rows))
+    rows = [[*row, None, *(legend[i] if i < len(legend) else [None, None])] for i, row in enumerate(table)]
+    header: list[Any] = [*layout.header, None, layout.header[cat], "Code"]  # one blank gap column
+    extended = replace(layout, header=header, kinds=[*layout.kinds, "blank", "legend", "legend"], rows=rows)
+    first, last = extended.letter(gap + 1), extended.letter(gap + 2)
+    return extended, f"{first}1:{last}{len(legend) + 1}"
+
+
+def _texts(layout: cc.Layout) -> dict[str, str]:
+    """Every filled cell of the sheet: coordinate -> text."""
+    cells = {}
+    for r, row in enumerate([layout.header, *layout.rows], start=1):
+        for c, value in enumerate(row):
+            if value is not None:
+                cells[f"{layout.letter(c)}{r}"] = cell_text(value)
+    return cells
+
+
+@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    scope = values["params"]["scope"]
+    table = cc.layout_from(values["table"], values["plan"])
+    cat = table.columns_of("category")[0]
+    layout, legend_ref = _legend(table, cat)
+    texts = list(_texts(layout).values())
+    distinct = list(dict.fromkeys(table.column(cat)))
+    # Only values that are not part of any other cell's text, so substring and whole-cell matching agree.
+    clean = [v for v in distinct if not any(v.casefold() in t.casefold() for t in texts if t != v)]
+    old = rng.choice(clean or distinct)
+    taken = {t.casefold() for t in texts}
+    new = rng.choice([n for n in (r.format(v=old) for r in RENAMES) if n.casefold() not in taken])
+    col_ref = table.col_ref(cat)
+    header = table.header[cat]
+    scope_text = {
+        "column": f"only within the '{header}' column of the table ({col_ref}); leave the '{header}' code list in "
+                  f"{legend_ref} and every other cell as it is",
+        "sheet": "everywhere on the sheet, in the table and in any other cell outside it",
+    }[scope]
+    facts = {"path": layout.path, "sheet": layout.sheet, "old": old, "new": new, "scope": scope_text}
+    target = {"scope": scope, "old": old, "new": new, "col_ref": col_ref}
+    return {"layout": layout, "facts": facts, "target": target}
+
+
+@node("rubric", "rubric", ("layout", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout: cc.Layout = values["layout"]
+    t = values["target"]
+    scope = t["col_ref"] if t["scope"] == "column" else "sheet"
+    where = f"in {t['col_ref']}" if t["scope"] == "column" else "anywhere on the sheet"
+    check = Check(
+        id="replaced",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, every cell {where} that held '{t['old']}' now holds "
+                  f"'{t['new']}', none holds '{t['old']}', and all other cells are unchanged.",
+        primitive="xlsx.values_replaced",
+        args={"path": layout.path, "sheet": layout.sheet, "old": t["old"], "new": t["new"], "scope": scope,
+              "cells": _texts(layout)},
+    )
+    return {"rubric": [check]}
+
+
+@node("solve", "solve", ("layout", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout: cc.Layout = values["layout"]
+    t = values["target"]
+    base = {"op": "xlsx.replace_values", "path": layout.path, "sheet": layout.sheet, "old": t["old"]}
+    column = t["scope"] == "column"
+    ref = {"ref": t["col_ref"]} if column else {}
+    variant = t["new"].lower() if t["new"].lower() != t["new"] else t["new"].upper()
+    wrong_scope = ({"ref": None}, "replaces on the whole sheet, changing the code list too") if column else (
+        {"ref": t["col_ref"]}, "replaces only in the table column, missing the code list")
+    return {"solutions": [
+        Solution("oracle", "whole-cell replace within the asked scope", [{**base, "new": t["new"], **ref}]),
+        Solution("near-miss-1", "replaces only the first occurrence",
+                 [{**base, "new": t["new"], **ref, "first_only": True}]),
+        Solution("near-miss-2", f"types the new value with different case ({variant!r})",
+                 [{**base, "new": variant, **ref}]),
+        Solution("near-miss-3", wrong_scope[1], [{**base, "new": t["new"], **wrong_scope[0]}]),
+    ]}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(cc.APP,),
+    description="Replace a category value by a new one (whole cells) within one column or on the whole sheet.",
+    knobs={"scope": ("column", "sheet")},
+    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+)

@@ -1,0 +1,209 @@
+"""calc.formula_column: add a column whose every data row holds a formula over that row's numeric cells."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from openpyxl.utils import coordinate_to_tuple
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from verifiers.formula import evaluate
+from workflows.calc import kit as cc
+
+NAME = "calc.formula_column"
+FUNCTIONS = ("SUM", "AVERAGE", "MIN", "MAX", "ROUND", "PRODUCT", "DIFFERENCE")
+HEADERS = {
+    "SUM": ("Total", "Combined Total", "Sum"), "AVERAGE": ("Average", "Mean Value", "Row Average"),
+    "MIN": ("Lowest", "Minimum", "Row Min"), "MAX": ("Highest", "Maximum", "Row Max"),
+    "ROUND": ("{h} Rounded", "Rounded {h}"), "PRODUCT": ("Extended Value", "Line Total", "Product"),
+    "DIFFERENCE": ("Difference", "Variance", "Net"),
+}
+ROUND_WORDS = {2: "2 decimal places", 1: "1 decimal place", 0: "a whole number (0 decimal places)",
+               -1: "the nearest ten (-1 digits)"}
+PHRASINGS = (
+    "Open {path} and go to the sheet '{sheet}'. Add a new column: type the header '{header}' in {header_cell}, "
+    "then fill {ref} with formulas so that each row shows {calc}. Every cell of {ref} must be a formula that "
+    "uses the cells of its own row (no typed-in numbers). Save the file in place as xlsx.",
+    "In the workbook {path}, sheet '{sheet}', create a column titled '{header}' (header in cell {header_cell}). "
+    "For every data row, the cells {ref} should hold a formula computing {calc} from that same row. "
+    "Don't type the results as numbers. Keep the xlsx format when saving.",
+    "The table on sheet '{sheet}' of {path} needs a calculated column. Put '{header}' in {header_cell} and, in "
+    "each cell of {ref}, enter a formula for {calc} of that row. Then save the spreadsheet in place.",
+    "Using LibreOffice Calc, open {path}. On the '{sheet}' sheet, label cell {header_cell} '{header}' and add "
+    "row-by-row formulas in {ref} that compute {calc}. Each formula must refer to its own row. Save as xlsx, "
+    "overwriting the file.",
+    "Please extend the table in {path} (sheet '{sheet}') with a '{header}' column: header in {header_cell}, "
+    "formulas in {ref}, one per data row, each giving {calc}. Values must come from formulas, not constants. "
+    "Save the workbook in the same place and format.",
+)
+
+
+# --- helpers shared with the other value families ---------------------------------------------------
+
+def layout_lookup(layout: cc.Layout, extra: Mapping[str, Any] | None = None) -> Callable[[str | None, str], Any]:
+    """A `verifiers.formula` lookup over the layout's sheet (header in row 1), plus `extra` cells (e.g. formulas)."""
+    cells = dict(extra or {})
+
+    def lookup(sheet: str | None, coord: str) -> Any:
+        if sheet not in (None, layout.sheet):
+            raise LookupError(f"no sheet {sheet!r}")
+        if coord in cells:
+            return cells[coord]
+        row, col = coordinate_to_tuple(coord)
+        if col > layout.width:
+            return None
+        if row == 1:
+            return layout.header[col - 1]
+        if 2 <= row <= layout.last_row:
+            return layout.rows[row - 2][col - 1]
+        return None
+
+    return lookup
+
+
+def evaluate_on(layout: cc.Layout, formula: str, extra: Mapping[str, Any] | None = None) -> float:
+    """The value `formula` would show on the layout's sheet (a float, rounded to 9 decimals)."""
+    value = evaluate(formula, layout_lookup(layout, extra))
+    if not isinstance(value, float):
+        raise ValueError(f"{formula!r} gives {value!r}, not a number")
+    return round(value, 9)
+
+
+def same_kind_first(rng: random.Random, layout: cc.Layout, columns: list[int], counts: tuple[int, ...]) -> list[int]:
+    """The first count of `counts` that some kind of `columns` has that many columns of; else any `counts[-1]`
+    columns. Kept in sheet order."""
+    by_kind: dict[str, list[int]] = {}
+    for c in columns:
+        by_kind.setdefault(layout.kinds[c], []).append(c)
+    for count in counts:
+        groups = [g for g in by_kind.values() if len(g) >= count]
+        if groups:
+            return sorted(rng.sample(rng.choice(groups), count))
+    return sorted(rng.sample(columns, counts[-1]))
+
+
+RATE_WORDS = ("rate", "each", "unit", "price", "per ")
+
+
+def _quoted(layout: cc.Layout, columns: list[int]) -> str:
+    names = [f"'{layout.header[c]}' (column {layout.letter(c)})" for c in columns]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _plan(rng: random.Random, layout: cc.Layout, function: str) -> tuple[list[int], int, str]:
+    """Operand columns, ROUND digits, and the prose for the computation."""
+    numeric = layout.columns_of(*cc.NUMERIC_KINDS)
+    digits = 0
+    if function in ("SUM", "DIFFERENCE"):
+        cols = same_kind_first(rng, layout, numeric, (2,))
+    elif function in ("AVERAGE", "MIN", "MAX"):
+        cols = same_kind_first(rng, layout, numeric, rng.choice(((3, 2), (2,))))
+    elif function == "PRODUCT":  # a quantity times a rate, e.g. Units * Unit Cost, when the headers say so
+        counts = [c for c in numeric if layout.kinds[c] in ("int", "number")]
+        money = [c for c in numeric if layout.kinds[c] == "money"]
+        rates = [c for c in money if any(w in layout.header[c].casefold() for w in RATE_WORDS)]
+        if counts and (rates or money):
+            cols = sorted([rng.choice(counts), rng.choice(rates or money)])
+        else:
+            cols = sorted(rng.sample(numeric, 2))
+    else:
+        fractional = [c for c in numeric if layout.kinds[c] != "int"]
+        cols = [rng.choice(fractional or numeric)]
+        digits = {"money": rng.choice((0, 1)), "number": 0, "int": -1}[layout.kinds[cols[0]]]
+    what = _quoted(layout, cols)
+    pair = [_quoted(layout, [c]) for c in cols]
+    calc = {
+        "SUM": f"the sum of {what} (use SUM or +)",
+        "AVERAGE": f"the average of {what}, using AVERAGE",
+        "MIN": f"the {'smaller' if len(cols) == 2 else 'smallest'} of {what}, using MIN",
+        "MAX": f"the {'larger' if len(cols) == 2 else 'largest'} of {what}, using MAX",
+        "ROUND": f"{what} rounded to {ROUND_WORDS[digits]}, using ROUND",
+        "PRODUCT": f"{pair[0]} multiplied by {pair[-1]} (use * or PRODUCT)",
+        "DIFFERENCE": f"{pair[0]} minus {pair[-1]}",
+    }[function]
+    return cols, digits, calc
+
+
+def row_formula(layout: cc.Layout, function: str, cols: list[int], digits: int, row: int) -> str:
+    cells = [f"{layout.letter(c)}{row}" for c in cols]
+    if function == "ROUND":
+        return f"=ROUND({cells[0]},{digits})"
+    if function == "PRODUCT":
+        return f"={cells[0]}*{cells[1]}"
+    if function == "DIFFERENCE":
+        return f"={cells[0]}-{cells[1]}"
+    return f"={function}({','.join(cells)})"
+
+
+@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    function = values["params"]["function"]
+    layout = cc.layout_from(values["table"], values["plan"])
+    cols, digits, calc = _plan(rng, layout, function)
+    taken = {h.casefold() for h in layout.header}
+    names = [h.format(h=layout.header[cols[0]]) for h in HEADERS[function]]
+    header = rng.choice([h for h in names if h.casefold() not in taken] or [f"{names[0]} Column"])
+    letter = layout.letter(layout.width)
+    ref = f"{letter}2:{letter}{layout.last_row}"
+    facts = {"path": layout.path, "sheet": layout.sheet, "header": header, "header_cell": f"{letter}1",
+             "ref": ref, "calc": calc}
+    target = {"function": function, "cols": cols, "digits": digits, "letter": letter, "header": header, "ref": ref}
+    return {"layout": layout, "facts": facts, "target": target}
+
+
+def _formulas(layout: cc.Layout, target: Mapping[str, Any], shift: int = 0) -> dict[str, str]:
+    return {f"{target['letter']}{r}": row_formula(layout, target["function"], target["cols"], target["digits"],
+                                                  r + shift)
+            for r in range(2, layout.last_row + 1)}
+
+
+@node("rubric", "rubric", ("layout", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout: cc.Layout = values["layout"]
+    target = values["target"]
+    formulas = list(_formulas(layout, target).values())
+    expected = [evaluate_on(layout, f) for f in formulas]
+    check = Check(
+        id="formula_column",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, {target['letter']}1 is '{target['header']}' and "
+                  f"every cell of {target['ref']} is a formula over its own row with the right value.",
+        primitive="xlsx.formula_column",
+        args={"path": layout.path, "sheet": layout.sheet, "header_cell": f"{target['letter']}1",
+              "header": target["header"], "ref": target["ref"], "expected": expected, "tolerance": 0.001,
+              "formulas": formulas},
+    )
+    return {"rubric": [check, cc.unchanged_check(layout)]}
+
+
+@node("solve", "solve", ("layout", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout: cc.Layout = values["layout"]
+    target = values["target"]
+    head = {f"{target['letter']}1": target["header"]}
+    formulas = _formulas(layout, target)
+    constants = {cell: evaluate_on(layout, f) for cell, f in formulas.items()}
+    last = f"{target['letter']}{layout.last_row}"
+    base = {"op": "xlsx.set_cells", "path": layout.path, "sheet": layout.sheet}
+    return {"solutions": [
+        Solution("oracle", "header plus one row formula per data row", [{**base, "cells": {**head, **formulas}}]),
+        Solution("near-miss-1", "types the computed results as constants instead of formulas",
+                 [{**base, "cells": {**head, **constants}}]),
+        Solution("near-miss-2", "fills every row but the last one",
+                 [{**base, "cells": {**head, **{c: f for c, f in formulas.items() if c != last}}}]),
+        Solution("near-miss-3", "formulas refer to the next row (references shifted down by one)",
+                 [{**base, "cells": {**head, **_formulas(layout, target, shift=1)}}]),
+    ]}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(cc.APP,),
+    description="Add a calculated column whose every data row holds a formula over that row.",
+    knobs={"function": FUNCTIONS},
+    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+)

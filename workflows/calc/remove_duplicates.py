@@ -1,0 +1,143 @@
+"""calc.remove_duplicates: delete duplicate data rows (exact copies, or repeated keys), keeping first occurrences.
+
+The goal node injects 2-4 duplicates after their originals. In `exact` mode they are exact copies and one more
+row repeats a key with different values (not a duplicate: it must stay); in `key` mode some copies repeat the
+key with different values and all of them must go.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from workflows.calc import kit as cc
+
+NAME = "calc.remove_duplicates"
+PHRASINGS = (
+    "Open {path} and look at the table on the sheet '{sheet}' ({ref}, header in row 1). {rule} Delete the "
+    "duplicate rows entirely so no blank rows remain, keep the header, and save the file in place as xlsx.",
+    "The data on sheet '{sheet}' of {path} (rows {ref}) contains duplicates. {rule} Remove them by deleting "
+    "whole rows, leave the remaining rows in their current order with no gaps, and save the workbook as xlsx.",
+    "Please clean up the duplicate records in {path}, sheet '{sheet}', range {ref}. {rule} Don't sort the table "
+    "or leave empty rows behind. Save the spreadsheet in the same file and format.",
+    "Using LibreOffice Calc, open {path}, go to sheet '{sheet}' and deduplicate the rows {ref}. {rule} The "
+    "rows that stay must keep their order and sit directly under the header. Save as xlsx, overwriting the file.",
+    "Some rows in the table on the '{sheet}' sheet of {path} ({ref}) were entered twice. {rule} Delete the "
+    "extra rows (whole rows, no blank lines left) and save the file in place, keeping the xlsx format.",
+)
+RULES = {
+    "exact": "A row is a duplicate only when it is identical in every column to an earlier row; keep the first "
+             "occurrence and delete the later copies. Rows that share some values but differ in any column are "
+             "not duplicates.",
+    "key": "Rows are duplicates when they have the same '{key}' value, even if other columns differ; keep only "
+           "the first row for each '{key}' and delete the later ones.",
+}
+
+
+def _changed(rng: random.Random, rows: list[list[Any]], row: list[Any], columns: list[int]) -> list[Any]:
+    """A copy of `row` with one of `columns` given another row's (different) value."""
+    copy = list(row)
+    column = rng.choice(columns)
+    copy[column] = rng.choice([r[column] for r in rows if r[column] != row[column]])
+    return copy
+
+
+def _inject(rng: random.Random, rows: list[list[Any]], mode: str, numeric: list[int]
+            ) -> tuple[list[list[Any]], list[int]]:
+    """Rows with duplicates inserted after their sources; returns them and the 0-based indexes of the extras."""
+    count = rng.randint(2, 4)
+    sources = rng.sample(range(len(rows)), count + (mode == "exact"))
+    tagged: list[tuple[list[Any], str, int]] = [(list(r), "orig", i) for i, r in enumerate(rows)]
+    if mode == "exact":
+        extras = [(list(rows[s]), "dup", s) for s in sources[:count]]
+        extras.append((_changed(rng, rows, rows[sources[count]], numeric), "near", sources[count]))
+    else:
+        differ = set(rng.sample(range(count), rng.randint(1, count - 1)))
+        extras = [(_changed(rng, rows, rows[s], numeric) if i in differ else list(rows[s]), "dup", s)
+                  for i, s in enumerate(sources)]
+    for extra in extras:
+        at = next(i for i, (_, tag, source) in enumerate(tagged) if tag == "orig" and source == extra[2])
+        tagged.insert(rng.randint(at + 1, len(tagged)), extra)
+    return [r for r, _, _ in tagged], [i for i, (_, tag, _) in enumerate(tagged) if tag == "dup"]
+
+
+@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    mode = values["params"]["mode"]
+    table = cc.layout_from(values["table"], values["plan"])
+    rows, dups = _inject(rng, table.rows, mode, table.columns_of(*cc.NUMERIC_KINDS))
+    layout = table.with_rows(rows)
+    key = layout.columns_of("key")[0]
+    facts = {"path": layout.path, "sheet": layout.sheet, "ref": layout.table_ref,
+             "rule": RULES[mode].format(key=layout.header[key])}
+    return {"layout": layout, "facts": facts, "target": {"mode": mode, "dups": dups, "key": key}}
+
+
+def _keep(layout: cc.Layout, gone: list[int]) -> list[list[str]]:
+    return [row for i, row in enumerate(layout.text_rows()) if i not in gone]
+
+
+@node("rubric", "rubric", ("layout", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout: cc.Layout = values["layout"]
+    t = values["target"]
+    kept = _keep(layout, t["dups"])
+    check = Check(
+        id="deduplicated",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, the header is kept and the data rows are exactly the "
+                  f"{len(kept)} first occurrences, in their original order, with no blank rows.",
+        primitive="xlsx.table_rows",
+        args={"path": layout.path, "sheet": layout.sheet, "header": list(layout.header), "rows": kept},
+    )
+    return {"rubric": [check]}
+
+
+@node("solve", "solve", ("layout", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout: cc.Layout = values["layout"]
+    t = values["target"]
+    rng = ctx.rng("solve")
+    dups: list[int] = t["dups"]
+    base = {"op": "xlsx.delete_rows", "path": layout.path, "sheet": layout.sheet}
+
+    def delete(indexes: list[int]) -> list[dict[str, Any]]:
+        return [{**base, "rows": sorted(i + 2 for i in indexes)}]
+
+    left = rng.choice(dups)
+    solutions = [
+        Solution("oracle", "deletes every later duplicate row", delete(dups)),
+        Solution("near-miss-1", "leaves one duplicate row in place", delete([i for i in dups if i != left])),
+    ]
+    keys = [row[t["key"]] for row in layout.rows]
+    firsts = [keys.index(keys[i]) for i in dups]
+    if t["mode"] == "exact":
+        near = next(i for i, k in enumerate(keys) if keys.index(k) != i and i not in dups)
+        extra = rng.choice([i for i in range(len(keys)) if i not in dups and keys.index(keys[i]) == i
+                            and keys.count(keys[i]) == 1])
+        solutions += [
+            Solution("near-miss-2", "also deletes a row that is not a duplicate", delete([*dups, extra])),
+            Solution("near-miss-3", "deduplicates by the key column alone, deleting a row that differs",
+                     delete([*dups, near])),
+        ]
+    else:
+        exact = [i for i, f in zip(dups, firsts, strict=True) if layout.rows[i] == layout.rows[f]]
+        solutions += [
+            Solution("near-miss-2", "keeps the last occurrence, deleting the first one instead", delete(firsts)),
+            Solution("near-miss-3", "removes only exact copies, keeping rows that repeat the key with other values",
+                     delete(exact)),
+        ]
+    return {"solutions": solutions}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(cc.APP,),
+    description="Delete duplicate rows of a table (exact copies or repeated keys), keeping first occurrences.",
+    knobs={"mode": ("exact", "key")},
+    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+)

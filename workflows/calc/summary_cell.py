@@ -1,0 +1,226 @@
+"""calc.summary_cell: put one aggregate formula (SUM, COUNTIF, MEDIAN...) with a label two rows below a table."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from verifiers.grounding import leaks
+from workflows.calc import kit as cc
+from workflows.calc.formula_column import evaluate_on
+
+NAME = "calc.summary_cell"
+FUNCTIONS = ("SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTIF", "SUMIF", "MEDIAN")
+UNITS = {"int": 1, "money": 0.01, "number": 0.1}
+DECIMALS = {"int": 0, "money": 2, "number": 1}
+LABELS = {"SUM": "Total {h}", "AVERAGE": "Average {h}", "MIN": "Lowest {h}", "MAX": "Highest {h}",
+          "MEDIAN": "Median {h}", "COUNT": "{h} Entries", "COUNTIF": "{v} Count", "SUMIF": "{v} {h}"}
+WRONG = {"SUM": "AVERAGE", "AVERAGE": "SUM", "MIN": "MAX", "MAX": "MIN", "MEDIAN": "AVERAGE"}
+PHRASINGS = (
+    "Open {path} and, on the sheet '{sheet}', enter a formula in cell {cell} that uses {function} to compute "
+    "{what}. Type the label '{label}' in {label_cell}, next to it. Save the file in place as xlsx.",
+    "In the workbook {path} (sheet '{sheet}'), add a summary below the table: cell {label_cell} gets the text "
+    "'{label}' and cell {cell} gets a {function} formula giving {what}. Use a formula, not a typed number, and "
+    "save the workbook in xlsx format.",
+    "On the '{sheet}' sheet of {path}, I need {what}. Put it in {cell} as a formula with the {function} function, "
+    "and write '{label}' in {label_cell} as its label. Then save the spreadsheet (same file, xlsx).",
+    "Using LibreOffice Calc, open {path}, go to sheet '{sheet}' and write a {function} formula in {cell} for "
+    "{what}. Label it by typing '{label}' into {label_cell}. Save the file, keeping the xlsx format.",
+    "Please add a {function} formula to {cell} on sheet '{sheet}' of {path} that returns {what}, with the label "
+    "'{label}' in cell {label_cell}. Don't type the result by hand. Save the workbook in place.",
+)
+
+
+# --- answer leaks: a computed answer must not appear in the instruction by coincidence ----------------
+
+def leaky(value: Any, facts: Mapping[str, Any], phrasings: Sequence[str]) -> bool:
+    """True when `value` would appear in any phrasing filled with `facts` (e.g. a count of 2 next to 'A2')."""
+    return any(leaks(p.format(**facts), value) for p in phrasings)
+
+
+def unleak(rows: list[list[Any]], column: int, kind: str, row: int, value_of: Callable[[list[list[Any]]], Any],
+           is_leaky: Callable[[Any], bool]) -> list[list[Any]]:
+    """`rows` with rows[row][column] moved by a few units (kept distinct in the column, non-negative) so that
+    `value_of(rows)` no longer leaks; deterministic. Raises ValueError when nothing nearby works."""
+    unit, places = UNITS[kind], DECIMALS[kind]
+    start = rows[row][column]
+    used = {r[column] for r in rows}
+    for step in [*range(1, 200), *range(-1, -200, -1)]:
+        candidate = round(start + step * unit, places) if places else start + step
+        if candidate in used or candidate < 0:
+            continue
+        trial = [list(r) for r in rows]
+        trial[row][column] = candidate
+        if not is_leaky(value_of(trial)):
+            return trial
+    raise ValueError(f"cannot move column {column} row {row} away from a leaking answer")
+
+
+def deciding_row(values: list[float], function: str) -> int:
+    """The row whose value changes the aggregate when moved: the extreme or the (upper) median, else the largest."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    if function == "MIN":
+        return order[0]
+    if function == "MEDIAN":
+        return order[len(order) // 2]
+    return order[-1]
+
+
+# --- the family ---------------------------------------------------------------------------------------
+
+def _option(layout: cc.Layout, function: str, column: int, value: str | None, short: bool = False
+            ) -> dict[str, Any]:
+    """Cells, formula, label and prose for one choice (column; category value for *IF)."""
+    cat = layout.columns_of("category")[0]
+    last = layout.last_row - 1 if short else layout.last_row
+    row = layout.last_row + 2
+
+    def rng_of(c: int) -> str:
+        return f"{layout.letter(c)}2:{layout.letter(c)}{last}"
+
+    header, cat_header = layout.header[column], layout.header[cat]
+    home = cat if function == "COUNTIF" else column
+    ref = rng_of(home)
+    formula = {
+        "COUNTIF": f'=COUNTIF({rng_of(cat)},"{value}")',
+        "SUMIF": f'=SUMIF({rng_of(cat)},"{value}",{ref})',
+    }.get(function, f"={function}({ref})")
+    what = {
+        "SUM": f"the total of the '{header}' column ({ref})",
+        "AVERAGE": f"the average of the '{header}' column ({ref})",
+        "MIN": f"the smallest value of the '{header}' column ({ref})",
+        "MAX": f"the largest value of the '{header}' column ({ref})",
+        "MEDIAN": f"the median of the '{header}' column ({ref})",
+        "COUNT": f"how many numbers the '{header}' column ({ref}) holds",
+        "COUNTIF": f"how many rows have '{cat_header}' equal to '{value}' (criteria range {ref})",
+        "SUMIF": f"the total '{header}' ({ref}) of the rows whose '{cat_header}' ({rng_of(cat)}) is '{value}'",
+    }[function]
+    return {"function": function, "column": column, "value": value, "ref": ref, "formula": formula, "what": what,
+            "cell": f"{layout.letter(home)}{row}", "label_cell": f"{layout.letter(home - 1)}{row}",
+            "label": LABELS[function].format(h=header, v=value)}
+
+
+def _options(layout: cc.Layout, function: str) -> list[dict[str, Any]]:
+    numeric = layout.columns_of(*cc.NUMERIC_KINDS)
+    cat = layout.columns_of("category")[0]
+    values = sorted(set(layout.column(cat)))
+    if function == "COUNTIF":
+        return [_option(layout, function, cat, v) for v in values]
+    if function == "SUMIF":
+        return [_option(layout, function, c, v) for c in numeric for v in values]
+    return [_option(layout, function, c, None) for c in numeric]
+
+
+def _facts(layout: cc.Layout, option: Mapping[str, Any]) -> dict[str, Any]:
+    return {"path": layout.path, "sheet": layout.sheet, "function": option["function"], "what": option["what"],
+            "cell": option["cell"], "label": option["label"], "label_cell": option["label_cell"]}
+
+
+def _settle(rng: random.Random, layout: cc.Layout, function: str) -> tuple[cc.Layout, dict[str, Any], float]:
+    """A layout and option whose answer does not leak into the instruction (moving data only when needed)."""
+    options = _options(layout, function)
+    rng.shuffle(options)
+
+    def is_leaky(option: Mapping[str, Any], value: Any) -> bool:
+        return leaky(value, _facts(layout, option), PHRASINGS)
+
+    for option in options:
+        value = evaluate_on(layout, option["formula"])
+        if not is_leaky(option, value):
+            return layout, option, value
+    option = options[0]
+    cat = layout.columns_of("category")[0]
+    rows = [list(r) for r in layout.rows]
+    if function == "COUNTIF":  # relabel rows of the largest other category until the count no longer leaks
+        for _ in range(len(rows)):
+            counts = Counter(r[cat] for r in rows)
+            donors = [r for r in rows if r[cat] != option["value"]]
+            if not donors:
+                break
+            max(donors, key=lambda r: counts[r[cat]])[cat] = option["value"]
+            moved = layout.with_rows(rows)
+            value = evaluate_on(moved, option["formula"])
+            if not is_leaky(option, value):
+                return moved, option, value
+        raise ValueError("no COUNTIF criterion avoids a leak")
+    if function == "COUNT":  # empty cells of the counted column (a missing reading) until the count is safe
+        for blanked in rows[: len(rows) // 2]:
+            blanked[option["column"]] = None
+            moved = layout.with_rows(rows)
+            value = evaluate_on(moved, option["formula"])
+            if not is_leaky(option, value):
+                return moved, option, value
+        raise ValueError("no COUNT avoids a leak")
+    column = option["column"]
+    picked = [i for i, r in enumerate(rows) if function != "SUMIF" or r[cat] == option["value"]]
+    row = picked[deciding_row([rows[i][column] for i in picked], function)]
+    moved_rows = unleak(rows, column, layout.kinds[column], row,
+                        lambda trial: evaluate_on(layout.with_rows(trial), option["formula"]),
+                        lambda value: is_leaky(option, value))
+    moved = layout.with_rows(moved_rows)
+    return moved, option, evaluate_on(moved, option["formula"])
+
+
+@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout = cc.layout_from(values["table"], values["plan"])
+    layout, option, expected = _settle(ctx.rng("goal"), layout, values["params"]["function"])
+    return {"layout": layout, "facts": _facts(layout, option), "target": {**option, "expected": expected}}
+
+
+@node("rubric", "rubric", ("layout", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout: cc.Layout = values["layout"]
+    t = values["target"]
+    where = {"path": layout.path, "sheet": layout.sheet}
+    return {"rubric": [
+        Check(id="label", criterion=f"{t['label_cell']} on sheet '{layout.sheet}' holds the label '{t['label']}'.",
+              primitive="xlsx.cell_value", args={**where, "cell": t["label_cell"], "expected": t["label"]}),
+        Check(id="formula", criterion=f"{t['cell']} holds a {t['function']} formula over {t['ref']} with the "
+                                      "right value.",
+              primitive="xlsx.formula_value",
+              args={**where, "cell": t["cell"], "function": t["function"], "ref": t["ref"],
+                    "expected": t["expected"], "tolerance": 0.005, "formula": t["formula"]}),
+        cc.unchanged_check(layout),
+    ]}
+
+
+@node("solve", "solve", ("layout", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    layout: cc.Layout = values["layout"]
+    t = values["target"]
+    function = t["function"]
+    short = _option(layout, function, t["column"], t["value"], short=True)
+    if function == "COUNT":
+        key = layout.letter(layout.columns_of("key")[0])
+        wrong, why = f"=COUNT({key}2:{key}{layout.last_row})", "counts the text key column, which COUNT ignores"
+    elif function in WRONG:
+        wrong, why = f"={WRONG[function]}({t['ref']})", f"uses {WRONG[function]} instead of {function}"
+    else:
+        plain = "COUNTA" if function == "COUNTIF" else "SUM"
+        wrong, why = f"={plain}({t['ref']})", f"uses {plain} over the whole range, ignoring the condition"
+    base = {"op": "xlsx.set_cells", "path": layout.path, "sheet": layout.sheet}
+
+    def cells(value: Any) -> dict[str, Any]:
+        return {**base, "cells": {t["label_cell"]: t["label"], t["cell"]: value}}
+
+    return {"solutions": [
+        Solution("oracle", f"label plus {t['formula']}", [cells(t["formula"])]),
+        Solution("near-miss-1", "the range stops one row short of the last data row", [cells(short["formula"])]),
+        Solution("near-miss-2", why, [cells(wrong)]),
+        Solution("near-miss-3", "types the right result as a constant instead of a formula", [cells(t["expected"])]),
+    ]}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(cc.APP,),
+    description="Put one labelled aggregate formula (SUM, AVERAGE, COUNTIF, SUMIF...) below a table.",
+    knobs={"function": FUNCTIONS},
+    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+)

@@ -1,0 +1,1 @@
+"""The chrome families and their app kit (`kit.py`)."""

@@ -1,0 +1,103 @@
+"""chrome.add_bookmark: bookmark one or two stated pages, with stated names, in a stated place."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from workflows.chrome import kit as chc
+
+NAME = "chrome.add_bookmark"
+PHRASINGS = (
+    "In Google Chrome, bookmark {items} {where}. Use exactly the bookmark names given.",
+    "Add {items} to Chrome's bookmarks, {where}. Name each bookmark exactly as written here and leave the "
+    "other bookmarks alone.",
+    "I want quick access to {items}. Please create {noun} in Chrome {where}, named exactly as given.",
+    "Using Chrome's bookmark manager or the star button, bookmark {items} {where}. The names must match the "
+    "ones given.",
+    "Create a new Chrome bookmark for each of these: {items}. Put {noun} {where}, keep the names exactly as "
+    "stated and don't touch any existing bookmark.",
+)
+
+
+def _where(location: str, folder: list[str]) -> str:
+    if location in ("bar", "other"):
+        return f"directly {chc.place(folder[0])} (not inside any folder)"
+    return f"inside the existing folder '{folder[1]}' {chc.place(folder[0])}"
+
+
+@node("goal", "goal", ("params", "bookmarks"), ("profile", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    location, count = values["params"]["location"], values["params"]["count"]
+    profile = chc.base_profile(values["bookmarks"], rng)
+    root = location.removesuffix("_folder")
+    folder = [chc.ROOT_OF[root]]
+    extra = list(values["bookmarks"]["extra"])
+    if location.endswith("_folder"):
+        folder.append(rng.choice(profile.folders(root))["name"])
+        fitting = [s for s in extra if s.get("folder") == folder[1]]
+        extra = fitting if len(fitting) >= count else extra  # sites of the folder's kind when the model gave them
+    sites = rng.sample(extra, count)
+    items = " and ".join(f"'{s['name']}' ({s['url']})" for s in sites)
+    facts = {"items": items, "where": _where(location, folder),
+             "noun": "the bookmark" if count == 1 else "both bookmarks"}
+    return {"profile": profile, "facts": facts, "target": {"folder": folder, "sites": sites}}
+
+
+@node("rubric", "rubric", ("profile", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    profile: chc.Profile = values["profile"]
+    folder, sites = values["target"]["folder"], values["target"]["sites"]
+    checks = [Check(id=f"bookmark_{i}",
+                    criterion=f"A bookmark named '{s['name']}' pointing at {s['url']} is in {' > '.join(folder)}.",
+                    primitive="chrome.bookmark_exists",
+                    args={"path": chc.BOOKMARKS, "name": s["name"], "url": s["url"], "folder": folder})
+              for i, s in enumerate(sites, start=1)]
+    links = profile.links()
+    checks.append(Check(id="kept", criterion="Every bookmark that existed before is still in its place, and no "
+                                             "other bookmark was added.", primitive="chrome.bookmarks_kept",
+                        args={"path": chc.BOOKMARKS, "bookmarks": chc.kept(links), "total": len(links) + len(sites)}))
+    return {"rubric": checks}
+
+
+def _adds(folder: list[str], sites: list[dict[str, str]]) -> list[dict[str, Any]]:
+    return [chc.bm("add_bookmark", folder=folder, name=s["name"], url=s["url"]) for s in sites]
+
+
+@node("solve", "solve", ("params", "profile", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    profile: chc.Profile = values["profile"]
+    folder, sites = values["target"]["folder"], values["target"]["sites"]
+    if len(folder) == 2:
+        wrong, why = folder[:1], f"puts the bookmarks directly in {folder[0]} instead of the '{folder[1]}' folder"
+    else:
+        other_root = chc.OTHER if folder[0] == chc.BAR else chc.BAR
+        wrong, why = [other_root], f"puts the bookmarks in {other_root} instead of {folder[0]}"
+    titled = [chc.bm("add_bookmark", folder=folder, name=s["url"].split("://", 1)[1].rstrip("/"), url=s["url"])
+              for s in sites]
+    solutions = [
+        Solution("oracle", "adds each bookmark with its stated name in the stated place", _adds(folder, sites)),
+        Solution("near-miss-1", why, _adds(wrong, sites)),
+        Solution("near-miss-2", "keeps the name Chrome proposes for an unloaded page (its address) instead of "
+                                "typing the stated name", titled),
+    ]
+    if len(sites) > 1:
+        solutions.append(Solution("near-miss-3", "adds only the first bookmark", _adds(folder, sites[:1])))
+    else:
+        first = profile.links()[0]
+        solutions.append(Solution("near-miss-3", f"adds the bookmark but deletes '{first[1]}' on the way",
+                                  [*_adds(folder, sites), chc.bm("delete", folder=first[0], name=first[1])]))
+    return {"solutions": solutions}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(chc.APP,),
+    description="Bookmark stated pages under stated names, on the bookmarks bar, in Other bookmarks or in a folder.",
+    knobs={"location": ("bar", "bar_folder", "other", "other_folder"), "count": (1, 2)},
+    nodes=(*chc.source_nodes(), goal, chc.prepare, chc.instruction(NAME, PHRASINGS), rubric, solve),
+)

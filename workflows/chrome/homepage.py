@@ -1,0 +1,109 @@
+"""chrome.homepage: set the home page to a stated address (from the New Tab page or replacing another
+address) or back to the New Tab page; optionally also make the Home button visible.
+
+In Chrome the home page lives under Settings > Appearance > Show home button: a choice between "New Tab
+page" and a custom address (`homepage_is_newtabpage`, `homepage`, `browser.show_home_button` in Preferences).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from workflows.chrome import kit as chc
+
+NAME = "chrome.homepage"
+PHRASINGS = (
+    "In Google Chrome, {what}.{button}",
+    "Change Chrome's settings: {what}.{button} Don't change anything else.",
+    "Please update my browser: in Chrome's appearance settings, {what}.{button}",
+    "The Home button in Chrome should take me somewhere else. Please {what}.{button}",
+    "Configure Google Chrome: {what}.{button} Leave the startup pages and bookmarks as they are.",
+)
+BUTTON_TEXT = " Also make sure the Home button is shown in the toolbar."
+
+
+@node("goal", "goal", ("params", "bookmarks"), ("profile", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    target, button = values["params"]["target"], values["params"]["button"]
+    profile = chc.base_profile(values["bookmarks"], rng)
+    sites = [s["url"] for s in chc.pick_sites(values["bookmarks"], rng, 2)]
+    old = rng.choice([url for _, _, url in profile.links()])
+    shown = False if button == "show" else rng.random() < 0.5
+    if target == "url_from_ntp":
+        profile = profile.with_prefs(homepage_is_newtabpage=True, **{"browser.show_home_button": shown})
+        what = f"set the home page to {sites[0]} instead of the New Tab page"
+    elif target == "url_replace":
+        profile = profile.with_prefs(homepage=old, homepage_is_newtabpage=False, **{"browser.show_home_button": shown})
+        what = f"change the home page from {old} to {sites[0]}"
+    else:
+        profile = profile.with_prefs(homepage=old, homepage_is_newtabpage=False, **{"browser.show_home_button": shown})
+        what = f"make the Home button open the New Tab page instead of {old}"
+    facts = {"what": what, "button": BUTTON_TEXT if button == "show" else ""}
+    goal_state = {"url": None if target == "new_tab" else sites[0], "show_button": True if button == "show" else None,
+                  "other_url": sites[1]}
+    return {"profile": profile, "facts": facts, "target": goal_state}
+
+
+@node("rubric", "rubric", ("profile", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    args: dict[str, Any] = {"path": chc.PREFERENCES}
+    if t["url"] is None:
+        args["new_tab"] = True
+        criterion = "The home page is the New Tab page."
+    else:
+        args["url"] = t["url"]
+        criterion = f"The home page is the custom address {t['url']} (not the New Tab page)."
+    if t["show_button"] is not None:
+        args["show_button"] = True
+        criterion += " The Home button is shown."
+    # Choosing the New Tab page in Chrome keeps the stored address: only a custom-address task may change it
+    scope = ["homepage_is_newtabpage", *(["homepage"] if t["url"] is not None else []),
+             *(["browser.show_home_button"] if t["show_button"] else [])]
+    return {"rubric": [Check(id="homepage", criterion=criterion, primitive="chrome.homepage", args=args),
+                       chc.prefs_kept_check(values["profile"].prefs, *scope)]}
+
+
+@node("solve", "solve", ("target",), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    button = [chc.pref("browser.show_home_button", True)] if t["show_button"] else []
+    if t["url"] is None:
+        oracle = [chc.pref("homepage_is_newtabpage", True), *button]
+        misses = [
+            ("sets the startup page to the New Tab page instead of the home page",
+             [chc.pref("session.restore_on_startup", 5), *button]),
+            ("clears the custom address but leaves the custom-address option selected",
+             [chc.pref("homepage", ""), chc.pref("homepage_is_newtabpage", False), *button]),
+        ]
+    else:
+        oracle = [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", t["url"]), *button]
+        misses = [
+            ("types the address but leaves the 'New Tab page' option selected",
+             [chc.pref("homepage_is_newtabpage", True), chc.pref("homepage", t["url"]), *button]),
+            ("opens the address on startup instead of making it the home page",
+             [chc.pref("session.restore_on_startup", 4), chc.pref("session.startup_urls", [t["url"]]), *button]),
+            ("sets a different page as the home page",
+             [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", t["other_url"]), *button]),
+        ]
+    if t["show_button"]:
+        misses.append(("sets the home page but leaves the Home button hidden",
+                       [op for op in oracle if op not in button]))
+    solutions = [Solution("oracle", "sets the home page as asked", oracle)]
+    solutions += [Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]
+    return {"solutions": solutions}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(chc.APP,),
+    description="Set Chrome's home page to a stated address or to the New Tab page, optionally showing the Home "
+                "button.",
+    knobs={"target": ("url_from_ntp", "url_replace", "new_tab"), "button": ("show", "unchanged")},
+    nodes=(*chc.source_nodes(), goal, chc.prepare, chc.instruction(NAME, PHRASINGS), rubric, solve),
+)

@@ -1,0 +1,139 @@
+"""chrome.startup_pages: choose what Chrome opens on startup.
+
+Settings > On startup offers "Open the New Tab page" (`session.restore_on_startup` 5), "Continue where you
+left off" (1) and "Open a specific page or set of pages" (4, with `session.startup_urls`). Targets: open one,
+two or three stated pages; add a page to the existing set; replace the set; or switch to one of the other modes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from workflows.chrome import kit as chc
+
+NAME = "chrome.startup_pages"
+PAGES = {"one_page": 1, "two_pages": 2, "three_pages": 3}
+PHRASINGS = (
+    "In Google Chrome's startup settings, {what}.",
+    "Change what Chrome does when it starts: {what}. Leave everything else unchanged.",
+    "Please configure Chrome's 'On startup' setting so that it will {what_plain}.",
+    "When I launch Chrome it doesn't open what I want. Fix the startup behaviour: {what}.",
+    "Using chrome://settings/onStartup, {what}.",
+)
+
+
+def _session(mode: int, urls: list[str]) -> dict[str, Any]:
+    return {"session.restore_on_startup": mode, "session.startup_urls": urls}
+
+
+@node("goal", "goal", ("params", "bookmarks"), ("profile", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    target = values["params"]["target"]
+    profile = chc.base_profile(values["bookmarks"], rng)
+    fresh = [s["url"] for s in chc.pick_sites(values["bookmarks"], rng, 3)]
+    old = rng.sample([url for _, _, url in profile.links()], 2)
+    goal_state: dict[str, Any]
+    if target in PAGES:
+        urls = fresh[:PAGES[target]]
+        profile = profile.with_prefs(**_session(rng.choice([1, 5]), []))
+        what = f"make it open {'this page' if len(urls) == 1 else 'these pages'}: {chc.join_and(urls)}"
+        plain = f"open {chc.join_and(urls)} every time it starts"
+        goal_state = {"mode": "urls", "urls": urls}
+    elif target == "add_page":
+        kept = old[:rng.randint(1, 2)]
+        profile = profile.with_prefs(**_session(4, kept))
+        them = "that page" if len(kept) == 1 else "those"
+        what = f"it currently opens {chc.join_and(kept)}; keep {them} and add {fresh[0]}"
+        plain = f"open {chc.join_and([*kept, fresh[0]])} at startup (it now opens only {chc.join_and(kept)})"
+        goal_state = {"mode": "urls", "urls": [*kept, fresh[0]]}
+    elif target == "replace_pages":
+        profile = profile.with_prefs(**_session(4, old))
+        what = f"replace the pages it opens now ({chc.join_and(old)}) with {chc.join_and(fresh[:2])}"
+        plain = f"open only {chc.join_and(fresh[:2])} at startup, no longer {chc.join_and(old)}"
+        goal_state = {"mode": "urls", "urls": fresh[:2]}
+    else:
+        pages = rng.random() < 0.6
+        other = 4 if pages else (5 if target == "continue" else 1)
+        profile = profile.with_prefs(**_session(other, old if pages else []))
+        what = ("choose 'Continue where you left off' so the tabs of the last session come back" if target == "continue"
+                else "choose 'Open the New Tab page'")
+        plain = ("continue where I left off, restoring the previous session's tabs" if target == "continue"
+                 else "open just the New Tab page")
+        goal_state = {"mode": target, "urls": None}
+    goal_state |= {"spare": fresh[2], "initial": profile.prefs["session"]}
+    return {"profile": profile, "facts": {"what": what, "what_plain": plain}, "target": goal_state}
+
+
+@node("rubric", "rubric", ("profile", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    args: dict[str, Any] = {"path": chc.PREFERENCES, "mode": t["mode"]}
+    if t["mode"] == "urls":
+        args["urls"] = t["urls"]
+        criterion = f"On startup Chrome opens exactly these pages: {', '.join(t['urls'])}."
+    else:
+        criterion = {"continue": "On startup Chrome continues where it left off.",
+                     "new_tab": "On startup Chrome opens the New Tab page."}[t["mode"]]
+    # Choosing another startup mode in Chrome keeps the list of pages: only a pages task may change it
+    scope = "session" if t["mode"] == "urls" else "session.restore_on_startup"
+    return {"rubric": [Check(id="startup", criterion=criterion, primitive="chrome.startup_pages", args=args),
+                       chc.prefs_kept_check(values["profile"].prefs, scope)]}
+
+
+def _set(mode: int, urls: list[str] | None = None) -> list[dict[str, Any]]:
+    ops = [chc.pref("session.restore_on_startup", mode)]
+    return ops + ([chc.pref("session.startup_urls", urls)] if urls is not None else [])
+
+
+@node("solve", "solve", ("params", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    target, t = values["params"]["target"], values["target"]
+    initial = t["initial"]
+    urls = t["urls"] or []
+    misses: list[tuple[str, list[dict[str, Any]]]]
+    if target in PAGES:
+        oracle = _set(4, urls)
+        misses = [("enters the pages but leaves the startup option as it was",
+                   _set(initial["restore_on_startup"], urls)),
+                  ("adds one page too many", _set(4, [*urls, t["spare"]]))]
+        if len(urls) > 1:
+            misses.append(("leaves out the last page", _set(4, urls[:-1])))
+        else:
+            misses.append(("makes the page the home page instead",
+                           [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", urls[0])]))
+    elif target == "replace_pages":
+        oracle = _set(4, urls)
+        misses = [("adds the new pages but keeps the old ones too", _set(4, [*initial["startup_urls"], *urls])),
+                  ("replaces the old pages with only the first new one", _set(4, urls[:1])),
+                  ("removes one old page and adds the new ones", _set(4, [*initial["startup_urls"][1:], *urls]))]
+    elif target == "add_page":
+        oracle = _set(4, urls)
+        misses = [("replaces the existing pages with the new one", _set(4, urls[-1:])),
+                  ("adds the page as the home page instead",
+                   [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", urls[-1])])]
+    elif target == "continue":
+        oracle = _set(1)
+        misses = [("chooses 'Open the New Tab page'", _set(5)),
+                  ("chooses 'Open a specific page or set of pages'", _set(4, [t["spare"]]))]
+    else:
+        oracle = _set(5)
+        misses = [("chooses 'Continue where you left off'", _set(1)),
+                  ("makes the New Tab page the home page instead", [chc.pref("homepage_is_newtabpage", True)])]
+    solutions = [Solution("oracle", "sets the startup behaviour as asked", oracle)]
+    solutions += [Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]
+    return {"solutions": solutions}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(chc.APP,),
+    description="Set what Chrome opens on startup: stated pages, added or replaced pages, the previous session or "
+                "the New Tab page.",
+    knobs={"target": ("one_page", "two_pages", "three_pages", "add_page", "replace_pages", "continue", "new_tab")},
+    nodes=(*chc.source_nodes(), goal, chc.prepare, chc.instruction(NAME, PHRASINGS), rubric, solve),
+)

@@ -1,0 +1,1 @@
+"""The gimp families and their app kit (`kit.py`)."""

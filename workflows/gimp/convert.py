@@ -1,0 +1,100 @@
+"""gimp.convert: export a picture to another file format at a stated new path, keeping the original file.
+
+In GIMP this is File > Export As with the new extension. Checks: the new file's real format (from its bytes),
+its size and content (the original's), and that the original is still there in its own format. Near-misses:
+a file renamed rather than converted (old format behind the new extension), an export under a slightly
+different name, and a smaller copy exported by mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from preparers.image import EXTENSIONS, KINDS
+from workflows.gimp import kit as gc
+
+NAME = "gimp.convert"
+CONVERSIONS = {
+    "png_to_jpg": ("png", "jpg"), "jpg_to_png": ("jpg", "png"), "bmp_to_png": ("bmp", "png"),
+    "png_to_webp": ("png", "webp"), "webp_to_png": ("webp", "png"), "tiff_to_png": ("tiff", "png"),
+    "jpg_to_webp": ("jpg", "webp"), "png_to_tiff": ("png", "tiff"), "bmp_to_jpg": ("bmp", "jpg"),
+    "tiff_to_jpg": ("tiff", "jpg"),
+}
+#: target format -> why a copy in that format is needed
+USES = {
+    "jpg": ("to attach it to an email", "for the website", "for the slide deck", "for the photo printing service"),
+    "png": ("for the team wiki", "for the slide deck", "for the shared drive", "for the documentation"),
+    "webp": ("for the website", "for the online shop", "for the blog post"),
+    "tiff": ("for the print shop", "for the archive", "for the magazine layout"),
+}
+SUFFIXES = ("", "", "_web", "_export", "_converted")
+PHRASINGS = (
+    "Open {path} (a picture of {subject}) in GIMP and export it as a {fmt} file to {dest} {use}. Keep the "
+    "original {src_fmt} file as it is.",
+    "I need a {fmt} version of {path} ({subject}) {use}. Use GIMP to export it to {dest} at the same size, and "
+    "leave the original {src_fmt} file in place.",
+    "Using GIMP, convert the {src_fmt} image {path}, which shows {subject}, to {fmt}: export it to {dest}. Don't "
+    "delete or overwrite the original.",
+    "Please export the picture of {subject} at {path} as {fmt} {use}, saving it to {dest}. The original {src_fmt} "
+    "file must stay where it is.",
+    "Convert {path} ({subject}) from {src_fmt} to {fmt} with GIMP's Export As, writing the new file to {dest}; "
+    "keep the pixel size, and keep the original {src_fmt} file.",
+)
+
+
+@node("goal", "goal", ("params", "source"), ("facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    src: gc.Source = values["source"]
+    _, fmt = CONVERSIONS[values["params"]["conversion"]]
+    dest = src.sibling(fmt, rng.choice(SUFFIXES))
+    facts = {"path": src.path, "subject": src.subject, "dest": dest, "fmt": gc.FORMAT_NAMES[fmt],
+             "src_fmt": src.format_name, "use": rng.choice(USES[fmt])}
+    return {"facts": facts, "target": {"dest": dest, "fmt": fmt}}
+
+
+@node("rubric", "rubric", ("source", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    src: gc.Source = values["source"]
+    dest, fmt = values["target"]["dest"], values["target"]["fmt"]
+    kept = Check("original", f"The original {src.path} is still there and still a {src.format_name} file.",
+                 "image.format_is", {"path": src.path, "format": src.pil_format})
+    return {"rubric": [gc.format_check(dest, fmt), gc.size_kept_check(dest, src),
+                       gc.content_check(dest, src, [], "the same picture as the original"), kept]}
+
+
+def _typo(dest: str, fmt: str) -> str:
+    """The same name with the other common spelling of the extension (or a stray '-copy')."""
+    other = {"jpg": ".jpeg", "tiff": ".tiff"}.get(fmt)
+    stem = dest[: -len(EXTENSIONS[fmt])]
+    return stem + other if other else stem + "-copy" + EXTENSIONS[fmt]
+
+
+@node("solve", "solve", ("source", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    src: gc.Source = values["source"]
+    dest, fmt = values["target"]["dest"], values["target"]["fmt"]
+    export = {"op": "image.convert_format", "path": src.path, "dest": dest}
+    half = {"op": "image.resize", "path": src.path, "width": src.width // 2, "height": src.height // 2}
+    return {"solutions": [
+        Solution("oracle", f"export as {gc.FORMAT_NAMES[fmt]} to {dest}", [export]),
+        Solution("near-miss-1", f"renamed a copy to {dest} without converting (still {src.format_name} inside)",
+                 [{**export, "format": src.pil_format}]),
+        Solution("near-miss-2", f"exported to {_typo(dest, fmt)} instead of {dest}",
+                 [{**export, "dest": _typo(dest, fmt)}]),
+        Solution("near-miss-3", "exported a copy scaled to half size", [half, export]),
+    ]}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(gc.APP,),
+    description="Export a picture to another format (PNG, JPEG, WebP, TIFF) at a stated path, keeping the original.",
+    knobs={"conversion": tuple(CONVERSIONS)},
+    nodes=(*gc.source_nodes(KINDS, lambda p: CONVERSIONS[p["conversion"]][0]), goal,
+           gc.instruction(NAME, PHRASINGS), rubric, solve),
+)

@@ -1,0 +1,102 @@
+"""gimp.rotate: turn a picture 90 degrees either way or 180 degrees, or mirror it horizontally or vertically.
+
+Typical fix-ups: a phone photo shot sideways, a scan fed in upside down, a product shot facing the wrong way.
+The result is saved back over the picture in its own format (png, jpg or bmp). `image.is_rotated` and
+`image.is_flipped` compare thumbnails with the original transformed (sizes exact, content within tolerance).
+Near-misses: the other direction, the other axis, a rotation instead of a flip (or the reverse), and a picture
+written in another format behind the same extension; a confusable result is kept only when it is clearly wrong
+for that picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from preparers.image import KINDS
+from workflows.gimp import kit as gc
+
+NAME = "gimp.rotate"
+#: transform -> clockwise degrees, or flip axis
+ROTATE = {"rotate_cw": 90, "rotate_ccw": 270, "rotate_180": 180}
+FLIP = {"flip_horizontal": "horizontal", "flip_vertical": "vertical"}
+SAY = {
+    "rotate_cw": "rotate it 90° clockwise (it was shot sideways)",
+    "rotate_ccw": "rotate it 90° counter-clockwise (it was shot sideways)",
+    "rotate_180": "rotate it by 180° (it is upside down)",
+    "flip_horizontal": "flip it horizontally, so that left and right are swapped (a mirror image)",
+    "flip_vertical": "flip it vertically, so that top and bottom are swapped",
+}
+CONFUSED = {
+    "rotate_cw": (("rotated counter-clockwise instead", "rotate_ccw"), ("rotated by 180°", "rotate_180")),
+    "rotate_ccw": (("rotated clockwise instead", "rotate_cw"), ("rotated by 180°", "rotate_180")),
+    "rotate_180": (("flipped vertically instead of rotating", "flip_vertical"),
+                   ("rotated only 90° clockwise", "rotate_cw")),
+    "flip_horizontal": (("flipped vertically instead", "flip_vertical"), ("rotated by 180° instead", "rotate_180")),
+    "flip_vertical": (("flipped horizontally instead", "flip_horizontal"), ("rotated by 180° instead", "rotate_180")),
+}
+PHRASINGS = (
+    "Open {path} (a picture of {subject}) in GIMP and {task}. Save it back to the same file as {fmt}.",
+    "The picture {path} shows {subject}. Using GIMP, {task}, then overwrite the file, keeping it a {fmt} image.",
+    "Please fix the orientation of {path} ({subject}): {task}. Save the result over the original {fmt} file.",
+    "In GIMP, open {path}, which shows {subject}, and {task}. Keep the file name and the {fmt} format.",
+    "{path} ({subject}) needs a transform: {task}. Export it back to {path} as {fmt}.",
+)
+
+
+def _ops(path: str, transform: str) -> list[dict[str, Any]]:
+    if transform in ROTATE:
+        return [{"op": "image.rotate", "path": path, "degrees": ROTATE[transform]}]
+    return [{"op": "image.flip", "path": path, "axis": FLIP[transform]}]
+
+
+@node("goal", "goal", ("params", "source"), ("facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    src: gc.Source = values["source"]
+    transform = values["params"]["transform"]
+    facts = {"path": src.path, "subject": src.subject, "task": SAY[transform], "fmt": src.format_name}
+    return {"facts": facts, "target": transform}
+
+
+@node("rubric", "rubric", ("source", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    src: gc.Source = values["source"]
+    transform: str = values["target"]
+    original = src.recipe()
+    if transform in ROTATE:
+        degrees = 180 if transform == "rotate_180" else 90
+        direction = {"rotate_cw": "clockwise", "rotate_ccw": "counter-clockwise"}.get(transform, "")
+        check = Check("rotated", f"{src.path} is the original rotated {degrees}° {direction}".rstrip() + ".",
+                      "image.is_rotated", {"path": src.path, "original": original, "degrees": degrees,
+                                           "direction": direction})
+    else:
+        check = Check("flipped", f"{src.path} is the original flipped {FLIP[transform]}ly.", "image.is_flipped",
+                      {"path": src.path, "original": original, "axis": FLIP[transform]})
+    return {"rubric": [check, gc.format_check(src.path, src.fmt)]}
+
+
+@node("solve", "solve", ("source", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    src: gc.Source = values["source"]
+    transform: str = values["target"]
+    right = _ops(src.path, transform)
+    expected = gc.preview(src, right)
+    misses = [Solution("near-miss-1", f"saved {gc.other_format(src.fmt)} data behind the .{src.fmt} name",
+                       [*right, gc.wrong_format_op(src.path, src.fmt)])]
+    for why, wrong in CONFUSED[transform]:
+        ops = _ops(src.path, wrong)
+        if gc.clearly_differs(gc.preview(src, ops), expected):
+            misses.append(Solution(f"near-miss-{len(misses) + 1}", why, ops))
+    return {"solutions": [Solution("oracle", SAY[transform], right), *misses]}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(gc.APP,),
+    description="Rotate a picture 90° either way or 180°, or flip it horizontally or vertically, saving in place.",
+    knobs={"transform": tuple(SAY), "fmt": ("png", "jpg", "bmp")},
+    nodes=(*gc.source_nodes(KINDS, lambda p: p["fmt"]), goal, gc.instruction(NAME, PHRASINGS), rubric, solve),
+)

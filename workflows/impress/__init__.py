@@ -1,0 +1,1 @@
+"""The impress families and their app kit (`kit.py`)."""

@@ -1,0 +1,184 @@
+"""Nodes and helpers shared by the LibreOffice Impress families.
+
+Every Impress family starts with `sample` (scenario, deck size, folder, which slides carry notes) and the
+`content` LLM node (a realistic deck, see `workflows.impress.content`); its own `goal` node turns the deck into
+a `Deck` (the initial presentation) plus `facts` (what the instruction states); the shared `prepare` node
+builds the pptx asset, and the shared `instruction` node phrases the facts. Slides are named by their titles
+in instructions, rubrics and solutions, exactly as a person would refer to them.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PIL import Image, ImageDraw
+from pptx import Presentation
+
+from forge.dag import Node, NodeContext, llm_node, node
+from forge.model import HOME, Asset, Check
+from preparers import pptx
+from workflows.common import instruction
+from workflows.impress.content import (
+    DECK_SCHEMA,
+    DECK_SKETCH,
+    DECKS,
+    SCENARIOS,
+    SPARE_SLIDES,
+    check_deck,
+    generate_deck,
+)
+
+__all__ = ["instruction"]  # re-exported: families call ic.instruction(...)
+
+APP = "libreoffice_impress"
+FOLDERS = ("Documents", "Desktop", "Documents/presentations", "work/slides", "Documents/meetings", "projects")
+#: Layout kinds -> the names LibreOffice Impress shows in its Layouts panel.
+LAYOUT_NAMES = {"title_content": "Title, Content", "title_only": "Title Only", "title_slide": "Title Slide",
+                "two_content": "Title and 2 Content"}
+SAVE = "Save the presentation in place, keeping the pptx format."
+MAX_SLIDES = min(len(d.slides) for d in DECKS.values()) - SPARE_SLIDES
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The initial presentation: where it lives and its slides as `preparers.pptx` slide specs (cover first)."""
+
+    path: str
+    slides: tuple[dict[str, Any], ...]
+    author: str
+
+    @property
+    def titles(self) -> list[str]:
+        return [s["title"] for s in self.slides]
+
+    def position(self, title: str) -> int:
+        """1-based slide number of `title`."""
+        return self.titles.index(title) + 1
+
+    def slide(self, title: str) -> dict[str, Any]:
+        return self.slides[self.position(title) - 1]
+
+    def with_slide(self, title: str, **changes: Any) -> Deck:
+        """The deck with one slide's spec updated."""
+        slides = tuple({**s, **changes} if s["title"] == title else s for s in self.slides)
+        return replace(self, slides=slides)
+
+    def inserted(self, position: int, spec: dict[str, Any]) -> Deck:
+        slides = list(self.slides)
+        slides.insert(position - 1, spec)
+        return replace(self, slides=tuple(slides))
+
+    def spec(self) -> dict[str, Any]:
+        return {"slides": [dict(s) for s in self.slides], "author": self.author}
+
+    @property
+    def content_titles(self) -> list[str]:
+        """Titles of every slide but the cover."""
+        return self.titles[1:]
+
+
+def kept_check(deck: Deck | str, assets: Sequence[Asset], targets: Sequence[str] = (),
+               edited: Sequence[str] = (), notes_edited: Sequence[str] | None = None) -> Check:
+    """The check that every slide of the deck (a `Deck` or its path) the task does not touch (all but `targets`
+    and `edited`, by title) is still there once, unchanged and in its order; the `edited` slides (whose text the
+    task changes) must only keep their place. Texts are read from the initial deck with the checks' reader.
+    With `notes_edited` (the slides whose notes the task changes), every other kept slide keeps its notes too."""
+    from verifiers.checks.pptx import slide_texts
+
+    path = deck if isinstance(deck, str) else deck.path
+    prs = Presentation(io.BytesIO(next(a.data for a in assets if a.dest == path)))
+    skip = {pptx.norm(t) for t in targets}
+    titles = pptx.titles(prs)
+    placed = {pptx.norm(t) for t in edited}
+    kept = [[title, None if title in placed else slide_texts(slide)] for title, slide in
+            zip(titles, prs.slides, strict=True) if title and title not in skip and titles.count(title) == 1]
+    if notes_edited is not None:
+        noted = {pptx.norm(t) for t in notes_edited}
+        notes = {title: pptx.notes_text(slide) for title, slide in zip(titles, prs.slides, strict=True)}
+        kept = [[title, texts] if title in noted else [title, texts, notes[str(title)]] for title, texts in kept]
+    return Check("others_kept", f"Every other slide of {path} is unchanged and keeps its place.",
+                 "pptx.slides_kept", {"path": path, "slides": kept})
+
+
+def deck_from(content: Mapping[str, Any], plan: Mapping[str, Any]) -> Deck:
+    """Cover + one Title, Content slide per content slide; notes only where the plan says so."""
+    cover = {"layout": "title_slide", "title": content["title"], "subtitle": content["subtitle"]}
+    slides = [{"layout": "title_content", "title": s["title"], "bullets": list(s["bullets"]),
+               "notes": s["notes"] if with_notes else ""}
+              for s, with_notes in zip(content["slides"], plan["notes"], strict=True)]
+    return Deck(f"{HOME}/{plan['folder']}/{content['file_stem']}.pptx", (cover, *slides), content["author"])
+
+
+def listed(items: list[str]) -> str:
+    """'a' and 'b', or 'a'; 'b'; 'c' — for bullet texts that may contain commas."""
+    parts = [f"'{i}'" for i in items]
+    return " and ".join(parts) if len(parts) == 2 else "; ".join(parts)
+
+
+# --- pictures -----------------------------------------------------------------------------------------
+
+PALETTE = ((31, 78, 121), (192, 0, 0), (0, 112, 192), (0, 150, 90), (112, 48, 160), (230, 145, 30))
+
+
+def draw_png(stem: str, rng: random.Random) -> bytes:
+    """A small picture: a bar chart when `stem` names a chart, else a simple logo. Same rng, same bytes."""
+    width, height = rng.choice(((240, 160), (300, 200), (200, 200), (320, 180)))
+    img = Image.new("RGB", (width, height), (255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    color, accent = rng.sample(PALETTE, 2)
+    if "chart" in stem:
+        bars = rng.randint(4, 7)
+        slot = (width - 20) // bars
+        for i in range(bars):
+            top = rng.randint(20, height - 30)
+            draw.rectangle((12 + i * slot, top, 12 + i * slot + slot * 2 // 3, height - 12),
+                           fill=accent if i == bars - 1 else color)
+        draw.line((8, height - 10, width - 8, height - 10), fill=(60, 60, 60), width=2)
+    else:
+        r = min(width, height) // 3
+        cx, cy = width // 2, height // 2
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color)
+        draw.rectangle((cx - r // 2, cy - r // 2, cx + r // 2, cy + r // 2), fill=accent)
+        draw.polygon(((cx, cy - r // 3), (cx + r // 3, cy + r // 4), (cx - r // 3, cy + r // 4)), fill=(255, 255, 255))
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    return buf.getvalue()
+
+
+# --- shared nodes -------------------------------------------------------------------------------------
+
+@node("sample", "sample", ("params",), ("plan",))
+def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("sample")
+    n = rng.randint(4, MAX_SLIDES)
+    return {"plan": {"scenario": rng.choice(SCENARIOS), "n_slides": n, "folder": rng.choice(FOLDERS),
+                     "notes": [rng.random() < 0.4 for _ in range(n)]}}
+
+
+def _offline_deck(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
+    plan = values["plan"]
+    return generate_deck(rng, scenario=plan["scenario"], n_slides=plan["n_slides"])
+
+
+content = llm_node("content", kind="llm", inputs=("plan",), output="content", prompt="impress_content.txt",
+                   schema=DECK_SCHEMA, offline=_offline_deck, check=check_deck, sketch=DECK_SKETCH)
+
+
+def deck_outputs(deck: Deck, extra: tuple[Asset, ...] = ()) -> dict[str, Any]:
+    """The prepare node's outputs: the pptx asset (opened in Impress) and any extra files."""
+    asset = Asset(deck.path, pptx.build(deck.spec()), app="impress")
+    return {"assets": [asset, *extra], "launch": ["libreoffice", "--impress", deck.path]}
+
+
+@node("prepare", "prepare", ("deck",), ("assets", "launch"))
+def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    return deck_outputs(values["deck"])
+
+
+def source_nodes() -> tuple[Node, ...]:
+    """sample -> content: the start of every Impress family."""
+    return (sample, content)

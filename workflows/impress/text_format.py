@@ -1,0 +1,120 @@
+"""impress.text_format: format one stated text (a slide title or one bullet) bold, italic, underlined, at a size or
+in a color — that text only, not the rest of the slide."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from workflows.impress import kit as ic
+
+NAME = "impress.text_format"
+#: Sizes no LibreOffice default uses (titles 44 pt, bullets 32/28/24/20 pt), so a re-saved file never matches by chance.
+SIZES = {"title": (36, 40, 48, 54), "bullet": (18, 22, 26, 36, 40)}
+COLORS = {"C00000": "dark red", "0070C0": "blue", "00B050": "green", "7030A0": "purple", "ED7D31": "orange"}
+FORMATS = ("bold", "italic", "underline", "size", "color", "bold_italic")
+PHRASINGS = (
+    "Open {path} in LibreOffice Impress and, on the slide '{slide}', {task}. Only that text changes; the rest "
+    "of the slide keeps its formatting. " + ic.SAVE,
+    "In the presentation {path}, go to the slide '{slide}' and {task}. Do not format any other text on the "
+    "slide. " + ic.SAVE,
+    "Please edit the slide '{slide}' of {path}: {task}. Leave all other text as it is. Then save the file in "
+    "place as pptx.",
+    "Using LibreOffice Impress, open {path}, select the text on the slide '{slide}' and {task} (Format > "
+    "Character). Nothing else should change. " + ic.SAVE,
+    "On the slide '{slide}' of {path}, {task}, and only that. Then save the presentation in place, keeping "
+    "the pptx format.",
+)
+
+
+def _style(fmt: str, target: str, rng: Any) -> tuple[dict[str, Any], str]:
+    """The format args and the task wording, with `{what}` standing for the text to format."""
+    if fmt == "bold":
+        return {"bold": True}, "make {what} bold"
+    if fmt == "italic":
+        return {"italic": True}, "make {what} italic"
+    if fmt == "underline":
+        return {"underline": True}, "underline {what} (single underline)"
+    if fmt == "bold_italic":
+        return {"bold": True, "italic": True}, "make {what} both bold and italic"
+    if fmt == "size":
+        size = rng.choice(SIZES[target])
+        return {"size": size}, f"set the font size of {{what}} to {size} pt"
+    color = rng.choice(sorted(COLORS))
+    return {"color": color}, f"change the font color of {{what}} to {COLORS[color]} (hex {color})"
+
+
+def _wrong_style(style: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    if "size" in style:
+        return {"size": style["size"] + 4}, f"uses {style['size'] + 4} pt instead of {style['size']} pt"
+    if "color" in style:
+        other = next(c for c in sorted(COLORS) if c != style["color"])
+        return {"color": other}, f"picks the color {other} instead of {style['color']}"
+    if style == {"bold": True, "italic": True}:
+        return {"bold": True}, "makes it bold but not italic"
+    swap = {"bold": "italic", "italic": "underline", "underline": "bold"}[next(iter(style))]
+    return {swap: True}, f"applies {swap} instead"
+
+
+@node("goal", "goal", ("params", "content", "plan"), ("deck", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    fmt, target = values["params"]["format"], values["params"]["target"]
+    deck = ic.deck_from(values["content"], values["plan"])
+    slide = rng.choice(deck.content_titles)
+    bullets = deck.slide(slide)["bullets"]
+    index = rng.randrange(len(bullets))
+    text = slide if target == "title" else bullets[index]
+    style, how = _style(fmt, target, rng)
+    what = "the slide title" if target == "title" else f"the bullet point '{text}'"
+    facts = {"path": deck.path, "slide": slide, "task": how.format(what=what)}
+    return {"deck": deck, "facts": facts, "target": {"slide": slide, "text": text, "style": style,
+                                                     "target": target, "bullets": bullets, "index": index}}
+
+
+@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    deck: ic.Deck = values["deck"]
+    t = values["target"]
+    checks = [Check(
+        "formatted", f"On '{t['slide']}', '{t['text']}' (all of it) has {t['style']} and no other text there does.",
+        "pptx.text_format", {"path": deck.path, "slide": t["slide"], "text": t["text"], **t["style"]})]
+    # formatting changes no text: every slide, the target too, keeps its text and its place
+    return {"rubric": [*checks, ic.kept_check(deck, values["assets"])]}
+
+
+@node("solve", "solve", ("deck", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    deck: ic.Deck = values["deck"]
+    t = values["target"]
+    base = {"op": "pptx.format_text", "path": deck.path, "title": t["slide"]}
+    oracle = {**base, "text": t["text"], **t["style"]}
+    bullets, index = t["bullets"], t["index"]
+    if t["target"] == "title":
+        wrong_text, wrong_why = bullets[0], "formats the first bullet instead of the title"
+        everything = [oracle, {**base, "text": bullets[0], "whole_shape": True, **t["style"]}]
+        all_why = "formats the title and every bullet on the slide"
+    else:
+        other = index + 1 if index + 1 < len(bullets) else index - 1
+        wrong_text, wrong_why = bullets[other], f"formats the neighbouring bullet '{bullets[other]}'"
+        everything = [{**oracle, "whole_shape": True}]
+        all_why = "formats the whole content box instead of one bullet"
+    style, style_why = _wrong_style(t["style"])
+    return {"solutions": [
+        Solution("oracle", f"format '{t['text']}' with {t['style']}", [oracle]),
+        Solution("near-miss-1", wrong_why, [{**base, "text": wrong_text, **t["style"]}]),
+        Solution("near-miss-2", all_why, everything),
+        Solution("near-miss-3", style_why, [{**base, "text": t["text"], **style}]),
+    ]}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(ic.APP,),
+    description="Format a slide title or one bullet bold, italic, underlined, at a font size or in a color.",
+    knobs={"format": FORMATS, "target": ("title", "bullet")},
+    nodes=(*ic.source_nodes(), goal, ic.prepare, ic.instruction(NAME, PHRASINGS), rubric, solve),
+)

@@ -1,0 +1,1 @@
+"""The multi families and their app kit (`kit.py`)."""

@@ -1,0 +1,169 @@
+"""multi.attachment_folder: save the attachments of a stated message, or of every Inbox message tagged with a
+stated project word, into subfolders of a stated folder chosen by a rule (month received, sender name, file
+type), keeping or date-prefixing the file names (Thunderbird -> files).
+
+The target paths are derived by the rule, so the check lists the whole folder (exact relative paths and bytes).
+Look-alike mail (the same sender about another project, or an earlier issue of the same document) is the
+plausible wrong pick; message times are mid-day, so local and UTC dates agree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.ids import digest
+from forge.model import HOME, Check, Solution
+from preparers import thunderbird as tb
+from workflows.multi import kit as mc
+from workflows.tb import kit as tc
+
+NAME = "multi.attachment_folder"
+SENDERS = (("Northwind Cloud Billing", "billing@northwindcloud.com"),
+           ("Lumen Office Supplies", "invoices@lumensupply.com"), ("Harbor Print Shop", "orders@harborprint.com"),
+           ("Keystone Facilities", "accounts@keystonefm.com"),
+           ("Brightline Legal", "billing@brightlinelegal.com"))
+CODENAMES = ("Falcon", "Juniper", "Bluebird", "Northstar", "Cedarline", "Lighthouse", "Marigold", "Sandpiper")
+ROOTS = ("Documents/Paperwork", "Documents/Filed Mail", "Documents/Accounts", "Documents/Project Files")
+KINDS = {"pdf": ("Invoice {n}", "invoice_{n}.pdf", "application/pdf"),
+         "csv": ("{m} statement", "statement_{n}.csv", "text/csv"),
+         "txt": ("Receipt {n}", "receipt_{n}.txt", "text/plain")}
+RULES = {"month": "named after the year and month the message was received, written YYYY-MM",
+         "sender": "named exactly like the sender's name as Thunderbird shows it (the name, not the address)",
+         "type": "named after the file type in capitals: PDF, CSV or TXT"}
+DATED = (" Rename each saved file so that it starts with the date the message was received (YYYY-MM-DD), then an "
+         "underscore, then the original file name.")
+PHRASINGS = (
+    "Save {what} into {root}, putting each file in a subfolder {rule}. Create the folders you need.{naming}",
+    "In Thunderbird, take {what} and file what you save under {root}: each file goes into a subfolder {rule} "
+    "(create missing folders).{naming}",
+    "Please store {what} in {root}. Sort the files into subfolders {rule}, creating them as needed.{naming}",
+    "Using Thunderbird and the file manager, save {what} below {root}, one subfolder per group, each subfolder "
+    "{rule}.{naming} Create folders where missing.",
+    "File {what} into {root}: every saved file belongs in a subfolder {rule}. Make the folders as needed.{naming}",
+)
+
+
+def _doc(rng: Any, plan: Mapping[str, Any], sender: tuple[str, str], kind: str, word: str, when: dt.datetime
+         ) -> tb.Message:
+    number = str(rng.randint(1000, 9999))
+    subject_t, name_t, ctype = KINDS[kind]
+    subject = f"{word}: " + subject_t.format(n=number, m=f"{when:%B}")
+    filename = name_t.format(n=f"{number}" if kind != "csv" else f"{when:%Y_%m}_{number[:2]}")
+    lines = [f"{sender[0]}", f"Project {word}", f"Reference {number}", f"Amount due: EUR {rng.randint(90, 9000)}.00"]
+    data = tb.text_pdf("\n".join(lines)) if kind == "pdf" else (
+        ("item,amount\n" + "".join(f"line {i},{rng.randint(5, 900)}.00\n" for i in range(1, 5))) if kind == "csv"
+        else "\n".join(lines) + "\n").encode("utf-8")
+    body = f"Hello {plan['owner']['first']},\n\nPlease find {filename} attached for project {word}.\n\n{sender[0]}\n"
+    return mc.message(plan, sender, subject, body, when, [tb.Attachment(filename, ctype, data)], read=True)
+
+
+def _times(rng: Any, plan: Mapping[str, Any], k: int) -> list[dt.datetime]:
+    """`k` mid-day times on distinct days of the window, spread over at least two months."""
+    start = dt.date.fromisoformat(plan["start"])
+    tz = dt.timezone(dt.timedelta(minutes=plan["utc_offset"]))
+    while True:
+        days = sorted(rng.sample(range(2, plan["days"] - 1), k))
+        out = [dt.datetime.combine(start + dt.timedelta(days=d), dt.time(rng.randint(10, 15), rng.randint(0, 59)), tz)
+               for d in days]
+        if len({(t.year, t.month) for t in out}) >= 2:
+            return out
+
+
+@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    params, content, plan = values["params"], values["content"], values["plan"]["mailbox"]
+    background = tc.messages(content["mailbox"], plan)
+    word, other_word = rng.sample([w for w in CODENAMES if not any(w in m.subject for m in background)], 2)
+    senders = rng.sample(SENDERS, 3)
+    times = _times(rng, plan, 5)
+    kinds = rng.sample(list(KINDS), 3)
+    group = [_doc(rng, plan, senders[i], kinds[i], word, times[i]) for i in range(3)]
+    decoys = [_doc(rng, plan, senders[0], kinds[0], other_word, times[3]),
+              _doc(rng, plan, senders[1], kinds[1], word if params["scope"] == "one" else other_word, times[4])]
+    chosen = group if params["scope"] == "all" else [group[1]]
+    spec = mc.mail_profile(rng, plan, background, [*group, *decoys])
+    root = f"{HOME}/{rng.choice(ROOTS)}"
+    if params["scope"] == "all":
+        what = f"the attachments of every Inbox message whose subject starts with '{word}:'"
+    else:
+        m = group[1]
+        what = f"the attachment of the message '{m.subject}' from {tc.address(m)} (received {mc.mail_date(m.date)})"
+    facts = {"what": what, "root": root, "rule": RULES[params["rule"]],
+             "naming": DATED if params["naming"] == "dated" else ""}
+    target = {"profile": tc.profile_path(plan), "root": root, "chosen": chosen, "decoy": decoys[1]}
+    return {"setup": mc.Setup((("tb", spec),)), "facts": facts, "target": target}
+
+
+def _folder(m: tb.Message, rule: str, slip: bool = False) -> str:
+    if rule == "month":
+        return f"{m.date:%m-%Y}" if slip else f"{m.date:%Y-%m}"
+    if rule == "sender":
+        return tc.address(m) if slip else m.sender.rsplit(" <", 1)[0].strip('"')
+    ext = m.attachments[0].filename.rsplit(".", 1)[1]
+    return ext if slip else ext.upper()
+
+
+def _files(msgs: list[tb.Message], rule: str, dated: bool, *, flat: bool = False, slip: bool = False
+           ) -> dict[str, tuple[tb.Message, str]]:
+    """Relative path under the root -> (message, attachment name)."""
+    out = {}
+    for m in msgs:
+        name = m.attachments[0].filename
+        saved = f"{m.date:%Y-%m-%d}_{name}" if dated else name
+        out[saved if flat else f"{_folder(m, rule, slip)}/{saved}"] = (m, name)
+    return out
+
+
+@node("rubric", "rubric", ("params", "target", "setup"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t, p = values["target"], values["params"]
+    files = _files(t["chosen"], p["rule"], p["naming"] == "dated")
+    contents = {rel: digest(m.attachments[0].data) for rel, (m, _) in files.items()}
+    return {"rubric": [Check("filed", f"{t['root']} holds exactly {sorted(files)}, each the attachment of its message.",
+                             "fs.dir_listing", {"path": t["root"], "names": sorted(files), "recursive": True,
+                                                "contents": contents}),
+                       *mc.mail_kept(values["setup"])]}
+
+
+@node("solve", "solve", ("params", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t, p = values["target"], values["params"]
+    rule, dated = p["rule"], p["naming"] == "dated"
+
+    def save(msgs: list[tb.Message], **how: Any) -> list[dict[str, Any]]:
+        return [mc.op("tb.save_attachment", t["profile"], folder="Inbox", message_id=m.message_id, filename=name,
+                      dest=f"{t['root']}/{rel}")
+                for rel, (m, name) in _files(msgs, rule, how.pop("dated", dated), **how).items()]
+
+    chosen = t["chosen"]
+    solutions = [
+        Solution("oracle", "save each attachment into the subfolder the rule names", save(chosen)),
+        Solution("near-miss-1", "saves everything directly in the folder, without subfolders", save(chosen, flat=True)),
+        Solution("near-miss-2", {"month": "writes the month folders as MM-YYYY", "sender": "names the folders after "
+                                 "the sender's address", "type": "writes the type folders in lower case"}[rule],
+                 save(chosen, slip=True)),
+        Solution("near-miss-3", "keeps the original file names" if dated else "prefixes the file names with the date",
+                 save(chosen, dated=not dated)),
+    ]
+    if p["scope"] == "all":
+        solutions.append(Solution("near-miss-4", "misses one of the tagged messages", save(chosen[:-1])))
+    else:
+        solutions.append(Solution("near-miss-4", "saves the attachment of the other message of the project",
+                                  save([t["decoy"]])))
+    return {"solutions": solutions}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(mc.TB, mc.OS),
+    description="Save mail attachments into subfolders chosen by a rule (month, sender, file type), keeping or "
+                "date-prefixing the names.",
+    knobs={"rule": tuple(RULES), "scope": ("one", "all"), "naming": ("keep", "dated")},
+    nodes=(*mc.source_nodes(mailbox={"kind": "pdf"}), goal, mc.prepare, mc.instruction(NAME, PHRASINGS), rubric,
+           solve),
+)

@@ -1,0 +1,165 @@
+"""multi.folder_inventory: list the files of a folder in a new Calc workbook (names, plus extensions or sizes in
+bytes), sorted by name or size, optionally only one file type (files -> Calc).
+
+The folder also holds a subfolder (not a file, so not listed). File names start with distinct letters and
+sizes are distinct, so "A to Z" and "largest first" have one answer whatever collation an app sorts with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import HOME, Check, Solution
+from preparers import tree
+from workflows.multi import kit as mc
+from workflows.os import kit as oc
+
+NAME = "multi.folder_inventory"
+EXTS = ("pdf", "docx", "txt", "md", "csv", "xlsx", "jpg", "png", "mp3", "log", "conf")
+BASES = ("Documents", "projects", "work", "Documents/archive", "Desktop")
+SUBFOLDERS = ("old", "drafts", "archive", "backup", "misc")
+SHEETS = ("Inventory", "Files", "Listing", "Contents")
+FIELDS = {"name_only": ("File Name",), "name_ext": ("File Name", "Extension"),
+          "name_size": ("File Name", "Size (bytes)")}
+WHAT = {"name_only": "one row per file with its full name (extension included)",
+        "name_ext": "one row per file with its full name and, in the second column, its extension in lower case "
+                    "without the dot (e.g. pdf)",
+        "name_size": "one row per file with its full name and, in the second column, its size in bytes"}
+ORDERS = {"name_asc": "sorted by file name from A to Z", "name_desc": "sorted by file name from Z to A",
+          "size_desc": "sorted by size, largest file first"}
+PHRASINGS = (
+    "Make an inventory of the folder {folder} in LibreOffice Calc: create the workbook {workbook} whose sheet "
+    "'{sheet}' has the header {header} in row 1 and, below it, {what}, {order}.{only} List only the files directly "
+    "in the folder, not subfolders. Save it as xlsx.",
+    "I need a spreadsheet listing {scope} in {folder}. Create {workbook} with a sheet named '{sheet}': row 1 holds "
+    "the header {header}, then {what}, {order}. Leave out folders. Save the workbook in xlsx format.",
+    "Look at the files in {folder} (ignore its subfolders) and record them in a new Calc workbook {workbook}, "
+    "sheet '{sheet}': header {header} in the first row, then {what}, {order}.{only} Save as xlsx.",
+    "Create {workbook} (sheet '{sheet}') listing {scope} stored directly in {folder}. Use the header {header}, then "
+    "{what}, {order}. Subfolders are not files, so leave them out. Keep the xlsx format when saving.",
+    "Using the file manager or a terminal together with LibreOffice Calc, build a file list of {folder}: a new "
+    "workbook {workbook} whose sheet '{sheet}' starts with the header {header}, followed by {what}, {order}.{only} "
+    "Only files count, not folders. Save it as xlsx.",
+)
+
+
+def _files(rng: Any, pool: Mapping[str, Any], folder: str) -> list[tree.FileSpec]:
+    """7-9 files whose names start with distinct letters and whose sizes are distinct."""
+    maker = oc.Files(pool, rng)
+    picked: list[tree.FileSpec] = []
+    letters: set[str] = set()
+    sizes: set[int] = set()
+    twice = rng.choice(EXTS[:6])  # one type at least twice, for the one-type filter
+    exts = [twice, twice, twice] + [rng.choice(EXTS) for _ in range(40)]
+    for ext in exts:
+        try:
+            spec = maker.new(folder, ext)
+        except ValueError:
+            continue
+        size = len(tree.render(spec))
+        if spec.name[0].casefold() in letters or size in sizes:
+            continue
+        letters.add(spec.name[0].casefold())
+        sizes.add(size)
+        picked.append(spec)
+        if len(picked) == 9:
+            break
+    return picked
+
+
+@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    params, pool = values["params"], values["content"]["pool"]
+    project = rng.choice(pool["projects"])
+    folder = f"{HOME}/{rng.choice(BASES)}/{project}"
+    files = _files(rng, pool, folder)
+    sub = f"{folder}/{rng.choice(SUBFOLDERS)}"
+    inner = [oc.Files(pool, rng).content(f"{sub}/{f.name}") for f in rng.sample(files, 2)]
+    counts = {oc.ext_of(f.name): sum(oc.ext_of(g.name) == oc.ext_of(f.name) for g in files) for f in files}
+    ext = rng.choice(sorted(e for e, n in counts.items() if 2 <= n < len(files)))
+    workbook = f"{HOME}/{rng.choice(('Documents', 'Desktop'))}/{project}_inventory.xlsx"
+    sheet = rng.choice(SHEETS)
+    header = list(FIELDS[params["fields"]])
+    only = f" Include only the .{ext} files." if params["filter"] == "one_ext" else ""
+    facts = {"folder": folder, "workbook": workbook, "sheet": sheet, "header": mc.quoted(header),
+             "what": WHAT[params["fields"]], "order": ORDERS[params["order"]], "only": only,
+             "scope": f"the .{ext} files" if only else "the files"}
+    target = {"workbook": workbook, "sheet": sheet, "header": header, "ext": ext, "folder": folder, "sub": sub,
+              "files": [(f.name, len(tree.render(f))) for f in files]}
+    return {"setup": mc.Setup((("tree", [*files, *inner]),)), "facts": facts, "target": target}
+
+
+def _rows(t: Mapping[str, Any], fields: str, order: str, *, filtered: bool, folder_row: bool = False,
+          dotted: bool = False, kilobytes: bool = False) -> list[list[Any]]:
+    files = [(n, s) for n, s in t["files"] if not filtered or oc.ext_of(n) == t["ext"]]
+    if folder_row:
+        files.append((t["sub"].rsplit("/", 1)[1], 4096))
+    if order.startswith("size"):
+        files.sort(key=lambda f: f[1], reverse=order == "size_desc")
+    else:
+        files.sort(key=lambda f: f[0].casefold(), reverse=order == "name_desc")
+    rows: list[list[Any]] = []
+    for name, size in files:
+        if fields == "name_ext":
+            rows.append([name, ("." if dotted else "") + oc.ext_of(name)])
+        elif fields == "name_size":
+            rows.append([name, round(size / 1024) if kilobytes else size])
+        else:
+            rows.append([name])
+    return rows
+
+
+@node("rubric", "rubric", ("params", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t, p = values["target"], values["params"]
+    rows = _rows(t, p["fields"], p["order"], filtered=p["filter"] == "one_ext")
+    return {"rubric": [Check("inventory", f"Sheet '{t['sheet']}' of {t['workbook']} lists the {len(rows)} asked files "
+                                          f"of {t['folder']} under the header {t['header']}, {ORDERS[p['order']]}.",
+                             "multi.sheet_table", {"path": t["workbook"], "sheet": t["sheet"], "header": t["header"],
+                                                   "rows": rows, "typed": True})]}
+
+
+@node("solve", "solve", ("params", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t, p = values["target"], values["params"]
+    fields, order, filtered = p["fields"], p["order"], p["filter"] == "one_ext"
+
+    def write(rows: list[list[Any]], header: bool = True) -> list[dict[str, Any]]:
+        return [mc.op("multi.write_xlsx", t["workbook"], sheet=t["sheet"],
+                      rows=([t["header"]] if header else []) + rows)]
+
+    opposite = {"name_asc": "name_desc", "name_desc": "name_asc", "size_desc": "size_asc"}[order]
+    solutions = [
+        Solution("oracle", "list the asked files in the stated order",
+                 write(_rows(t, fields, order, filtered=filtered))),
+        Solution("near-miss-1", "also lists the subfolder as if it were a file",
+                 write(_rows(t, fields, order, filtered=filtered, folder_row=True))),
+        Solution("near-miss-2", "sorts in the opposite direction",
+                 write(_rows(t, fields, opposite, filtered=filtered))),
+    ]
+    if filtered:
+        solutions.append(Solution("near-miss-3", "lists every file, not only the asked type",
+                                  write(_rows(t, fields, order, filtered=False))))
+    else:
+        solutions.append(Solution("near-miss-3", "forgets the last file of the list",
+                                  write(_rows(t, fields, order, filtered=False)[:-1])))
+    extra = {"name_ext": ("writes the extensions with their dot", {"dotted": True}),
+             "name_size": ("gives sizes in kilobytes, not bytes", {"kilobytes": True}),
+             "name_only": ("leaves out the header row", {})}[fields]
+    rows = _rows(t, fields, order, filtered=filtered, **extra[1])
+    solutions.append(Solution("near-miss-4", extra[0], write(rows, header=fields != "name_only")))
+    return {"solutions": solutions}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(mc.OS, mc.CALC),
+    description="List the files of a folder (names, extensions or sizes) in a new Calc workbook, sorted, "
+                "optionally only one file type.",
+    knobs={"fields": tuple(FIELDS), "order": tuple(ORDERS), "filter": ("all", "one_ext")},
+    nodes=(*mc.source_nodes(pool={}), goal, mc.prepare, mc.instruction(NAME, PHRASINGS), rubric, solve),
+)

@@ -1,0 +1,146 @@
+"""multi.link_bookmark: a document, an email or a text file lists a few websites; bookmark the stated one in
+Chrome under a stated name and place (Writer / Thunderbird / files -> Chrome).
+
+The address itself is not in the instruction: the user reads it from the source, and the check accepts it
+the way Chrome stores a typed or pasted URL. The other listed sites are the plausible wrong picks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import HOME, Check, Solution
+from preparers.tree import FileSpec
+from workflows.chrome import kit as chc
+from workflows.multi import kit as mc
+from workflows.tb import kit as tc
+from workflows.writer import kit as wc
+
+NAME = "multi.link_bookmark"
+TOPICS = ("Useful Sites", "Links to Check Out", "Sites from the Meeting", "Shared Links", "Links Worth Keeping",
+          "Sites Mentioned Last Week")
+INTROS = ("Here are the sites we talked about, in no particular order.",
+          "These are the pages the team keeps coming back to.",
+          "A few links worth keeping at hand for the coming weeks.")
+NEW_FOLDERS = ("Team Links", "Saved for Later", "Work Resources", "Shared Links")
+PHRASINGS = (
+    "{source} lists a few websites. Bookmark the one listed as '{name}' in Google Chrome, {where}, and name the "
+    "bookmark '{name}'.{mkdir}",
+    "Find the link for '{name}' in {source_lower} and add it to Chrome's bookmarks {where}. The bookmark must be "
+    "called '{name}'.{mkdir}",
+    "Please open {source_lower}, copy the address given for '{name}', and bookmark it in Chrome as '{name}', "
+    "{where}.{mkdir}",
+    "In Chrome, create a bookmark named '{name}' {where} that points to the '{name}' address listed in "
+    "{source_lower}.{mkdir}",
+    "{source} mentions several sites. Save the '{name}' one as a Chrome bookmark, named '{name}', {where}.{mkdir}",
+)
+
+
+def _where(place: str, folder: list[str]) -> str:
+    if place in ("bar", "other"):
+        return f"directly {chc.place(folder[0])} (not inside any folder)"
+    if place == "bar_folder":
+        return f"inside the existing folder '{folder[1]}' {chc.place(folder[0])}"
+    return f"inside a new folder '{folder[1]}' {chc.place(folder[0])}"
+
+
+def _source(rng: Any, kind: str, values: Mapping[str, Any], sites: list[dict[str, str]], topic: str
+            ) -> tuple[tuple[str, Any], str]:
+    """The piece holding the links and how the instruction names it."""
+    content, plan = values["content"], values["plan"]
+    lines = [f"{s['name']}: {s['url']}" for s in sites]
+    intro = rng.choice(INTROS)
+    if kind == "email":
+        mail = plan["mailbox"]
+        background = tc.messages(content["mailbox"], mail)
+        first, last = mc.person(rng, avoid=(mail["owner"]["first"], mail["owner"]["last"]))
+        sender = (f"{first} {last}", f"{mc.local_part(first, last)}@{mail['domain']}")
+        body = (f"Hi {mail['owner']['first']},\n\n{intro}\n\n" + "\n".join(lines)
+                + f"\n\nCheers,\n{first}\n")
+        when = mc.dates_between(background, rng, 1)[0]
+        msg = mc.message(mail, sender, topic, body, when)
+        spec = mc.mail_profile(rng, mail, background, [msg])
+        return ("tb", spec), f"The email '{topic}' from {sender[1]} (received {mc.mail_date(when)}) in Thunderbird"
+    stem = topic.lower().replace(" ", "_")
+    if kind == "docx":
+        first, last = mc.person(rng)
+        path = f"{HOME}/{rng.choice(wc.FOLDERS)}/{stem}.docx"
+        blocks = [wc.Para(topic, "title", "Title"), wc.Para(intro, "body"),
+                  *(wc.Para(line, "item", "List Bullet") for line in lines),
+                  wc.Para(f"Compiled by {first} {last}", "closing")]
+        layout = wc.Layout(path=path, blocks=tuple(blocks), paper=rng.choice(wc.PAPERS), author=f"{first} {last}")
+        return ("writer", layout), f"The document {path}"
+    path = f"{HOME}/{rng.choice(('Documents', 'Documents/notes', 'Desktop'))}/{stem}.txt"
+    text = f"{topic}\n\n{intro}\n\n" + "\n".join(lines) + "\n"
+    return ("tree", [FileSpec(path, "text", text)]), f"The text file {path}"
+
+
+@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    params = values["params"]
+    bookmarks = values["content"]["bookmarks"]
+    profile = chc.base_profile(bookmarks, rng)
+    place = params["place"]
+    folder = [chc.BAR if place.startswith("bar") or place == "new_folder" else chc.OTHER]
+    if place == "bar_folder":
+        folder.append(rng.choice(profile.folders("bar"))["name"])
+    elif place == "new_folder":
+        taken = {f["name"] for f in profile.folders("bar")}
+        folder.append(rng.choice([n for n in NEW_FOLDERS if n not in taken]))
+    sites = rng.sample(list(bookmarks["extra"]), 3)
+    wanted = rng.choice(sites)
+    topic = rng.choice(TOPICS)
+    piece, source = _source(rng, params["source"], values, sites, topic)
+    facts = {"source": source, "source_lower": source[0].lower() + source[1:], "name": wanted["name"],
+             "where": _where(place, folder),
+             "mkdir": " Create the folder first; it does not exist yet." if place == "new_folder" else ""}
+    target = {"folder": folder, "name": wanted["name"], "url": wanted["url"],
+              "other_url": next(s["url"] for s in sites if s is not wanted), "kept": chc.kept(profile.links())}
+    return {"setup": mc.Setup((piece, ("chrome", profile))), "facts": facts, "target": target}
+
+
+@node("rubric", "rubric", ("target", "setup"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    return {"rubric": [
+        Check("bookmark", f"A bookmark named '{t['name']}' in {' > '.join(t['folder'])} points at {t['url']}.",
+              "multi.bookmark", {"path": chc.BOOKMARKS, "name": t["name"], "url": t["url"], "folder": t["folder"]}),
+        Check("kept", "Every bookmark that existed before is still in its place.", "chrome.bookmarks_kept",
+              {"path": chc.BOOKMARKS, "bookmarks": t["kept"]}),
+        *mc.mail_kept(values["setup"]),  # when the link comes from an email: the mailbox is only read
+    ]}
+
+
+@node("solve", "solve", ("params", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t, place = values["target"], values["params"]["place"]
+    folder = t["folder"]
+
+    def add(url: str = t["url"], name: str = t["name"], where: list[str] = folder) -> list[dict[str, Any]]:
+        new = place == "new_folder" and len(where) > 1
+        ops = [chc.bm("add_folder", folder=where[:1], name=where[1])] if new else []
+        return [*ops, chc.bm("add_bookmark", folder=where, name=name, url=url)]
+
+    elsewhere = [chc.OTHER] if folder == [chc.BAR] else [chc.BAR] if len(folder) == 1 else folder[:1]
+    return {"solutions": [
+        Solution("oracle", "bookmark the stated site under the stated name and place", add()),
+        Solution("near-miss-1", "bookmarks another site from the same list", add(url=t["other_url"])),
+        Solution("near-miss-2", f"puts the bookmark in {' > '.join(elsewhere)} instead", add(where=elsewhere)),
+        Solution("near-miss-3", "keeps the address as the bookmark name", add(name=urlsplit(t["url"]).netloc)),
+    ]}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(mc.CHROME, mc.WRITER, mc.TB, mc.OS),
+    description="Bookmark in Chrome a website listed in a document, an email or a text file, under a stated name "
+                "and place.",
+    knobs={"source": ("docx", "email", "txt"), "place": ("bar", "other", "bar_folder", "new_folder")},
+    nodes=(*mc.source_nodes(bookmarks={}, mailbox={"kind": "pdf"}), goal, mc.prepare,
+           mc.instruction(NAME, PHRASINGS), rubric, solve),
+)

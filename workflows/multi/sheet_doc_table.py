@@ -1,0 +1,150 @@
+"""multi.sheet_doc_table: copy a Calc table (all or stated columns, all rows or one category, in sheet order or
+sorted) into a Writer report as a table right after a stated paragraph (Calc -> Writer).
+
+The rows are never stated: the check reads them from the workbook's content and accepts them as a paste
+from Calc carries them ("1,234.50" for 1234.5), in the asked order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import HOME, Check, Solution
+from workflows.calc import kit as cc
+from workflows.multi import kit as mc
+from workflows.writer import kit as wc
+
+NAME = "multi.sheet_doc_table"
+LEADS = ("The table below lists the entries taken from the workbook.", "The current figures are shown below.",
+         "Details of each entry follow in the table below.", "The following table gives the figures used here.")
+PHRASINGS = (
+    "Copy the table on sheet '{sheet}' of {workbook} into the Writer document {doc}, as a table placed right "
+    "after the paragraph \"{lead}\".{columns}{rows}{order} Keep a header row and save the document in place as "
+    "docx.",
+    "In {doc}, add a table directly below the paragraph \"{lead}\" holding the data of sheet '{sheet}' in "
+    "{workbook}.{columns}{rows}{order} The first row of the table must be the header. Save {doc} as docx.",
+    "Please bring the spreadsheet data into the report: open {workbook} (sheet '{sheet}') in Calc and {doc} in "
+    "Writer, and insert a table right after \"{lead}\".{columns}{rows}{order} Start the table with the column "
+    "headers, then save the report in the same file and format.",
+    "The report {doc} needs the figures from {workbook}. Put them in a Writer table immediately after the "
+    "paragraph \"{lead}\", taking them from sheet '{sheet}'.{columns}{rows}{order} Include a header row and save "
+    "the document as docx.",
+    "Using LibreOffice, take the rows of sheet '{sheet}' in {workbook} and insert them as a table in {doc}, just "
+    "after the paragraph \"{lead}\".{columns}{rows}{order} Keep the headers as the first table row and save the "
+    "document in place.",
+)
+
+
+def _plan(rng: Any, params: Mapping[str, Any], layout: cc.Layout) -> dict[str, Any]:
+    """Which columns (indexes, in table order), which rows (a category value or None), which sort column."""
+    numeric = layout.columns_of(*cc.NUMERIC_KINDS)
+    sort_col = rng.choice(numeric)
+    if params["columns"] == "all":
+        columns = list(range(layout.width))
+    else:
+        others = [i for i in range(1, layout.width) if i != sort_col]
+        columns = [0, *rng.sample([sort_col, *rng.sample(others, 1)], 2)]
+    cat = layout.columns_of("category")[0]
+    values = layout.column(cat)
+    repeated = sorted({v for v in values if values.count(v) >= 2 and values.count(v) < len(values) - 1})
+    for _ in range(20):  # a sort must visibly reorder the chosen rows
+        category = rng.choice(repeated) if params["rows"] == "category" else None
+        p = {"columns": columns, "cat": cat, "category": category, "sort": sort_col}
+        if params["order"] == "sheet" or _rows(layout, p, "sheet") != _rows(layout, p, params["order"]):
+            break
+    return p
+
+
+def _rows(layout: cc.Layout, p: Mapping[str, Any], order: str) -> list[list[Any]]:
+    rows = [list(r) for r in layout.rows if p["category"] is None or r[p["cat"]] == p["category"]]
+    if order != "sheet":
+        rows = mc.sort_rows(rows, p["sort"], order == "desc")
+    return rows
+
+
+def _grid(layout: cc.Layout, rows: list[list[Any]], columns: list[int], *, header: bool = True) -> list[list[str]]:
+    """The table as a paste from Calc types it: displayed texts."""
+    head = [[layout.header[c] for c in columns]] if header else []
+    return head + [[mc.shown(r[c], layout.kinds[c]) for c in columns] for r in rows]
+
+
+@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    params, content = values["params"], values["content"]
+    layout = cc.layout_from(content["table"], values["plan"]["table"])
+    p = _plan(rng, params, layout)
+    lead = rng.choice(LEADS)
+    first, last = mc.person(rng)
+    doc_path = f"{HOME}/{rng.choice(mc.REPORT_FOLDERS)}/{content['table']['file_stem']}_report.docx"
+    doc = mc.report(rng, doc_path, layout.title, layout.filename, f"{first} {last}", [lead])
+    names = [layout.header[c] for c in p["columns"]]
+    columns = (" Include every column of the sheet." if params["columns"] == "all"
+               else f" Include only the columns {mc.quoted(names)}, in that order.")
+    rows = "" if p["category"] is None else (f" Only include the rows whose {layout.header[p['cat']]} is "
+                                            f"'{p['category']}'.")
+    order = {"sheet": " Keep the rows in the same order as on the sheet.",
+             "asc": f" Sort the rows by {layout.header[p['sort']]}, smallest first.",
+             "desc": f" Sort the rows by {layout.header[p['sort']]}, largest first."}[params["order"]]
+    facts = {"sheet": layout.sheet, "workbook": layout.path, "doc": doc_path, "lead": lead, "columns": columns,
+             "rows": rows, "order": order}
+    target = {"doc": doc_path, "lead": lead, "header": names, "layout": layout, **p}
+    return {"setup": mc.Setup((("calc", layout), ("writer", doc))), "facts": facts, "target": target}
+
+
+@node("rubric", "rubric", ("params", "target", "assets"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    layout: cc.Layout = t["layout"]
+    rows = _rows(layout, t, values["params"]["order"])
+    expected = [[mc.cell_value(r[c]) for c in t["columns"]] for r in rows]
+    return {"rubric": [Check("table", f"{t['doc']} has, right after \"{t['lead']}\", a table with the header "
+                                      f"{t['header']} and the {len(rows)} asked rows of {layout.filename}.",
+                             "multi.docx_table", {"path": t["doc"], "after": t["lead"], "header": t["header"],
+                                                  "rows": expected}),
+                       wc.text_kept(t["doc"], values["assets"])]}
+
+
+@node("solve", "solve", ("params", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t, params = values["target"], values["params"]
+    layout: cc.Layout = t["layout"]
+    order = params["order"]
+
+    def insert(grid: list[list[str]], after: str | None = t["lead"]) -> list[dict[str, Any]]:
+        return [mc.op("docx.insert_table", t["doc"], rows=grid, after=after, bold_header=True)]
+
+    right = _rows(layout, t, order)
+    solutions = [Solution("oracle", "insert the asked rows and columns as a table after the stated paragraph",
+                          insert(_grid(layout, right, t["columns"]))),
+                 Solution("near-miss-1", "pastes the table at the end of the document instead",
+                          insert(_grid(layout, right, t["columns"]), after=None))]
+    if params["columns"] == "subset":
+        solutions.append(Solution("near-miss-2", "copies every column of the sheet, not only the asked ones",
+                                  insert(_grid(layout, right, list(range(layout.width))))))
+    else:
+        solutions.append(Solution("near-miss-2", "leaves out the header row",
+                                  insert(_grid(layout, right, t["columns"], header=False))))
+    if params["rows"] == "category":
+        solutions.append(Solution("near-miss-3", "copies the rows of every category",
+                                  insert(_grid(layout, _rows(layout, {**t, "category": None}, order), t["columns"]))))
+    else:
+        solutions.append(Solution("near-miss-3", "the copied selection stops one row short",
+                                  insert(_grid(layout, right[:-1], t["columns"]))))
+    if order != "sheet":
+        solutions.append(Solution("near-miss-4", "keeps the sheet's order instead of sorting",
+                                  insert(_grid(layout, _rows(layout, t, "sheet"), t["columns"]))))
+    return {"solutions": solutions}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(mc.CALC, mc.WRITER),
+    description="Copy a Calc table (all or stated columns, all rows or one category, optionally sorted) into a "
+                "Writer report as a table after a stated paragraph.",
+    knobs={"columns": ("all", "subset"), "rows": ("all", "category"), "order": ("sheet", "asc", "desc")},
+    nodes=(*mc.source_nodes(table={}), goal, mc.prepare, mc.instruction(NAME, PHRASINGS), rubric, solve),
+)

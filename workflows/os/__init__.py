@@ -1,0 +1,1 @@
+"""The os families and their app kit (`kit.py`)."""

@@ -1,0 +1,125 @@
+"""os.archive: pack stated files, every file of one type, or a whole folder into a tar.gz / tar.bz2 / zip archive.
+
+The rubric opens the archive (its format judged by the bytes, not the name), requires exactly the expected
+files with their original content (one leading folder such as `site/` or `home/user/...` is accepted, as
+`tar czf a.tgz site` and `zip -r a.zip /home/user/site` produce), and requires the originals untouched.
+Near-misses: a member missing (or a folder zipped without its subfolders), the wrong compression under the
+right name (`tar cf x.tar.gz`), originals removed (`--remove-files`, `zip -m`), a file of another type added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from preparers.tree import FileSpec
+from workflows.os import kit as oc
+
+NAME = "os.archive"
+#: format -> (file suffix, how it is named, the compression of a near-miss with the wrong one, its name)
+FORMATS = {"tar.gz": ("tar.gz", "a gzip-compressed tar archive", "", "an uncompressed tar"),
+           "tar.bz2": ("tar.bz2", "a bzip2-compressed tar archive", "gz", "gzip instead of bzip2"),
+           "zip": ("zip", "a zip archive", "gz", "a gzip-compressed tar")}
+EXTS = ("csv", "pdf", "jpg", "txt", "docx", "png")
+PHRASINGS = (
+    "Create {fmt_name} {archive} containing {what}. Keep the original files where they are.",
+    "Please back up {what} into {fmt_name} at {archive}. The originals must stay in place, unchanged.",
+    "Using the terminal, pack {what} into {archive} ({fmt_name}). Don't delete or modify the original files.",
+    "I need {what} bundled as {fmt_name}: save it as {archive} and leave the originals alone.",
+    "Make {fmt_name} named {archive} that holds {what}, and nothing else. Do not remove the source files.",
+)
+
+
+@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng, pool, params = ctx.rng("goal"), values["pool"], values["params"]
+    fmt, source = params["format"], params["source"]
+    files = oc.Files(pool, rng)
+    project = rng.choice(pool["projects"])
+    folder = oc.home(rng.choice((f"Documents/{project}", f"projects/{project}", f"work/{project}")))
+    ext = rng.choice(EXTS)
+    spec = [files.new(folder, ext) for _ in range(rng.randint(3, 4))]
+    spec += [files.new(folder, e) for e in rng.sample([e for e in EXTS if e != ext], rng.randint(2, 3))]
+    if source == "folder":
+        sub = f"{folder}/{rng.choice(('assets', 'notes', 'data', 'old'))}"
+        spec += [files.new(sub, rng.choice(EXTS)) for _ in range(2)]
+    if source == "files":
+        chosen = sorted(rng.sample(spec, 3), key=lambda s: s.name)
+        what = f"the files {oc.quote_list([s.name for s in chosen])} from {folder}"
+    elif source == "ext":
+        chosen = [s for s in spec if s.name.endswith("." + ext)]
+        what = f"every .{ext} file in {folder} (and no other files)"
+    else:
+        chosen = spec
+        what = f"the whole folder {folder} (subfolder included)"
+    suffix, fmt_name, _, _ = FORMATS[fmt]
+    stem = rng.choice((f"{project}_backup", f"{project}-archive", f"{project}_bundle")
+                      + ((f"{project}_{ext}_files",) if source == "ext" else ()))
+    archive = oc.home(f"{rng.choice(('Desktop', 'Backups', 'Documents/archives'))}/{stem}.{suffix}")
+    members = {s.path[len(folder) + 1:]: oc.sha(s) for s in chosen}
+    facts = {"fmt_name": fmt_name, "archive": archive, "what": what}
+    target = {"archive": archive, "folder": folder, "members": members, "format": fmt, "source": source,
+              "chosen": [s.path for s in chosen], "others": [s.path for s in spec if s not in chosen]}
+    return {"tree": spec, "facts": facts, "target": target}
+
+
+@node("rubric", "rubric", ("tree", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    spec: list[FileSpec] = values["tree"]
+    t = values["target"]
+    members: dict[str, str] = t["members"]
+    archive = Check("archive", f"{t['archive']} is a {t['format']} archive holding exactly "
+                               f"{oc.quote_list(sorted(members))} with their original content.",
+                    "fs.archive_contains", {"path": t["archive"], "format": t["format"], "members": sorted(members),
+                                            "contents": members})
+    names = oc.listing([s.path for s in spec], t["folder"], recursive=True)
+    contents = {s.path[len(t["folder"]) + 1:]: oc.sha(s) for s in spec}
+    kept = oc.listing_check("originals", t["folder"], names, f"{t['folder']} still holds all its original files, "
+                            "unchanged.", recursive=True, contents=contents)
+    return {"rubric": [archive, kept]}
+
+
+def _pack(t: Mapping[str, Any], paths: list[str], fmt: str) -> dict[str, Any]:
+    base = t["folder"]
+    if t["source"] == "folder":
+        paths, base = [t["folder"]], t["folder"].rsplit("/", 1)[0]
+    if fmt == "zip":
+        return {"op": "fs.zip_create", "path": t["archive"], "members": paths, "base": base}
+    return {"op": "fs.tar_create", "path": t["archive"], "members": paths, "base": base,
+            "compression": {"tar.gz": "gz", "tar.bz2": "bz2"}.get(fmt, fmt)}
+
+
+@node("solve", "solve", ("target",), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    chosen: list[str] = t["chosen"]
+    _, _, wrong, wrong_name = FORMATS[t["format"]]
+    oracle = _pack(t, chosen, t["format"])
+    solutions = [Solution("oracle", "packs exactly the asked files in the asked format", [oracle]),
+                 Solution("near-miss-1", f"writes {wrong_name} under the asked name",
+                          [{**_pack(t, chosen, "tar"), "compression": wrong}])]
+    if t["source"] == "folder":
+        top = [p for p in chosen if p.count("/") == t["folder"].count("/") + 1]
+        partial = {**oracle, "members": top, "base": t["folder"]}
+        solutions.append(Solution("near-miss-2", "packs only the top-level files, not the subfolder", [partial]))
+    else:
+        solutions.append(Solution("near-miss-2", "leaves one file out", [{**oracle, "members": chosen[:-1]}]))
+    removal = [{"op": "fs.delete", "path": p} for p in chosen]
+    solutions.append(Solution("near-miss-3", "moves the files into the archive, deleting the originals",
+                              [oracle, *removal]))
+    if t["source"] != "folder":
+        extra = {**oracle, "members": [*chosen, t["others"][0]]}
+        solutions.append(Solution("near-miss-4", "also packs a file that was not asked for", [extra]))
+    return {"solutions": solutions}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(oc.APP,),
+    description="Create a tar.gz, tar.bz2 or zip archive of stated files, of every file of a type, or of a folder.",
+    knobs={"format": tuple(FORMATS), "source": ("files", "ext", "folder")},
+    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+)

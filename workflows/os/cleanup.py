@@ -1,0 +1,141 @@
+"""os.cleanup: find and delete files by a stated rule, in one folder or in it and all its subfolders.
+
+Rules: an extension (.tmp, .part, .swp, .pyc), backup files (names ending in `~` or `.bak`), empty (0-byte)
+files, files dated before a cutoff by the date in their name, or duplicate copies (" (copy)" in the name).
+`depth: flat` keeps matching files in subfolders; `recursive` removes them too. Each tree holds near-matches
+a sloppy rule also catches (notes_tmp.txt for *.tmp, a one-byte file for "empty", the cutoff day itself for
+"before", the originals of backups). The rubric lists the whole tree: exactly the files that must remain.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Solution
+from preparers.tree import FileSpec
+from workflows.os import kit as oc
+
+NAME = "os.cleanup"
+TEMP_EXTS = ("tmp", "part", "swp", "pyc")
+PHRASINGS = (
+    "Clean up {root}: delete {rule}, {where}. Don't delete anything else.",
+    "Please remove {rule}, {where}. All other files must stay.",
+    "Using the terminal, find and delete {rule}, {where}. Leave every other file untouched.",
+    "{root} is cluttered. Get rid of {rule}, {where}, and keep everything else.",
+    "Delete {rule}, {where}. Be careful not to remove any other file.",
+)
+
+
+def _matches(criterion: str, files: oc.Files, rng: random.Random, folder: str, arg: str,
+             cutoff: dt.date) -> tuple[list[FileSpec], list[FileSpec]]:
+    """(files the rule matches, near-matches that must stay) in `folder`."""
+    if criterion == "ext":
+        hits = [files.content(f"{folder}/{files.stem('txt')}.{arg}") for _ in range(rng.randint(2, 3))]
+        return hits, [files.content(f"{folder}/{files.stem('txt')}_{arg}.txt")]
+    if criterion == "backup":
+        originals = [files.new(folder, rng.choice(("txt", "conf", "md", "csv"))) for _ in range(2)]
+        hits = [FileSpec(originals[0].path + "~", "text", "(older version)\n" + originals[0].text),
+                files.content(originals[1].path + ".bak")]
+        return hits, originals
+    if criterion == "empty":
+        hits = [FileSpec(f"{folder}/{files.stem('txt')}.{rng.choice(('txt', 'log', 'md'))}", "empty")
+                for _ in range(rng.randint(2, 3))]
+        return hits, [FileSpec(f"{folder}/{files.stem('txt')}.txt", "text", "\n")]
+    if criterion == "dated":
+        service = rng.choice(("backup", "sync", "report", "export"))
+        days = rng.sample(range(1, 60), 3)
+        hits = [files.content(f"{folder}/{service}-{(cutoff - dt.timedelta(days=d)).isoformat()}.log") for d in days]
+        keep = [files.content(f"{folder}/{service}-{(cutoff + dt.timedelta(days=d)).isoformat()}.log")
+                for d in (0, rng.randint(1, 20))]
+        return hits, keep
+    stems = [files.new(folder, rng.choice(("docx", "xlsx", "pdf", "jpg"))) for _ in range(2)]
+    hits = [files.content(f"{s.path.rsplit('.', 1)[0]} (copy).{s.path.rsplit('.', 1)[1]}") for s in stems]
+    return hits, stems
+
+
+@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng, pool, params = ctx.rng("goal"), values["pool"], values["params"]
+    criterion, depth = params["criterion"], params["depth"]
+    files = oc.Files(pool, rng)
+    project = rng.choice(pool["projects"])
+    root = oc.home(rng.choice((f"projects/{project}", f"Documents/{project}", f"work/{project}")))
+    subs = [f"{root}/{s}" for s in rng.sample(("drafts", "exports", "old", "logs", "assets"), 2)]
+    arg = rng.choice(TEMP_EXTS)
+    cutoff = dt.date(rng.choice((2023, 2024, 2025)), rng.randint(2, 11), rng.randint(1, 28))
+    spec: list[FileSpec] = []
+    hits_all: list[str] = []  # every match, whatever the depth
+    near: list[str] = []
+    for folder in [root, *subs]:
+        spec += [files.new(folder, rng.choice(("pdf", "txt", "csv", "jpg", "docx", "md"))) for _ in range(2)]
+        hits, keep = _matches(criterion, files, rng, folder, arg, cutoff)
+        spec += hits + keep
+        near += [k.path for k in keep]
+        hits_all += [h.path for h in hits]
+    delete = [p for p in hits_all if depth == "recursive" or p.rsplit("/", 1)[0] == root]
+    rule = {"ext": f"every file with the extension .{arg}",
+            "backup": "every backup file (a file whose name ends in ~ or in .bak)",
+            "empty": "every empty file (0 bytes)",
+            "dated": f"every log file whose name carries a date before {cutoff.isoformat()} (files dated "
+                     f"{cutoff.isoformat()} or later stay)",
+            "copies": "every duplicate whose name contains ' (copy)'"}[criterion]
+    where = (f"in {root} and all of its subfolders" if depth == "recursive" else
+             f"directly in {root} only (leave its subfolders alone)")
+    facts = {"root": root, "rule": rule, "where": where}
+    target = {"root": root, "delete": delete, "hits": hits_all, "near": near, "criterion": criterion,
+              "depth": depth}
+    return {"tree": spec, "facts": facts, "target": target}
+
+
+@node("rubric", "rubric", ("tree", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    spec: list[FileSpec] = values["tree"]
+    t = values["target"]
+    kept = [s for s in spec if s.path not in t["delete"]]
+    names = oc.listing([s.path for s in kept], t["root"], recursive=True)
+    # kept files are compared by content too: emptying or overwriting one is not "cleaning up"
+    prefix = t["root"].rstrip("/") + "/"
+    contents = {s.path.removeprefix(prefix): oc.sha(s) for s in kept if s.path.startswith(prefix)}
+    return {"rubric": [oc.listing_check("remaining", t["root"], names, f"Below {t['root']} exactly these files "
+                                        f"remain, each with its original content: {oc.quote_list(names)}.",
+                                        recursive=True, contents=contents)]}
+
+
+def _rm(paths: list[str]) -> list[dict[str, Any]]:
+    return [{"op": "fs.delete", "path": p} for p in sorted(paths)]
+
+
+@node("solve", "solve", ("target",), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    delete: list[str] = t["delete"]
+    root: str = t["root"]
+    solutions = [Solution("oracle", "deletes exactly the matching files", _rm(delete))]
+    if t["depth"] == "recursive":
+        top = [p for p in delete if p.rsplit("/", 1)[0] == root]
+        solutions.append(Solution("near-miss-1", "deletes only in the top folder, forgetting the subfolders",
+                                  _rm(top)))
+    else:
+        solutions.append(Solution("near-miss-1", "also deletes matching files in the subfolders", _rm(t["hits"])))
+    near_top = [p for p in t["near"] if p.rsplit("/", 1)[0] == root]
+    why = {"ext": "uses a loose pattern that also catches names merely containing the extension",
+           "backup": "also deletes the originals of the backups", "empty": "also deletes a file holding one newline",
+           "dated": "also deletes the file dated on the cutoff day (before-or-on)",
+           "copies": "deletes the originals too"}[t["criterion"]]
+    solutions.append(Solution("near-miss-2", why, _rm(delete + near_top[:1])))
+    solutions.append(Solution("near-miss-3", "misses one matching file", _rm(delete[1:])))
+    return {"solutions": solutions}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(oc.APP,),
+    description="Delete files by extension, backups (~, .bak), empty files, files dated before a day, or copies.",
+    knobs={"criterion": ("ext", "backup", "empty", "dated", "copies"), "depth": ("flat", "recursive")},
+    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+)

@@ -1,0 +1,103 @@
+"""os.symlink: create a symbolic link to a file or folder — on the Desktop, under a new name, or in another folder.
+
+The rubric reads the link itself (absolute and relative targets both count, as `ln -s` stores either) and
+requires the target untouched: still a regular file with its content, or a folder with its files. Near-misses:
+copying instead of linking, linking to the similarly named sibling (report_v2 instead of report_v3), and moving
+the target to the link's place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from preparers.tree import FileSpec
+from workflows.os import kit as oc
+
+NAME = "os.symlink"
+PHRASINGS = (
+    "Create a symbolic link {link} that points to {target}. {note}",
+    "Please make a symlink at {link} pointing to the {kind} {target}. {note}",
+    "Using the terminal, link {target} to {link} (a symbolic link, not a copy). {note}",
+    "I want quick access to the {kind} {target}: add a symbolic link to it at {link}. {note}",
+    "Set up {link} as a soft link to {target}. {note}",
+)
+
+
+@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng, pool, params = ctx.rng("goal"), values["pool"], values["params"]
+    kind, place = params["target_kind"], params["place"]
+    files = oc.Files(pool, rng)
+    project, other = rng.sample(pool["projects"], 2)
+    if kind == "file":
+        folder = oc.home(rng.choice((f"Documents/{project}", f"projects/{project}/reports", f"work/{project}")))
+        ext = rng.choice(("pdf", "docx", "xlsx", "csv", "md"))
+        stem = files.stem(ext)
+        target = files.content(f"{folder}/{stem}_v3.{ext}")
+        sibling = files.content(f"{folder}/{stem}_v2.{ext}")
+        spec = [target, sibling, files.new(folder, rng.choice(("txt", "jpg")))]
+        target_path, sibling_path = target.path, sibling.path
+        link_name = {"desktop": target.name, "renamed": f"latest.{ext}", "other_folder": f"{stem}.{ext}"}[place]
+    else:
+        base = oc.home(rng.choice((f"projects/{project}", f"Documents/{project}")))
+        name = rng.choice(("data", "assets", "exports", "shared"))
+        target_path, sibling_path = f"{base}/{name}", f"{base}/{name}_old"
+        spec = [files.new(target_path, rng.choice(("csv", "jpg", "pdf"))) for _ in range(3)]
+        spec += [files.new(sibling_path, "csv"), files.new(base, "md")]
+        link_name = {"desktop": f"{project}-{name}", "renamed": "current", "other_folder": f"{project}-{name}"}[place]
+    target_dir = target_path.rsplit("/", 1)[0]
+    link_dir = {"desktop": oc.home("Desktop"), "renamed": target_dir,
+                "other_folder": oc.home(f"projects/{other}")}[place]
+    if place != "renamed":  # the link's folder exists already (it holds something)
+        spec.append(files.new(link_dir, rng.choice(("txt", "md"))))
+    link = f"{link_dir}/{link_name}"
+    noun = "file" if kind == "file" else "folder"
+    note = f"Leave the {noun} {target_path} itself where it is, unchanged."
+    facts = {"link": link, "target": target_path, "kind": noun, "note": note}
+    stored = target_path.rsplit("/", 1)[1] if place == "renamed" else target_path  # relative when side by side
+    return {"tree": spec, "facts": facts, "target": {"link": link, "target": target_path, "stored": stored,
+                                                     "sibling": sibling_path, "kind": kind}}
+
+
+@node("rubric", "rubric", ("tree", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    spec: list[FileSpec] = values["tree"]
+    t = values["target"]
+    checks = [Check("link", f"{t['link']} is a symbolic link to {t['target']}.", "fs.symlink_to",
+                    {"path": t["link"], "target": t["target"]})]
+    if t["kind"] == "file":
+        original = next(s for s in spec if s.path == t["target"])
+        checks.append(Check("target_kept", f"{t['target']} is still a regular file with its original content.",
+                            "fs.same_content", {"path": t["target"], "sha256": oc.sha(original)}))
+    else:
+        inside = {s.path[len(t["target"]) + 1:]: oc.sha(s) for s in spec if s.path.startswith(t["target"] + "/")}
+        checks.append(oc.listing_check("target_kept", t["target"], sorted(inside), f"{t['target']} is still a folder "
+                                       "holding its original files.", contents=inside))
+    return {"rubric": checks}
+
+
+@node("solve", "solve", ("target",), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    link = {"op": "fs.symlink", "path": t["link"]}
+    return {"solutions": [
+        Solution("oracle", "creates the symbolic link", [{**link, "target": t["stored"]}]),
+        Solution("near-miss-1", "copies the target instead of linking it",
+                 [{"op": "fs.copy", "path": t["target"], "dest": t["link"]}]),
+        Solution("near-miss-2", "links to the similarly named sibling", [{**link, "target": t["sibling"]}]),
+        Solution("near-miss-3", "moves the target to the link's place",
+                 [{"op": "fs.move", "path": t["target"], "dest": t["link"]}]),
+    ]}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(oc.APP,),
+    description="Create a symbolic link to a file or folder on the Desktop, under a new name, or in another folder.",
+    knobs={"target_kind": ("file", "folder"), "place": ("desktop", "renamed", "other_folder")},
+    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+)

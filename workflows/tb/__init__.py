@@ -1,0 +1,1 @@
+"""The tb families and their app kit (`kit.py`)."""

@@ -1,0 +1,91 @@
+"""tb.mark_messages: mark the messages of a folder that match a criterion as read, or flag (star) them, leaving
+every other message as it was."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from workflows.tb import kit as tc
+
+NAME = "tb.mark_messages"
+PHRASINGS = (
+    "In Thunderbird, {verb} every message in the {source} folder {what}. {leave}",
+    "Please go through my {source} folder in Thunderbird and {verb} all messages {what}. {leave}",
+    "Using Thunderbird, {verb} the messages in {source} {what} - all of them, and only those.",
+    "The messages {what} in {source} need attention: in Thunderbird, {verb} every one of them. {leave}",
+    "Open Thunderbird's {source} folder and {verb} every message {what}; the other messages must stay as they are.",
+)
+MARKS = {
+    "read": ("mark as read", "Leave the other messages unread if they are unread now.", "read"),
+    "flagged": ("flag (star)", "Do not flag any other message.", "flagged"),
+}
+SOURCES = {"inbox": "Inbox", "archives": "Archives"}
+
+
+@node("goal", "goal", ("params", "mailbox", "plan"), ("spec", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    params, plan = values["params"], values["plan"]
+    msgs = tc.messages(values["mailbox"], plan)
+    crit = tc.pick_criterion(rng, msgs, params["criterion"])
+    source = SOURCES[params["folder"]]
+    folders = tc.layout(rng, msgs, source=source, keep=crit.ids)
+    others = [m.message_id for m in folders[source] if m.message_id not in crit.ids]
+    folders = tc.with_flags(folders, crit.ids, read=False, flagged=False)
+    if params["mark"] == "read":  # at least two other unread messages, so "mark all read" shows
+        folders = tc.with_flags(folders, rng.sample(others, 2), read=False)
+        untouched = [m.message_id for m in folders[source] if m.message_id in others and not m.read]
+    else:
+        untouched = [m.message_id for m in folders[source] if m.message_id in others and not m.flagged]
+    spec = tc.profile_spec(plan, folders, contacts=tc.contacts_from(rng, msgs))
+    verb, leave, _ = MARKS[params["mark"]]
+    facts = {"verb": verb, "leave": leave, "source": source, "what": crit.text}
+    target = {"profile": tc.profile_path(plan), "source": source, "crit": crit, "mark": params["mark"],
+              "untouched": untouched}
+    return {"spec": spec, "facts": facts, "target": target}
+
+
+@node("rubric", "rubric", ("spec", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    crit: tc.Criterion = t["crit"]
+    state = MARKS[t["mark"]][2]
+    base = {"path": t["profile"], "folder": t["source"]}
+    return {"rubric": [
+        Check("marked", f"All {len(crit.ids)} messages in {t['source']} {crit.text} are {state}.",
+              "tb.message_flags", {**base, "message_ids": list(crit.ids), state: True}),
+        Check("others", f"The other {len(t['untouched'])} messages of {t['source']} that were not {state} still "
+                        f"are not.", "tb.message_flags", {**base, "message_ids": t["untouched"], state: False}),
+        # flagging needs no message opened (the list shows sender, subject and date): the others stay unread too
+        tc.kept_check(values["spec"], t["profile"], relabeled=list(crit.ids), read=t["mark"] == "flagged"),
+    ]}
+
+
+@node("solve", "solve", ("target",), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    t = values["target"]
+    crit: tc.Criterion = t["crit"]
+    op, other = ("tb.mark_read", "tb.mark_flagged") if t["mark"] == "read" else ("tb.mark_flagged", "tb.mark_read")
+    base = {"path": t["profile"], "folder": t["source"]}
+    return {"solutions": [
+        Solution("oracle", f"{MARKS[t['mark']][0]} the messages {crit.text}", [{"op": op, **base, **crit.op_args()}]),
+        Solution("near-miss-1", "marks every message of the folder",
+                 [{"op": op, **base, "field": "any", "value": ""}]),
+        Solution("near-miss-2", "marks only the first matching message",
+                 [{"op": op, **base, **crit.op_args(), "limit": 1}]),
+        Solution("near-miss-3", "uses the other marking (read instead of flagged, or the reverse)",
+                 [{"op": other, **base, **crit.op_args()}]),
+    ]}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(tc.APP,),
+    description="Mark the messages of a folder that match a sender, subject word or date as read, or flag them.",
+    knobs={"mark": ("read", "flagged"), "criterion": ("from", "subject", "before"), "folder": ("inbox", "archives")},
+    nodes=(*tc.source_nodes(), goal, tc.prepare, tc.instruction(NAME, PHRASINGS), rubric, solve),
+)

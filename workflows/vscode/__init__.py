@@ -1,0 +1,1 @@
+"""The vscode families and their app kit (`kit.py`)."""

@@ -1,0 +1,139 @@
+"""vscode.editor_setting: set one user setting (font size, tab size, word wrap, auto save, theme, ...).
+
+`initial` decides whether the key is absent from the user's settings.json (VS Code's default applies) or
+present with another value. Targets never equal the default, so the key must end up written; the rest of
+the user's settings must survive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from forge.dag import NodeContext, Workflow, node
+from forge.model import Check, Solution
+from workflows.vscode import kit as vsc
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    label: str  # as the Settings editor shows it
+    default: Any
+    targets: tuple[Any, ...]  # values a task may ask for (never the default)
+    confusable: str | None = None  # a real neighbouring setting an agent might change instead
+    unordered: bool = False  # list values whose order does not matter
+
+
+SETTINGS: dict[str, Setting] = {
+    "font_size": Setting("editor.fontSize", "Editor: Font Size", 14, (12, 13, 15, 16, 17, 18, 20),
+                         "terminal.integrated.fontSize"),
+    "tab_size": Setting("editor.tabSize", "Editor: Tab Size", 4, (2, 3, 8), "editor.indentSize"),
+    "word_wrap": Setting("editor.wordWrap", "Editor: Word Wrap", "off", ("on", "wordWrapColumn", "bounded"),
+                         "diffEditor.wordWrap"),
+    "auto_save": Setting("files.autoSave", "Files: Auto Save", "off",
+                         ("afterDelay", "onFocusChange", "onWindowChange")),
+    "color_theme": Setting("workbench.colorTheme", "Workbench: Color Theme", "Default Dark Modern",
+                           ("Default Light Modern", "Solarized Dark", "Solarized Light", "Monokai", "Abyss",
+                            "Quiet Light", "Kimbie Dark", "Tomorrow Night Blue"), "workbench.preferredDarkColorTheme"),
+    "format_on_save": Setting("editor.formatOnSave", "Editor: Format On Save", False, (True,), "editor.formatOnPaste"),
+    "rulers": Setting("editor.rulers", "Editor: Rulers", [], ([80], [100], [80, 120], [72, 100], [88]),
+                      unordered=True),
+    "minimap": Setting("editor.minimap.enabled", "Editor > Minimap: Enabled", True, (False,),
+                       "editor.minimap.autohide"),
+    "line_numbers": Setting("editor.lineNumbers", "Editor: Line Numbers", "on", ("off", "relative", "interval")),
+    "render_whitespace": Setting("editor.renderWhitespace", "Editor: Render Whitespace", "selection",
+                                 ("none", "boundary", "trailing", "all")),
+    "cursor_style": Setting("editor.cursorStyle", "Editor: Cursor Style", "line",
+                            ("block", "underline", "line-thin", "block-outline", "underline-thin"),
+                            "terminal.integrated.cursorStyle"),
+    "font_family": Setting("editor.fontFamily", "Editor: Font Family", "'Droid Sans Mono', 'monospace', monospace",
+                           ("'Fira Code', monospace", "'JetBrains Mono', monospace", "'Source Code Pro', monospace",
+                            "Consolas, 'Courier New', monospace", "'Cascadia Code', monospace"),
+                           "terminal.integrated.fontFamily"),
+    "insert_spaces": Setting("editor.insertSpaces", "Editor: Insert Spaces", True, (False,),
+                             "editor.detectIndentation"),
+    "trim_whitespace": Setting("files.trimTrailingWhitespace", "Files: Trim Trailing Whitespace", False, (True,),
+                               "files.trimFinalNewlines"),
+    "final_newline": Setting("files.insertFinalNewline", "Files: Insert Final Newline", False, (True,),
+                             "files.trimFinalNewlines"),
+    "terminal_font_size": Setting("terminal.integrated.fontSize", "Terminal > Integrated: Font Size", 14,
+                                  (11, 12, 13, 15, 16), "editor.fontSize"),
+}
+NAME = "vscode.editor_setting"
+PHRASINGS = (
+    "In VS Code, set {label} (`{key}`) to {value} in your user settings.",
+    "Open VS Code's Settings (User tab) and change `{key}` ({label}) to {value}. Keep all your other settings.",
+    "Update my VS Code user settings so that \"{key}\": {value}. Don't remove any of the existing settings.",
+    "I want {label} to be {value} in every project I open in VS Code: set the user setting `{key}` accordingly.",
+    "Using the VS Code settings editor, make `{key}` equal {value} at the user level (not just for this "
+    "workspace).",
+)
+
+
+def wrong_value(spec: Setting, value: Any) -> Any:
+    """A plausible wrong value: a neighbouring option for text settings, else a slip (see `vsc.mistyped`)."""
+    if isinstance(value, str):
+        return next(v for v in (*spec.targets, spec.default) if v != value)
+    return vsc.mistyped(value)
+
+
+@node("goal", "goal", ("params", "project", "plan"), ("workspace", "facts", "target"))
+def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("goal")
+    spec = SETTINGS[values["params"]["setting"]]
+    value = rng.choice(spec.targets)
+    avoid = (spec.key,) + ((spec.confusable,) if spec.confusable else ())
+    ws = vsc.base_workspace(values["project"], values["plan"], rng, avoid)
+    if values["params"]["initial"] == "present":
+        ws = ws.with_user(spec.key, rng.choice([v for v in (spec.default, *spec.targets) if v != value]))
+    facts = {"label": spec.label, "key": spec.key, "value": vsc.show(value)}
+    kept = {k: v for k, v in ws.user_settings.items() if k != spec.key}
+    return {"workspace": ws, "facts": facts, "target": {"value": value, "kept": kept}}
+
+
+@node("rubric", "rubric", ("params", "target"), ("rubric",))
+def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    spec = SETTINGS[values["params"]["setting"]]
+    value = values["target"]["value"]
+    args: dict[str, Any] = {"path": vsc.USER_SETTINGS, "key": spec.key, "value": value}
+    if spec.unordered:
+        args["unordered"] = True
+    return {"rubric": [
+        Check("setting", f"The user setting {spec.key} is {vsc.show(value)}.", "vscode.setting_equals", args),
+        Check("kept", "The user's other settings are unchanged.", "vscode.settings_kept",
+              {"path": vsc.USER_SETTINGS, "settings": values["target"]["kept"], "allowed": [spec.key]}),
+    ]}
+
+
+@node("solve", "solve", ("params", "workspace", "target"), ("solutions",))
+def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    spec = SETTINGS[values["params"]["setting"]]
+    ws: vsc.Workspace = values["workspace"]
+    value = values["target"]["value"]
+    bad = wrong_value(spec, value)
+    solutions = [
+        Solution("oracle", f"sets {spec.key} to {vsc.show(value)} in the user settings",
+                 [vsc.set_setting(vsc.USER_SETTINGS, spec.key, value)]),
+        Solution("near-miss-1", f"sets {spec.key} to {vsc.show(bad)} instead",
+                 [vsc.set_setting(vsc.USER_SETTINGS, spec.key, bad)]),
+        Solution("near-miss-2", "sets it in the workspace settings (.vscode/settings.json) instead of the user's",
+                 [vsc.set_setting(ws.folder_settings_path, spec.key, value)]),
+        Solution("near-miss-3", "overwrites settings.json with just the new setting, losing the others",
+                 [vsc.replace_file(vsc.USER_SETTINGS, {spec.key: value})]),
+    ]
+    if spec.confusable:
+        solutions.append(Solution("near-miss-4", f"changes the neighbouring setting {spec.confusable} instead",
+                                  [vsc.set_setting(vsc.USER_SETTINGS, spec.confusable, value)]))
+    return {"solutions": solutions}
+
+
+WORKFLOW = Workflow(
+    name=NAME,
+    version=1,
+    apps=(vsc.APP,),
+    description="Set one VS Code user setting (editor, files or terminal) to a stated value, keeping the others.",
+    knobs={"setting": tuple(SETTINGS), "initial": ("absent", "present")},
+    nodes=(*vsc.source_nodes(), goal, vsc.prepare, vsc.instruction(NAME, PHRASINGS), rubric, solve),
+)

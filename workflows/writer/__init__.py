@@ -1,0 +1,1 @@
+"""The writer families and their app kit (`kit.py`)."""

@@ -1,0 +1,261 @@
+"""Nodes and helpers shared by the LibreOffice Writer families.
+
+Every Writer family starts with `sample` (plan: theme, document kind, folder, paper) and the `content`
+LLM node (a realistic document: see writer_content.py), then its own `goal` node composes a `Layout`
+(the initial document) plus `facts` (what the instruction states). The shared `prepare` node builds the
+docx asset, and the shared `instruction` LLM node phrases the facts.
+
+Paragraphs are named in instructions and checks by the start of their text (`locator`): the shortest
+prefix of at least four words that no other paragraph starts with.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from forge.dag import Node, NodeContext, llm_node, node
+from forge.model import HOME, Asset, Check
+from preparers import docx
+from workflows.common import instruction
+from workflows.writer.content import (
+    DOCUMENT_SCHEMA,
+    DOCUMENT_SKETCH,
+    KINDS,
+    THEME_NAMES,
+    check_document,
+    generate_document,
+)
+
+__all__ = ["instruction"]  # re-exported: families call wc.instruction(...)
+
+APP = "libreoffice_writer"
+FOLDERS = ("Documents", "Desktop", "Documents/reports", "Documents/letters", "work", "Documents/office")
+PAPERS = ("A4", "Letter")
+DEFAULT_MARGIN = {"A4": 1134, "Letter": 1440}  # 2 cm, 1 inch
+ITEM_LEADS = ("The following actions were agreed:", "Please complete these steps:", "Next actions for the team:",
+              "Key actions for the coming weeks:")
+TABLE_LEADS = ("The table below summarises the current position.", "Details are listed in the following table.",
+               "The table below gives the latest figures.", "A summary by area follows.")
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class Para:
+    """One paragraph: its text, what it is in the document (`role`), its style ("" = Normal) and direct
+    formatting (keys of preparers.docx paragraph blocks: align, bold, italic, size, font, line_spacing)."""
+
+    text: str
+    role: str  # title | front | heading | body | lead | item | subitem | closing
+    style: str = ""
+    fmt: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Grid:
+    rows: tuple[tuple[str, ...], ...]
+    bold_header: bool = True
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The initial document: where it lives and what it holds."""
+
+    path: str
+    blocks: tuple[Para | Grid, ...]
+    paper: str = "A4"
+    orientation: str = "portrait"
+    margins: Mapping[str, int] = field(default_factory=dict)
+    header: Mapping[str, Any] | None = None
+    footer: Mapping[str, Any] | None = None
+    author: str = ""
+
+    @property
+    def filename(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def folder(self) -> str:
+        return self.path.rsplit("/", 1)[0]
+
+    @property
+    def paragraphs(self) -> list[Para]:
+        return [b for b in self.blocks if isinstance(b, Para)]
+
+    @property
+    def grids(self) -> list[Grid]:
+        return [b for b in self.blocks if isinstance(b, Grid)]
+
+    def texts(self, *roles: str) -> list[str]:
+        return [p.text for p in self.paragraphs if not roles or p.role in roles]
+
+    def locate(self, text: str) -> str | None:
+        """The locator of the paragraph whose text is `text`, or None when no prefix is unique."""
+        texts = [norm(t) for t in self.texts()]
+        return locator(texts, texts.index(norm(text)))
+
+    def with_blocks(self, blocks: Sequence[Para | Grid]) -> Layout:
+        return replace(self, blocks=tuple(blocks))
+
+    def spec(self) -> dict[str, Any]:
+        blocks: list[dict[str, Any]] = []
+        for b in self.blocks:
+            if isinstance(b, Grid):
+                blocks.append({"table": [list(r) for r in b.rows], "bold_header": b.bold_header})
+            else:
+                blocks.append({"text": b.text, "style": b.style, **b.fmt})
+        margins = {side: self.margins.get(side, DEFAULT_MARGIN[self.paper])
+                   for side in ("top", "bottom", "left", "right")}
+        spec: dict[str, Any] = {"blocks": blocks, "author": self.author,
+                                "page": {"paper": self.paper, "orientation": self.orientation, "margins": margins}}
+        for part in ("header", "footer"):
+            if getattr(self, part):
+                spec[part] = dict(getattr(self, part))
+        return spec
+
+
+def locator(texts: Sequence[str], index: int, min_words: int = 4) -> str | None:
+    """Shortest prefix (>= `min_words` words, trailing ,;: dropped) that only `texts[index]` starts with."""
+    words = norm(texts[index]).split()
+    for n in range(min(min_words, len(words)), len(words) + 1):
+        prefix = " ".join(words[:n])
+        short = prefix.rstrip(",;:")
+        for candidate in (short, prefix):
+            hits = [i for i, t in enumerate(texts) if norm(t).startswith(candidate)]
+            if hits == [index] or (n == len(words) and [i for i in hits if norm(texts[i]) == candidate] == [index]):
+                return candidate
+    return None
+
+
+def compose(rng: random.Random, document: Mapping[str, Any], plan: Mapping[str, Any], *, styled: bool = True,
+            items: bool = False, table: str = "") -> Layout:
+    """The initial layout for a generated document.
+
+    `styled`: title in style Title and headings in Heading 1 (else both typed as bold Normal paragraphs);
+    `items`: the list material as plain paragraphs after the first section, introduced by a lead line;
+    `table`: "" (none), "grid" (a lead line and the table after the first section) or "lead" (the lead only)."""
+    heading_style, heading_fmt = ("Heading 1", {}) if styled else ("", {"bold": True})
+    title = Para(document["title"], "title", "Title" if styled else "", {} if styled else {"bold": True, "size": 16})
+    blocks: list[Para | Grid] = [title, *(Para(line, "front") for line in document["front"])]
+    for i, section in enumerate(document["sections"]):
+        blocks.append(Para(section["heading"], "heading", heading_style, heading_fmt))
+        blocks += [Para(text, "body") for text in section["paragraphs"]]
+        if i == 0 and items:
+            blocks.append(Para(rng.choice(ITEM_LEADS), "lead"))
+            blocks += [Para(item["text"], "item") for item in document["items"]]
+        if i == 0 and table:
+            blocks.append(Para(rng.choice(TABLE_LEADS), "lead"))
+            if table == "grid":
+                rows = [tuple(document["table"]["header"])] + [tuple(r) for r in document["table"]["rows"]]
+                blocks.append(Grid(tuple(rows)))
+    blocks += [Para(line, "closing") for line in document["closing"]]
+    path = f"{HOME}/{plan['folder']}/{document['file_stem']}.docx"
+    return Layout(path=path, blocks=tuple(blocks), paper=plan["paper"], author=document["author"])
+
+
+def targets(layout: Layout, *roles: str) -> list[tuple[Para, str]]:
+    """(paragraph, locator) for every paragraph of `roles` that has a unique locator."""
+    out = []
+    for p in layout.paragraphs:
+        if p.role in roles:
+            where = layout.locate(p.text)
+            if where is not None:
+                out.append((p, where))
+    return out
+
+
+# --- shared nodes -----------------------------------------------------------------------------------
+
+@node("sample", "sample", ("params",), ("plan",))
+def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    rng = ctx.rng("sample")
+    return {"plan": {"theme": rng.choice(THEME_NAMES), "kind": rng.choice(KINDS), "folder": rng.choice(FOLDERS),
+                     "paper": rng.choice(PAPERS)}}
+
+
+def _offline_document(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
+    plan = values["plan"]
+    return generate_document(rng, theme=plan["theme"], kind=plan["kind"])
+
+
+content = llm_node("content", kind="llm", inputs=("plan",), output="document", prompt="writer_content.txt",
+                   schema=DOCUMENT_SCHEMA, offline=_offline_document, check=check_document, sketch=DOCUMENT_SKETCH)
+
+
+def document_outputs(layout: Layout) -> dict[str, Any]:
+    """The prepare node's outputs: the docx at the layout's path, opened in Writer."""
+    return {"assets": [Asset(layout.path, docx.build(layout.spec()), app="writer")],
+            "launch": ["libreoffice", "--writer", layout.path]}
+
+
+@node("prepare", "prepare", ("layout",), ("assets", "launch"))
+def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    return document_outputs(values["layout"])
+
+
+def source_nodes() -> tuple[Node, ...]:
+    """sample -> content: the start of every Writer family."""
+    return (sample, content)
+
+
+def kept_paragraphs(layout: Layout, assets: Sequence[Asset], targets: Sequence[str],
+                    measure: Callable[[Any, Any], Any]) -> dict[str, Any]:
+    """{locator: measure(doc, paragraph)} in the initial document for every paragraph that is not one of
+    `targets` (and has a unique locator): what an "unchanged" check compares the end state with. The initial
+    document is read with the checks' own reader, so styles and defaults resolve exactly as they will."""
+    from verifiers.checks.docx import find, from_bytes
+
+    doc = from_bytes(next(a.data for a in assets if a.dest == layout.path))
+    kept = {}
+    for text in layout.texts():
+        where = layout.locate(text) if norm(text) else None
+        if where is not None and not any(norm(text).startswith(norm(t)) for t in targets):
+            kept[where] = measure(doc, find(doc, where))
+    return kept
+
+
+def text_kept(layout: Layout | str, assets: Sequence[Asset] = ()) -> Check:
+    """The check that the document's text is what it was: no paragraph edited, added or deleted (for the
+    families whose task changes formatting, styles, page setup or tables only). The document is a `Layout`,
+    or a path whose initial bytes are among `assets` (read the checks' way)."""
+    if isinstance(layout, Layout):
+        path, texts = layout.path, [norm(t) for t in layout.texts() if norm(t)]
+    else:
+        from verifiers.checks.docx import body_paragraphs, from_bytes
+
+        path = layout
+        texts = body_paragraphs(from_bytes(next(a.data for a in assets if a.dest == path)))
+    return Check(id="text_kept", criterion=f"The text of {path} is unchanged: all {len(texts)} paragraphs "
+                                           "read as before, none added or deleted.",
+                 primitive="docx.body_text", args={"path": path, "paragraphs": texts})
+
+
+def chars_kept(layout: Layout, assets: Sequence[Asset]) -> Check:
+    """The check that every paragraph keeps its initial character formatting (bold, italic, underline, size,
+    font), for the families whose task changes paragraph properties only. The fonts the initial file names
+    anywhere (runs, styles, theme) are passed along, so a re-save that spells out the default font passes."""
+    import io
+    import re
+    import zipfile
+
+    from verifiers.checks.docx_scope import run_formats
+
+    data = next(a.data for a in assets if a.dest == layout.path)
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        xml = "".join(zf.read(n).decode("utf-8", "replace") for n in zf.namelist() if n.endswith(".xml"))
+    fonts = sorted(set(re.findall(r'w:(?:ascii|hAnsi)="([^"]+)"', xml)) | set(re.findall(r'typeface="([^"]+)"', xml)))
+    return Check(id="chars_kept", criterion=f"Every paragraph of {layout.path} keeps its character formatting: "
+                                            "no font, size, bold, italic or underline changed.",
+                 primitive="docx.chars_kept",
+                 args={"path": layout.path, "paragraphs": kept_paragraphs(layout, assets, [], run_formats),
+                       "fonts": [f for f in fonts if f]})
+
+
+def quoted(text: str) -> str:
+    """How a paragraph is named in an instruction."""
+    return f'"{text}"'
