@@ -286,18 +286,28 @@ class Workflow:
     description: str
     knobs: Mapping[str, tuple[Any, ...]]  # param -> allowed values
     nodes: tuple[Node, ...]
+    #: Difficulty axes: param -> levels, the first level being the default (what a skill that does not name the
+    #: axis gets, so adding an axis changes no existing package). Unlike knobs, axes are optional in `params`.
+    axes: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
     def check_params(self, params: Mapping[str, Any]) -> str | None:
-        """None when `params` fit the knobs, else the problem in one sentence."""
+        """None when `params` fit the knobs (all required) and the axes (optional), else the problem in one
+        sentence."""
+        allowed = {**self.axes, **self.knobs}
         for key, value in params.items():
-            if key not in self.knobs:
-                return f"{key!r} is not a knob of family {self.name!r} (knobs: {sorted(self.knobs)})"
-            if value not in self.knobs[key]:
-                return f"{key}={value!r}, but family {self.name!r} allows {list(self.knobs[key])}"
+            if key not in allowed:
+                axes = f"; axes: {sorted(self.axes)}" if self.axes else ""
+                return f"{key!r} is not a knob of family {self.name!r} (knobs: {sorted(self.knobs)}{axes})"
+            if value not in allowed[key]:
+                return f"{key}={value!r}, but family {self.name!r} allows {list(allowed[key])}"
         missing = sorted(set(self.knobs) - set(params))
         if missing:
             return f"missing knobs {missing} for family {self.name!r}"
         return None
+
+    def level(self, params: Mapping[str, Any], axis: str) -> Any:
+        """The level of difficulty axis `axis` that `params` ask for (the axis's first level when absent)."""
+        return params.get(axis, self.axes[axis][0])
 
     @cached_property
     def order(self) -> tuple[Node, ...]:

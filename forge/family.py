@@ -84,6 +84,8 @@ class AppKit:
     state: str
     prepare: Node | None
     instruction: Callable[[str, Sequence[str]], Node]
+    #: Difficulty axes every family of the app has (honoured by the source nodes): axis -> levels, default first.
+    axes: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
 
 def _inputs(fn: Callable[..., Any]) -> tuple[str, ...]:
@@ -154,15 +156,18 @@ def family(
     source: tuple[Node, ...] | None = None,
     prepare: Node | None = None,
     outputs: tuple[str, ...] = (),
+    axes: Mapping[str, tuple[Any, ...]] | None = None,
 ) -> Workflow:
     """A standard family as a `Workflow`: kit.source + goal + prepare + instruction + rubric + solve.
 
     `source` replaces the kit's source nodes (a kit whose sampling takes arguments, e.g. GIMP's picture kinds);
-    `prepare` replaces the kit's prepare node; `outputs` are extra goal outputs (from `Goal.extra`)."""
+    `prepare` replaces the kit's prepare node; `outputs` are extra goal outputs (from `Goal.extra`); `axes` are the
+    family's own difficulty axes, added to the kit's (default level first)."""
     for fn in (goal, rubric, solve):
         _check_params_type(name, fn, knobs)
     preparing = prepare or kit.prepare
     nodes = (*(source if source is not None else kit.source()), goal_node(goal, kit.state, outputs),
              *((preparing,) if preparing else ()), kit.instruction(name, phrasings), rubric_node(rubric),
              solve_node(solve))
-    return Workflow(name=name, version=version, apps=kit.apps, description=description, knobs=knobs, nodes=nodes)
+    return Workflow(name=name, version=version, apps=kit.apps, description=description, knobs=knobs, nodes=nodes,
+                    axes={**kit.axes, **(axes or {})})
