@@ -27,7 +27,7 @@ from forge.package import build_package
 from forge.sandbox import Sandbox
 from forge.taxonomy import load_taxonomy
 from preparers.ops import apply_ops
-from verifiers.gate import evaluate_rubric
+from verifiers.rubric import evaluate_rubric
 from workflows import get_family
 
 

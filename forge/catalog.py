@@ -1,7 +1,7 @@
-"""The task catalog: SQLAlchemy 2 models over SQLite (default) or any SQLAlchemy URL.
+"""The task catalog: the one way Forge reads and writes its database (SQLite by default, or any SQLAlchemy URL).
 
-Users query it with SQL (`forge sql`), so the tables are part of the interface; README.md documents
-them and `TABLES` pins their names. Timings, run ids and gate evidence live here, never in packages.
+The tables are `forge.tables` (re-exported here: callers name `forge.catalog.TaskRow`); opening, creating and
+migrating the database is `forge.database`. Users query the catalog with SQL (`forge sql`, `forge.sqlquery`).
 """
 
 from __future__ import annotations
@@ -9,223 +9,49 @@ from __future__ import annotations
 import datetime as dt
 import os
 import socket
+from collections import Counter
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, Text, delete, select, update
+from sqlalchemy import Integer, case, delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session
+
+from forge.database import SQLITE_BUSY_MS, ensure_schema, open_engine, require_catalog
+from forge.llm.base import CacheEntry, ledger_tokens
+from forge.scratch import process_alive
+from forge.sqlquery import Limits, QueryResult
+from forge.sqlquery import run as run_query
+from forge.tables import (
+    TABLES,
+    Base,
+    LLMCacheRow,
+    LLMCallRow,
+    LLMEndpointRow,
+    RoundRow,
+    RunRow,
+    SkillRow,
+    StudentResultRow,
+    TaskRow,
+    TaxonomyChangeRow,
+    VerificationRow,
+    WorkflowRow,
+    now,
+)
+
+__all__ = ["TABLES", "Base", "Catalog", "LLMCacheRow", "LLMCallRow", "LLMEndpointRow", "RoundRow", "RunRow",
+           "SkillRow", "StudentResultRow", "TaskRow", "TaxonomyChangeRow", "VerificationRow", "WorkflowRow", "now",
+           "resolve_url"]
 
 DEFAULT_URL = "sqlite:///forge.db"
-TABLES = ("skills", "workflows", "runs", "rounds", "tasks", "verifications", "llm_calls", "llm_cache",
-          "llm_endpoints", "student_results", "taxonomy_changes")
-
-
 def resolve_url(url: str | None) -> str:
     """`--db` if given, else FORGE_DATABASE_URL, else ./forge.db. A bare path means a SQLite file."""
     url = url or os.environ.get("FORGE_DATABASE_URL") or DEFAULT_URL
     return url if "://" in url else f"sqlite:///{url}"
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class SkillRow(Base):
-    __tablename__ = "skills"
-    id: Mapped[str] = mapped_column(String(120), primary_key=True)
-    family: Mapped[str] = mapped_column(String(120), index=True)
-    app: Mapped[str] = mapped_column(String(40), index=True)
-    apps: Mapped[list[str]] = mapped_column(JSON)
-    category: Mapped[str] = mapped_column(String(80), default="")
-    params: Mapped[dict[str, Any]] = mapped_column(JSON)
-    description: Mapped[str] = mapped_column(Text)
-    difficulty: Mapped[str] = mapped_column(String(10))
-    parent: Mapped[str | None] = mapped_column(String(120), nullable=True)
-    origin: Mapped[str] = mapped_column(String(20), default="seed")
-    status: Mapped[str] = mapped_column(String(20), default="active")
-    #: Share of a round's budget relative to other skills (expansion reallocates it; 0 = retired).
-    weight: Mapped[float] = mapped_column(Float, default=1.0)
-    #: The round the skill joined the taxonomy (0 = seed) and the expansion operator that made it.
-    round: Mapped[int] = mapped_column(Integer, default=0)
-    operator: Mapped[str | None] = mapped_column(String(40), nullable=True)
-
-
-class WorkflowRow(Base):
-    """One row per workflow family version seen by a run (lineage: tasks name the signature)."""
-
-    __tablename__ = "workflows"
-    signature: Mapped[str] = mapped_column(String(40), primary_key=True)
-    name: Mapped[str] = mapped_column(String(120), index=True)
-    version: Mapped[int] = mapped_column(Integer)
-    apps: Mapped[list[str]] = mapped_column(JSON)
-    description: Mapped[str] = mapped_column(Text, default="")
-
-
-class RoundRow(Base):
-    """A feedback round: generate -> student attempts -> ingest -> expand -> reallocate."""
-
-    __tablename__ = "rounds"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
-    status: Mapped[str] = mapped_column(String(20), default="open")
-    budget: Mapped[int] = mapped_column(Integer, default=0)
-    seed: Mapped[int] = mapped_column(Integer, default=0)
-    started_at: Mapped[str] = mapped_column(String(40))
-    finished_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    counts: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-
-
-class RunRow(Base):
-    __tablename__ = "runs"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    seed: Mapped[int] = mapped_column(Integer)
-    requested: Mapped[int] = mapped_column(Integer)
-    selection: Mapped[dict[str, Any]] = mapped_column(JSON)
-    out_dir: Mapped[str] = mapped_column(Text)
-    backend: Mapped[str] = mapped_column(String(40))
-    started_at: Mapped[str] = mapped_column(String(40))
-    finished_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    counts: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
-    status: Mapped[str] = mapped_column(String(20), default="running")
-    round: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: The process that runs it (host name + pid), so a later run can tell a killed run from a live one.
-    host: Mapped[str | None] = mapped_column(String(255), nullable=True)
-    pid: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    #: What kind of run: `generate` (tasks through the gate) or `student` (rollouts of a model on tasks).
-    kind: Mapped[str] = mapped_column(String(20), default="generate")
-
-
-class TaskRow(Base):
-    __tablename__ = "tasks"
-    # (x, status) pairs answer the usual `GROUP BY x, status` counts from the index alone (benchmarks/scale_catalog.py)
-    __table_args__ = (Index("ix_tasks_skill_id_status", "skill_id", "status"),
-                      Index("ix_tasks_family_status", "family", "status"),
-                      Index("ix_tasks_app_status", "app", "status"),
-                      Index("ix_tasks_run_id_status", "run_id", "status"))
-    id: Mapped[str] = mapped_column(String(160), primary_key=True)
-    skill_id: Mapped[str] = mapped_column(String(120))
-    family: Mapped[str] = mapped_column(String(120))
-    app: Mapped[str] = mapped_column(String(40))
-    status: Mapped[str] = mapped_column(String(20), index=True)
-    seed: Mapped[int] = mapped_column(Integer)
-    idx: Mapped[int] = mapped_column(Integer)
-    run_id: Mapped[int | None] = mapped_column(ForeignKey("runs.id"), nullable=True)
-    path: Mapped[str | None] = mapped_column(Text, nullable=True)
-    instruction: Mapped[str | None] = mapped_column(Text, nullable=True)
-    workflow_signature: Mapped[str] = mapped_column(String(40))
-    dedup_key: Mapped[str | None] = mapped_column(String(64), index=True, nullable=True)
-    evidence: Mapped[str] = mapped_column(Text, default="")
-    prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
-    completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
-    cost_usd: Mapped[float] = mapped_column(Float, default=0.0)
-    seconds_generate: Mapped[float] = mapped_column(Float, default=0.0)
-    seconds_verify: Mapped[float] = mapped_column(Float, default=0.0)
-    round: Mapped[int] = mapped_column(Integer, default=0, index=True)
-    #: The instruction's register: `explicit` (a specification) or `natural` (a user's goal in their own voice).
-    register: Mapped[str | None] = mapped_column(String(20), nullable=True)
-
-
-class VerificationRow(Base):
-    __tablename__ = "verifications"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    task_id: Mapped[str] = mapped_column(ForeignKey("tasks.id"), index=True)
-    verifier: Mapped[str] = mapped_column(String(60))
-    passed: Mapped[bool] = mapped_column(Boolean)
-    evidence: Mapped[str] = mapped_column(Text)
-    seconds: Mapped[float] = mapped_column(Float, default=0.0)
-
-
-class LLMCallRow(Base):
-    __tablename__ = "llm_calls"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    task_id: Mapped[str] = mapped_column(ForeignKey("tasks.id"), index=True)
-    node: Mapped[str] = mapped_column(String(60))
-    backend: Mapped[str] = mapped_column(String(40))
-    prompt_tokens: Mapped[int] = mapped_column(Integer)
-    completion_tokens: Mapped[int] = mapped_column(Integer)
-    cost_usd: Mapped[float] = mapped_column(Float)
-    cached: Mapped[bool] = mapped_column(Boolean)
-    model: Mapped[str] = mapped_column(String(120), default="")
-    run_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
-    latency_s: Mapped[float] = mapped_column(Float, default=0.0)
-    attempts: Mapped[int] = mapped_column(Integer, default=1)
-    ok: Mapped[bool] = mapped_column(Boolean, default=True)
-    #: Tokens an offline backend estimates it would have used; the tokens above are those really spent (0 offline).
-    estimated_tokens: Mapped[int] = mapped_column(Integer, default=0)
-
-
-class LLMCacheRow(Base):
-    """Answers already paid for, keyed by a hash of (model, messages, schema, sampling params, seed)."""
-
-    __tablename__ = "llm_cache"
-    key: Mapped[str] = mapped_column(String(64), primary_key=True)
-    model: Mapped[str] = mapped_column(String(120))
-    response: Mapped[str] = mapped_column(Text)
-    prompt_tokens: Mapped[int] = mapped_column(Integer)
-    completion_tokens: Mapped[int] = mapped_column(Integer)
-    created_at: Mapped[str] = mapped_column(String(40))
-    #: Why the answer was unusable (refusal, truncated, empty), so a cached bad answer is repaired the same way.
-    problem: Mapped[str] = mapped_column(Text, default="")
-
-
-class LLMEndpointRow(Base):
-    """What a server accepts as structured output, probed once per (base URL, model) and reused."""
-
-    __tablename__ = "llm_endpoints"
-    base_url: Mapped[str] = mapped_column(String(500), primary_key=True)
-    model: Mapped[str] = mapped_column(String(120), primary_key=True)
-    #: json_schema, json_object_schema, json_object or text
-    structured: Mapped[str] = mapped_column(String(40))
-    evidence: Mapped[str] = mapped_column(Text, default="")
-    probed_at: Mapped[str] = mapped_column(String(40))
-
-
-class StudentResultRow(Base):
-    """One attempt of the student at one task (OSWorld result folder or JSONL row)."""
-
-    __tablename__ = "student_results"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    #: Hash of (task id, model, source_run, record_hash, occurrence): re-ingesting the same results is a no-op
-    #: (forge.feedback's docstring defines the identity).
-    attempt_key: Mapped[str] = mapped_column(String(64), unique=True)
-    task_id: Mapped[str] = mapped_column(String(160), index=True)
-    skill_id: Mapped[str] = mapped_column(String(120), index=True)
-    round: Mapped[int] = mapped_column(Integer, index=True)
-    model: Mapped[str] = mapped_column(String(120), default="")
-    score: Mapped[float | None] = mapped_column(Float, nullable=True)
-    success: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
-    steps: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    tokens: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    failure_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
-    infra: Mapped[bool] = mapped_column(Boolean, default=False)
-    source: Mapped[str] = mapped_column(Text)
-    #: Identity of the run that produced the record (its run folder's identity, not the file name) and a hash of
-    #: the record's content: the same record under another name adds nothing.
-    source_run: Mapped[str] = mapped_column(Text, default="")
-    record_hash: Mapped[str] = mapped_column(String(64), default="")
-    #: Ids of the rubric checks the attempt failed, when known (from the results or by re-running the rubric).
-    failed_checks: Mapped[list[str] | None] = mapped_column(JSON, nullable=True)
-
-
-class TaxonomyChangeRow(Base):
-    """Every change the expander makes (add, reweight, retire, refuse), with its reason and statistics."""
-
-    __tablename__ = "taxonomy_changes"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    round: Mapped[int] = mapped_column(Integer, index=True)
-    operator: Mapped[str] = mapped_column(String(40))
-    action: Mapped[str] = mapped_column(String(20))
-    skill_id: Mapped[str] = mapped_column(String(120), index=True)
-    parent: Mapped[str | None] = mapped_column(String(120), nullable=True)
-    reason: Mapped[str] = mapped_column(Text)
-    stats: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-
-
-def now() -> str:
-    """Wall-clock time, for catalog rows only (never for packages)."""
-    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 
 
 def _epoch(timestamp: str) -> float | None:
@@ -247,8 +73,6 @@ class Catalog:
         `read_only` (commands that only read: sql, show, stats, report, skills history): the catalog must exist
         at the head revision; a missing file, an empty database or another application's is a one-line error and
         nothing is created or changed (`forge.database.require_catalog`)."""
-        from forge.database import ensure_schema, open_engine, require_catalog
-
         self.url = resolve_url(url)
         self.read_only = read_only
         self.engine: Engine = open_engine(self.url, read_only=read_only)
@@ -283,13 +107,15 @@ class Catalog:
             with self.session() as session, session.begin():
                 session.execute(insert.on_conflict_do_nothing(index_elements=[WorkflowRow.signature]), rows)
 
-    def start_run(self, *, seed: int, requested: int, selection: dict[str, Any], out_dir: str, backend: str) -> int:
+    def start_run(self, *, seed: int, requested: int, selection: dict[str, Any], out_dir: str, backend: str,
+                  kind: str = "generate", round: int | None = None) -> int:
         """Record a new `running` run owned by this process (host and pid), after marking the runs this host
-        left `running` in processes that are gone (`interrupt_dead_runs`)."""
+        left `running` in processes that are gone (`interrupt_dead_runs`). `kind`: generate or student."""
         self.interrupt_dead_runs()
         with self.session() as session, session.begin():
             run = RunRow(seed=seed, requested=requested, selection=selection, out_dir=out_dir, backend=backend,
-                         started_at=now(), counts={}, host=socket.gethostname(), pid=os.getpid())
+                         started_at=now(), counts={}, host=socket.gethostname(), pid=os.getpid(), kind=kind,
+                         round=round)
             session.add(run)
             session.flush()
             return run.id
@@ -298,8 +124,6 @@ class Catalog:
         """Mark `interrupted` the runs still `running` that this host started in a process that is no longer
         there (killed with SIGKILL, the machine rebooted) or whose pid now belongs to a later process; returns
         their ids. Runs of other hosts, and rows without host or pid (made before revision 0005), are left."""
-        from forge.scratch import process_alive
-
         with self.session() as session, session.begin():
             rows = session.execute(select(RunRow.id, RunRow.pid, RunRow.started_at).where(
                 RunRow.status == "running", RunRow.host == socket.gethostname(), RunRow.pid.is_not(None))).all()
@@ -326,8 +150,6 @@ class Catalog:
         for stage in stages:
             session.add(VerificationRow(task_id=task.id, verifier=stage.name, passed=stage.passed,
                                         evidence=stage.evidence, seconds=round(stage.seconds, 6)))
-        from forge.llm.base import ledger_tokens
-
         for call in calls:
             prompt, completion, estimated = ledger_tokens(call.backend, call.prompt_tokens, call.completion_tokens)
             session.add(LLMCallRow(task_id=task.id, node=call.node, backend=call.backend,
@@ -341,14 +163,25 @@ class Catalog:
                                           problem=entry.problem, prompt_tokens=entry.prompt_tokens,
                                           completion_tokens=entry.completion_tokens, created_at=now()))
 
+    def record_all(self, results: Iterable[tuple[TaskRow, Sequence[Any], Sequence[Any]]]) -> None:
+        """`record` every (task, stages, calls) in one short write transaction."""
+        with self.session() as session, session.begin():
+            for task, stages, calls in results:
+                self.record(session, task, stages, calls)
+
+    def record_turns(self, task_id: str, run_id: int, turns: Sequence[Any]) -> None:
+        """One `llm_calls` row per turn of a student's episode (`forge.agent` turns: what the model really spent)."""
+        with self.session() as session, session.begin():
+            for turn in turns:
+                session.add(LLMCallRow(task_id=task_id, node=turn.node, backend=turn.backend,
+                                       prompt_tokens=turn.prompt_tokens, completion_tokens=turn.completion_tokens,
+                                       cost_usd=turn.cost_usd, cached=turn.cached, model=turn.model, run_id=run_id,
+                                       latency_s=round(turn.latency_s, 6), attempts=turn.attempts, ok=turn.ok))
+
     def store_answer(self, entry: Any) -> bool:
         """Cache a fresh answer (`forge.llm.CacheEntry`) now, in its own transaction, so a killed run keeps what
         it paid for. False when SQLite is held by the run's own open transaction: the answer is then stored with
         its task (`record`); waiting would block the very thread that holds the lock."""
-        from sqlalchemy.exc import OperationalError
-
-        from forge.database import SQLITE_BUSY_MS
-
         sqlite = self.engine.dialect.name == "sqlite"
         insert: Any = (sqlite_insert if sqlite else pg_insert)(LLMCacheRow).values(
             key=entry.key, model=entry.model, response=entry.text, problem=entry.problem,
@@ -369,8 +202,6 @@ class Catalog:
 
     def cached_answer(self, key: str) -> Any:
         """The `llm_cache` entry for `key` as a `forge.llm.CacheEntry`, or None."""
-        from forge.llm.base import CacheEntry
-
         with self.session() as session:
             row = session.get(LLMCacheRow, key)
         if row is None:
@@ -403,9 +234,179 @@ class Catalog:
                                         .order_by(VerificationRow.id)))
 
     def query(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-        """Run one read-only statement with the default limits (see `forge.sqlquery`); returns (column names, rows).
-        `forge sql` calls `forge.sqlquery.run` itself, to print the note when a cap cut the rows."""
-        from forge.sqlquery import run
-
-        result = run(self.engine, sql)
+        """Run one read-only statement with the default limits (see `forge.sqlquery`); returns (column names, rows)."""
+        result = self.run_sql(sql)
         return result.columns, result.rows
+
+    def run_sql(self, sql: str, limits: Limits | None = None) -> QueryResult:
+        """`forge sql`: one read-only statement within `limits` (default: `forge.sqlquery.Limits()`), with the note
+        that says when a cap cut the rows."""
+        return run_query(self.engine, sql, limits)
+
+    def sqlite_file(self) -> Path | None:
+        """The SQLite catalog's file (relative package paths of old catalogs resolve from its folder), else None."""
+        database = self.engine.url.database if self.engine.dialect.name == "sqlite" else None
+        return Path(database) if database and database != ":memory:" else None
+
+    def task_owners(self, task_ids: Sequence[str], chunk: int = 500) -> list[tuple[str, int | None]]:
+        """(status, run id) of those of `task_ids` recorded: which run made each (`forge.flowkit.batch_counts`)."""
+        found: list[tuple[str, int | None]] = []
+        with self.session() as session:
+            for i in range(0, len(task_ids), chunk):
+                found += [(row.status, row.run_id) for row in session.execute(
+                    select(TaskRow.status, TaskRow.run_id).where(TaskRow.id.in_(task_ids[i:i + chunk])))]
+        return found
+
+    def accepted_in_round(self, round_n: int) -> list[tuple[str, str | None]]:
+        """(id, package path) of the accepted tasks of a round, by id."""
+        with self.session() as session:
+            return [(row.id, row.path) for row in session.execute(select(TaskRow.id, TaskRow.path).where(
+                TaskRow.round == round_n, TaskRow.status == "accepted").order_by(TaskRow.id))]
+
+    # ---- rounds ----
+
+    def round_numbers(self) -> tuple[int | None, int]:
+        """(the oldest round not yet closed, or None; the highest round recorded, 0 when none)."""
+        with self.session() as session:
+            unfinished = session.scalar(select(func.min(RoundRow.id)).where(RoundRow.status != "closed"))
+            return unfinished, int(session.scalar(select(func.max(RoundRow.id))) or 0)
+
+    # ---- the report's aggregates (forge.report); every one tolerates empty tables ----
+
+    def active_skills(self) -> list[tuple[str, int, int]]:
+        """(app, round that added it, skills) of the skills not retired."""
+        with self.session() as session:
+            return [(row[0], int(row[1] or 0), int(row[2])) for row in session.execute(
+                select(SkillRow.app, SkillRow.round, func.count()).where(SkillRow.status != "retired")
+                .group_by(SkillRow.app, SkillRow.round))]
+
+    def tasks_by_status(self) -> list[tuple[str, int]]:
+        with self.session() as session:
+            return [(row[0], int(row[1])) for row in session.execute(
+                select(TaskRow.status, func.count()).group_by(TaskRow.status))]
+
+    def student_outcomes(self) -> list[tuple[str, int, bool, str]]:
+        """(family, or the skill id of a skill no longer in the catalog; round; success; model) of every scored
+        attempt (infrastructure failures left out)."""
+        with self.session() as session:
+            return [(row[0], row[1], bool(row[2]), row[3]) for row in session.execute(
+                select(func.coalesce(SkillRow.family, StudentResultRow.skill_id), StudentResultRow.round,
+                       StudentResultRow.success, StudentResultRow.model)
+                .outerjoin(SkillRow, SkillRow.id == StudentResultRow.skill_id)
+                .where(StudentResultRow.infra.is_(False), StudentResultRow.success.is_not(None)))]
+
+    def model_usage_by_app(self) -> list[tuple[str, int, float, float]]:
+        """(app, tasks, tokens, USD) of the tasks of runs that used a model (a task's own answers, counted once)."""
+        with self.session() as session:
+            return [(row[0], int(row[1]), float(row[2] or 0), float(row[3] or 0)) for row in session.execute(
+                select(TaskRow.app, func.count(), func.sum(TaskRow.prompt_tokens + TaskRow.completion_tokens),
+                       func.sum(TaskRow.cost_usd))
+                .join(RunRow, RunRow.id == TaskRow.run_id)
+                .where(RunRow.backend != "offline").group_by(TaskRow.app))]
+
+    def recent_runs(self, limit: int) -> list[tuple[RunRow, int]]:
+        """The last `limit` finished runs, newest first, each with the number of tasks it recorded itself."""
+        with self.session() as session:
+            runs = list(session.scalars(select(RunRow).where(RunRow.finished_at.is_not(None))
+                                        .order_by(RunRow.id.desc()).limit(limit)))
+            made = {row[0]: row[1] for row in session.execute(
+                select(TaskRow.run_id, func.count()).where(TaskRow.run_id.in_([r.id for r in runs]))
+                .group_by(TaskRow.run_id))} if runs else {}
+        return [(run, int(made.get(run.id, 0))) for run in runs]
+
+    def sizes(self) -> dict[str, int]:
+        """How many skills, tasks, accepted tasks, student attempts and runs the catalog holds."""
+        with self.session() as session:
+            count = lambda query: int(session.scalar(query) or 0)  # noqa: E731
+            return {
+                "skills": count(select(func.count()).select_from(SkillRow)),
+                "tasks": count(select(func.count()).select_from(TaskRow)),
+                "accepted": count(select(func.count()).select_from(TaskRow).where(TaskRow.status == "accepted")),
+                "student attempts": count(select(func.count()).select_from(StudentResultRow)),
+                "runs": count(select(func.count()).select_from(RunRow)),
+            }
+
+    # ---- the taxonomy's history (forge.history) ----
+
+    def skill(self, skill_id: str) -> SkillRow | None:
+        with self.session() as session:
+            return session.get(SkillRow, skill_id)
+
+    def skill_ids(self) -> list[str]:
+        with self.session() as session:
+            return list(session.scalars(select(SkillRow.id)))
+
+    def changes(self, skill_id: str) -> list[TaxonomyChangeRow]:
+        """Every taxonomy change made to `skill_id`, oldest first."""
+        with self.session() as session:
+            return list(session.scalars(select(TaxonomyChangeRow).where(TaxonomyChangeRow.skill_id == skill_id)
+                                        .order_by(TaxonomyChangeRow.id)))
+
+    def skill_rounds(self) -> tuple[list[tuple[str, str, int]], Counter[int], list[int]]:
+        """(id, app, round joined) of every skill, retirements per round, and the recorded rounds' numbers."""
+        with self.session() as session:
+            skills = [(row.id, row.app, row.round) for row in session.execute(
+                select(SkillRow.id, SkillRow.app, SkillRow.round))]
+            retired = Counter(session.scalars(select(TaxonomyChangeRow.round)
+                                              .where(TaxonomyChangeRow.action == "retire")))
+            rounds = list(session.scalars(select(RoundRow.id)))
+        return skills, retired, rounds
+
+    # ---- exports (forge.export.source) ----
+
+    def accepted_ids(self, round: int | None = None, apps: Sequence[str] = ()) -> list[str]:
+        """Ids of the accepted tasks (of `round`, of a domain in `apps`, when given), sorted."""
+        query = select(TaskRow.id).where(TaskRow.status == "accepted").order_by(TaskRow.id)
+        if round is not None:
+            query = query.where(TaskRow.round == round)
+        if apps:
+            query = query.where(TaskRow.app.in_(list(apps)))
+        with self.session() as session:
+            return list(session.scalars(query))
+
+    def tasks(self, task_ids: Sequence[str]) -> list[TaskRow]:
+        """The rows of `task_ids` (those recorded), by id."""
+        with self.session() as session:
+            return list(session.scalars(select(TaskRow).where(TaskRow.id.in_(list(task_ids))).order_by(TaskRow.id)))
+
+    # ---- the LLM ledger and endpoints (forge.llm.ledger, forge.llm.endpoint) ----
+
+    def llm_usage(self, run_id: int) -> list[tuple[str, int, int, int, int, int, int, float]]:
+        """Per node of a run's model calls: (node, calls, cached, failed, attempts, prompt tokens, completion tokens,
+        cost); tokens and cost count fresh calls only (cached answers are free)."""
+        fresh = ~LLMCallRow.cached
+        spent = lambda column: func.coalesce(func.sum(case((fresh, column), else_=0)), 0)  # noqa: E731
+        query = (select(LLMCallRow.node, func.count(), func.sum(LLMCallRow.cached.cast(Integer)),
+                        func.sum((~LLMCallRow.ok).cast(Integer)), func.sum(LLMCallRow.attempts),
+                        spent(LLMCallRow.prompt_tokens), spent(LLMCallRow.completion_tokens),
+                        spent(LLMCallRow.cost_usd))
+                 .where(LLMCallRow.run_id == run_id, LLMCallRow.backend != "offline")
+                 .group_by(LLMCallRow.node).order_by(LLMCallRow.node))
+        with self.session() as session:
+            return [(str(r[0]), int(r[1]), int(r[2] or 0), int(r[3] or 0), int(r[4] or 0), int(r[5]), int(r[6]),
+                     float(r[7])) for r in session.execute(query)]
+
+    def run_spend(self, run_id: int) -> tuple[int, float, int]:
+        """(tokens, USD, offline estimated tokens) a run's fresh model calls spent (cached answers are free)."""
+        with self.session() as session:
+            tokens, cost, estimated = session.execute(select(
+                func.coalesce(func.sum(LLMCallRow.prompt_tokens + LLMCallRow.completion_tokens), 0),
+                func.coalesce(func.sum(LLMCallRow.cost_usd), 0.0),
+                func.coalesce(func.sum(LLMCallRow.estimated_tokens), 0),
+            ).where(LLMCallRow.run_id == run_id, LLMCallRow.cached.is_(False))).one()
+        return int(tokens), float(cost), int(estimated)
+
+    def endpoint(self, base_url: str, model: str) -> LLMEndpointRow | None:
+        with self.session() as session:
+            return session.get(LLMEndpointRow, (base_url, model))
+
+    def save_endpoint(self, base_url: str, model: str, structured: str, evidence: str) -> bool:
+        """Keep an endpoint's probe verdict; False when the catalog was busy with another writer (the next run
+        probes again, nothing is lost)."""
+        try:
+            with self.session() as session, session.begin():
+                session.merge(LLMEndpointRow(base_url=base_url, model=model, structured=structured,
+                                             evidence=evidence, probed_at=now()))
+        except OperationalError:
+            return False
+        return True

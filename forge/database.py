@@ -30,15 +30,19 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, create_engine, event, inspect, make_url, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from forge.errors import CatalogError
+from forge.tables import Base, create_views, drop_views, views_missing
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: pg_advisory_xact_lock key for schema changes ("forge" in ASCII).
 _PG_LOCK = 0x666F726765
 #: How long a SQLite writer waits for another process's transaction before giving up.
 SQLITE_BUSY_MS = 60_000
+#: Errors that say the database was unreachable or busy (a server restarting, a lock held too long): a retry may
+#: succeed, unlike an error in the statement or the schema.
+UNREACHABLE: tuple[type[SQLAlchemyError], ...] = (OperationalError, InterfaceError)
 
 
 def shown(url: str) -> str:
@@ -204,6 +208,15 @@ def current(conn: Connection) -> str | None:
     return MigrationContext.configure(conn).get_current_revision() or legacy_revision(conn)
 
 
+def revision_of(engine: Engine) -> str | None:
+    """`current` on a new connection; a database that cannot be reached is one `CatalogError` line."""
+    try:
+        with engine.connect() as conn:
+            return current(conn)
+    except SQLAlchemyError as exc:
+        raise connect_error(engine, exc) from None
+
+
 @contextlib.contextmanager
 def schema_lock(engine: Engine) -> Iterator[Connection]:
     """A connection in a transaction that holds the schema lock; committed on success."""
@@ -219,8 +232,6 @@ def schema_lock(engine: Engine) -> Iterator[Connection]:
 def _create(conn: Connection) -> None:
     """Create the catalog's tables in an empty database. A SQLite file that already holds other tables belongs
     to another application: refused (a shared PostgreSQL database may hold other schemas' tables and is kept)."""
-    from forge.catalog import Base
-
     tables = _tables(conn)
     if tables and (conn.dialect.name == "sqlite" or "alembic_version" in tables):
         raise _not_a_catalog(conn.engine.url.render_as_string(hide_password=True), tables)
@@ -236,8 +247,6 @@ def connect_error(engine: Engine, exc: SQLAlchemyError) -> CatalogError:
 
 def ensure_schema(engine: Engine) -> None:
     """Create an empty catalog at the head revision; refuse an older or unknown one (see the module docstring)."""
-    from forge.stats import create_views, views_missing
-
     try:
         with engine.connect() as conn:
             revision = current(conn)
@@ -269,12 +278,8 @@ def upgrade(engine: Engine) -> tuple[str | None, str]:
                 config = alembic_config(conn)
                 if MigrationContext.configure(conn).get_current_revision() is None:
                     command.stamp(config, before)  # a pre-migration catalog: record what it is, then upgrade
-                from forge.stats import drop_views
-
                 drop_views(conn)  # SQLite cannot rebuild a table (batch migrations) that a view names
                 command.upgrade(config, "head")
-            from forge.stats import create_views
-
             create_views(conn)  # views follow the models: made again with this Forge's definitions
     except SQLAlchemyError as exc:
         raise CatalogError(f"upgrade failed, the catalog is unchanged: "
@@ -294,18 +299,16 @@ def new_revision(message: str) -> Path:
     """Write the next revision (NNNN_slug.py) with the operations that turn the head schema into the models'
     schema (Alembic autogenerate against a scratch SQLite catalog upgraded from nothing). Review it: renames
     show up as drop + add, and new NOT NULL columns need a server_default for the rows already there."""
-    import tempfile
+    import tempfile  # a developer's tool: what only it needs is imported when it runs, not by every Catalog
 
     from alembic.autogenerate import compare_metadata
-
-    from forge.catalog import Base
 
     with tempfile.TemporaryDirectory() as scratch:
         engine = open_engine(f"sqlite:///{scratch}/catalog.db")
         with engine.begin() as conn:
             command.upgrade(alembic_config(conn), "head")
             if not compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), Base.metadata):
-                raise CatalogError(f"the models in forge/catalog.py match revision {head()}: nothing to migrate")
+                raise CatalogError(f"the models in forge/tables.py match revision {head()}: nothing to migrate")
             rev_id = f"{int(head()) + 1:04d}"
             script = command.revision(alembic_config(conn), message=message, autogenerate=True, rev_id=rev_id)
         engine.dispose()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from forge.errors import ForgeError
+from forge.generate import Selection, plan_for
 from forge.ids import TaskId
 from forge.taxonomy import Skill
 
@@ -28,8 +29,6 @@ def representatives(taxonomy: Mapping[str, Skill]) -> list[Skill]:
 
 def demo_plan(taxonomy: Mapping[str, Skill], n: int | None, seed: int) -> list[TaskId]:
     """n task ids of the default mix (default: as many as there are families, so one task of each)."""
-    from forge.generate import Selection, plan_for
-
     families = {s.family for s in taxonomy.values() if s.status == "active"}
     if not families:
         raise ForgeError("the taxonomy has no active skill; check skills_taxonomy/")

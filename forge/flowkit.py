@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, select
-from sqlalchemy.exc import InterfaceError, OperationalError
 
+from forge.database import UNREACHABLE
 from forge.errors import ForgeError
+from forge.llm.flags import LLMFlags
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,9 +44,7 @@ class LLMOptions(BaseModel):
     max_tokens: int | None = Field(None, ge=0, description="stop the run once it has spent this many tokens")
     concurrency: int | None = Field(None, ge=1, description="LLM calls in flight at once per batch")
 
-    def flags(self) -> Any:
-        from forge.cli_llm import LLMFlags
-
+    def flags(self) -> LLMFlags:
         return LLMFlags(config=Path(self.config) if self.config else None, backend=self.backend, model=self.model,
                         base_url=self.base_url, api_key_env=self.api_key_env, concurrency=self.concurrency,
                         max_cost=self.max_cost, max_tokens=self.max_tokens)
@@ -98,7 +96,7 @@ def is_infra(exc: BaseException) -> bool:
         return False  # a wrong path or permission: the same on every retry
     from concurrent.futures.process import BrokenProcessPool
 
-    return isinstance(exc, OSError | MemoryError | OperationalError | InterfaceError | BrokenProcessPool)
+    return isinstance(exc, (OSError, MemoryError, BrokenProcessPool, *UNREACHABLE))
 
 
 def retry_on_infra(_task: Any, _task_run: Any, state: Any) -> bool:
@@ -160,15 +158,10 @@ class Progress:
 def batch_counts(catalog: Any, run_id: int, task_ids: list[str], chunk: int = 500) -> dict[str, dict[str, int]]:
     """{"new": tasks per gate class this run recorded, "resumed": those an earlier run had recorded} for a batch,
     read from the catalog: a retried batch's first attempt counts as this run's work, not as resumed."""
-    from forge.catalog import TaskRow
-
     new: Counter[str] = Counter()
     resumed: Counter[str] = Counter()
-    with catalog.session() as session:
-        for i in range(0, len(task_ids), chunk):
-            for status, owner in session.execute(select(TaskRow.status, TaskRow.run_id)
-                                                 .where(TaskRow.id.in_(task_ids[i:i + chunk]))):
-                (new if owner == run_id else resumed)[status] += 1
+    for status, owner in catalog.task_owners(task_ids, chunk):
+        (new if owner == run_id else resumed)[status] += 1
     return {"new": dict(new), "resumed": dict(resumed)}
 
 
@@ -207,21 +200,14 @@ def scheduled_seed() -> int:
 
 def summary_table(catalog: Any, run_id: int, new: dict[str, int], resumed: int) -> list[dict[str, Any]]:
     """Rows of the run's artifact: tasks per gate class made by this run, tasks resumed, and the LLM spend."""
-    from forge.catalog import LLMCallRow
-
     rows: list[dict[str, Any]] = [{"item": f"tasks {status}", "value": count} for status, count in new.items()]
     rows.append({"item": "tasks made by this run", "value": sum(new.values())})
     rows.append({"item": "tasks resumed (recorded by an earlier run, not counted above)", "value": resumed})
-    with catalog.session() as session:
-        spent = session.execute(select(
-            func.coalesce(func.sum(LLMCallRow.prompt_tokens + LLMCallRow.completion_tokens), 0),
-            func.coalesce(func.sum(LLMCallRow.cost_usd), 0.0),
-            func.coalesce(func.sum(LLMCallRow.estimated_tokens), 0),
-        ).where(LLMCallRow.run_id == run_id, LLMCallRow.cached.is_(False))).one()
-    rows.append({"item": "LLM tokens spent", "value": int(spent[0])})
-    rows.append({"item": "LLM cost spent (USD)", "value": round(float(spent[1]), 6)})
-    if int(spent[2]):
-        rows.append({"item": "offline tokens (an estimate; nothing spent)", "value": int(spent[2])})
+    tokens, cost, estimated = catalog.run_spend(run_id)
+    rows.append({"item": "LLM tokens spent", "value": tokens})
+    rows.append({"item": "LLM cost spent (USD)", "value": round(cost, 6)})
+    if estimated:
+        rows.append({"item": "offline tokens (an estimate; nothing spent)", "value": estimated})
     return rows
 
 
@@ -237,18 +223,12 @@ def publish(flow: str, run_id: int, rows: list[dict[str, Any]], note: str) -> No
 
 def remaining_budget(catalog: Any, run_id: int, llm: dict[str, Any] | None) -> tuple[float | None, int | None]:
     """(USD, tokens) the run may still spend: its caps minus what its earlier batches spent (the ledger)."""
-    from forge.catalog import LLMCallRow
-
     options = LLMOptions(**(llm or {}))
     if options.max_cost is None and options.max_tokens is None:
         return None, None
-    with catalog.session() as session:
-        tokens, cost = session.execute(select(
-            func.coalesce(func.sum(LLMCallRow.prompt_tokens + LLMCallRow.completion_tokens), 0),
-            func.coalesce(func.sum(LLMCallRow.cost_usd), 0.0)).where(
-            LLMCallRow.run_id == run_id, LLMCallRow.cached.is_(False))).one()
-    return (None if options.max_cost is None else max(0.0, options.max_cost - float(cost)),
-            None if options.max_tokens is None else max(0, options.max_tokens - int(tokens)))
+    tokens, cost, _ = catalog.run_spend(run_id)
+    return (None if options.max_cost is None else max(0.0, options.max_cost - cost),
+            None if options.max_tokens is None else max(0, options.max_tokens - tokens))
 
 
 def nothing_new_note(new: dict[str, int], resumed: int, seed: int) -> str | None:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Mapping
 from functools import cache
 from types import ModuleType
+from typing import Any
 
 
 @cache
@@ -20,3 +22,14 @@ def import_submodules(package: str) -> tuple[ModuleType, ...]:
     names = sorted(info.name for info in pkgutil.walk_packages(pkg.__path__, f"{package}.")
                    if not info.name.rsplit(".", 1)[-1].startswith("_"))
     return tuple(importlib.import_module(name) for name in names)
+
+
+#: The package whose modules are the workflow families. The kernel names it, never imports it: families are plug-ins
+#: found by package name, so the layers stay one-way (tests/test_layers.py).
+FAMILIES_PACKAGE = "workflows"
+
+
+def families() -> Mapping[str, Any]:
+    """Every workflow family by name (`workflows.families()`: each module of the package that defines `WORKFLOW`)."""
+    found: Mapping[str, Any] = importlib.import_module(FAMILIES_PACKAGE).families()
+    return found

@@ -15,11 +15,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from forge import bounded
-from forge.errors import ForgeError
+from forge import bounded, scratch
+from forge.errors import ForgeError, PackageError
 from forge.package import Package
 from forge.sandbox import RunResult, Sandbox
+from forge.workers import WorkerPool
 from preparers.ops import OpError, apply_ops
+from verifiers.controls import InProcess
+from verifiers.gate import preflight_package
 
 
 class LocalEnv:
@@ -57,8 +60,6 @@ def solve(package: Package, sandbox: Sandbox, state: Path, solution: str) -> str
     The package passes the gate's safety and schema stages first; setup.sh and .sh solutions run in the
     sandbox, ops solutions in a sandboxed check worker confined to `state` (never in this process, whose
     user may own far more than the state), with the worker's memory, CPU, file-size and disk limits."""
-    from forge.errors import PackageError
-
     check_package(package)
     state.mkdir(parents=True, exist_ok=True)
     if any(state.iterdir()):
@@ -129,12 +130,8 @@ def check_state(package: Package, sandbox: Sandbox, state: Path) -> list[dict[st
 def check_package(package: Package) -> None:
     """The gate's safety and schema stages, for `solve` and `check`: a package they reject is a one-line
     `PackageError` naming the class (`unsafe`, `schema_fail`) and the evidence, never a traceback later."""
-    from verifiers.gate import preflight_package
-
     problem = preflight_package(package)
     if problem:
-        from forge.errors import PackageError
-
         raise PackageError(f"{package.root}: {problem}")
 
 
@@ -142,9 +139,6 @@ def check_package(package: Package) -> None:
 def control_runner(sandbox: Sandbox, workdir: Path | None = None) -> Iterator[Any]:
     """One sandboxed check worker (or in-process with the sandbox off) working in `workdir`, or in a new scratch
     folder removed afterwards; the runner carries its folder as `.workdir`."""
-    from forge import scratch
-    from forge.workers import InProcess, WorkerPool
-
     own = workdir is None
     folder = scratch.work_folder("check") if own else workdir  # swept after a kill (forge.scratch)
     assert folder is not None

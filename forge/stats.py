@@ -1,66 +1,18 @@
-"""Per-skill statistics of the student's attempts, as SQL views in the catalog and as Python values.
-
-Views (created with the catalog's schema, so they exist before any result is ingested; query them with
-`forge sql`; README "Catalog schema" documents their columns):
-- `skill_round_stats`: one row per (skill, round);
-- `skill_stats`: one row per skill over every round;
-- `skill_failure_reasons`: (skill, round, failure_reason, attempts).
-Infrastructure failures (a crash, no result.txt) count in `infra_failures` only: attempts, success rate,
-mean score and mean steps are over the attempts that ran. `success_rate` = successes / attempts,
-`mean_score` = the mean of the scores (fractional scores count as they are). Rates and means are cast to
-DOUBLE PRECISION: PostgreSQL would otherwise return NUMERIC (printed `0E-20`, a string in JSON).
+"""Per-skill statistics of the student's attempts, read from the catalog's statistics views (`forge.tables.VIEWS`,
+whose docstring defines the columns: infrastructure failures apart, success = a score of 1).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import text
 
-if TYPE_CHECKING:
-    from forge.catalog import Catalog
-
-_COLUMNS = """
-    skill_id,
-    SUM(CASE WHEN infra THEN 0 ELSE 1 END) AS attempts,
-    SUM(CASE WHEN infra THEN 0 WHEN success THEN 1 ELSE 0 END) AS successes,
-    SUM(CASE WHEN infra THEN 1 ELSE 0 END) AS infra_failures,
-    CAST(SUM(CASE WHEN infra THEN 0 WHEN success THEN 1 ELSE 0 END) AS DOUBLE PRECISION)
-        / NULLIF(SUM(CASE WHEN infra THEN 0 ELSE 1 END), 0) AS success_rate,
-    CAST(AVG(CASE WHEN infra THEN NULL ELSE score END) AS DOUBLE PRECISION) AS mean_score,
-    CAST(AVG(CASE WHEN infra THEN NULL ELSE CAST(steps AS DOUBLE PRECISION) END) AS DOUBLE PRECISION) AS mean_steps
-"""
-
-VIEWS = {
-    "skill_round_stats": f"SELECT round, {_COLUMNS} FROM student_results GROUP BY skill_id, round",
-    "skill_stats": f"SELECT {_COLUMNS} FROM student_results GROUP BY skill_id",
-    "skill_failure_reasons": "SELECT skill_id, round, failure_reason, COUNT(*) AS attempts FROM student_results "
-                             "WHERE failure_reason IS NOT NULL GROUP BY skill_id, round, failure_reason",
-}
-
-
-def create_views(conn: Connection, *, refresh: bool = False) -> None:
-    """Create the views that are missing (with `refresh`, drop and create all: a changed definition, e.g. after
-    `forge db upgrade`). Runs in the caller's transaction (the schema lock when the catalog is created)."""
-    present = set(inspect(conn).get_view_names())
-    for name, query in VIEWS.items():
-        if name in present and not refresh:
-            continue
-        if name in present:
-            conn.execute(text(f"DROP VIEW {name}"))
-        conn.execute(text(f"CREATE VIEW {name} AS {query}"))
-
-
-def drop_views(conn: Connection) -> None:
-    """Drop the statistics views (before a migration rebuilds the tables they read)."""
-    for name in VIEWS:
-        conn.execute(text(f"DROP VIEW IF EXISTS {name}"))
-
-
-def views_missing(conn: Connection) -> bool:
-    return not set(VIEWS) <= set(inspect(conn).get_view_names())
+from forge.catalog import Catalog
+from forge.database import schema_lock
+from forge.tables import VIEWS, create_views, views_missing
 
 
 def ensure_views(catalog: Catalog) -> None:
@@ -68,8 +20,6 @@ def ensure_views(catalog: Catalog) -> None:
     with catalog.engine.connect() as conn:
         if not views_missing(conn):
             return
-    from forge.database import schema_lock
-
     with schema_lock(catalog.engine) as conn:
         create_views(conn)
 

@@ -36,13 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
-
 from forge import bounded, scratch
 from forge.agent.chat import ChatClient, Turn
 from forge.agent.episode import CONTEXT_CHARS, TOOL, Episode, ProtocolSwitch, Step, run_episode
 from forge.agent.shell import AgentShell, refuse_visible
-from forge.catalog import Catalog, LLMCallRow, RunRow, TaskRow
+from forge.catalog import Catalog
 from forge.errors import ForgeError
 from forge.ids import derive_seed
 from forge.llm.budget import Budget
@@ -99,26 +97,23 @@ def find_packages(paths: Sequence[Path]) -> list[Path]:
 
 def catalog_packages(catalog: Catalog, *, round_n: int | None = None, query: str | None = None) -> list[Path]:
     """Accepted tasks of a round, or the task ids in the first column of a read-only query, as package paths."""
-    with catalog.session() as session:
-        if round_n is not None:
-            rows = session.execute(select(TaskRow.id, TaskRow.path).where(
-                TaskRow.round == round_n, TaskRow.status == "accepted").order_by(TaskRow.id)).all()
-        else:
-            assert query is not None
-            _, result = catalog.query(query)
-            ids = sorted({str(r[0]) for r in result if r})
-            rows = []
-            for i in range(0, len(ids), 500):
-                rows += session.execute(select(TaskRow.id, TaskRow.path).where(TaskRow.id.in_(ids[i:i + 500]))).all()
-            unknown = sorted(set(ids) - {r.id for r in rows})
-            if unknown:
-                raise StudentRunError(f"--query: {len(unknown)} id(s) are not catalog tasks, e.g. {unknown[0]!r}; "
-                                      "the first column must be tasks.id")
-    missing = [r.id for r in rows if not r.path or not (Path(r.path) / "task.json").is_file()]
+    if round_n is not None:
+        rows = catalog.accepted_in_round(round_n)
+    else:
+        assert query is not None
+        _, result = catalog.query(query)
+        ids = sorted({str(r[0]) for r in result if r})
+        recorded = catalog.recorded(ids)
+        rows = [(task_id, recorded[task_id][1]) for task_id in ids if task_id in recorded]
+        unknown = sorted(set(ids) - set(recorded))
+        if unknown:
+            raise StudentRunError(f"--query: {len(unknown)} id(s) are not catalog tasks, e.g. {unknown[0]!r}; "
+                                  "the first column must be tasks.id")
+    missing = [task_id for task_id, path in rows if not path or not (Path(path) / "task.json").is_file()]
     if missing:
         raise StudentRunError(f"{len(missing)} selected task(s) have no package on disk, e.g. {missing[0]!r}; "
                               "run the student where the packages were generated")
-    return [Path(r.path) for r in rows]
+    return [Path(path) for _, path in rows if path]
 
 
 def _scan(home: Path) -> list[str]:
@@ -280,32 +275,19 @@ class StudentRun:
         """One `llm_calls` row per turn (tasks the catalog does not hold have no row to point at)."""
         if not known or not turns:
             return
-        with self.catalog.session() as session, session.begin():
-            for turn in turns:
-                session.add(LLMCallRow(task_id=task_id, node=turn.node, backend=turn.backend,
-                                       prompt_tokens=turn.prompt_tokens, completion_tokens=turn.completion_tokens,
-                                       cost_usd=turn.cost_usd, cached=turn.cached, model=turn.model, run_id=run_id,
-                                       latency_s=round(turn.latency_s, 6), attempts=turn.attempts, ok=turn.ok))
+        self.catalog.record_turns(task_id, run_id, turns)
 
     def _known_tasks(self, ids: list[str]) -> set[str]:
-        known: set[str] = set()
-        with self.catalog.session() as session:
-            for i in range(0, len(ids), 500):
-                known |= set(session.scalars(select(TaskRow.id).where(TaskRow.id.in_(ids[i:i + 500]))))
-        return known
+        return set(self.catalog.recorded(ids))
 
     def _start(self, requested: int, selection: dict[str, Any]) -> int:
         """A `runs` row like `forge generate`'s (host, pid; dead runs of this host marked interrupted first),
         of kind 'student'."""
-        run_id = self.catalog.start_run(
+        return self.catalog.start_run(
             seed=self.options.seed, requested=requested, out_dir=str(self.out), backend="openai",
             selection={**selection, "model": self.config.model, "base_url": self.config.base_url,
-                       "max_steps": self.options.max_steps, "protocol": self.options.protocol})
-        with self.catalog.session() as session, session.begin():
-            run = session.get(RunRow, run_id)
-            assert run is not None
-            run.kind, run.round = "student", selection.get("round")
-        return run_id
+                       "max_steps": self.options.max_steps, "protocol": self.options.protocol},
+            kind="student", round=selection.get("round"))
 
     def _note(self, task_id: str, outcome: str) -> None:
         if self.progress is not None:

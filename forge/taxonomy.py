@@ -17,7 +17,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-from forge.errors import TaxonomyError, UnknownNameError, did_you_mean
+from forge.errors import TaxonomyError, did_you_mean
+from forge.registry import families
 from skills_taxonomy import TAXONOMY_DIR
 
 
@@ -140,8 +141,6 @@ def check_against_families(skills: Iterable[Skill], families: Mapping[str, Any])
 
 def load_taxonomy(directory: Path | None = None) -> dict[str, Skill]:
     """All skills from every `*.yaml` in `directory` (default: the shipped seed), validated, by id."""
-    from workflows import families
-
     directory = directory or TAXONOMY_DIR
     files = sorted(directory.glob("*.yaml"))
     if not files:
@@ -150,10 +149,3 @@ def load_taxonomy(directory: Path | None = None) -> dict[str, Skill]:
     check_against_families(skills, families())
     return {skill.id: skill for skill in sorted(skills, key=lambda s: s.id)}
 
-
-def get_skill(skills: Mapping[str, Skill], skill_id: str) -> Skill:
-    try:
-        return skills[skill_id]
-    except KeyError:
-        raise UnknownNameError(f"unknown skill {skill_id!r}.{did_you_mean(skill_id, sorted(skills))} "
-                               "List them with `forge skills list`.") from None

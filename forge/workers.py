@@ -1,4 +1,5 @@
-"""Warm, sandboxed worker processes that apply solutions and run rubric checks for the gate.
+"""Warm, sandboxed worker processes that run the gate's controls (`verifiers.controls`: apply a solution, run
+the rubric).
 
 Package files are untrusted input to our parsers (a crafted xlsx or mbox), and solution ops write files,
 so this code runs in long-lived Python processes inside bubblewrap: read-only system and Python, the
@@ -10,140 +11,35 @@ the ops and checks resolve paths inside the root only (`preparers.ops.resolve`: 
 limit hit (`forge.bounded.LimitExceeded`) is reported as `"unsafe": true` with its evidence. The interpreter
 and imports are paid for once per worker, not per check.
 
-Protocol: one JSON object per line on stdin; one JSON answer per line on stdout.
-    {"initial": dir|null, "state": dir, "ops": [...]|null, "rubric": [...]}
-copies `initial` to `state` (when given), applies `ops` (when given) and evaluates the rubric on `state`:
-    {"applied": bool, "error": str, "outcomes": [{id, criterion, passed, evidence}], "seconds": float}
-The oracle's request also carries `"mutate": {"task": task.json, "initial": dir}`: when every check passed, the
-worker runs the mutation control on the oracle state (`verifiers.mutation`) and adds `"mutation": {...}`.
+Protocol: one JSON request per line on stdin, one JSON answer per line on stdout; what a request asks
+and what its answer holds is `verifiers.controls` (the same `run_control` runs in-process with `InProcess`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import os
 import queue
+import resource
 import shlex
-import shutil
+import signal
 import subprocess
 import sys
-import time
+import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from forge import bounded, parsecache, scratch
+from forge import bounded, scratch
 from forge.errors import SandboxError
 from forge.sandbox import NOBODY, Sandbox, chown_tree
+from preparers import ops
+from verifiers import checks
+from verifiers.controls import Control, InProcess, run_control
 
 #: Seconds one request may take before its worker is killed and replaced.
 REQUEST_SECONDS = 120.0
-
-
-@dataclass(frozen=True)
-class Control:
-    """What one control (initial state -> optional solution -> rubric) produced."""
-
-    applied: bool
-    error: str = ""
-    outcomes: list[dict[str, Any]] = field(default_factory=list)
-    seconds: float = 0.0
-    infra: bool = False  # the worker died or hung: says nothing about the task
-    mutation: dict[str, Any] | None = None  # the mutation control's answer, when the request asked for it
-    unsafe: bool = False  # the state or solution tripped a limit (bomb, disk, CPU): the package is hostile
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Control:
-        return cls(bool(data["applied"]), str(data.get("error", "")), list(data.get("outcomes", [])),
-                   float(data.get("seconds", 0.0)), bool(data.get("infra", False)),
-                   unsafe=bool(data.get("unsafe", False)), mutation=data.get("mutation"))
-
-
-def run_control(request: dict[str, Any], *, confine: Path | None = None) -> dict[str, Any]:
-    """Do one control in this process (the worker's loop body, also the in-process runner)."""
-    from preparers.ops import OpError, apply_ops
-    from verifiers.gate import evaluate_rubric
-
-    start = time.perf_counter()
-    bounded.harden_parsers()
-    state = Path(request["state"])
-    initial = Path(request["initial"]) if request.get("initial") else None
-    mutate = request.get("mutate")
-    pristine = Path(mutate["initial"]) if mutate else None
-    if confine is not None:
-        for path in (state, initial, pristine):
-            if path is not None and confine.resolve() not in (path.resolve(), *path.resolve().parents):
-                return {"applied": False, "error": f"{path} is outside the worker's folder {confine}"}
-    if initial is not None:
-        shutil.copytree(initial, state, symlinks=True)
-    applied, error, outcomes = True, "", []
-    bounded.take_hits()  # only this request's limit hits count
-    with parsecache.hot(initial.rglob("*") if initial is not None else ()):
-        if request.get("ops") is not None:
-            try:
-                apply_ops(state, request["ops"], disk_bytes=request.get("disk_bytes"))
-            except (OpError, OSError, ValueError) as exc:
-                if _infra_errno(exc):
-                    return {"applied": False, "infra": True, "error": f"the scratch disk is full: {exc}"}
-                applied, error = False, str(exc)
-            disk = request.get("disk_bytes")
-            try:
-                if applied and disk and bounded.tree_bytes(state, disk) > disk:
-                    applied, error = False, f"the solution wrote more than {disk >> 20} MB into the state"
-                    bounded.note(error)
-            except (bounded.LimitExceeded, OSError) as exc:  # noted by LimitExceeded itself
-                applied, error = False, f"the state cannot be measured: {exc}"
-        if applied:
-            stop = bool(request.get("stop_on_fail", False))
-            # before the mutation control, the oracle's own documents are kept parsed: every mutant starts from them
-            keep = parsecache.hot(p for p in state.rglob("*") if p.is_file() and p.stat().st_size <= 16 << 20
-                                  ) if mutate else contextlib.nullcontext()
-            try:
-                with keep:
-                    outcomes = [o.__dict__ for o in evaluate_rubric({"rubric": request["rubric"]}, state,
-                                                                    stop_on_fail=stop)]
-            except Exception as exc:  # a check bug is infrastructure, never evidence for or against the task
-                return {"applied": False, "infra": True, "error": f"a check crashed: {type(exc).__name__}: {exc}"}
-    answer = {"applied": applied, "error": error, "outcomes": outcomes, "seconds": time.perf_counter() - start}
-    hits = bounded.take_hits()
-    if hits:  # a bomb, a disk flood or a CPU hog in the state: reported, whatever the checks said
-        answer |= {"unsafe": True, "error": f"{error + '; ' if error else ''}limit hit: {hits[0]}"}
-    if mutate and pristine is not None and applied and not hits and all(o["passed"] for o in outcomes):
-        from verifiers.mutation import run_mutants
-
-        with parsecache.hot(pristine.rglob("*")):
-            answer["mutation"] = run_mutants(mutate["task"], pristine, state, state.parent / f"{state.name}-mutants",
-                                             mutate.get("budget"))
-    return answer
-
-
-def _infra_errno(exc: BaseException) -> bool:
-    """True when `exc` (or what caused it) says the scratch disk is full: the state's own size is bounded by its
-    disk budget, so a full disk is the machine's problem (retried), not the package's."""
-    seen: BaseException | None = exc
-    while seen is not None:
-        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
-
-
-class InProcess:
-    """Runs controls in the calling process (for `--no-sandbox` and library use without bwrap)."""
-
-    size = 1
-
-    def control(self, request: dict[str, Any]) -> Control:
-        return Control.from_json(run_control(request))
-
-    def prepare(self, folder: Path) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 class _Worker:
@@ -170,8 +66,6 @@ class _Worker:
 
 class _LineReader:
     def __init__(self, stream: IO[str] | None, sink: queue.Queue[str]) -> None:
-        import threading
-
         self.stream, self.sink = stream, sink
         threading.Thread(target=self._run, daemon=True).start()
 
@@ -266,19 +160,13 @@ def serve(workdir: Path, cpu_seconds: int = 0, disk_bytes: int = 0) -> None:
 
     Each request may use `cpu_seconds` of CPU (RLIMIT_CPU's soft limit, moved forward per request; SIGXCPU
     raises `LimitExceeded` in whatever check or op is running) and leave at most `disk_bytes` in its state."""
-    import resource
-    import signal
-
-    import verifiers.checks
-    from preparers.ops import registry
-
     def over_cpu(signum: int, frame: object) -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
         raise bounded.LimitExceeded(f"used more than {cpu_seconds} s of CPU on this state")
 
     signal.signal(signal.SIGXCPU, over_cpu)
-    registry()
-    verifiers.checks.registry()
+    ops.registry()  # every op and check module imported once, before the first request's clock starts
+    checks.registry()
     for line in sys.stdin:
         if cpu_seconds:
             usage = resource.getrusage(resource.RUSAGE_SELF)

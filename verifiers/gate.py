@@ -36,13 +36,14 @@ from forge import bounded, scratch
 from forge.errors import CheckError, PackageError
 from forge.model import HOME
 from forge.package import Package, dedup_key, load_package, task_schema
-from forge.workers import Control, InProcess
 from preparers.ops import OpError
 from preparers.ops import validate as validate_ops
 from verifiers import checks
-from verifiers.grounding import Ungrounded, ground, visible_text
+from verifiers.controls import Control, InProcess
+from verifiers.grounding import Ungrounded, deck_reader, ground, visible_text
 from verifiers.mutation import BUDGET, headline
 from verifiers.mutation import judge as judge_mutants
+from verifiers.rubric import CheckOutcome
 
 CLASSES = ("accepted", "schema_fail", "grounding_fail", "setup_fail", "unsafe", "trivial", "unsolvable", "lax",
            "strict", "duplicate", "llm_fail", "infra_fail")
@@ -83,7 +84,7 @@ class Ran(Protocol):
 
 
 class ControlRunner(Protocol):
-    """Where controls run: `forge.workers.WorkerPool` (sandboxed, warm) or `forge.workers.InProcess`."""
+    """Where controls run: `forge.workers.WorkerPool` (sandboxed, warm) or `verifiers.controls.InProcess`."""
 
     size: int
 
@@ -95,33 +96,6 @@ class GateEnv(Protocol):
     def run_setup(self, package: Package, home: Path) -> Ran: ...
     def apply_solution(self, package: Package, solution: str, home: Path) -> Ran: ...
     def find_duplicate(self, key: str, task_id: str) -> str | None: ...
-
-
-@dataclass(frozen=True)
-class CheckOutcome:
-    id: str
-    criterion: str
-    passed: bool
-    evidence: str
-
-
-def evaluate_rubric(task: dict[str, Any], root: Path, *, stop_on_fail: bool = False,
-                    state: checks.State | None = None) -> list[CheckOutcome]:
-    """Run the rubric checks of `task` against the state `root` (standing for /home/user), or against `state`
-    (e.g. one holding documents mutated in memory).
-
-    `stop_on_fail` ends at the first failing check: enough to prove a state does not pass."""
-    state = state or checks.State(root)
-    outcomes = []
-    for item in task["rubric"]:
-        try:
-            result = checks.run_check(state, item["primitive"], item["args"])
-        except CheckError as exc:
-            result = checks.fail(str(exc))
-        outcomes.append(CheckOutcome(item["id"], item["criterion"], result.passed, result.evidence))
-        if stop_on_fail and not result.passed:
-            break
-    return outcomes
 
 
 def _summary(outcomes: list[CheckOutcome]) -> str:
@@ -237,8 +211,6 @@ def _check_schema(package: Package) -> str:
 
 
 def _check_solution_file(root: Path, rel: str) -> None:
-    import json
-
     path = root / rel
     if ".." in Path(rel).parts or path.is_symlink() or not path.is_file():
         raise _Fail("schema_fail", f"{rel}: missing or not a regular file")
@@ -255,7 +227,8 @@ def _check_grounding(package: Package) -> str:
     """The instruction asks for what the rubric checks (verifiers/grounding.py); `forge verify` re-runs this, so
     an instruction edited after generation is judged again."""
     try:
-        return ground(package.task, lambda: visible_text(package.root, package.task["setup"]["assets"]))
+        assets = package.task["setup"]["assets"]
+        return ground(package.task, lambda: visible_text(package.root, assets), deck_reader(package.root, assets))
     except Ungrounded as exc:
         raise _Fail("grounding_fail", str(exc)) from None
 

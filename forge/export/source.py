@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from sqlalchemy import select
-
 from forge.catalog import Catalog, TaskRow
 from forge.errors import ForgeError, PackageError
 from forge.package import Package, load_package
@@ -28,13 +26,7 @@ def iter_accepted(catalog: Catalog, round: int | None = None, apps: Sequence[str
                   ) -> Iterator[tuple[TaskRow, Package]]:
     """`accepted_packages` one task at a time: the ids are read first (the error when none matches comes before
     anything is written), then rows and packages in chunks of CHUNK, so an export of any size holds one chunk."""
-    query = select(TaskRow.id).where(TaskRow.status == "accepted").order_by(TaskRow.id)
-    if round is not None:
-        query = query.where(TaskRow.round == round)
-    if apps:
-        query = query.where(TaskRow.app.in_(list(apps)))
-    with catalog.session() as session:
-        ids = list(session.scalars(query))
+    ids = catalog.accepted_ids(round, apps)
     if not ids:
         raise ForgeError(f"no accepted task matches round={round} apps={list(apps)} in {catalog.url}; see what "
                          "there is with: forge sql \"SELECT app, round, count(*) FROM tasks WHERE status = "
@@ -44,9 +36,7 @@ def iter_accepted(catalog: Catalog, round: int | None = None, apps: Sequence[str
 
 def _stream(catalog: Catalog, ids: list[str]) -> Iterator[tuple[TaskRow, Package]]:
     for i in range(0, len(ids), CHUNK):
-        with catalog.session() as session:
-            rows = list(session.scalars(select(TaskRow).where(TaskRow.id.in_(ids[i:i + CHUNK])).order_by(TaskRow.id)))
-        for row in rows:
+        for row in catalog.tasks(ids[i:i + CHUNK]):
             yield row, _package(catalog, row)
 
 
@@ -56,9 +46,9 @@ def package_folder(catalog: Catalog, path: str | None) -> Path | None:
     if not path:
         return None
     candidates = [Path(path)]
-    database = catalog.engine.url.database if catalog.engine.dialect.name == "sqlite" else None
-    if not Path(path).is_absolute() and database and database != ":memory:":
-        candidates.append(Path(database).resolve().parent / path)
+    database = catalog.sqlite_file()
+    if not Path(path).is_absolute() and database is not None:
+        candidates.append(database.resolve().parent / path)
     return next((c for c in candidates if (c / "task.json").is_file()), None)
 
 

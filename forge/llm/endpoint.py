@@ -132,21 +132,9 @@ class CatalogEndpoints:
         self.catalog = catalog
 
     def load(self, base_url: str, model: str) -> Verdict | None:
-        from forge.catalog import LLMEndpointRow
-
-        with self.catalog.session() as session:
-            row = session.get(LLMEndpointRow, (base_url, model))
+        row = self.catalog.endpoint(base_url, model)
         return None if row is None else Verdict(row.structured, row.evidence)
 
     def save(self, base_url: str, model: str, verdict: Verdict) -> None:
         """Keep the verdict; a catalog busy with another writer only costs a probe in the next run."""
-        from sqlalchemy.exc import OperationalError
-
-        from forge.catalog import LLMEndpointRow, now
-
-        try:
-            with self.catalog.session() as session, session.begin():
-                session.merge(LLMEndpointRow(base_url=base_url, model=model, structured=verdict.structured,
-                                             evidence=verdict.evidence, probed_at=now()))
-        except OperationalError:
-            pass
+        self.catalog.save_endpoint(base_url, model, verdict.structured, verdict.evidence)

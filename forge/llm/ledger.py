@@ -9,9 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Integer, case, func, select
-
-from forge.catalog import Catalog, LLMCallRow
+from forge.catalog import Catalog
 from forge.llm.base import Backend, LLMConfigError, OfflineBackend
 from forge.llm.config import LLMConfig
 from forge.llm.prices import find_price
@@ -31,16 +29,7 @@ class NodeUsage:
 
 def run_usage(catalog: Catalog, run_id: int) -> list[NodeUsage]:
     """Per node: what the run's calls spent (cached calls are counted, not charged)."""
-    fresh = ~LLMCallRow.cached
-    spent = lambda column: func.coalesce(func.sum(case((fresh, column), else_=0)), 0)  # noqa: E731
-    query = (select(LLMCallRow.node, func.count(), func.sum(LLMCallRow.cached.cast(Integer)),
-                    func.sum((~LLMCallRow.ok).cast(Integer)), func.sum(LLMCallRow.attempts),
-                    spent(LLMCallRow.prompt_tokens), spent(LLMCallRow.completion_tokens), spent(LLMCallRow.cost_usd))
-             .where(LLMCallRow.run_id == run_id, LLMCallRow.backend != "offline")
-             .group_by(LLMCallRow.node).order_by(LLMCallRow.node))
-    with catalog.session() as session:
-        return [NodeUsage(str(r[0]), int(r[1]), int(r[2] or 0), int(r[3] or 0), int(r[4] or 0), int(r[5]),
-                          int(r[6]), float(r[7])) for r in session.execute(query)]
+    return [NodeUsage(*row) for row in catalog.llm_usage(run_id)]
 
 
 def check_priced(config: LLMConfig) -> None:
@@ -55,6 +44,7 @@ def make_backend(config: LLMConfig, catalog: Catalog | None) -> Backend:
     """The backend `config` names, answering from `catalog`'s cache first."""
     if config.backend == "offline":
         return OfflineBackend()
+    # imported here, not at the top: the openai client costs an offline run (the default) start-up time for nothing
     from forge.llm.endpoint import CatalogEndpoints
     from forge.llm.openai_backend import OpenAIBackend
 

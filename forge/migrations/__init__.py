@@ -1,1 +1,1 @@
-"""Alembic migrations of the catalog (see forge.schema for how Forge runs them; README: PostgreSQL and migrations)."""
+"""Alembic migrations of the catalog (see forge.database for how Forge runs them; README: PostgreSQL and migrations)."""

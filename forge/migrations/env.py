@@ -1,4 +1,4 @@
-"""Alembic environment for the catalog. Forge builds the Alembic Config in code (forge.schema.alembic_config) and
+"""Alembic environment for the catalog. Forge builds the Alembic Config in code (forge.database.alembic_config) and
 hands over an open connection, so migrations run inside the caller's transaction and lock; no alembic.ini."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from forge.catalog import Base
+from forge.tables import Base
 
 config = context.config
 

@@ -1,6 +1,6 @@
 """The LibreOffice tier: real `soffice` opens every office artifact and re-saves every oracle result.
 
-Measured facts this follows (../shared/reference/apps.md): a `soffice --convert-to` call costs ~1 s to
+Measured facts this follows: a `soffice --convert-to` call costs ~1 s to
 start and ~0.1 s per file, so files are converted in one call per batch and target format; `soffice`
 exits 0 even when a file fails, so success is an output file plus the filter it names; the profile sets
 formula recalculation on load to "always"; two instances split each batch (two cores), each with its own

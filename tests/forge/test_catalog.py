@@ -145,7 +145,7 @@ def test_catalog_from_907e9bc_upgrades_in_place(db_url):
 
 
 def test_migrations_build_exactly_the_models(db_url):
-    """Drift guard: a new column in forge/catalog.py needs a migration. Write one with
+    """Drift guard: a new column in forge/tables.py needs a migration. Write one with
     `python -m forge.database revision "what changed"` (see README: PostgreSQL and migrations)."""
     engine = database.open_engine(db_url)
     with engine.begin() as conn:

@@ -154,6 +154,25 @@ def test_every_command_is_documented():
         assert invoke(name, "--help").exit_code == 0
 
 
+def test_commands_are_module_level_functions_of_the_cli_package():
+    """Every command, in groups too, is a documented top-level function of a forge/cli/ module (no closures inside a
+    register function), so it can be read, imported and tested on its own."""
+    import typer.main
+
+    def walk(command, path):
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from walk(sub, [*path, name])
+        if not hasattr(command, "commands"):
+            yield " ".join(path), command.callback
+
+    commands = dict(walk(typer.main.get_command(app), []))
+    assert len(commands) >= 25  # forge generate ... forge student run
+    for name, callback in commands.items():
+        assert callback.__module__.startswith("forge.cli."), name
+        assert callback.__qualname__ == callback.__name__, f"forge {name} is defined inside a function"
+        assert callback.__doc__, f"forge {name} has no docstring (its --help)"
+
+
 @pytest.mark.parametrize("args,message", [
     (["generate", "-n", "1", "--out", "{file}/out", "--db", "{tmp}/new.db"],
      "Error: --out {file}/out: cannot create this folder (Not a directory); choose another"),

@@ -16,8 +16,9 @@ import pytest
 import typer.main
 
 from forge.catalog import Catalog, LLMCallRow, RunRow, SkillRow, StudentResultRow, TaskRow, VerificationRow
-from forge.cli import DEMO_QUERY, app
-from forge.stats import VIEWS
+from forge.cli import app
+from forge.cli.generate import DEMO_QUERY
+from forge.tables import VIEWS
 from tests import pgkit
 from tests.pgkit import postgres_server  # noqa: F401  (session fixture)
 

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from forge.catalog import Catalog, StudentResultRow
-from forge.stats import VIEWS, ensure_views, skill_stats
+from forge.stats import ensure_views, skill_stats
+from forge.tables import VIEWS
 from tests import pgkit
 from tests.pgkit import postgres_server  # noqa: F401  (session fixture)
 

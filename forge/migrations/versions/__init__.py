@@ -1,1 +1,1 @@
-"""One file per schema revision, named NNNN_slug.py; `python -m forge.schema revision "what changed"` adds one."""
+"""One file per schema revision, named NNNN_slug.py; `python -m forge.database revision "what changed"` adds one."""

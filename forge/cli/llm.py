@@ -14,8 +14,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from forge.llm import LLMConfigError
-
 LLMChoice = Annotated[str | None, typer.Option("--llm", help="LLM backend: offline (the default: no network, "
                                                "deterministic) or openai (any OpenAI-compatible server).")]
 ModelOption = Annotated[str | None, typer.Option("--model", help="Model name, as the server knows it.")]
@@ -43,60 +41,13 @@ MaxCost = Annotated[float | None, typer.Option("--max-cost", min=0.0, help="Stop
                                                "the run has spent this many USD (cached answers are free).")]
 MaxTokens = Annotated[int | None, typer.Option("--max-tokens", min=0, help="Stop after the tasks in flight once "
                                                "the run has spent this many tokens.")]
-LLMJudge = Annotated[bool, typer.Option("--llm-judge", help="Also ask the model whether each accepted task's "
-                                        "instruction fully specifies what its checks test; the verdict is stored "
-                                        "as evidence (verification `llm_judge`), not a gate. Needs --llm openai.")]
+LLMJudge = Annotated[bool, typer.Option("--llm-judge", help="Two extra model reviews of each accepted task: a "
+                                        "read-back (the model reads the instruction alone and names each goal value; "
+                                        "one other than the rubric's makes the task grounding_fail) and a judge "
+                                        "(is every checked value stated? stored as evidence `llm_judge`, not a "
+                                        "gate). Needs --llm openai.")]
 DryRun = Annotated[bool, typer.Option("--dry-run", help="Estimate the run's tokens and cost per node; spends "
                                       "nothing and writes no package.")]
-
-
-def check_url(flag: str, url: str | None) -> None:
-    """A URL option must be http(s)://host...: a typo would otherwise surface as one failed request per task."""
-    if url is None:
-        return
-    from urllib.parse import urlsplit
-
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise LLMConfigError(f"{flag} {url!r}: not an http(s) URL; give e.g. http://127.0.0.1:8000/v1 "
-                             "(also checked in the config file's [llm] base_url and FORGE_LLM_BASE_URL)")
-
-
-@dataclass(frozen=True)
-class LLMFlags:
-    """The LLM flags of `generate` / `demo`; None means 'not given' (config file or environment decide)."""
-
-    config: Path | None = None
-    backend: str | None = None
-    model: str | None = None
-    base_url: str | None = None
-    api_key_env: str | None = None
-    temperature: float | None = None
-    max_tokens_per_call: int | None = None
-    timeout: float | None = None
-    concurrency: int | None = None
-    max_cost: float | None = None
-    max_tokens: int | None = None
-    dry_run: bool = False
-    judge: bool = False
-    structured: str | None = None
-
-    def settings(self) -> Any:
-        from forge.llm.config import load_config
-
-        overrides = {"backend": self.backend, "model": self.model, "base_url": self.base_url,
-                     "api_key_env": self.api_key_env, "temperature": self.temperature,
-                     "max_tokens_per_call": self.max_tokens_per_call, "timeout": self.timeout,
-                     "concurrency": self.concurrency, "structured": self.structured}
-        config = load_config(self.config, overrides)
-        check_url("--base-url", config.base_url)
-        if self.max_cost is not None:
-            from forge.llm.ledger import check_priced
-
-            check_priced(config)
-        if self.judge and config.backend == "offline":
-            raise LLMConfigError("--llm-judge needs a model: add --llm openai --model NAME (or set them in --config)")
-        return config
 
 
 @dataclass(frozen=True)

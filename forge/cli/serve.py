@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import enum
 import os
-from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
-from forge import cli_llm
+from forge.cli import llm as cli_llm
+from forge.cli.base import app, console, err_console, writable_folder
 from forge.errors import ForgeError
-
-if TYPE_CHECKING:
-    from forge.cli_llm import LLMFlags
 
 
 class FlowName(enum.StrEnum):
@@ -22,6 +19,7 @@ class FlowName(enum.StrEnum):
     round = "round"
 
 
+@app.command()
 def serve(
     out: Annotated[Path, typer.Option("--out", help="Folder for the packages (shared storage when batches run on "
                                       "several machines).")] = Path("tasks"),
@@ -90,26 +88,13 @@ def serve(
     common: dict[str, Any] = {"out": str(out), "db": db, "seed": seed, "batch_size": batch_size, "workers": workers,
                               "dask_address": dask_address, "sandbox": not no_sandbox, "real_apps": real_apps,
                               "real_apps_rate": real_apps_rate, "timeout": timeout, "llm": given or None}
-    if flow_name is FlowName.generate:
-        if round_n is not None:
-            raise ForgeError("--round is for --flow round")
-        params = {**common, "n": n, "apps": app_name, "families": family, "skills": skill}
-    else:
-        if app_name or family or skill:
-            raise ForgeError("--app/--family/--skill are for --flow generate; a round plans from the catalog")
-        params = {**common, "budget": n, "round_n": round_n, "seed": seed or 0}
+    params = _flow_parameters(flow_name, common, n=n, round_n=round_n, apps=app_name, families=family, skills=skill)
     deploy = deployment(flow_name.value, name or f"forge-{flow_name.value}", params, cron=cron, interval=interval)
-    from forge.cli import writable_folder
-
     writable_folder("--out", out)  # now, not in the first scheduled run
     if now:
-        from forge.cli import console
-
         console.print(FLOWS[flow_name.value](**deploy.parameters))
         return
     if not os.environ.get("PREFECT_API_URL"):
-        from forge.cli import err_console
-
         err_console.print("note: PREFECT_API_URL is not set, so Prefect uses a temporary local server that stops "
                           "with this command; start `prefect server start` and set PREFECT_API_URL to keep the "
                           "schedule and its run history")
@@ -117,33 +102,14 @@ def serve(
     prefect_serve(deploy, limit=1)
 
 
-def run_on_dask(address: str, batch_size: int, flags: LLMFlags, *, apps: list[str] | None,
-                 families: list[str] | None, skills: list[str] | None, n: int, seed: int, out: Path, db: str | None,
-                 no_sandbox: bool, real_apps: str, rate: float) -> Counter[str]:
-    """`forge generate --dask-address`: the same plan as a local run, as generate-flow batches on the cluster."""
-    from forge.flows import check_parameters, generate_flow
-
-    if flags.dry_run or flags.judge or any(v is not None for v in (flags.temperature, flags.max_tokens_per_call,
-                                                                      flags.timeout)):
-        raise ForgeError("--dask-address takes --llm, --model, --base-url, --api-key-env, --config, --concurrency, "
-                         "--max-cost and --max-tokens; drop --dry-run, --llm-judge, --temperature, "
-                         "--max-tokens-per-call and --llm-timeout (set them in the --config file), or run without "
-                         "--dask-address")
-    options = {"backend": flags.backend, "model": flags.model, "base_url": flags.base_url,
-               "api_key_env": flags.api_key_env, "config": str(flags.config) if flags.config else None,
-               "concurrency": flags.concurrency, "max_cost": flags.max_cost, "max_tokens": flags.max_tokens}
-    given = {k: v for k, v in options.items() if v is not None}
-    params = check_parameters(generate_flow, {
-        "n": n, "seed": seed, "out": str(out), "db": db, "apps": apps, "families": families, "skills": skills,
-        "batch_size": batch_size, "dask_address": address, "sandbox": not no_sandbox, "real_apps": real_apps,
-        "real_apps_rate": rate, "llm": given or None})
-    from forge.cli import err_console, writable_folder
-
-    writable_folder("--out", out)
-    err_console.print(f"{n} tasks in {-(-n // batch_size)} batches of up to {batch_size} on the Dask cluster at "
-                      f"{address} (Prefect flow 'generate'); a rerun resumes", highlight=False)
-    return Counter(generate_flow(**params))
-
-
-def register(app: typer.Typer) -> None:
-    app.command()(serve)
+def _flow_parameters(flow_name: FlowName, common: dict[str, Any], *, n: int, round_n: int | None,
+                     apps: list[str] | None, families: list[str] | None, skills: list[str] | None) -> dict[str, Any]:
+    """The flow's parameters: the selection for `generate`, the budget and round for `round` (each flow refuses
+    the other's options)."""
+    if flow_name is FlowName.generate:
+        if round_n is not None:
+            raise ForgeError("--round is for --flow round")
+        return {**common, "n": n, "apps": apps, "families": families, "skills": skills}
+    if apps or families or skills:
+        raise ForgeError("--app/--family/--skill are for --flow generate; a round plans from the catalog")
+    return {**common, "budget": n, "round_n": round_n, "seed": common["seed"] or 0}

@@ -1,0 +1,140 @@
+"""`forge skills list` (the taxonomy as shipped) and `forge skills history` (the taxonomy per round, and a skill's
+lineage, from the catalog)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from forge.cli.base import DbOption, JsonOption, console, group
+from forge.errors import ForgeError
+from forge.textsafe import cell, plain, textline
+
+skills_app = group("skills", "Browse the skill taxonomy.")
+
+
+@skills_app.command("list")
+def skills_list(
+    app_name: Annotated[str | None, typer.Option("--app", help="Only skills of this app.")] = None,
+    as_json: JsonOption = False,
+    space: Annotated[bool, typer.Option("--space", help="Also count the atomic skill space (family x knob "
+                                        "values x difficulty-axis levels).")] = False,
+) -> None:
+    """List the atomic skills (id, family, app, difficulty, params)."""
+    from forge.taxonomy import load_taxonomy
+
+    skills = [s for s in load_taxonomy().values() if app_name is None or app_name in (s.app, *s.apps)]
+    if app_name is not None and not skills:
+        raise ForgeError(f"no skills for app {app_name!r}; run `forge skills list` to see the apps")
+    if as_json:
+        print(json.dumps([{"id": s.id, "family": s.family, "app": s.app, "apps": list(s.apps), "params": dict(s.params),
+                           "difficulty": s.difficulty, "description": s.description} for s in skills], indent=2))
+        return
+    chains = sum(len(s.apps) > 1 for s in skills)
+    title = f"{len(skills)} skills: {len(skills) - chains} atomic (single-app), {chains} chains (multi-app)"
+    table = Table("id", "family", "app", "kind", "difficulty", "params", title=title)
+    for s in skills:
+        table.add_row(cell(s.id), cell(s.family), s.app, "chain" if len(s.apps) > 1 else "atomic", s.difficulty,
+                      cell(json.dumps(dict(s.params))))
+    console.print(table)
+    if space:
+        _print_space()
+
+
+# --- issue 15: the atomic skill space and the failure analysis -------------------------------------------------
+
+def _print_space() -> None:
+    """The atomic skill space per app: family x knob combinations x difficulty-axis levels."""
+    from forge.axes import space_size
+    from workflows import families
+    from workflows.composite import BUILT
+
+    per_app: dict[str, list[int]] = {}
+    for name, family in sorted(families().items()):
+        if name not in BUILT:
+            row = per_app.setdefault(name.split(".")[0], [0, 0])
+            row[0] += 1
+            row[1] += space_size(family.knobs, family.axes)
+    table = Table("app", "families", "atomic skills (knobs x axis levels)", title="atomic skill space")
+    for app_name, (n, size) in sorted(per_app.items()):
+        table.add_row(app_name, str(n), str(size))
+    console.print(table)
+    console.print(f"total {sum(v[1] for v in per_app.values())} atomic skills", highlight=False)
+
+
+@skills_app.command("failures")
+def failures(
+    round_n: Annotated[int, typer.Option("--round", help="The round whose attempts to analyse.")],
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """The student's failures of one round per family x difficulty-axis level, with the rubric checks that failed
+    there (what the expansion operators read; infrastructure failures left out)."""
+    from forge.catalog import Catalog
+    from forge.expand import catalog_taxonomy
+    from forge.expand.analysis import analyse_round
+
+    catalog = Catalog(db, read_only=True)
+    rows = analyse_round(catalog, round_n, catalog_taxonomy(catalog)).rows()
+    if as_json:
+        print(json.dumps(rows, indent=2, default=str))
+        return
+    table = Table("family", "axis", "level", "attempts", "success rate", "failed checks",
+                  title=f"failures of round {round_n} per family x axis level")
+    for r in rows:
+        rate = "-" if r["success_rate"] is None else f"{r['success_rate']:.2f}"
+        checks = ", ".join(f"{c} x{n}" for c, n in r["failed_checks"].items())
+        table.add_row(cell(r["family"]), cell(r["axis"]), cell(str(r["level"])), str(r["attempts"]), rate,
+                      cell(checks))
+    console.print(table)
+
+
+@skills_app.command("history")
+def history(
+    skill: Annotated[str | None, typer.Option("--skill", help="Show this skill's lineage and reasons.")] = None,
+    as_json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Skills per round and app (from the catalog), or with --skill the lineage of one skill: each
+    ancestor with the operator, round and reason of every change."""
+    from forge.catalog import Catalog
+
+    catalog = Catalog(db, read_only=True)
+    if skill is not None:
+        _print_lineage(catalog, skill, as_json)
+    else:
+        _print_per_round(catalog, as_json)
+
+
+def _print_lineage(catalog: Any, skill: str, as_json: bool) -> None:
+    from forge.history import lineage
+
+    steps = lineage(catalog, skill)
+    if as_json:
+        print(json.dumps([s.__dict__ for s in steps], indent=2, default=str))
+        return
+    for step in steps:
+        console.print(textline((step.skill_id, "bold"), f"  origin={step.origin} round={step.round} "
+                               f"operator={step.operator or '-'} params={step.params}"), highlight=False)
+        for c in step.changes:
+            console.print(plain(f"  round {c['round']} {c['operator']} {c['action']}: {c['reason']}"),
+                          highlight=False, markup=False)
+
+
+def _print_per_round(catalog: Any, as_json: bool) -> None:
+    from forge.history import per_round
+
+    table_rows = per_round(catalog)
+    if as_json:
+        print(json.dumps(table_rows, indent=2))
+        return
+    apps = sorted({a for r in table_rows for a in r["by_app"]})
+    table = Table("round", "skills", "atomic", "chains", "added atomic", "added chains", "retired", *apps,
+                  title="taxonomy per round (atomic: single-app skills; chains: multi-app skills)")
+    for r in table_rows:
+        table.add_row(str(r["round"]), str(r["skills"]), str(r["atomic"]), str(r["chains"]), str(r["added_atomic"]),
+                      str(r["added_chains"]), str(r["retired"]), *(cell(r["by_app"].get(a, 0)) for a in apps))
+    console.print(table)

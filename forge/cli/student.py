@@ -1,0 +1,148 @@
+"""Students: `forge student run` (a real model on Forge tasks through a terminal, forge.student_run) and
+`forge student simulate` (simulated results, to exercise rounds offline)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from forge.cli import llm as cli_llm
+from forge.cli.base import DbOption, console, group
+from forge.llm.flags import LLMFlags
+
+student_app = group("student", "Students: `run` a real model on tasks through a terminal; `simulate` one offline "
+                               "(not a real agent).")
+
+
+@student_app.command("simulate")
+def simulate(
+    round_n: Annotated[int, typer.Option("--round", help="Simulate attempts at this round's accepted tasks.")],
+    out: Annotated[Path, typer.Option("--out", help="Results root: <out>/pyautogui/screenshot/<model>/...")],
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulated outcomes.")] = 0,
+    model: Annotated[str, typer.Option("--model", help="Model folder name in the results.")] = "simulated-student",
+    db: DbOption = None,
+    # issue 15: which simulated student (hidden weaknesses, learning with practice)
+    student: Annotated[str, typer.Option("--student", help="The simulated student: 'planted' (hidden weaknesses: "
+                                         "big tables, date columns, deep folders, look-alike files, ...; they "
+                                         "fade with practice) or 'all-pass'.")] = "planted",
+) -> None:
+    """SIMULATION: write OSWorld-layout results (result.txt, traj.jsonl) from a simulated student's hidden
+    weaknesses (rules over each task's family, knob values and difficulty-axis levels, fading with practice in
+    earlier rounds), including crashes and fractional scores. No agent runs; use it to exercise rounds offline."""
+    from forge.catalog import Catalog
+    from forge.errors import UnknownNameError, did_you_mean
+    from forge.student import STUDENTS
+    from forge.student import simulate as run
+
+    if student not in STUDENTS:
+        hint = did_you_mean(student, sorted(STUDENTS))
+        raise UnknownNameError(f"--student {student!r}: unknown simulated student.{hint} "
+                               f"Choose one of {sorted(STUDENTS)}.")
+    counts = run(Catalog(db), round_n, out, seed=seed, model=model, student=STUDENTS[student])
+    console.print(f"simulated {sum(counts.values())} attempts: {dict(sorted(counts.items()))} -> {out}",
+                  highlight=False, markup=False)
+
+
+@student_app.command("run")
+def run(
+    paths: Annotated[list[Path] | None, typer.Argument(help="Package folders, or folders holding them (a "
+                                                       "`forge generate --out` folder).")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Results root: <out>/shell/terminal/<model>/<domain>/"
+                                      "<task_id>/.")] = Path("results"),
+    round_n: Annotated[int | None, typer.Option("--round", help="The accepted tasks of this round.")] = None,
+    query: Annotated[str | None, typer.Option("--query", help="A read-only SQL query whose first column is "
+                                              "task ids, e.g. \"SELECT id FROM tasks WHERE app = "
+                                              "'libreoffice_calc' AND status = 'accepted' LIMIT 20\".")] = None,
+    max_steps: Annotated[int, typer.Option("--max-steps", min=1, max=500, help="Commands the model may run per "
+                                           "task.")] = 30,
+    step_timeout: Annotated[float, typer.Option("--step-timeout", min=1, max=3600, help="Seconds one command "
+                                                "may run before it is killed.")] = 60.0,
+    protocol: Annotated[str, typer.Option("--protocol", help="auto (tool calls; plain ```bash blocks if the "
+                                          "server refuses tools), tools, or text.")] = "auto",
+    context_chars: Annotated[int, typer.Option("--context-chars", min=2000, help="Characters of conversation "
+                                               "sent per turn; older command outputs are left out beyond it "
+                                               "(~4 characters a token: lower it for small-context models).")]
+    = 60_000,
+    seed: Annotated[int, typer.Option("--seed", help="Sampling seed sent to the server; another seed gives "
+                                      "another attempt (and another cache key).")] = 0,
+    llm: Annotated[str, typer.Option("--llm", help="LLM backend: openai, any OpenAI-compatible server (a student "
+                                     "needs a real model; offline has none).")] = "openai",
+    model: cli_llm.ModelOption = None,
+    base_url: cli_llm.BaseUrl = None,
+    api_key_env: cli_llm.ApiKeyEnv = None,
+    config: cli_llm.ConfigFile = None,
+    temperature: cli_llm.Temperature = None,
+    max_tokens_per_call: cli_llm.MaxTokensPerCall = None,
+    llm_timeout: cli_llm.LLMTimeout = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, max=64, help="Tasks worked on at once "
+                                             "(each has its own sandbox and conversation).")] = 1,
+    max_cost: cli_llm.MaxCost = None,
+    max_tokens: cli_llm.MaxTokens = None,
+    db: DbOption = None,
+) -> None:
+    """Run a real model on tasks: it gets each task's instruction and a shell in the task's desktop home.
+
+    Every command runs in bubblewrap (no network, no access to the package's solution or rubric, limits,
+    --step-timeout). When the model stops asking for commands, or after --max-steps, the rubric scores the
+    home check by check. Results: OSWorld's layout (result.txt, traj.jsonl) plus checks.json (with
+    failed_checks) and messages.json; `forge feedback ingest OUT` reads them, `forge export trajectories`
+    turns the passed ones into SFT rows. Run the same command again to resume: finished tasks are skipped.
+
+    Example: forge student run --round 1 --model qwen2.5-7b --base-url http://127.0.0.1:8080/v1 --out results
+    """
+    from forge.catalog import Catalog
+    from forge.llm.budget import Budget
+    from forge.sandbox import Limits, Sandbox
+    from forge.student_run import StudentOptions, StudentRun, StudentRunError
+
+    if sum(x is not None and x != [] for x in (paths, round_n, query)) != 1:
+        raise StudentRunError("give exactly one of: package folders, --round N, or --query SQL")
+    flags = LLMFlags(config=config, backend=llm, model=model, base_url=base_url, api_key_env=api_key_env,
+                     temperature=temperature, max_tokens_per_call=max_tokens_per_call, timeout=llm_timeout,
+                     concurrency=concurrency, max_cost=max_cost, max_tokens=max_tokens)
+    settings = flags.settings()
+    catalog = Catalog(db)
+    packages, selection = _select(catalog, paths, round_n, query)
+    limits = Limits(wall_seconds=step_timeout, cpu_seconds=max(1, int(step_timeout)))
+    options = StudentOptions(max_steps=max_steps, concurrency=concurrency,
+                             protocol=protocol, seed=seed, context_chars=context_chars)
+
+    def progress(task_id: str, outcome: str) -> None:
+        console.print(f"{outcome:<7} {task_id}", highlight=False, markup=False)
+
+    budget = Budget(max_cost, max_tokens)
+    student = StudentRun(catalog, settings, out, Sandbox(limits), options, budget, progress=progress)
+    counts = student.run(packages, selection)
+    _print_outcome(counts, len(packages), out, budget, student.stopped)
+
+
+def _select(catalog: Any, paths: list[Path] | None, round_n: int | None, query: str | None
+            ) -> tuple[list[Any], dict[str, Any]]:
+    """The packages to run (from folders, a round or a query) and the selection as recorded in the run's row."""
+    from forge.student_run import StudentRunError, catalog_packages, find_packages
+
+    selection: dict[str, Any]
+    if paths:
+        packages, selection = find_packages(paths), {"paths": [str(p) for p in paths]}
+    elif round_n is not None:
+        packages, selection = catalog_packages(catalog, round_n=round_n), {"round": round_n}
+    else:
+        packages, selection = catalog_packages(catalog, query=query), {"query": query}
+    if not packages:
+        raise StudentRunError("no tasks selected; check --round / --query")
+    return packages, selection
+
+
+def _print_outcome(counts: Any, tasks: int, out: Path, budget: Any, stopped: str | None) -> None:
+    scored = counts["passed"] + counts["failed"]
+    console.print(f"{tasks} tasks: {counts['passed']} passed, {counts['failed']} failed, {counts['infra']} "
+                  f"infrastructure failures, {counts['already']} already done -> {out}"
+                  + (f" (passed {counts['passed'] / scored:.1%} of scored)" if scored else ""),
+                  highlight=False, markup=False)
+    console.print(f"model turns: {budget.calls} ({budget.cached} from the cache, free), {budget.tokens:,} tokens, "
+                  f"${budget.cost_usd:.4f}", highlight=False, markup=False)
+    if stopped:
+        console.print(f"stopped: {stopped}; run the same command again to continue", highlight=False,
+                      markup=False)

@@ -1,0 +1,144 @@
+"""One control of the gate: initial state -> optional solution -> rubric (-> the mutation control).
+
+Applying a solution's ops and running the rubric on the state it reached is verifier logic; where it runs is not.
+`run_control` is the body of one request, executed either here in the calling process (`InProcess`: `--no-sandbox`
+and library use) or in a warm sandboxed worker (`forge.workers.WorkerPool`, which owns the processes).
+
+Request: {"initial": dir|null, "state": dir, "ops": [...]|null, "rubric": [...], "stop_on_fail"?: bool,
+"disk_bytes"?: int, "mutate"?: {"task": task.json, "initial": dir, "budget": [damaging, neutral]|null}}
+copies `initial` to `state` (when given), applies `ops` (when given) and evaluates the rubric on `state`:
+    {"applied": bool, "error": str, "outcomes": [{id, criterion, passed, evidence}], "seconds": float}
+plus `"unsafe": true` when a limit was hit (`forge.bounded`), `"infra": true` when the machine, not the package,
+failed, and `"mutation": {...}` (`verifiers.mutation`) for a request with "mutate" whose every check passed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forge import bounded, parsecache
+from preparers.ops import OpError, apply_ops
+from verifiers.mutation import run_mutants
+from verifiers.rubric import evaluate_rubric
+
+
+@dataclass(frozen=True)
+class Control:
+    """What one control (initial state -> optional solution -> rubric) produced."""
+
+    applied: bool
+    error: str = ""
+    outcomes: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+    infra: bool = False  # the worker died or hung: says nothing about the task
+    mutation: dict[str, Any] | None = None  # the mutation control's answer, when the request asked for it
+    unsafe: bool = False  # the state or solution tripped a limit (bomb, disk, CPU): the package is hostile
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Control:
+        return cls(bool(data["applied"]), str(data.get("error", "")), list(data.get("outcomes", [])),
+                   float(data.get("seconds", 0.0)), bool(data.get("infra", False)),
+                   unsafe=bool(data.get("unsafe", False)), mutation=data.get("mutation"))
+
+
+def run_control(request: dict[str, Any], *, confine: Path | None = None) -> dict[str, Any]:
+    """Do one control in this process (the worker's loop body, also the in-process runner); `confine`: every
+    folder the request names must lie inside it."""
+    start = time.perf_counter()
+    bounded.harden_parsers()
+    state = Path(request["state"])
+    initial = Path(request["initial"]) if request.get("initial") else None
+    mutate = request.get("mutate")
+    pristine = Path(mutate["initial"]) if mutate else None
+    if confine is not None:
+        for path in (state, initial, pristine):
+            if path is not None and confine.resolve() not in (path.resolve(), *path.resolve().parents):
+                return {"applied": False, "error": f"{path} is outside the worker's folder {confine}"}
+    if initial is not None:
+        shutil.copytree(initial, state, symlinks=True)
+    bounded.take_hits()  # only this request's limit hits count
+    with parsecache.hot(initial.rglob("*") if initial is not None else ()):
+        try:
+            applied, error = _apply(request, state) if request.get("ops") is not None else (True, "")
+        except _DiskFull as exc:
+            return {"applied": False, "infra": True, "error": f"the scratch disk is full: {exc}"}
+        outcomes: list[dict[str, Any]] = []
+        if applied:
+            try:
+                outcomes = _evaluate(request, state, keep_parsed=bool(mutate))
+            except Exception as exc:  # a check bug is infrastructure, never evidence for or against the task
+                return {"applied": False, "infra": True, "error": f"a check crashed: {type(exc).__name__}: {exc}"}
+    answer = {"applied": applied, "error": error, "outcomes": outcomes, "seconds": time.perf_counter() - start}
+    hits = bounded.take_hits()
+    if hits:  # a bomb, a disk flood or a CPU hog in the state: reported, whatever the checks said
+        answer |= {"unsafe": True, "error": f"{error + '; ' if error else ''}limit hit: {hits[0]}"}
+    if mutate and pristine is not None and applied and not hits and all(o["passed"] for o in outcomes):
+        with parsecache.hot(pristine.rglob("*")):
+            answer["mutation"] = run_mutants(mutate["task"], pristine, state, state.parent / f"{state.name}-mutants",
+                                             mutate.get("budget"))
+    return answer
+
+
+class _DiskFull(Exception):
+    """The machine's scratch disk, not the solution, failed: retried, never held against the package."""
+
+
+def _apply(request: dict[str, Any], state: Path) -> tuple[bool, str]:
+    """Apply the request's ops to `state` within its disk budget: (applied, why not)."""
+    disk = request.get("disk_bytes")
+    try:
+        apply_ops(state, request["ops"], disk_bytes=disk)
+    except (OpError, OSError, ValueError) as exc:
+        if _infra_errno(exc):
+            raise _DiskFull(str(exc)) from exc
+        return False, str(exc)
+    try:
+        if disk and bounded.tree_bytes(state, disk) > disk:
+            error = f"the solution wrote more than {disk >> 20} MB into the state"
+            bounded.note(error)
+            return False, error
+    except (bounded.LimitExceeded, OSError) as exc:  # noted by LimitExceeded itself
+        return False, f"the state cannot be measured: {exc}"
+    return True, ""
+
+
+def _evaluate(request: dict[str, Any], state: Path, *, keep_parsed: bool) -> list[dict[str, Any]]:
+    """The rubric's outcomes on `state`; with `keep_parsed` (before the mutation control) the state's documents stay
+    parsed, since every mutant starts from them."""
+    keep = parsecache.hot(p for p in state.rglob("*") if p.is_file() and p.stat().st_size <= 16 << 20
+                          ) if keep_parsed else contextlib.nullcontext()
+    with keep:
+        return [o.__dict__ for o in evaluate_rubric({"rubric": request["rubric"]}, state,
+                                                    stop_on_fail=bool(request.get("stop_on_fail", False)))]
+
+
+def _infra_errno(exc: BaseException) -> bool:
+    """True when `exc` (or what caused it) says the scratch disk is full: the state's own size is bounded by its
+    disk budget, so a full disk is the machine's problem (retried), not the package's."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+class InProcess:
+    """Runs controls in the calling process (for `--no-sandbox` and library use without bwrap)."""
+
+    size = 1
+
+    def control(self, request: dict[str, Any]) -> Control:
+        return Control.from_json(run_control(request))
+
+    def prepare(self, folder: Path) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
