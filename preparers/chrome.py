@@ -95,6 +95,13 @@ def build_bookmarks(spec: dict[str, list[dict[str, Any]]], rng: random.Random) -
     return dump_bookmarks(bookmarks_tree(spec, rng))
 
 
+#: User-facing settings (dotted Preferences keys) that Chrome writes only when the user changes them, each with a
+#: value a user may pick: a task's "other settings unchanged" check lists the absent ones as still absent, and the
+#: mutation control adds one to prove it does.
+USER_SETTINGS: dict[str, Any] = {"translate.enabled": False, "search.suggest_enabled": False,
+                                 "credentials_enable_service": False, "webkit.webprefs.default_font_size": 20}
+
+
 def build_preferences(prefs: dict[str, Any]) -> bytes:
     """Preferences bytes in Chrome's layout (one line, sorted keys)."""
     return json.dumps(prefs, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode("utf-8")

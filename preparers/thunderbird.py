@@ -9,9 +9,10 @@ Public API (also used by the Marionette real-app tier):
   `Mail/Local Folders/msgFilterRules.dat` and `abook.sqlite` (the Personal Address Book).
 - `profile_dir(name)`: where the profile lives, relative to /home/user.
 - Format helpers shared with the `tb.*` ops and checks: `folder_file`, `folder_uri`, `render_message`,
-  `split_mbox`, `status_flags`, `with_flags`, `pref_line`, `filter_block`, `vcard`, `contact_rows`.
+  `split_mbox`, `status_flags`, `with_flags`, `pref_line`, `vcard`, `contact_rows`; the filter list
+  (msgFilterRules.dat: `Filter`, `filter_block`, `filters_dat`) is `preparers.tbfilters`, re-exported here.
 
-Facts this follows (measured, see reference/apps.md): every mbox message carries `X-Mozilla-Status` (hex:
+Facts this follows (measured on Thunderbird): every mbox message carries `X-Mozilla-Status` (hex:
 0001 read, 0002 replied, 0004 flagged, 0008 expunged) and `X-Mozilla-Status2`; body lines starting with
 "From " are escaped; Thunderbird "moves" a message by appending it to the target and marking the source
 copy 0008 until the folder is compacted. Nothing here reads the clock: dates come from the spec.
@@ -33,11 +34,18 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import format_datetime, parsedate_to_datetime
 from typing import Any
-from urllib.parse import quote
+
+# the filter list format lives in its own module (one reader and writer); re-exported for the callers of this one
+from preparers.tbfilters import FILTER_HEADER as FILTER_HEADER
+from preparers.tbfilters import FOLDER_ACTIONS as FOLDER_ACTIONS
+from preparers.tbfilters import LOCAL_URI as LOCAL_URI
+from preparers.tbfilters import Filter as Filter
+from preparers.tbfilters import filter_block as filter_block
+from preparers.tbfilters import filters_dat as filters_dat
+from preparers.tbfilters import folder_uri as folder_uri
 
 INSTALL_HASH = "FDC34C9F024745EB"  # Thunderbird's install hash for the Debian path /usr/lib/thunderbird
 LOCAL_DIR = "Mail/Local Folders"
-LOCAL_URI = "mailbox://nobody@Local%20Folders"
 FILTER_FILE = f"{LOCAL_DIR}/msgFilterRules.dat"
 SPECIAL_FOLDERS = ("Inbox", "Drafts", "Sent", "Trash")  # always present, even when the spec omits them
 
@@ -98,20 +106,6 @@ class Folder:
 
 
 @dataclass(frozen=True)
-class Filter:
-    """A message filter as Thunderbird saves it. `conditions` are (field, op, value), e.g. ("subject",
-    "contains", "invoice"); `actions` are (action, value), e.g. ("Move to folder", "Inbox/Receipts") with a
-    folder path (turned into a mailbox URI) or ("Mark read", "")."""
-
-    name: str
-    conditions: tuple[tuple[str, str, str], ...]
-    actions: tuple[tuple[str, str], ...]
-    match: str = "AND"  # AND | OR | ALL
-    enabled: bool = True
-    type: int = 17  # 1 new mail + 16 manual run
-
-
-@dataclass(frozen=True)
 class Contact:
     display_name: str
     email: str
@@ -149,11 +143,6 @@ def folder_file(path: str) -> str:
     if not parts or any(p in (".", "..") for p in parts):
         raise ValueError(f"folder path {path!r} must name a folder, e.g. 'Inbox' or 'Inbox/Clients'")
     return "/".join([LOCAL_DIR, *(p + ".sbd" for p in parts[:-1]), parts[-1]])
-
-
-def folder_uri(path: str) -> str:
-    """The folder's URI as filters store it: "Inbox/My Trips" -> mailbox://nobody@Local%20Folders/Inbox/My%20Trips."""
-    return "/".join([LOCAL_URI, *(quote(p, safe="") for p in path.split("/") if p)])
 
 
 # --- mbox ------------------------------------------------------------------------------------------------
@@ -361,45 +350,6 @@ def account_prefs(identity: Identity) -> dict[str, Any]:
 def prefs_js(prefs: Mapping[str, Any]) -> bytes:
     """prefs.js text: the Mozilla header, then one line per pref sorted by name (as Thunderbird writes it)."""
     return (PREFS_HEADER + "".join(pref_line(k, prefs[k]) + "\n" for k in sorted(prefs))).encode()
-
-
-# --- msgFilterRules.dat ------------------------------------------------------------------------------------
-
-FILTER_HEADER = 'version="9"\nlogging="no"\n'
-FOLDER_ACTIONS = ("Move to folder", "Copy to folder")
-
-
-def _dat(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
-def _term_value(value: str) -> str:
-    """A condition value as Thunderbird 153 writes it: verbatim, spaces included (measured). Quotes and
-    parentheses get an escaping scheme of their own, so specs must not use them."""
-    if any(c in value for c in '()"') or value != value.strip() or not value:
-        raise ValueError(f"filter condition value {value!r} must be non-empty, trimmed, without quotes or parentheses")
-    return value
-
-
-def filter_block(flt: Filter) -> str:
-    """One filter's lines of msgFilterRules.dat."""
-    lines = [f'name="{_dat(flt.name)}"', f'enabled="{"yes" if flt.enabled else "no"}"', f'type="{flt.type}"']
-    for action, value in flt.actions:
-        lines.append(f'action="{action}"')
-        if action in FOLDER_ACTIONS:
-            lines.append(f'actionValue="{_dat(folder_uri(value))}"')
-        elif value:
-            lines.append(f'actionValue="{_dat(value)}"')
-    if flt.match == "ALL" or not flt.conditions:
-        condition = "ALL"
-    else:
-        condition = " ".join(f"{flt.match} ({f},{op},{_term_value(v)})" for f, op, v in flt.conditions)
-    lines.append(f'condition="{_dat(condition)}"')
-    return "".join(line + "\n" for line in lines)
-
-
-def filters_dat(filters: tuple[Filter, ...] | list[Filter]) -> bytes:
-    return (FILTER_HEADER + "".join(filter_block(f) for f in filters)).encode()
 
 
 # --- abook.sqlite ------------------------------------------------------------------------------------------

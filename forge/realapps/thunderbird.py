@@ -42,8 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from forge.errors import ForgeError
+from preparers import tbfilters
 from preparers.ops import OpError, apply_ops, resolve, validate
-from verifiers.gate import evaluate_rubric
+from verifiers.rubric import evaluate_rubric
 
 LOCAL_DIR = "Mail/Local Folders"
 _NOT_FOLDERS = {"msgFilterRules.dat", "popstate.dat", "filterlog.html", "junklog.html", "rules.dat"}
@@ -78,7 +79,7 @@ class FilterInfo:
     name: str
     enabled: bool
     type: int
-    conditions: tuple[str, ...]  # "AND subject,contains,invoice" | "OR to,is,a b" | "ALL" (values unquoted)
+    conditions: tuple[str, ...]  # "AND subject,contains,invoice" | "OR to,is,a b" | "ALL" (`tbfilters.Term.describe`)
     actions: tuple[tuple[str, str], ...]  # sorted (action name, value or target folder URI)
 
 
@@ -285,11 +286,15 @@ def _norm_subject(subject: str) -> str:
 
 
 def _norm_term(term: str) -> str:
-    """A filter term with its value unquoted: Thunderbird quotes values with ')' or '"', Forge also spaces."""
-    head, sep, value = term.rpartition(",")
-    if sep and len(value) >= 2 and value[0] == value[-1] == '"':
-        value = re.sub(r'\\(.)', r"\1", value[1:-1])
-    return f"{head}{sep}{value}"
+    """A term as Thunderbird reports it ("AND " + termAsString, or "ALL") in the form `read_files` gives: read by
+    the one filter-format module, so quoting and escaping cannot make the two sides differ."""
+    if term == "ALL":
+        return term
+    boolean, _, text = term.partition(" ")
+    try:
+        return tbfilters.parse_term(text, boolean).describe()
+    except ValueError:  # not a term Forge knows how to read: compare it as Thunderbird printed it
+        return term
 
 
 def _decode(raw: str | None) -> str:
@@ -338,64 +343,12 @@ def _walk_folders(directory: Path, prefix: str, report: LoadReport) -> None:
             _walk_folders(sub, path + "/", report)
 
 
-def _dat_value(raw: str) -> str:
-    return re.sub(r'\\(.)', r"\1", raw)
-
-
-def _condition_terms(condition: str) -> list[str]:
-    """'AND (subject,contains,"a (b)") OR (to,is,x)' -> ['AND subject,contains,"a (b)"', 'OR to,is,x']."""
-    if condition.strip() == "ALL":
-        return ["ALL"]
-    terms, i, n = [], 0, len(condition)
-    opener = re.compile(r"\s*(AND|OR)\s*\(")
-    while i < n and condition[i:].strip():
-        match = opener.match(condition, i)
-        if match is None:
-            raise ValueError(f"condition {condition!r}: expected 'AND (' or 'OR (' at offset {i}")
-        k, quoted = match.end(), False
-        while k < n and (quoted or condition[k] != ")"):
-            if quoted and condition[k] == "\\":
-                k += 1
-            elif condition[k] == '"':
-                quoted = not quoted
-            k += 1
-        if k >= n:
-            raise ValueError(f"condition {condition!r}: a term is not closed with ')'")
-        terms.append(f"{match.group(1)} {condition[match.end():k]}")
-        i = k + 1
-    return terms
-
-
 def _read_filters(path: Path) -> list[FilterInfo]:
-    """msgFilterRules.dat as Thunderbird writes it; raises ValueError naming the line that does not fit."""
-    filters: list[dict[str, Any]] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        match = re.fullmatch(r'(\w+)="(.*)"', line)
-        if match is None:
-            if line.strip():
-                raise ValueError(f"{path.name} line {number}: {line!r} is not attribute=\"value\"")
-            continue
-        key, value = match.group(1), _dat_value(match.group(2))
-        if key in ("version", "logging"):
-            continue
-        if key == "name":
-            filters.append({"name": value, "enabled": True, "type": 17, "terms": [], "actions": []})
-        elif not filters:
-            raise ValueError(f"{path.name} line {number}: {key}= before the first name=")
-        elif key == "enabled":
-            filters[-1]["enabled"] = value == "yes"
-        elif key == "type":
-            filters[-1]["type"] = int(value)
-        elif key == "action":
-            filters[-1]["actions"].append([value, ""])
-        elif key == "actionValue" and filters[-1]["actions"]:
-            filters[-1]["actions"][-1][1] = value
-        elif key == "condition":
-            filters[-1]["terms"] = _condition_terms(value)
-        elif key not in ("description", "customId"):
-            raise ValueError(f"{path.name} line {number}: unknown attribute {key!r}")
-    return [FilterInfo(f["name"], f["enabled"], f["type"], tuple(_norm_term(t) for t in f["terms"]),
-                       tuple(sorted((a, v) for a, v in f["actions"]))) for f in filters]
+    """msgFilterRules.dat as Thunderbird reads it (`preparers.tbfilters`); raises ValueError naming the line that
+    does not fit."""
+    return [FilterInfo(r.name, r.enabled, r.type, ("ALL",) if r.match_all else tuple(t.describe() for t in r.terms),
+                       tuple(sorted(r.actions)))
+            for r in tbfilters.parse(path.read_text(encoding="utf-8"), path.name)]
 
 
 def _vcard_field(vcard: str, name: str) -> str:

@@ -8,6 +8,7 @@ import sqlite3
 import zipfile
 from pathlib import Path
 
+import openpyxl
 import pytest
 from typer.testing import CliRunner
 
@@ -16,9 +17,9 @@ from forge.package import load_package
 from forge.realapps import Policy, RealApps, libreoffice
 from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
-from forge.workers import InProcess
 from tests.gatekit import make_package
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.controls import InProcess
 from verifiers.gate import Gate
 from workflows.calc import freeze_panes as calc_freeze_panes
 from workflows.calc import sort_rows as calc_sort_rows
@@ -65,6 +66,23 @@ def test_view_state_checks_are_named_not_judged(tmp_path):
     stages = _tier(tmp_path).check([load_package(folder)])[0]
     assert [(s.name, s.passed) for s in stages] == [("real-open", True), ("alternative", True)]
     assert "not judged headlessly: ['frozen']" in stages[1].evidence
+
+
+def test_a_headless_resave_really_drops_frozen_panes(tmp_path):
+    """Keeps the exclusion above honest (measured on LibreOffice 7.4/24.x): `soffice --headless --convert-to xlsx`
+    writes no <pane> for a frozen sheet, so `frozen` cannot be judged on its output. When LibreOffice starts keeping
+    them, this fails, and the check should be judged headlessly again."""
+    book = tmp_path / "frozen.xlsx"
+    wb = openpyxl.Workbook()
+    for row in range(1, 12):
+        wb.active.append([row, row * 2, row * 3])
+    wb.active.freeze_panes = "B2"
+    wb.save(book)
+    office = libreoffice.Office(tmp_path / "office", Sandbox())
+    out, _ = libreoffice.resave(office, [book])[book]
+    assert out is not None
+    assert openpyxl.load_workbook(book).active.freeze_panes == "B2"
+    assert openpyxl.load_workbook(out).active.freeze_panes is None
 
 
 def test_asset_that_does_not_open_fails_real_open(tmp_path):

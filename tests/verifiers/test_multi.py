@@ -67,11 +67,17 @@ def test_sheet_table_passes_on_the_table_and_fails_on_wrong_rows(tmp_path):
     assert "header" in _check(tmp_path, "multi.sheet_table", path=BOOK, header=["Item"], rows=[]).evidence
 
 
-def test_sheet_table_accepts_csv_text_and_a_totals_row_only_when_asked(tmp_path):
-    rows = [HEADER, ["Venue", "2024-03-01", "1234.50"], ["Catering", "2024-03-04", "89"], ["Total", None, 1323.5]]
+def test_sheet_table_accepts_a_totals_row_only_when_asked_and_never_numbers_as_text(tmp_path):
+    """Calc turns a CSV's numbers into numbers when it imports it: digits left as text are a wrong cell, imported
+    or typed (the mutation control's xlsx.number_as_text found tables that accepted them)."""
+    rows = [HEADER, ["Venue", "2024-03-01", 1234.5], ["Catering", "2024-03-04", 89], ["Total", None, 1323.5]]
     _put(tmp_path, BOOK, xlsx.build({"sheets": [{"name": "Data", "rows": rows}]}))
     assert _check(tmp_path, "multi.sheet_table", path=BOOK, header=HEADER, rows=WANT, below_ok=True).passed
     assert not _check(tmp_path, "multi.sheet_table", path=BOOK, header=HEADER, rows=WANT).passed
+    rows[1][2], rows[2][2] = "1234.50", "89"
+    _put(tmp_path, BOOK, xlsx.build({"sheets": [{"name": "Data", "rows": rows}]}))
+    as_text = _check(tmp_path, "multi.sheet_table", path=BOOK, header=HEADER, rows=WANT, below_ok=True)
+    assert not as_text.passed and "C2, C3 hold numbers typed as text" in as_text.evidence
 
 
 def test_sheet_table_fails_on_missing_corrupt_and_unknown_sheet(tmp_path):

@@ -13,7 +13,10 @@ from verifiers.mutants import json_profile
 from workflows.chrome import add_bookmark as chrome_add_bookmark
 from workflows.chrome import edit_bookmark as chrome_edit_bookmark
 from workflows.chrome import homepage as chrome_homepage
+from workflows.chrome import search_engine as chrome_search_engine
+from workflows.chrome import startup_pages as chrome_startup_pages
 from workflows.vscode import editor_setting as vscode_editor_setting
+from workflows.vscode import files_exclude as vscode_files_exclude
 from workflows.vscode import keybinding as vscode_keybinding
 from workflows.vscode import workspace_settings as vscode_workspace_settings
 
@@ -25,6 +28,12 @@ from workflows.vscode import workspace_settings as vscode_workspace_settings
     (vscode_keybinding.WORKFLOW, {"action": "add_when", "chord": "chord"}),
     (vscode_editor_setting.WORKFLOW, {k: v[0] for k, v in vscode_editor_setting.WORKFLOW.knobs.items()}),
     (vscode_workspace_settings.WORKFLOW, {"container": "code_workspace", "initial": "existing", "count": 1}),
+    (vscode_workspace_settings.WORKFLOW, {"container": "folder", "initial": "none", "count": 1}),
+    (vscode_files_exclude.WORKFLOW, {"kind": "files_exclude", "scope": "user"}),
+    (vscode_files_exclude.WORKFLOW, {"kind": "associations", "scope": "workspace"}),
+    (vscode_keybinding.WORKFLOW, {"action": "disable", "chord": "single"}),
+    (chrome_search_engine.WORKFLOW, {k: v[0] for k, v in chrome_search_engine.WORKFLOW.knobs.items()}),
+    (chrome_startup_pages.WORKFLOW, {k: v[0] for k, v in chrome_startup_pages.WORKFLOW.knobs.items()}),
 ])
 def test_the_rubric_rejects_every_damaging_mutant_and_accepts_every_neutral_one(tmp_path, workflow, params):
     ctx = states(workflow, params, tmp_path)

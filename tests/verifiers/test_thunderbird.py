@@ -65,9 +65,11 @@ def test_build_profile_is_deterministic_and_escapes_from_lines(tmp_path):
     assert install in first[".thunderbird/profiles.ini"]
 
 
-def test_filter_values_with_quotes_are_refused():
-    with pytest.raises(ValueError, match="quotes"):
-        tb.filter_block(tb.Filter("x", (("subject", "contains", 'say "hi"'),), (("Mark read", ""),)))
+def test_filter_values_are_quoted_as_thunderbird_quotes_them_and_an_empty_one_is_refused():
+    block = tb.filter_block(tb.Filter("x", (("subject", "contains", 'say "hi" (now)'),), (("Mark read", ""),)))
+    assert 'condition="AND (subject,contains,\\"say \\\\"hi\\\\" (now)\\")"' in block
+    with pytest.raises(ValueError, match="empty"):
+        tb.filter_block(tb.Filter("x", (("subject", "contains", ""),), (("Mark read", ""),)))
 
 
 # --- tb.folder_exists --------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ Every case takes an accepted task (a registry skill at seed 31, as `forge genera
 the oracle's end state through the real setup.sh and oracle ops, damages it the way a sloppy or gaming agent
 would (in ways the gate's own mutators in `verifiers/mutants` do not: the right thing on part of the target,
 the right thing plus an unrelated edit, the right value as text, a hard-coded constant inside a formula, a
-copy instead of a move, a mirrored picture...) and asserts that `verifiers.gate.evaluate_rubric` rejects it.
+copy instead of a move, a mirrored picture...) and asserts that `verifiers.rubric.evaluate_rubric` rejects it.
 The oracle state itself must pass first, so a case can only fail because of its damage.
 """
 
@@ -36,7 +36,7 @@ from forge.solve import LocalEnv
 from forge.taxonomy import load_taxonomy
 from preparers.ops import apply_ops
 from tests.gatekit import make_package
-from verifiers.gate import evaluate_rubric
+from verifiers.rubric import evaluate_rubric
 from workflows import get_family
 
 SEED = 31
@@ -496,6 +496,61 @@ def move_as_copy(root: Path) -> None:
     assert moved.read_bytes()
 
 
+def move_and_flag(root: Path) -> None:
+    """The messages moved into 'Statements', and flagged on the way."""
+    moved = local(root, "Inbox.sbd/Statements")
+    initial = Path(str(moved).replace("/wrong/", "/initial/"))
+    before = set(_live_ids(initial)) if initial.exists() else set()
+    arrived = set(_live_ids(moved)) - before
+    assert arrived
+    _flag_in(moved, arrived)
+
+
+def _live_ids(mbox: Path) -> list[str]:
+    from preparers import thunderbird as tb
+    return [tb.message_id(tb.parse_entry(e)) for e in tb.split_mbox(mbox.read_bytes())
+            if not tb.status_flags(e) & tb.EXPUNGED]
+
+
+def _flag_in(mbox: Path, mids: set[str]) -> None:
+    from preparers import thunderbird as tb
+    entries = tb.split_mbox(mbox.read_bytes())
+    mbox.write_bytes(b"".join(tb.with_flags(e, tb.status_flags(e) | tb.FLAGGED)
+                              if tb.message_id(tb.parse_entry(e)) in mids else e for e in entries))
+
+
+def _copies(root: Path) -> tuple[Path, Path, set[str]]:
+    """(Inbox, the folder the filter copied into, the copied ids) of a copy-and-run filter's end state."""
+    inbox = local(root, "Inbox")
+    kept = set(_live_ids(inbox))
+    for mbox in sorted(local(root, "").rglob("*")):
+        if mbox.is_file() and mbox != inbox and "." not in mbox.name and kept & set(_live_ids(mbox)):
+            return inbox, mbox, kept & set(_live_ids(mbox))
+    raise AssertionError("no copied messages")
+
+
+def copy_flags_original(root: Path) -> None:
+    """The filter copies the matched messages, and one original in Inbox got flagged too."""
+    inbox, _, copied = _copies(root)
+    _flag_in(inbox, {min(copied)})
+
+
+def copy_flags_copy(root: Path) -> None:
+    """The filter copies the matched messages, and the copies got flagged."""
+    _, dest, copied = _copies(root)
+    _flag_in(dest, copied)
+
+
+def mark_read_also_flags(root: Path) -> None:
+    """The filter marks the matched messages read, and flags them as well."""
+    from preparers import thunderbird as tb
+    inbox = local(root, "Inbox")
+    before = Path(str(inbox).replace("/wrong/", "/initial/"))
+    old = {tb.message_id(tb.parse_entry(e)): tb.status_flags(e) for e in tb.split_mbox(before.read_bytes())}
+    now = {tb.message_id(tb.parse_entry(e)): tb.status_flags(e) for e in tb.split_mbox(inbox.read_bytes())}
+    _flag_in(inbox, {mid for mid, flags in now.items() if flags & tb.READ and not old.get(mid, 0) & tb.READ})
+
+
 def pref_as_string(root: Path) -> None:
     """The interval written as the string "3" (Thunderbird ignores a string for an integer pref)."""
     path = profile(root) / "prefs.js"
@@ -670,6 +725,7 @@ CASES: list[tuple[str, Damage]] = [
     ("tb.contact.one_plain", contact_plus_deleted_one),
     ("tb.filter.subject_copy_save_only", filter_wrong_condition),
     ("tb.move.subject_to_existing_sub_from_inbox", move_as_copy),
+    ("tb.move.subject_to_existing_sub_from_inbox", move_and_flag),
     ("tb.pref.autosave", pref_as_string),
     ("chrome.bookmark.add_bar_folder_one", bookmark_in_other_folder),
     ("chrome.settings.homepage_url_from_ntp", homepage_but_still_ntp),
@@ -693,6 +749,9 @@ CASES: list[tuple[str, Damage]] = [
     ("writer.heading.all_sections_h1", heading_retyped),
     ("gimp.resolution.set_ppi_tiff", dpi_one_axis),
     ("tb.filter.subject_copy_save_only", filter_disabled),
+    ("tb.filter.subject_copy_run_now", copy_flags_original),
+    ("tb.filter.from_copy_run_now", copy_flags_copy),
+    ("tb.filter.subject_mark_read_run_now", mark_read_also_flags),
     ("chrome.settings.homepage_url_from_ntp", home_button_hidden),
     ("vscode.workspace.code_workspace_existing_two", workspace_folders_changed),
 ]

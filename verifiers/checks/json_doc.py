@@ -71,8 +71,10 @@ def value_equals(state: State, path: str, key: KeyPath, value: Any, unordered: b
 
 
 @primitive("json.values_kept", grounded=("values",))
-def values_kept(state: State, path: str, values: list[list[Any]]) -> Result:
-    """Each `[key path, value]` in `values` (what the task leaves alone) still holds that value in `path`.
+def values_kept(state: State, path: str, values: list[list[Any]], unset: list[KeyPath] | None = None) -> Result:
+    """Each `[key path, value]` in `values` (what the task leaves alone) still holds that value in `path`, and
+    each key path of `unset` (settings the file did not have and the task does not ask for) is still absent: an
+    added setting is a change too, and `values` alone cannot see it.
 
     Grounded in the initial state, not the instruction: each key must be in the file the student is given."""
     data = load(state, path)
@@ -81,7 +83,11 @@ def values_kept(state: State, path: str, values: list[list[Any]]) -> Result:
     if changed:
         return fail(f"{path}: {len(changed)} of {len(values)} values that should stay were changed or removed: "
                     + ", ".join(f"{where(k)} (now {show(v) if there else 'unset'})" for k, v, there in changed[:5]))
-    return ok(f"{path}: all {len(values)} other values are unchanged")
+    added = [key for key in unset or [] if has_key(data, key)]
+    if added:
+        return fail(f"{path}: {len(added)} settings were added that the task does not ask for: "
+                    + ", ".join(f"{where(k)} = {show(get_at(data, k))}" for k in added[:5]))
+    return ok(f"{path}: all {len(values)} other values are unchanged" + (", nothing added" if unset else ""))
 
 
 def leaves(data: Any, prefix: tuple[str, ...] = ()) -> list[list[Any]]:

@@ -108,7 +108,8 @@ def sheet_table(state: State, path: str, header: list[str], rows: list[list[Any]
                 ordered: bool = True, below_ok: bool = False, typed: bool = False) -> Result:
     """The sheet (`sheet`, or the first one) holds `header` in row 1 and exactly `rows` below it, from column A
     (in order unless `ordered` is off); with `below_ok`, rows after the data (e.g. a totals row) are allowed.
-    With `typed` (a table the agent types in, not a CSV it imports), numbers must be numbers, not text."""
+    Numbers must be numbers, not text: Calc turns a CSV's numbers into numbers on import too, so digits stored as
+    text are a wrong cell whether typed or imported (`typed` is accepted for packages that still pass it)."""
     ws = _sheet(state, path, sheet)
     width = len(header)
     got_header = [cell_text(ws.cell(1, c).value).strip() for c in range(1, width + 2)]
@@ -126,7 +127,7 @@ def sheet_table(state: State, path: str, header: list[str], rows: list[list[Any]
         return fail(problem)
     # a spreadsheet holds numbers as numbers: digits typed as text look right but do not sum or sort
     as_text = [ws.cell(r, c + 1).coordinate for r, got in enumerate(table, start=2) for c, v in enumerate(got)
-               if typed and isinstance(v, str) and any(isinstance(w[c], int | float) and not isinstance(w[c], bool)
+               if isinstance(v, str) and any(isinstance(w[c], int | float) and not isinstance(w[c], bool)
                                              for w in rows if len(w) > c)]
     if as_text:
         return fail(f"sheet {ws.title!r}: {', '.join(as_text[:4])} hold numbers typed as text")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from preparers import tbfilters
 from preparers import thunderbird as tb
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
 
@@ -62,45 +63,10 @@ def _read_prefs(host: Path) -> dict[str, Any]:
     return prefs
 
 
-def _read_filters(host: Path) -> list[dict[str, Any]]:
-    """msgFilterRules.dat -> [{name, enabled, actions: [(action, value)], terms: [(field, op, value)]}]."""
-    filters: list[dict[str, Any]] = []
-    for line in host.read_text(encoding="utf-8").splitlines():
-        key, sep, raw = line.partition("=")
-        if not sep or len(raw) < 2 or raw[0] != '"' or raw[-1] != '"':
-            continue
-        value = re.sub(r"\\(.)", r"\1", raw[1:-1])
-        if key == "name":
-            filters.append({"name": value, "enabled": True, "actions": [], "terms": []})
-        elif not filters:
-            continue
-        elif key == "enabled":
-            filters[-1]["enabled"] = value == "yes"
-        elif key == "action":
-            filters[-1]["actions"].append([value, ""])
-        elif key == "actionValue" and filters[-1]["actions"]:
-            filters[-1]["actions"][-1][1] = value
-        elif key == "condition":
-            filters[-1]["terms"] = _terms(value)
-    return filters
-
-
-_TERM = re.compile(r"(?:^|\s)(?:AND|OR) \(([^,()]+),([^,()]+),")
-
-
-def _terms(condition: str) -> list[tuple[str, str, str]]:
-    """`AND (subject,contains,a b) OR (from,is,c)` -> [(field, op, value)]; a value runs to the `)` before the
-    next ` AND (`/` OR (` (or the end), and may be quoted."""
-    starts = list(_TERM.finditer(condition))
-    terms = []
-    for i, m in enumerate(starts):
-        end = starts[i + 1].start() if i + 1 < len(starts) else len(condition)
-        value = condition[m.end():end].rstrip()
-        value = value[:-1] if value.endswith(")") else value
-        if len(value) >= 2 and value[0] == value[-1] == '"':
-            value = value[1:-1].replace('\\"', '"')
-        terms.append((m.group(1).strip().strip('"'), m.group(2).strip(), value))
-    return terms
+def _read_filters(host: Path) -> list[tbfilters.Rule]:
+    """msgFilterRules.dat -> its filters, read by the one filter-format module; a file Thunderbird would refuse
+    raises (a failed check naming the line)."""
+    return tbfilters.parse(host.read_text(encoding="utf-8"), host.name)
 
 
 def _parse_vcard(text: str) -> dict[str, list[str]]:
@@ -290,23 +256,23 @@ def filter_exists(state: State, path: str, field: str, value: str, action: str, 
     notes: list[str] = []
     others: list[str] = []  # filters with another name
     for account, flt in filters:
-        label = f"filter {flt['name']!r} ({account})"
-        if name is not None and flt["name"].strip() != name:
-            others.append(flt["name"])
+        label = f"filter {flt.name!r} ({account})"
+        if name is not None and flt.name.strip() != name:
+            others.append(flt.name)
             continue
-        terms = [(f.casefold(), o.casefold(), v.strip().casefold()) for f, o, v in flt["terms"]]
-        if terms != [(field.casefold(), op.casefold(), value.strip().casefold())]:
-            notes.append(f"{label}: conditions {flt['terms']}")
+        terms = [(t.field.casefold(), t.op.casefold(), t.value.strip().casefold()) for t in flt.terms]
+        if flt.match_all or terms != [(field.casefold(), op.casefold(), value.strip().casefold())]:
+            notes.append(f"{label}: conditions {[t.describe() for t in flt.terms] or ['ALL']}")
             continue
-        acts = [(a.casefold(), v) for a, v in flt["actions"]]
+        acts = [(a.casefold(), v) for a, v in flt.actions]
         hit = [v for a, v in acts if a == action.casefold()]
         if not hit:
-            notes.append(f"{label}: actions {[a for a, _ in flt['actions']]}, not {action!r}")
+            notes.append(f"{label}: actions {[a for a, _ in flt.actions]}, not {action!r}")
             continue
         if want_folder is not None and want_folder not in [_uri_folder(v) for v in hit]:
             notes.append(f"{label}: {action} to {hit}, not folder {want_folder!r}")
             continue
-        if not flt["enabled"]:
+        if not flt.enabled:
             notes.append(f"{label}: matches but is disabled")
             continue
         to = f" to {want_folder!r}" if want_folder else ""
@@ -378,7 +344,7 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
                  required: list[str] | None = None, contacts: list[str] | None = None,
                  touched: list[str] | None = None, filters: list[str] | None = None,
                  branches: list[str] | None = None, asked: list[str] | None = None,
-                 relabeled: list[str] | None = None) -> Result:
+                 relabeled: list[str] | None = None, moved_flagged: list[str] | None = None) -> Result:
     """What the task leaves alone is as it was: every folder of `messages` ({folder: ids}) exists and holds
     exactly those messages live, each once (plus any of `touched`, the ones the task moves or copies), flagged
     exactly when listed in `flagged` (and, with `read`, read exactly when listed there); the filters named in
@@ -388,10 +354,13 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
     not write on its own) except those of `prefs` and `asked` (what the task sets); the Personal Address Book
     still has a card for every address in `contacts`. A message kept by Message-ID but duplicated into a folder
     is a change: sets of ids would not see it. Messages of `relabeled` (ids the task flags or marks read) are
-    listed in `messages` like the others, where they must stay, but their flags are the task's to change.
-    Grounded in the initial state, not the instruction: the messages are the profile's own."""
+    listed in `messages` like the others, where they must stay, but their flags are the task's to change. A
+    message both listed and in `touched` is one the task copies: it stays, and its copies elsewhere carry its flag.
+    With `moved_flagged`, a message of `touched` found in another folder (moved) is flagged exactly when listed
+    there. Grounded in the initial state, not the instruction: the messages are the profile's own."""
     wrong: list[str] = []
-    marked, seen = set(flagged), set(read or [])
+    marked, seen, mine = set(flagged), set(read or []), set(relabeled or [])
+    listed = {mid for ids in messages.values() for mid in ids}
     for folder, ids in sorted(messages.items()):
         try:
             flags = _live_flags(state, path, folder)
@@ -405,13 +374,23 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
         extra = sorted(set(flags) - set(ids) - set(touched or []))
         if extra:
             wrong.append(f"{folder!r} holds {len(extra)} other messages: {_short(extra)}")
+        # a copy of a message that stays where it was (touched and listed: copied) carries the original's flag
+        recolored = sorted(mid for mid in set(flags) - set(ids) if mid in listed and mid not in mine
+                           and bool(flags[mid] & tb.FLAGGED) != (mid in marked))
+        if recolored:
+            wrong.append(f"{folder!r} holds copies with another flag than their original: {_short(recolored)}")
+        if moved_flagged is not None:  # a message the task moves keeps its flag in its new folder
+            reflagged = sorted(mid for mid in set(flags) - listed if mid in set(touched or []) and mid not in mine
+                              and bool(flags[mid] & tb.FLAGGED) != (mid in set(moved_flagged)))
+            if reflagged:
+                wrong.append(f"{folder!r} holds moved messages with another flag than before: {_short(reflagged)}")
         twice = sorted(mid for mid, n in _live_counts(state, path, folder).items() if n > max(ids.count(mid), 1))
         if twice:
             wrong.append(f"{folder!r} holds {len(twice)} messages more than once: {_short(twice)}")
         for mid in ids:
             if mid not in flags:
                 wrong.append(f"message {mid} is no longer in {folder!r}")
-            elif mid in set(relabeled or []):
+            elif mid in mine:
                 continue
             elif bool(flags[mid] & tb.FLAGGED) != (mid in marked):
                 wrong.append(f"message {mid} in {folder!r} is {'now' if flags[mid] & tb.FLAGGED else 'no longer'} "
@@ -427,7 +406,7 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
               if branches and name.startswith(tuple(branches)) and name not in known]
     if filters:
         files = sorted((_profile(state, path) / "Mail").glob("*/msgFilterRules.dat"))
-        names = {flt["name"] for f in files
+        names = {flt.name for f in files
                  for flt in state.read(f"{path}/Mail/{f.parent.name}/msgFilterRules.dat", _read_filters, "filter list")}
         wrong += [f"filter {name!r} is gone" for name in filters if name not in names]
     if contacts:

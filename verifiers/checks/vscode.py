@@ -150,16 +150,27 @@ def _overriding(rules: list[dict[str, Any]], index: int) -> list[dict[str, Any]]
 
 
 @primitive("vscode.keybindings_kept", grounded=("rules",))
-def keybindings_kept(state: State, path: str, rules: list[dict[str, Any]]) -> Result:
+def keybindings_kept(state: State, path: str, rules: list[dict[str, Any]], allowed: list[str] | None = None
+                     ) -> Result:
     """Every rule in `rules` (the user's earlier custom shortcuts) is still in keybindings.json, and no later
-    rule overrides it."""
+    rule overrides it. With `allowed` (the keys the task binds or unbinds), no rule for any other key was added
+    either: a shortcut nobody asked for changes what a key does."""
     data = load(state, path)
     current = [r for r in data if isinstance(r, dict)] if isinstance(data, list) else []
-    lost = [r for r in rules if not any(
-        str(c.get("command", "")).strip() == r["command"] and keystroke(str(c.get("key", ""))) == keystroke(r["key"])
-        and _when(c.get("when")) == _when(r.get("when")) and not _overriding(current, i)
-        for i, c in enumerate(current))]
+
+    def same(c: dict[str, Any], r: dict[str, Any]) -> bool:
+        return (str(c.get("command", "")).strip() == r["command"] and keystroke(str(c.get("key", "")))
+                == keystroke(r["key"]) and _when(c.get("when")) == _when(r.get("when")))
+
+    lost = [r for r in rules if not any(same(c, r) and not _overriding(current, i) for i, c in enumerate(current))]
     if lost:
         return fail(f"{path}: {len(lost)} of {len(rules)} earlier shortcuts are gone or overridden by a later rule: "
                     + ", ".join(f"{r['key']} -> {r['command']}" for r in lost))
-    return ok(f"{path}: all {len(rules)} earlier shortcuts are still there")
+    keys = {keystroke(k) for k in allowed or []}
+    added = [c for c in current if allowed is not None and keystroke(str(c.get("key", ""))) not in keys
+             and not any(same(c, r) for r in rules)]
+    if added:
+        return fail(f"{path}: {len(added)} shortcuts were added that the task does not ask for: "
+                    + ", ".join(f"{c.get('key')} -> {c.get('command')}" for c in added[:5]))
+    return ok(f"{path}: all {len(rules)} earlier shortcuts are still there"
+              + (", no other shortcut added" if allowed is not None else ""))

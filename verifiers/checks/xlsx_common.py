@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -12,11 +13,18 @@ from openpyxl.utils import range_boundaries
 
 from verifiers.checks import StateError
 
+#: text a spreadsheet would read as a number if typed: stored as text, it is a different cell (Calc shows it as
+#: '12 in the input line, and sums, sorts and comparisons treat it as text)
+_NUMERIC_TEXT = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*")
+
 
 def cell_text(value: Any) -> str:
-    """A canonical text for comparing cell values across writers (openpyxl, LibreOffice)."""
+    """A canonical text for comparing cell values across writers (openpyxl, LibreOffice). A number stored as text
+    keeps Calc's apostrophe ("'12"), so it never reads the same as the number 12."""
     if value is None:
         return ""
+    if isinstance(value, str) and _NUMERIC_TEXT.fullmatch(value):
+        return "'" + value
     if isinstance(value, dt.datetime):
         return value.date().isoformat() if value.time() == dt.time() else value.isoformat()
     if isinstance(value, dt.date):
@@ -59,9 +67,11 @@ def numeric(value: Any) -> float | None:
 
 
 def same_value(actual: Any, expected: Any, tolerance: float = 0.0) -> bool:
-    """Numbers within `tolerance`; dates by day; text exact after trimming whitespace."""
+    """Numbers within `tolerance`; dates by day; text exact after trimming whitespace. A number expected is not
+    met by the same digits stored as text."""
     exp_num, act_num = numeric(expected), numeric(actual)
-    if isinstance(expected, int | float) and not isinstance(expected, bool) and act_num is not None:
+    if isinstance(expected, int | float) and not isinstance(expected, bool) and act_num is not None \
+            and not isinstance(actual, str):
         return abs(act_num - float(expected)) <= tolerance + 1e-9
     if exp_num is not None and isinstance(expected, str) and act_num is not None and not isinstance(actual, str):
         return abs(act_num - exp_num) <= tolerance + 1e-9

@@ -5,8 +5,8 @@ the task's scope, a pair with equal text but other XML was reformatted by the ta
 rewritten by it. Damaging mutants: the text of an out-of-scope paragraph edited, an out-of-scope paragraph
 deleted, the task's formatting applied to every paragraph instead of its targets, the other paragraphs given a
 third alignment or spacing, the placeholder left in place with the answer added beside it, a table row
-deleted. Neutral ones: the document re-saved by python-docx, a run split in two with the same formatting
-(LibreOffice does that freely), a new mtime.
+deleted, an out-of-scope paragraph made italic (or no longer italic). Neutral ones: the document re-saved by
+python-docx, a run split in two with the same formatting (LibreOffice does that freely), a new mtime.
 
 Only .docx files the oracle created or changed are mutated. Mutants are evaluated in memory (the checks' parsed
 `Doc` of the edited document) unless a check reads the file another way.
@@ -208,6 +208,32 @@ def _reformatted(book: _Docx, ctx: MutationContext) -> list[Mutant]:
     return out
 
 
+def _emphasised(book: _Docx, ctx: MutationContext) -> list[Mutant]:
+    """An out-of-scope paragraph's runs made italic (or no longer italic): character formatting changed where
+    the task asks for nothing ("leave the rest unchanged" covers fonts and emphasis too).
+
+    Offered only where the rubric checks character formatting (`docx.chars_kept`): measured on every knob
+    combination, 100 of 157 Writer and multi-app docx tasks accepted it while only writer.alignment and
+    writer.line_spacing carried the check; nine more Writer families carry it now, but writer.find_replace,
+    writer.word_count and the multi-app documents do not yet (issue 14), and offering it there would mark them
+    all lax."""
+    if not any(c.get("primitive") == "docx.chars_kept" and c.get("args", {}).get("path") == book.path
+               for c in ctx.task.get("rubric", []) if isinstance(c, dict)):
+        return []
+    kept = [j for j in book.kept if norm(book.texts[j]) and book.paras[j].find(W + "r") is not None]
+    if not kept:
+        return []
+    j = ctx.rng.choice(kept)
+    italic = any(r.find(f"{W}rPr/{W}i") is not None for r in book.paras[j].findall(W + "r"))
+    value = "0" if italic else "1"
+
+    def toggle(document: Any) -> None:
+        for r in _body(document)[j].findall(W + "r"):
+            _put(_props(r, "rPr"), [etree.fromstring(f'<w:i xmlns:w="{W[1:-1]}" w:val="{value}"/>')], W + "rStyle")
+
+    return [book.mutant(f"docx.chars_out_of_scope:paragraph {j + 1} italic={value}", "damaging", toggle)]
+
+
 def _placeholder_kept(book: _Docx) -> list[Mutant]:
     """A rewritten paragraph whose old words stay, with the new words added beside them ("TBD 95.5")."""
     for old, j in book.rewritten:
@@ -289,6 +315,7 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
         out += _edited(book, ctx)
         out += _reformatted(book, ctx)
         out += _placeholder_kept(book)
+        out += _emphasised(book, ctx)
         out += _row_deleted(book, ctx)
         out += _neutral(book, ctx)
     return out

@@ -8,7 +8,10 @@ mutator's business). Damaging (no instruction asks for them):
 - `json.duplicate_keybinding`: after a rule the oracle added, a rule for the same key running another command
   (VS Code takes the last one, so the asked key no longer does what was asked);
 - `json.rule_out_of_scope`: a keybinding rule the task did not touch deleted;
-- `json.value_out_of_scope`: a value the task did not touch (same in the initial and the oracle's file) changed.
+- `json.rule_added`: a new rule binding a free key to another command (a shortcut nobody asked for);
+- `json.value_out_of_scope`: a value the task did not touch (same in the initial and the oracle's file) changed;
+- `json.setting_added`: a user-facing setting the task does not ask for (`preparers.chrome.USER_SETTINGS`,
+  `VSCODE_ADDABLE`) added to Preferences or a VS Code settings.json.
 Neutral (what the app or a careful user may also write): `json.reformatted` (keys in reverse order, another
 indent), `json.new_ids_and_times` (Bookmarks renumbered, new guids and timestamps, as a re-created entry gets),
 `json.comment_added` (a `//` comment line in a JSONC file VS Code owns).
@@ -24,6 +27,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from preparers import chrome
 from preparers.ops.json_doc import loads_jsonc
 from verifiers.mutants import Mutant, MutationContext
 
@@ -33,6 +37,10 @@ VOLATILE = ("id", "guid", "date_added", "date_modified", "date_last_used", "chec
 #: dotted Preferences keys Chrome rewrites on its own (as `workflows.chrome.kit.CHROME_MANAGED`)
 MANAGED = ("browser.window_placement", "browser.has_seen_welcome_page", "profile.exit_type",
            "profile.created_by_version")
+#: VS Code settings a user may add by hand (VS Code writes none of them on its own)
+VSCODE_ADDABLE: tuple[tuple[str, Any], ...] = (("editor.fontSize", 19), ("workbench.colorTheme", "Solarized Light"),
+                                               ("editor.wordWrap", "on"), ("files.autoSave", "afterDelay"))
+_FREE_KEY = "ctrl+alt+shift+f9"
 _ELSEWHERE = "https://example.net/elsewhere"
 _OTHER_COMMAND = "workbench.action.toggleZenMode"
 _MAX_BYTES = 4 * 1024 * 1024
@@ -204,6 +212,10 @@ def _rule_mutants(ctx: MutationContext, rel: str, before: Any, after: list[Any])
 
         out.append(Mutant(f"json.rule_out_of_scope_deleted:{rel}:{after[gone].get('key')}", "damaging",
                           _write(rel, delete, indent=4, sort_keys=False)))
+    if not any(isinstance(r, dict) and r.get("key") == _FREE_KEY for r in after):
+        out.append(Mutant(f"json.rule_added:{rel}:{_FREE_KEY}", "damaging",
+                          _write(rel, lambda rules: [*rules, {"key": _FREE_KEY, "command": _OTHER_COMMAND}],
+                                 indent=4, sort_keys=False)))
     out.append(Mutant(f"json.comment_added:{rel}", "neutral",
                       _write(rel, lambda rules: rules, indent=2, sort_keys=False,
                              header="// Place your key bindings in this file to override the defaults\n")))
@@ -247,6 +259,61 @@ def _set(path: tuple[str, ...], value: Any) -> Callable[[Any], Any]:
     return change
 
 
+def _named(task: dict[str, Any]) -> set[str]:
+    """Every string the rubric's arguments mention (keys and key paths included): a setting named there is the
+    task's, never one added out of scope."""
+    found: set[str] = set()
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                found.add(str(k))
+                walk(v)
+        elif isinstance(value, list):
+            if value and all(isinstance(v, str) for v in value):
+                found.add(".".join(value))
+            for v in value:
+                walk(v)
+
+    walk([item.get("args") for item in task.get("rubric", []) if isinstance(item, dict)])
+    return found
+
+
+def _added(rel: str, after: dict[str, Any], task: dict[str, Any], rng: Any) -> list[Mutant]:
+    """A user-facing setting the task does not ask for, set in Chrome's Preferences or a VS Code settings file."""
+    named = _named(task)
+    if rel.endswith("Preferences"):
+        pool = [(tuple(k.split(".")), v) for k, v in sorted(chrome.USER_SETTINGS.items()) if k not in named]
+        pool = [(path, v) for path, v in pool if not _has(after, path)]
+    elif rel.endswith("settings.json"):
+        pool = [((k,), v) for k, v in VSCODE_ADDABLE if k not in named and k not in after]
+    else:
+        return []
+    if not pool:
+        return []
+    path, value = pool[rng.randrange(len(pool))]
+
+    def change(data: Any) -> Any:
+        node = data
+        for key in path[:-1]:
+            node = node.setdefault(key, {})
+        node[path[-1]] = value
+        return data
+
+    return [Mutant(f"json.setting_added:{rel}:{'.'.join(path)}", "damaging", _write(rel, change, indent=4,
+                                                                                    sort_keys=False))]
+
+
+def _has(data: Any, path: tuple[str, ...]) -> bool:
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return False
+        data = data[key]
+    return True
+
+
 def _reverse(data: Any) -> Any:
     if isinstance(data, dict):
         return {k: _reverse(data[k]) for k in reversed(list(data))}
@@ -273,6 +340,7 @@ def _object_mutants(ctx: MutationContext, rel: str, before: Any, after: dict[str
             path = ctx.rng.choice(same)
             out.append(Mutant(f"json.value_out_of_scope:{rel}:{'.'.join(path)}", "damaging",
                               _write(rel, _set(path, _other(_get(after, path))), indent=4, sort_keys=False)))
+    out += _added(rel, after, ctx.task, ctx.rng)
     jsonc = not rel.endswith("Preferences")
     out.append(Mutant(f"json.reformatted:{rel}", "neutral", _write(rel, _reverse, indent=2, sort_keys=False)))
     if jsonc:

@@ -6,7 +6,9 @@ filter that was already there. Damaging (each picks its victim with `ctx.rng`):
 - `tb.message_moved` / `tb.message_deleted` / `tb.message_flagged`: an out-of-scope message moved to another
   folder, deleted (gone, not merely expunged), or flagged (unflagged where it was flagged); its read state is
   left alone (opening a message marks it read, and no check may count that against a task);
-- `tb.pref_changed`: an out-of-scope pref changed;
+- `tb.message_duplicated`: an out-of-scope message copied once more into its own folder;
+- `tb.pref_changed`: an out-of-scope pref changed; `tb.pref_added`: a user-facing setting (`ADDABLE_PREFS`) the
+  task does not ask for set in prefs.js;
 - `tb.filter_retargeted` / `tb.filter_action_changed`: a filter the oracle wrote now moves to another folder, or
   copies instead of moving (and the other way round);
 - `tb.filter_out_of_scope_deleted`: a filter that was there before removed;
@@ -21,8 +23,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+from preparers import tbfilters
 from preparers import thunderbird as tb
 from verifiers.checks.thunderbird import MANAGED_PREFS
 from verifiers.mutants import Mutant, MutationContext
@@ -81,6 +86,14 @@ def _move(source: str, dest: str, mid: str) -> Callable[[Path], None]:
 
 def _delete(source: str, mid: str) -> Callable[[Path], None]:
     return lambda root: _rewrite(root / source, lambda entries: [e for e in entries if not _is(e, mid)])
+
+
+def _duplicate(source: str, mid: str) -> Callable[[Path], None]:
+    """A second copy of the message right after it, in the same folder (a copy pasted back, a filter run twice)."""
+    def apply(root: Path) -> None:
+        _rewrite(root / source, lambda entries: [twin for e in entries for twin in ([e, e] if _is(e, mid) else [e])])
+
+    return apply
 
 
 def _toggle(source: str, mid: str, bit: int) -> Callable[[Path], None]:
@@ -155,6 +168,32 @@ def _set_pref(rel: str, name: str, raw: str) -> Callable[[Path], None]:
     return apply
 
 
+#: user-facing settings (Settings > Composition / Reading) a user may change by hand but Thunderbird never sets
+#: on its own: one of them appearing in prefs.js is a setting changed out of scope
+ADDABLE_PREFS: tuple[tuple[str, Any], ...] = (("mail.SpellCheckBeforeSend", True), ("mail.compose.autosaveinterval", 9),
+                                              ("mailnews.mark_message_read.auto", False),
+                                              ("mail.default_send_format", 2))
+
+
+def _asked(task: dict[str, Any]) -> set[str]:
+    """Pref names the rubric lets the task set (`tb.pref_*` names, `tb.profile_kept`'s asked)."""
+    names: set[str] = set()
+    for item in task.get("rubric", []):
+        args = item.get("args", {}) if isinstance(item, dict) else {}
+        if isinstance(args, dict):
+            names.update(str(n) for n in [args.get("name"), *(args.get("asked") or [])] if isinstance(n, str))
+    return names
+
+
+def _add_pref(rel: str, name: str, value: Any) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        text = (root / rel).read_text(encoding="utf-8")
+        (root / rel).write_text(text + ("" if text.endswith("\n") or not text else "\n") + tb.pref_line(name, value)
+                                + "\n", encoding="utf-8")
+
+    return apply
+
+
 def _reorder_prefs(rel: str) -> Callable[[Path], None]:
     def apply(root: Path) -> None:
         text = (root / rel).read_text(encoding="utf-8").splitlines()
@@ -169,55 +208,53 @@ def _reorder_prefs(rel: str) -> Callable[[Path], None]:
 
 # --- filters --------------------------------------------------------------------------------------------
 
-def _blocks(text: str) -> tuple[str, list[str]]:
-    """msgFilterRules.dat -> (header lines, one text block per filter)."""
-    head, blocks = [], []
-    for line in text.splitlines(keepends=True):
-        if line.startswith("name="):
-            blocks.append(line)
-        elif blocks:
-            blocks[-1] += line
-        else:
-            head.append(line)
-    return "".join(head), blocks
+def _rules(path: Path) -> list[tbfilters.Rule]:
+    """The filters of a msgFilterRules.dat ([] when there is none or Thunderbird could not read it)."""
+    try:
+        return tbfilters.parse(path.read_text(encoding="utf-8"), path.name) if path.is_file() else []
+    except (ValueError, UnicodeDecodeError):
+        return []
 
 
-def _edit_block(rel: str, block: str, new: str) -> Callable[[Path], None]:
+def _edit_rules(rel: str, rules: list[tbfilters.Rule], index: int, new: tbfilters.Rule | None
+                ) -> Callable[[Path], None]:
+    """Apply: the filter list written back (by the one filter writer) with filter `index` replaced or removed."""
     def apply(root: Path) -> None:
-        text = (root / rel).read_text(encoding="utf-8")
-        head, blocks = _blocks(text)
-        (root / rel).write_text(head + "".join(new if b == block else b for b in blocks), encoding="utf-8")
+        edited = [*rules[:index], *([new] if new is not None else []), *rules[index + 1:]]
+        (root / rel).write_text(tbfilters.render(edited), encoding="utf-8")
 
     return apply
 
 
+_SWAPPED = {"Move to folder": "Copy to folder", "Copy to folder": "Move to folder", "Mark read": "Mark flagged",
+            "Mark flagged": "Mark read"}
+
+
 def _filter_mutants(ctx: MutationContext, rel: str, folders: list[str]) -> list[Mutant]:
-    after = (ctx.oracle / rel).read_text(encoding="utf-8") if (ctx.oracle / rel).is_file() else ""
-    before = (ctx.initial / rel).read_text(encoding="utf-8") if (ctx.initial / rel).is_file() else ""
-    old = _blocks(before)[1]
-    blocks = _blocks(after)[1]
-    new = [b for b in blocks if b not in old]
-    kept = [b for b in blocks if b in old]
+    old = _rules(ctx.initial / rel)
+    rules = _rules(ctx.oracle / rel)
     out = []
-    for block in new:
-        targets = re.findall(r'^actionValue="(mailbox://[^"]*)"$', block, re.MULTILINE)
+    for i, rule in enumerate(rules):
+        if rule in old:
+            continue
+        targets = [v for a, v in rule.actions if a in tbfilters.FOLDER_ACTIONS]
         if targets:
-            current = targets[0]
-            others = [tb.folder_uri(f) for f in folders if tb.folder_uri(f) != current]
+            others = [tb.folder_uri(f) for f in folders if tb.folder_uri(f) != targets[0]]
             if others:
                 elsewhere = ctx.rng.choice(others)
+                moved = tuple((a, elsewhere if v == targets[0] else v) for a, v in rule.actions)
                 out.append(Mutant(f"tb.filter_retargeted:{rel}", "damaging",
-                                  _edit_block(rel, block, block.replace(current, elsewhere))))
-        for a, b in (('action="Move to folder"', 'action="Copy to folder"'),
-                     ('action="Copy to folder"', 'action="Move to folder"'),
-                     ('action="Mark read"', 'action="Mark flagged"'), ('action="Mark flagged"', 'action="Mark read"')):
-            if a in block:
-                out.append(Mutant(f"tb.filter_action_changed:{rel}", "damaging", _edit_block(rel, block,
-                                                                                             block.replace(a, b))))
-                break
+                                  _edit_rules(rel, rules, i, replace(rule, actions=moved))))
+        first = next(((j, a) for j, (a, _) in enumerate(rule.actions) if a in _SWAPPED), None)
+        if first is not None:
+            j, action = first
+            swapped = (*rule.actions[:j], (_SWAPPED[action], rule.actions[j][1]), *rule.actions[j + 1:])
+            out.append(Mutant(f"tb.filter_action_changed:{rel}", "damaging",
+                              _edit_rules(rel, rules, i, replace(rule, actions=swapped))))
+    kept = [i for i, rule in enumerate(rules) if rule in old]
     if kept:
-        victim = ctx.rng.choice(kept)
-        out.append(Mutant(f"tb.filter_out_of_scope_deleted:{rel}", "damaging", _edit_block(rel, victim, "")))
+        out.append(Mutant(f"tb.filter_out_of_scope_deleted:{rel}", "damaging",
+                          _edit_rules(rel, rules, ctx.rng.choice(kept), None)))
     return out
 
 
@@ -246,6 +283,8 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
             folder, mid, flags = rng.choice(same)
             out.append(Mutant(f"tb.message_{'unflagged' if flags & tb.FLAGGED else 'flagged'}:{folder}:{mid}",
                               "damaging", _toggle(rel[folder], mid, tb.FLAGGED)))
+            folder, mid, flags = rng.choice(same)
+            out.append(Mutant(f"tb.message_duplicated:{folder}:{mid}", "damaging", _duplicate(rel[folder], mid)))
         prefs_rel = f"{profile}/prefs.js"
         old_prefs, new_prefs = _prefs(ctx.initial / prefs_rel), _prefs(ctx.oracle / prefs_rel)
         stable = [n for n, v in sorted(new_prefs.items()) if old_prefs.get(n) == v and not n.startswith(MANAGED_PREFS)
@@ -254,6 +293,10 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
             name = rng.choice(stable)
             out.append(Mutant(f"tb.pref_changed:{name}", "damaging",
                               _set_pref(prefs_rel, name, _other(new_prefs[name]))))
+        addable = [(n, v) for n, v in ADDABLE_PREFS if n not in new_prefs and n not in _asked(ctx.task)]
+        if addable:
+            name, value = addable[rng.randrange(len(addable))]
+            out.append(Mutant(f"tb.pref_added:{name}", "damaging", _add_pref(prefs_rel, name, value)))
         out.append(Mutant(f"tb.prefs_reordered:{prefs_rel}", "neutral", _reorder_prefs(prefs_rel)))
         out.append(Mutant(f"tb.prefs_emptied:{prefs_rel}", "damaging", _empty(prefs_rel)))
         untouched = [f for f in sorted(after) if f in before and before[f].read_bytes() == after[f].read_bytes()

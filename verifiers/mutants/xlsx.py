@@ -2,7 +2,8 @@
 
 The task's *targets* are the cells whose value the oracle changed (from the initial state to the oracle's end
 state); a damaging mutant never touches a target's value legitimately: it changes a cell outside the targets,
-deletes a data row, drops or renames a sheet, or replaces the target formulas by something that shows the
+deletes a data row, drops or renames a sheet, retypes a number the oracle wrote as text (the same digits in a
+string cell), or replaces the target formulas by something that shows the
 same numbers without computing them (the values typed in, `=0*D2+v`, `=v+0`) or by the same formula over the
 wrong column. Neutral mutants are what a correct solution may produce too: the workbook re-saved by a
 spreadsheet writer, equivalent formulas (absolute references, commuted operands), a new file mtime.
@@ -207,6 +208,21 @@ def _row_deleted(ctx: MutationContext, book: _Book) -> list[Mutant]:
                    book.oracle, book.rel, lambda wb: wb[book.main].delete_rows(row))]
 
 
+def _number_as_text(ctx: MutationContext, book: _Book) -> list[Mutant]:
+    """A number the oracle wrote retyped as text: the same digits in a string cell (a spreadsheet shows them the
+    same, left-aligned, but sums, sorts and comparisons skip or misorder them). A typed target number is taken
+    first, else the value of a target formula."""
+    typed = [(name, coord, value) for name in book.after.sheetnames for coord in sorted(book.targets[name])
+             if isinstance(value := book.after[name][coord].value, int | float) and not isinstance(value, bool)]
+    computed = [(sheet, coord, value) for (sheet, coord), value in book.formulas.items()]
+    pool = typed or computed
+    if not pool:
+        return []
+    sheet, coord, value = pool[ctx.rng.randrange(len(pool))]
+    return [_mutant(f"xlsx.number_as_text:{sheet}!{coord}", "damaging", book.oracle, book.rel,
+                    _set({(sheet, coord): _number(value)}))]
+
+
 def _first_cell(formula: str) -> str | None:
     try:
         refs = referenced_ranges(formula)
@@ -290,6 +306,7 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
         book = _Book(ctx, rel)
         out += _out_of_scope(ctx, book)
         out += _row_deleted(ctx, book)
+        out += _number_as_text(ctx, book)
         out += _formula_mutants(book)
         out += _sheet_mutants(ctx, book)
         out += _neutral(book)
