@@ -19,7 +19,7 @@ A function's parameters name the node values it reads, in order (`rng` is the no
 value); `family()` turns them into today's `Node`s with exactly those inputs, so a converted family keeps its
 workflow signature and its packages keep their bytes (tests/workflows/test_golden_packages.py). Near-misses are
 numbered by the kit (`near-miss-1`, ...). A family whose chain differs (its own prepare node, extra outputs)
-passes `prepare=` or `outputs=`; anything stranger stays a hand-built `Workflow`.
+passes `prepare=prepare_node(fn)` or `outputs=`; anything stranger stays a hand-built `Workflow`.
 """
 
 from __future__ import annotations
@@ -140,6 +140,15 @@ def solve_node(fn: Callable[..., Attempts]) -> Node:
         return {"solutions": attempts.solutions()}
 
     return Node("solve", "solve", _inputs(fn), ("solutions",), run)
+
+
+def prepare_node(fn: Callable[..., Mapping[str, Any]]) -> Node:
+    """A family's own `prepare` node (for `family(prepare=...)`): `fn` reads the node values its parameters name
+    and returns the 'assets' and the 'launch' command, like the app kit's prepare node."""
+    def run(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+        return _call(fn, "prepare", ctx, values)
+
+    return Node("prepare", "prepare", _inputs(fn), ("assets", "launch"), run)
 
 
 def family(

@@ -22,6 +22,7 @@ from typing import Any, cast, overload
 
 from forge.dag import NodeContext, Workflow, node
 from forge.errors import WorkflowError, did_you_mean
+from forge.family import Attempt, Attempts, rubric_node, solve_node
 from forge.ids import derive_seed
 from forge.model import Asset, Check, Solution
 
@@ -157,27 +158,24 @@ def instruction(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any
     return {"instruction": f"This task has two parts; do both.\nFirst: {first}\nThen: {second}"}
 
 
-@node("rubric", "rubric", ("parts",), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    checks = [Check(f"p{number}.{check.id}", check.criterion, check.primitive, check.args)
-              for number, out in enumerate(values["parts"], start=1) for check in out["rubric"]]
-    return {"rubric": checks}
+def rubric(parts: list[dict[str, Any]]) -> list[Check]:
+    """The union of the parts' rubrics, check ids prefixed with the part (`p1.`, `p2.`)."""
+    return [Check(f"p{number}.{check.id}", check.criterion, check.primitive, check.args)
+            for number, out in enumerate(parts, start=1) for check in out["rubric"]]
 
 
-@node("solve", "solve", ("parts",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    solutions: list[list[Solution]] = [out["solutions"] for out in values["parts"]]
+def solve(parts: list[dict[str, Any]]) -> Attempts:
+    """Both oracles in order; each part's first near-misses with the other part done right; each part alone."""
+    solutions: list[list[Solution]] = [out["solutions"] for out in parts]
     oracles = [sols[0] for sols in solutions]
-    result = [Solution("oracle", "does both parts: " + "; then ".join(o.description for o in oracles),
-                       [op for o in oracles for op in o.ops])]
+    misses = []
     for number, sols in enumerate(solutions, start=1):
         for miss in sols[1:1 + NEAR_MISSES_PER_PART]:
             ops = [op for i, o in enumerate(oracles, start=1) for op in (miss.ops if i == number else o.ops)]
-            result.append(Solution(f"near-miss-{len(result)}", f"part {number}: {miss.description}; "
-                                   "the other part done right", ops))
-    for number, oracle in enumerate(oracles, start=1):
-        result.append(Solution(f"near-miss-{len(result)}", f"does only part {number}", list(oracle.ops)))
-    return {"solutions": result}
+            misses.append(Attempt(f"part {number}: {miss.description}; the other part done right", ops))
+    misses += [Attempt(f"does only part {number}", list(oracle.ops)) for number, oracle in enumerate(oracles, start=1)]
+    return Attempts(Attempt("does both parts: " + "; then ".join(o.description for o in oracles),
+                            [op for o in oracles for op in o.ops]), misses)
 
 
 WORKFLOW = CompositeWorkflow(
@@ -186,5 +184,5 @@ WORKFLOW = CompositeWorkflow(
     apps=("multi_apps",),
     description="Two existing skills in one task (first one, then the other); multi-app when their apps differ.",
     knobs=cast(Mapping[str, tuple[Any, ...]], {"first": SkillIds(), "second": SkillIds()}),
-    nodes=(parts, prepare, instruction, rubric, solve),
+    nodes=(parts, prepare, instruction, rubric_node(rubric), solve_node(solve)),
 )

@@ -11,16 +11,27 @@ A base whose folder listing is checked, or whose oracle names no asset, fails it
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, cast
 
 from forge.dag import NodeContext, node
 from forge.errors import WorkflowError
+from forge.family import Attempt, Attempts, rubric_node, solve_node
 from forge.ids import digest
 from forge.model import Asset, Check, Solution
 from workflows.composite import CompositeWorkflow, SkillIds, part_outputs, seed_parts
 
 NAME = "variant.distractors"
 NAMES = ("{stem} (old){ext}", "{stem}_backup{ext}")
+
+
+@dataclass(frozen=True)
+class Copies:
+    """The base's working file and its look-alike copies (same bytes, `sha256`), which must stay unchanged."""
+
+    original: str
+    copies: list[str]
+    sha256: str
 
 
 def _mentions(value: Any, path: str) -> bool:
@@ -64,47 +75,44 @@ def base(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     taken = {a.dest for a in out["assets"]}
     if taken & set(copies):
         raise WorkflowError(f"family {NAME!r}: {sorted(taken & set(copies))} already exists in {params['base']!r}")
-    return {"base": out, "target": {"original": original.dest, "copies": copies, "sha256": digest(original.data)}}
+    return {"base": out, "target": Copies(original.dest, copies, digest(original.data))}
 
 
 @node("prepare", "prepare", ("base", "target"), ("assets", "launch"))
 def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     out, t = values["base"], values["target"]
-    original = next(a for a in out["assets"] if a.dest == t["original"])
-    extra = [Asset(copy, original.data, original.app, original.mode) for copy in t["copies"]]
+    original = next(a for a in out["assets"] if a.dest == t.original)
+    extra = [Asset(copy, original.data, original.app, original.mode) for copy in t.copies]
     return {"assets": [*out["assets"], *extra], "launch": list(out["launch"])}
 
 
 @node("instruction", "instruction", ("base", "target"), ("instruction",))
 def instruction(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    copies = " and ".join(t["copies"])
+    t: Copies = values["target"]
+    copies = " and ".join(t.copies)
     return {"instruction": f"{values['base']['instruction'].strip()}\nCareful: {copies} "
-                           f"{'is an older copy' if len(t['copies']) == 1 else 'are older copies'} of "
-                           f"{t['original']}; work on {t['original']} only and leave the copies unchanged."}
+                           f"{'is an older copy' if len(t.copies) == 1 else 'are older copies'} of "
+                           f"{t.original}; work on {t.original} only and leave the copies unchanged."}
 
 
-@node("rubric", "rubric", ("base", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
+def rubric(base: dict[str, Any], target: Copies) -> list[Check]:
+    """The base rubric, and each copy keeps its bytes."""
     checks = [Check(f"copy{i}", f"{copy}, an older copy, is unchanged.", "fs.same_content",
-                    {"path": copy, "sha256": t["sha256"]}) for i, copy in enumerate(t["copies"], start=1)]
-    return {"rubric": [*values["base"]["rubric"], *checks]}
+                    {"path": copy, "sha256": target.sha256}) for i, copy in enumerate(target.copies, start=1)]
+    return [*base["rubric"], *checks]
 
 
-@node("solve", "solve", ("base", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    solutions: list[Solution] = values["base"]["solutions"]
-    oracle, copy = solutions[0], t["copies"][0]
-    wrong = cast(list[dict[str, Any]], _retarget(oracle.ops, t["original"], copy))
-    return {"solutions": [
-        Solution("oracle", oracle.description, list(oracle.ops)),
-        *(Solution(f"near-miss-{i}", miss.description, list(miss.ops)) for i, miss in enumerate(solutions[1:3], 1)),
-        Solution(f"near-miss-{min(len(solutions), 3)}", f"does it on the copy {copy} instead", wrong),
-        Solution(f"near-miss-{min(len(solutions), 3) + 1}", f"does it right but also on the copy {copy}",
-                 [*oracle.ops, *wrong]),
-    ]}
+def solve(base: dict[str, Any], target: Copies) -> Attempts:
+    """The base oracle; its first two near-misses; the oracle aimed at the first copy; the oracle plus that."""
+    solutions: list[Solution] = base["solutions"]
+    oracle, copy = solutions[0], target.copies[0]
+    wrong = cast(list[dict[str, Any]], _retarget(oracle.ops, target.original, copy))
+    return Attempts(
+        Attempt(oracle.description, list(oracle.ops)),
+        [*(Attempt(miss.description, list(miss.ops)) for miss in solutions[1:3]),
+         Attempt(f"does it on the copy {copy} instead", wrong),
+         Attempt(f"does it right but also on the copy {copy}", [*oracle.ops, *wrong])],
+    )
 
 
 WORKFLOW = CompositeWorkflow(
@@ -113,5 +121,5 @@ WORKFLOW = CompositeWorkflow(
     apps=("multi_apps",),
     description="A seed skill with look-alike older copies of its working file beside it (left unchanged).",
     knobs=cast(Mapping[str, tuple[Any, ...]], {"base": SkillIds(), "copies": (1, 2)}),
-    nodes=(base, prepare, instruction, rubric, solve),
+    nodes=(base, prepare, instruction, rubric_node(rubric), solve_node(solve)),
 )

@@ -1,5 +1,6 @@
 """The GIMP building blocks: byte-reproducible pictures, offline content that fits its schema, the image ops'
-save/export contract, and every skill's solutions (an oracle plus at least two near-misses)."""
+save/export contract, every skill's solutions (an oracle plus at least two near-misses), and the app kit's refusal
+of a family that does not bring its own source nodes."""
 
 from __future__ import annotations
 
@@ -11,12 +12,16 @@ import pytest
 from PIL import Image
 
 from forge.dag import NodeContext
+from forge.errors import WorkflowError
+from forge.family import family
 from forge.llm import OfflineBackend
 from forge.taxonomy import load_taxonomy
 from preparers.image import FORMATS, KINDS, PALETTE_NAMES, background_mask, encode, render
 from preparers.ops import apply_ops
 from tests.gatekit import make_package
 from workflows import get_family
+from workflows.gimp import kit as gc
+from workflows.gimp import rotate
 from workflows.gimp.content import PICTURE_SCHEMA, SUBJECTS, generate_picture
 from workflows.gimp.rotate import WORKFLOW as ROTATE
 
@@ -89,3 +94,9 @@ def test_every_gimp_skill_has_an_oracle_and_at_least_two_near_misses():
         solutions = get_family(skill.family).run(ctx)["solutions"]
         assert solutions[0].name == "oracle", skill.id
         assert len(solutions) >= 3, (skill.id, [s.description for s in solutions])
+
+
+def test_a_gimp_family_without_its_own_source_nodes_is_refused_with_the_fix():
+    with pytest.raises(WorkflowError, match=r"source=gc\.source_nodes\(kinds, fmt_of"):
+        family("gimp.no_source", gc.GIMP, description="d", knobs=rotate.WORKFLOW.knobs, phrasings=rotate.PHRASINGS,
+               goal=rotate.goal, rubric=rotate.rubric, solve=rotate.solve)

@@ -63,9 +63,9 @@ def test_add_slide_states_the_libreoffice_layout_name():
 
 
 def test_draw_png_is_deterministic_and_draws_charts_and_logos():
-    chart = ic.draw_png("revenue_chart", random.Random(1))
-    assert chart == ic.draw_png("revenue_chart", random.Random(1))
-    logo = ic.draw_png("company_logo", random.Random(1))
+    chart = impress_image.draw_png("revenue_chart", random.Random(1))
+    assert chart == impress_image.draw_png("revenue_chart", random.Random(1))
+    logo = impress_image.draw_png("company_logo", random.Random(1))
     assert logo != chart
     with Image.open(io.BytesIO(chart)) as img:
         assert img.format == "PNG" and img.width >= 200

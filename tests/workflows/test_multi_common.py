@@ -1,34 +1,18 @@
-"""multi_common: the composed content and setup nodes, and `covering`, which the multi family tests use to gate
-every knob value of a family with few tasks."""
+"""workflows/multi/kit.py: the composed content and setup nodes, the multi-app family kit, and the table helpers
+(every knob combination of every family is gated by tests/workflows/test_families.py)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from forge.dag import NodeContext, Workflow
+from forge.dag import NodeContext
 from forge.llm import OfflineBackend
 from forge.model import Asset
 from workflows.multi import kit as mc
 
 
-def covering(workflow: Workflow) -> list[dict[str, Any]]:
-    """Parameter sets in which every value of every knob occurs at least once (value i of a knob in set i)."""
-    size = max(len(values) for values in workflow.knobs.values())
-    return [{k: values[i % len(values)] for k, values in workflow.knobs.items()} for i in range(size)]
-
-
 def _ctx(seed: int = 1) -> NodeContext:
     return NodeContext({}, seed, "multi.test", 0, OfflineBackend())
-
-
-def test_covering_uses_every_knob_value():
-    from workflows.multi.attachment_sheet import WORKFLOW
-
-    sets = covering(WORKFLOW)
-    for knob, values in WORKFLOW.knobs.items():
-        assert {s[knob] for s in sets} == set(values)
 
 
 def test_parts_draw_independent_plans_and_content_fits_every_schema():
@@ -61,3 +45,19 @@ def test_csv_and_table_helpers_write_what_calc_reads():
     assert mc.shown(1234.5, "money") == "1,234.50" and mc.shown(dt.date(2024, 1, 2), "date") == "2024-01-02"
     assert mc.sort_rows([["b", 2], ["a", 10], ["c", 1]], 1, True) == [["a", 10], ["b", 2], ["c", 1]]
     assert not mc.clean_of({"path": "/home/user/Reports 2024/a.xlsx"}, 2024) and mc.clean_of({"p": "x"}, 2024)
+
+
+def test_every_multi_family_is_on_the_kit_chain():
+    """Each multi family is sample -> content -> goal -> prepare -> instruction -> rubric -> solve, its goal giving
+    the `Setup` the shared prepare node reads (doc_slides keeps a hand-built solve node: see its comment)."""
+    from workflows import families
+
+    multi = {name: w for name, w in families().items() if name.startswith("multi.")}
+    assert len(multi) == 11
+    for name, workflow in multi.items():
+        assert [n.name for n in workflow.nodes] == ["sample", "content", "goal", "prepare", "instruction", "rubric",
+                                                    "solve"], name
+        assert workflow.nodes[2].outputs == ("setup", "facts", "target") and workflow.nodes[3] is mc.prepare, name
+    kit = mc.app_kit((mc.CALC, mc.TB), table={})
+    assert kit.apps == (mc.CALC, mc.TB) and kit.state == "setup" and [n.name for n in kit.source()] == [
+        "sample", "content"]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
 from openpyxl.utils import get_column_letter
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.calc import kit as cc
 
 NAME = "calc.autofilter"
@@ -26,63 +27,61 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout = cc.layout_from(values["table"], values["plan"])
-    if values["params"]["target"] == "table":
+class Params(TypedDict):
+    target: Literal["table", "header_to_column"]
+
+
+@dataclass(frozen=True)
+class Target:
+    ref: str  # the range the AutoFilter must cover, header row included
+    last_col: int  # its last column, 1-based
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    layout = cc.layout_from(table, plan)
+    if params["target"] == "table":
         last_col = layout.width
         scope = "the whole table with its header row"
     else:  # a leading block of columns, strictly narrower than the table and at least three wide
-        last_col = ctx.rng("goal").randint(3, layout.width - 1)
+        last_col = rng.randint(3, layout.width - 1)
         scope = f"the header row and data rows of columns A to {get_column_letter(last_col)} only"
     ref = f"A1:{get_column_letter(last_col)}{layout.last_row}"
     facts = {"path": layout.path, "sheet": layout.sheet, "ref": ref, "scope": scope}
-    return {"layout": layout, "facts": facts, "target": {"ref": ref, "last_col": last_col}}
+    return Goal(layout, facts, Target(ref, last_col))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    ref = values["target"]["ref"]
+def rubric(layout: cc.Layout, target: Target) -> list[Check]:
     check = Check(
         id="autofilter",
-        criterion=f"On sheet '{layout.sheet}' of {layout.path}, an AutoFilter covers exactly {ref}.",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, an AutoFilter covers exactly {target.ref}.",
         primitive="xlsx.autofilter",
-        args={"path": layout.path, "sheet": layout.sheet, "ref": ref},
+        args={"path": layout.path, "sheet": layout.sheet, "ref": target.ref},
     )
-    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
+    return [check, cc.unchanged_check(layout, exact=True)]
 
 
-@node("solve", "solve", ("params", "layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    ref, last_col = values["target"]["ref"], values["target"]["last_col"]
-    last_row = layout.last_row
+def solve(params: Params, layout: cc.Layout, target: Target) -> Attempts:
+    last_col, last_row = target.last_col, layout.last_row
     base = {"op": "xlsx.set_autofilter", "path": layout.path, "sheet": layout.sheet}
 
     def box(col: int, row: int) -> str:
         return f"A1:{get_column_letter(col)}{row}"
 
-    solutions = [
-        Solution("oracle", f"AutoFilter over exactly {ref}", [{**base, "ref": ref}]),
-        Solution("near-miss-1", "range stops one row short of the last data row",
-                 [{**base, "ref": box(last_col, last_row - 1)}]),
-        Solution("near-miss-2", "range stops one column short", [{**base, "ref": box(last_col - 1, last_row)}]),
-    ]
-    if values["params"]["target"] == "header_to_column":
-        solutions.append(Solution("near-miss-3", "filters the whole table instead of the stated columns",
-                                  [{**base, "ref": layout.table_ref}]))
+    if params["target"] == "header_to_column":
+        widened = Attempt("filters the whole table instead of the stated columns", [{**base, "ref": layout.table_ref}])
     else:
-        solutions.append(Solution("near-miss-3", "filters only the data rows, leaving the header out",
-                                  [{**base, "ref": layout.data_ref}]))
-    return {"solutions": solutions}
+        widened = Attempt("filters only the data rows, leaving the header out", [{**base, "ref": layout.data_ref}])
+    return Attempts(
+        Attempt(f"AutoFilter over exactly {target.ref}", [{**base, "ref": target.ref}]),
+        [Attempt("range stops one row short of the last data row", [{**base, "ref": box(last_col, last_row - 1)}]),
+         Attempt("range stops one column short", [{**base, "ref": box(last_col - 1, last_row)}]),
+         widened],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Add an AutoFilter over a stated table range (the whole table or its first columns).",
     knobs={"target": ("table", "header_to_column")},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

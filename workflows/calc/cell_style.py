@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
 from openpyxl.utils import get_column_letter, range_boundaries
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.calc import kit as cc
 
 NAME = "calc.cell_style"
@@ -39,25 +40,38 @@ def all_but_last(ref: str) -> list[str]:
     return parts
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    style = values["params"]["style"]
-    layout = cc.layout_from(values["table"], values["plan"])
+class Params(TypedDict):
+    style: Literal["bold_column", "fill_header", "font_size"]
+
+
+@dataclass(frozen=True)
+class Target:
+    ref: str  # the range to format
+    asked: dict[str, Any]  # the style every cell of it must have: {"bold": True} / {"fill": hex} / {"size": pt}
+    where: str  # the range in words
+    miss: str  # a plausible wrong style: what it does ...
+    miss_change: dict[str, Any]  # ... and how it changes the oracle's op
+    bold_before: str  # the cells that are bold in the initial file (the header row)
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    style = params["style"]
+    layout = cc.layout_from(table, plan)
     header_ref = f"A1:{layout.last_letter}1"
     if style == "bold_column":
         column = rng.randrange(layout.width)
         ref = layout.col_ref(column)
         where = f"the data cells of the '{layout.header[column]}' column ({ref})"
-        check: dict[str, Any] = {"bold": True}
-        wrong: tuple[str, dict[str, Any]] = ("italic instead of bold", {"bold": None, "italic": True})
+        asked: dict[str, Any] = {"bold": True}
+        change: dict[str, Any] = {"bold": None, "italic": True}
+        miss = "italic instead of bold"
         words = "a bold font"
     elif style == "fill_header":
         ref = header_ref
         where = f"the header row ({ref})"
         (name, color), (_, other) = rng.sample(COLORS, 2)
-        check = {"fill": color}
-        wrong = ("a different fill color", {"color": other})
+        asked = {"fill": color}
+        miss, change = "a different fill color", {"color": other}
         words = f"a solid {name} background fill (hex color {color})"
     else:
         choice = rng.choice(("header", "column", "table"))
@@ -70,51 +84,40 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         else:
             ref, where = layout.table_ref, f"the whole table including the header ({layout.table_ref})"
         size = rng.choice(SIZES)
-        check = {"size": size}
-        wrong = ("a wrong font size", {"size": size + 2})
+        asked = {"size": size}
+        miss, change = "a wrong font size", {"size": size + 2}
         words = f"a font size of {size} pt"
     facts = {"path": layout.path, "sheet": layout.sheet, "target": where, "style": words}
-    target = {"ref": ref, "check": check, "where": where, "wrong": wrong, "bold_before": header_ref}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, facts, Target(ref, asked, where, miss, change, header_ref))
 
 
-@node("rubric", "rubric", ("params", "layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
+def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
     check = Check(
         id="cell_style",
-        criterion=f"On sheet '{layout.sheet}' of {layout.path}, every cell of {target['where']} has "
-                  f"{', '.join(f'{k} {v}' for k, v in target['check'].items())}.",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, every cell of {target.where} has "
+                  f"{', '.join(f'{k} {v}' for k, v in target.asked.items())}.",
         primitive="xlsx.cell_style",
-        args={"path": layout.path, "sheet": layout.sheet, "ref": target["ref"], **target["check"],
-              "bold_before": target["bold_before"]},
+        args={"path": layout.path, "sheet": layout.sheet, "ref": target.ref, **target.asked,
+              "bold_before": target.bold_before},
     )
-    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
+    return [check, cc.unchanged_check(layout, exact=True)]
 
 
-@node("solve", "solve", ("params", "layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
-    if "fill" in target["check"]:
-        base = {"op": "xlsx.set_fill", "path": layout.path, "sheet": layout.sheet, "color": target["check"]["fill"]}
+def solve(params: Params, layout: cc.Layout, target: Target) -> Attempts:
+    if "fill" in target.asked:
+        base = {"op": "xlsx.set_fill", "path": layout.path, "sheet": layout.sheet, "color": target.asked["fill"]}
     else:
-        base = {"op": "xlsx.set_font", "path": layout.path, "sheet": layout.sheet, **target["check"]}
-    description, change = target["wrong"]
-    return {"solutions": [
-        Solution("oracle", "the asked formatting on every cell of the range", [{**base, "ref": target["ref"]}]),
-        Solution("near-miss-1", "misses the last cell of the range",
-                 [{**base, "ref": part} for part in all_but_last(target["ref"])]),
-        Solution("near-miss-2", description, [{**base, "ref": target["ref"], **change}]),
-    ]}
+        base = {"op": "xlsx.set_font", "path": layout.path, "sheet": layout.sheet, **target.asked}
+    return Attempts(
+        Attempt("the asked formatting on every cell of the range", [{**base, "ref": target.ref}]),
+        [Attempt("misses the last cell of the range", [{**base, "ref": part} for part in all_but_last(target.ref)]),
+         Attempt(target.miss, [{**base, "ref": target.ref, **target.miss_change}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Format a stated range directly: bold a column's data, fill the header row, or set a font size.",
     knobs={"style": STYLES},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.calc import kit as cc
 
 NAME = "calc.chart"
@@ -42,86 +43,83 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    params = values["params"]
-    layout = cc.layout_from(values["table"], values["plan"])
-    numeric = layout.columns_of(*cc.NUMERIC_KINDS)
-    column = ctx.rng("goal").choice(numeric)
+class Params(TypedDict):
+    chart_type: Literal["bar", "column", "line", "pie", "area"]
+
+
+@dataclass(frozen=True)
+class Target:
+    chart_type: str
+    column: int  # the charted numeric column
+    key: int  # the label (key) column
+    values: str  # the data cells of `column`, e.g. E2:E13
+    categories: str  # the data cells of `key`
+    name_cell: str  # the header cell that names the series
+    min_column: str  # the leftmost column the chart's corner may sit in (one empty column after the table)
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    layout = cc.layout_from(table, plan)
+    column = rng.choice(layout.columns_of(*cc.NUMERIC_KINDS))
     key = layout.columns_of("key")[0]
-    target = {
-        "chart_type": params["chart_type"],
-        "column": column,
-        "key": key,
-        "values": layout.col_ref(column),
-        "categories": layout.col_ref(key),
-        "name_cell": f"{layout.letter(column)}1",
-        # Leave one empty column between the table and the chart.
-        "min_column": layout.letter(layout.width + 1),
-    }
+    target = Target(chart_type=params["chart_type"], column=column, key=key, values=layout.col_ref(column),
+                    categories=layout.col_ref(key), name_cell=f"{layout.letter(column)}1",
+                    min_column=layout.letter(layout.width + 1))
     facts = {"path": layout.path, "sheet": layout.sheet, "chart": CHART_WORDS[params["chart_type"]],
-             "values": target["values"], "categories": target["categories"], "header": layout.header[column],
-             "cat_header": layout.header[key], "name_cell": target["name_cell"], "column": target["min_column"]}
-    return {"layout": layout, "facts": facts, "target": target}
+             "values": target.values, "categories": target.categories, "header": layout.header[column],
+             "cat_header": layout.header[key], "name_cell": target.name_cell, "column": target.min_column}
+    return Goal(layout, facts, target)
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
+def rubric(layout: cc.Layout, target: Target) -> list[Check]:
+    t = target
     base = {"path": layout.path, "sheet": layout.sheet}
-    header = layout.header[t["column"]]
-    return {"rubric": [
+    header = layout.header[t.column]
+    return [
         Check(id="chart-type",
-              criterion=f"Sheet '{layout.sheet}' of {layout.path} holds exactly one chart, a {t['chart_type']} chart.",
-              primitive="xlsx.chart_type", args={**base, "chart_type": t["chart_type"]}),
+              criterion=f"Sheet '{layout.sheet}' of {layout.path} holds exactly one chart, a {t.chart_type} chart.",
+              primitive="xlsx.chart_type", args={**base, "chart_type": t.chart_type}),
         Check(id="chart-series",
-              criterion=f"The chart's single series plots {t['values']} with categories {t['categories']} "
+              criterion=f"The chart's single series plots {t.values} with categories {t.categories} "
                         f"and is named '{header}'.",
               primitive="xlsx.chart_series",
-              args={**base, "values": t["values"], "categories": t["categories"], "series_name": header}),
+              args={**base, "values": t.values, "categories": t.categories, "series_name": header}),
         Check(id="chart-position",
-              criterion=f"The chart's top-left corner is in column {t['min_column']} or further right "
+              criterion=f"The chart's top-left corner is in column {t.min_column} or further right "
                         "(it covers no data).",
-              primitive="xlsx.chart_position", args={**base, "min_column": t["min_column"]}),
+              primitive="xlsx.chart_position", args={**base, "min_column": t.min_column}),
         cc.unchanged_check(layout),
-    ]}
+    ]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
-    anchor = f"{t['min_column']}2"
-    chart = {"op": "xlsx.add_chart", "path": layout.path, "sheet": layout.sheet, "chart_type": t["chart_type"],
-             "values": t["values"], "categories": t["categories"], "name_cell": t["name_cell"], "anchor": anchor}
-    other = next(c for c in layout.columns_of(*cc.NUMERIC_KINDS) if c != t["column"])
+def solve(layout: cc.Layout, target: Target) -> Attempts:
+    t = target
+    chart = {"op": "xlsx.add_chart", "path": layout.path, "sheet": layout.sheet, "chart_type": t.chart_type,
+             "values": t.values, "categories": t.categories, "name_cell": t.name_cell, "anchor": f"{t.min_column}2"}
+    other = next(c for c in layout.columns_of(*cc.NUMERIC_KINDS) if c != t.column)
     short = layout.last_row - 1
-    val_letter, key_letter = layout.letter(t["column"]), layout.letter(t["key"])
-    wrong = CONFUSED_WITH[t["chart_type"]]
-    return {"solutions": [
-        Solution("oracle", "insert the asked chart type over the stated ranges, right of the table", [chart]),
-        Solution("near-miss-1", f"inserts a {wrong} chart instead of a {t['chart_type']} chart",
-                 [{**chart, "chart_type": wrong}]),
-        Solution("near-miss-2", "the ranges stop one row short, leaving out the last record",
+    val_letter, key_letter = layout.letter(t.column), layout.letter(t.key)
+    wrong = CONFUSED_WITH[t.chart_type]
+    return Attempts(
+        Attempt("insert the asked chart type over the stated ranges, right of the table", [chart]),
+        [Attempt(f"inserts a {wrong} chart instead of a {t.chart_type} chart", [{**chart, "chart_type": wrong}]),
+         Attempt("the ranges stop one row short, leaving out the last record",
                  [{**chart, "values": f"{val_letter}2:{val_letter}{short}",
                    "categories": f"{key_letter}2:{key_letter}{short}"}]),
-        Solution("near-miss-3", f"charts the neighbouring numeric column '{layout.header[other]}' instead",
+         Attempt(f"charts the neighbouring numeric column '{layout.header[other]}' instead",
                  [{**chart, "values": layout.col_ref(other), "name_cell": f"{layout.letter(other)}1"}]),
-        Solution("near-miss-4", "only the value column was selected: the chart has no category labels",
+         Attempt("only the value column was selected: the chart has no category labels",
                  [{**chart, "categories": None}]),
-        Solution("near-miss-5", "the header row is plotted as data and the series has no name",
+         Attempt("the header row is plotted as data and the series has no name",
                  [{**chart, "values": f"{val_letter}1:{val_letter}{layout.last_row}", "name_cell": None}]),
-        Solution("near-miss-6", "the chart is left over the table instead of to its right",
-                 [{**chart, "anchor": f"{layout.letter(layout.width - 2)}3"}]),
-    ]}
+         Attempt("the chart is left over the table instead of to its right",
+                 [{**chart, "anchor": f"{layout.letter(layout.width - 2)}3"}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Insert a one-series chart of a stated type over a table's label and value columns.",
     knobs={"chart_type": tuple(CHART_WORDS)},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.calc import kit as cc
 
 NAME = "calc.conditional_format"
@@ -37,17 +39,6 @@ PHRASINGS = (
 )
 
 
-def tidy(value: float) -> int | float:
-    """A threshold as it is written: an int when whole, else rounded to 2 decimals."""
-    value = round(float(value), 2)
-    return int(value) if value.is_integer() else value
-
-
-def show_number(value: float) -> str:
-    """A number as an instruction writes it: 1,200 / 12.5 / 1,234.56."""
-    return f"{tidy(value):,}"
-
-
 def nice_step(values: Sequence[float], kind: str) -> float:
     """A round step about a tenth of the values' spread, never below the column's unit."""
     span = max(values) - min(values) or abs(max(values)) or 1.0
@@ -59,42 +50,48 @@ def nice_inside(values: Sequence[float], quantile: float, kind: str) -> int | fl
     ordered = sorted(values)
     raw = ordered[min(len(ordered) - 2, max(1, round(quantile * (len(ordered) - 1))))]
     step = nice_step(values, kind)
-    rounded = tidy(round(raw / step) * step)
-    return rounded if ordered[0] < rounded < ordered[-1] else tidy(raw)
+    rounded = cc.tidy(round(raw / step) * step)
+    return rounded if ordered[0] < rounded < ordered[-1] else cc.tidy(raw)
 
 
-def one_row_short(ref: str) -> str:
-    """`D2:D13` -> `D2:D12`."""
-    start, end = ref.split(":")
-    letters = end.rstrip("0123456789")
-    return f"{start}:{letters}{int(end[len(letters):]) - 1}"
+class Params(TypedDict):
+    rule: Literal["greater_than", "less_than", "between", "equal_to", "top_n"]
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    rule = values["params"]["rule"]
-    layout = cc.layout_from(values["table"], values["plan"])
+@dataclass(frozen=True)
+class Target:
+    column: int  # the numeric column the rule covers
+    ref: str  # its data cells
+    values: list[int | float]  # the rule's operands: a threshold, two bounds, a value or a count
+    wrong_values: list[int | float]  # near but wrong operands (a near-miss)
+    fill: str  # the highlight color, hex
+    condition: str  # the rule in words
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    rule = params["rule"]
+    layout = cc.layout_from(table, plan)
     column = rng.choice(layout.columns_of(*cc.NUMERIC_KINDS))
     kind = layout.kinds[column]
     data = [float(v) for v in layout.column(column)]
     step = nice_step(data, kind)
+    numbers: list[int | float]
     if rule in ("greater_than", "less_than"):
         numbers = [nice_inside(data, rng.uniform(0.3, 0.7), kind)]
-        wrong = [tidy(numbers[0] + step)]
-        condition = f"{'greater' if rule == 'greater_than' else 'less'} than {show_number(numbers[0])}"
+        wrong = [cc.tidy(numbers[0] + step)]
+        condition = f"{'greater' if rule == 'greater_than' else 'less'} than {cc.show_number(numbers[0])}"
     elif rule == "between":
         low, high = nice_inside(data, rng.uniform(0.15, 0.35), kind), nice_inside(data, rng.uniform(0.65, 0.85), kind)
         if not low < high:
             ordered = sorted(data)
-            low, high = tidy(ordered[2]), tidy(ordered[-3])
+            low, high = cc.tidy(ordered[2]), cc.tidy(ordered[-3])
         numbers = [low, high]
-        wrong = [low, tidy(high + step)]
-        condition = f"between {show_number(low)} and {show_number(high)} (inclusive)"
+        wrong = [low, cc.tidy(high + step)]
+        condition = f"between {cc.show_number(low)} and {cc.show_number(high)} (inclusive)"
     elif rule == "equal_to":
         picked = rng.sample(sorted(set(data)), 2)
-        numbers, wrong = [tidy(picked[0])], [tidy(picked[1])]
-        condition = f"equal to {show_number(numbers[0])}"
+        numbers, wrong = [cc.tidy(picked[0])], [cc.tidy(picked[1])]
+        condition = f"equal to {cc.show_number(numbers[0])}"
     else:
         count = rng.randint(2, min(5, len(data) - 3))
         numbers, wrong = [count], [count + 1]
@@ -103,49 +100,37 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     ref = layout.col_ref(column)
     facts = {"path": layout.path, "sheet": layout.sheet, "ref": ref, "header": layout.header[column],
              "condition": condition, "color_name": color_name, "fill": fill}
-    target = {"column": column, "ref": ref, "values": numbers, "wrong_values": wrong, "fill": fill,
-              "condition": condition}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, facts, Target(column, ref, numbers, wrong, fill, condition))
 
 
-@node("rubric", "rubric", ("params", "layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
-    operator = OPERATORS[values["params"]["rule"]][0]
+def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
+    operator = OPERATORS[params["rule"]][0]
     check = Check(
         id="conditional_format",
         criterion=f"On sheet '{layout.sheet}' of {layout.path}, a conditional formatting rule over exactly "
-                  f"{target['ref']} fills cells whose value is {target['condition']} with color {target['fill']}.",
+                  f"{target.ref} fills cells whose value is {target.condition} with color {target.fill}.",
         primitive="xlsx.conditional_format",
-        args={"path": layout.path, "sheet": layout.sheet, "ref": target["ref"], "operator": operator,
-              "values": target["values"], "fill": target["fill"]},
+        args={"path": layout.path, "sheet": layout.sheet, "ref": target.ref, "operator": operator,
+              "values": target.values, "fill": target.fill},
     )
-    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
+    return [check, cc.unchanged_check(layout, exact=True)]
 
 
-@node("solve", "solve", ("params", "layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
-    operator, opposite = OPERATORS[values["params"]["rule"]]
-    base = {"op": "xlsx.add_conditional_format", "path": layout.path, "sheet": layout.sheet, "ref": target["ref"],
-            "operator": operator, "values": target["values"], "fill": target["fill"]}
-    return {"solutions": [
-        Solution("oracle", "a conditional format rule with the asked condition and fill over the column",
-                 [base]),
-        Solution("near-miss-1", "uses the opposite comparison", [{**base, "operator": opposite}]),
-        Solution("near-miss-2", "uses a wrong threshold", [{**base, "values": target["wrong_values"]}]),
-        Solution("near-miss-3", "applies the rule to a range one row short",
-                 [{**base, "ref": one_row_short(target["ref"])}]),
-    ]}
+def solve(params: Params, layout: cc.Layout, target: Target) -> Attempts:
+    operator, opposite = OPERATORS[params["rule"]]
+    base = {"op": "xlsx.add_conditional_format", "path": layout.path, "sheet": layout.sheet, "ref": target.ref,
+            "operator": operator, "values": target.values, "fill": target.fill}
+    return Attempts(
+        Attempt("a conditional format rule with the asked condition and fill over the column", [base]),
+        [Attempt("uses the opposite comparison", [{**base, "operator": opposite}]),
+         Attempt("uses a wrong threshold", [{**base, "values": target.wrong_values}]),
+         Attempt("applies the rule to a range one row short", [{**base, "ref": cc.one_row_short(target.ref)}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Add a conditional formatting rule that highlights a numeric column's cells meeting a condition.",
     knobs={"rule": RULES},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

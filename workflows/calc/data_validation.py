@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.calc import kit as cc
-from workflows.calc.conditional_format import one_row_short, show_number, tidy
 
 NAME = "calc.data_validation"
 KINDS = ("list", "whole_between", "decimal_greater")
@@ -34,19 +33,28 @@ def round_step(values: list[float]) -> float:
     return 10.0 ** math.floor(math.log10(top)) / 2
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    kind = values["params"]["kind"]
-    layout = cc.layout_from(values["table"], values["plan"])
+class Params(TypedDict):
+    kind: Literal["list", "whole_between", "decimal_greater"]
+
+
+@dataclass(frozen=True)
+class Target:
+    ref: str  # the data cells to validate
+    spec: dict[str, Any]  # the validation (kind, operator, bounds or list items), as the check and op take it
+    rule: str  # the rule in words
+    misses: list[tuple[str, dict[str, Any]]]  # plausible wrong rules: what each does, how it changes the spec
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    kind = params["kind"]
+    layout = cc.layout_from(table, plan)
     if kind == "list":
         column = layout.columns_of("category")[0]
         items = list(dict.fromkeys(layout.column(column)))
         rng.shuffle(items)
         spec: dict[str, Any] = {"kind": "list", "items": items}
         rule = f"values from a list of exactly these entries: {', '.join(items)}"
-        wrong: list[dict[str, Any]] = [{"items": items[:-1]}]
-        wrong_desc = ["the list misses one of the asked values"]
+        misses: list[tuple[str, dict[str, Any]]] = [("the list misses one of the asked values", {"items": items[:-1]})]
     else:
         if kind == "whole_between":
             ints = layout.columns_of("int")
@@ -59,59 +67,47 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
             column = rng.choice(layout.columns_of("money", "number") or layout.columns_of(*cc.NUMERIC_KINDS))
         data = [float(v) for v in layout.column(column)]
         step = round_step(data)
-        low = tidy(max(0.0, math.ceil(min(data) / step - 1) * step))  # a round bound below the smallest value
+        low = cc.tidy(max(0.0, math.ceil(min(data) / step - 1) * step))  # a round bound below the smallest value
         if kind == "whole_between":
-            high = tidy(math.ceil(max(data) / step) * step)
+            high = cc.tidy(math.ceil(max(data) / step) * step)
             spec = {"kind": "whole", "operator": "between", "minimum": low, "maximum": high}
-            rule = f"whole numbers between {show_number(low)} and {show_number(high)} (inclusive)"
-            wrong = [{"maximum": tidy(high + step)}, {"kind": "decimal"}]
-            wrong_desc = ["a wrong maximum", "allows decimal numbers instead of whole numbers"]
+            rule = f"whole numbers between {cc.show_number(low)} and {cc.show_number(high)} (inclusive)"
+            misses = [("a wrong maximum", {"maximum": cc.tidy(high + step)}),
+                      ("allows decimal numbers instead of whole numbers", {"kind": "decimal"})]
         else:
             spec = {"kind": "decimal", "operator": "greaterThan", "minimum": low}
-            rule = f"decimal numbers greater than {show_number(low)}"
-            wrong = [{"minimum": tidy(low + step)}, {"kind": "whole"}]
-            wrong_desc = ["a wrong lower bound", "allows only whole numbers instead of decimals"]
+            rule = f"decimal numbers greater than {cc.show_number(low)}"
+            misses = [("a wrong lower bound", {"minimum": cc.tidy(low + step)}),
+                      ("allows only whole numbers instead of decimals", {"kind": "whole"})]
     ref = layout.col_ref(column)
     facts = {"path": layout.path, "sheet": layout.sheet, "ref": ref, "header": layout.header[column], "rule": rule}
-    target = {"ref": ref, "spec": spec, "rule": rule, "wrong": wrong, "wrong_desc": wrong_desc}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, facts, Target(ref, spec, rule, misses))
 
 
-@node("rubric", "rubric", ("params", "layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
+def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
     check = Check(
         id="data_validation",
-        criterion=f"On sheet '{layout.sheet}' of {layout.path}, every cell of {target['ref']} has a data validation "
-                  f"allowing only {target['rule']}.",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, every cell of {target.ref} has a data validation "
+                  f"allowing only {target.rule}.",
         primitive="xlsx.data_validation",
-        args={"path": layout.path, "sheet": layout.sheet, "ref": target["ref"], **target["spec"]},
+        args={"path": layout.path, "sheet": layout.sheet, "ref": target.ref, **target.spec},
     )
-    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
+    return [check, cc.unchanged_check(layout, exact=True)]
 
 
-@node("solve", "solve", ("params", "layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
-    base = {"op": "xlsx.add_data_validation", "path": layout.path, "sheet": layout.sheet, "ref": target["ref"],
-            **target["spec"]}
-    solutions = [
-        Solution("oracle", "the asked validation on every data cell of the column", [base]),
-        Solution("near-miss-1", "the validation misses the last row", [{**base, "ref": one_row_short(target["ref"])}]),
-    ]
-    solutions += [Solution(f"near-miss-{i}", description, [{**base, **change}])
-                  for i, (description, change) in enumerate(zip(target["wrong_desc"], target["wrong"], strict=True),
-                                                            start=2)]
-    return {"solutions": solutions}
+def solve(params: Params, layout: cc.Layout, target: Target) -> Attempts:
+    base = {"op": "xlsx.add_data_validation", "path": layout.path, "sheet": layout.sheet, "ref": target.ref,
+            **target.spec}
+    return Attempts(
+        Attempt("the asked validation on every data cell of the column", [base]),
+        [Attempt("the validation misses the last row", [{**base, "ref": cc.one_row_short(target.ref)}]),
+         *(Attempt(description, [{**base, **change}]) for description, change in target.misses)],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Add a data validation (a list of values, or number bounds) to a column's data cells.",
     knobs={"kind": KINDS},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -7,12 +7,12 @@ one must change it too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from verifiers.checks.xlsx_common import cell_text
 from workflows.calc import kit as cc
 
@@ -55,74 +55,79 @@ def _texts(layout: cc.Layout) -> dict[str, str]:
     return cells
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    scope = values["params"]["scope"]
-    table = cc.layout_from(values["table"], values["plan"])
-    cat = table.columns_of("category")[0]
-    layout, legend_ref = _legend(table, cat)
+class Params(TypedDict):
+    scope: Literal["column", "sheet"]
+
+
+@dataclass(frozen=True)
+class Target:
+    scope: str  # "column" or "sheet"
+    old: str  # the category value to replace (whole cells)
+    new: str  # its replacement
+    col_ref: str  # the table's category column (the scope of a column replace)
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    scope = params["scope"]
+    sheet = cc.layout_from(table, plan)
+    cat = sheet.columns_of("category")[0]
+    layout, legend_ref = _legend(sheet, cat)
     texts = list(_texts(layout).values())
-    distinct = list(dict.fromkeys(table.column(cat)))
+    distinct = list(dict.fromkeys(sheet.column(cat)))
     # Only values that are not part of any other cell's text, so substring and whole-cell matching agree.
     clean = [v for v in distinct if not any(v.casefold() in t.casefold() for t in texts if t != v)]
     old = rng.choice(clean or distinct)
     taken = {t.casefold() for t in texts}
     new = rng.choice([n for n in (r.format(v=old) for r in RENAMES) if n.casefold() not in taken])
-    col_ref = table.col_ref(cat)
-    header = table.header[cat]
+    col_ref = sheet.col_ref(cat)
+    header = sheet.header[cat]
     scope_text = {
         "column": f"only within the '{header}' column of the table ({col_ref}); leave the '{header}' code list in "
                   f"{legend_ref} and every other cell as it is",
         "sheet": "everywhere on the sheet, in the table and in any other cell outside it",
     }[scope]
     facts = {"path": layout.path, "sheet": layout.sheet, "old": old, "new": new, "scope": scope_text}
-    target = {"scope": scope, "old": old, "new": new, "col_ref": col_ref}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, facts, Target(scope, old, new, col_ref))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
-    scope = t["col_ref"] if t["scope"] == "column" else "sheet"
-    where = f"in {t['col_ref']}" if t["scope"] == "column" else "anywhere on the sheet"
+def rubric(layout: cc.Layout, target: Target) -> list[Check]:
+    t = target
+    scope = t.col_ref if t.scope == "column" else "sheet"
+    where = f"in {t.col_ref}" if t.scope == "column" else "anywhere on the sheet"
     check = Check(
         id="replaced",
-        criterion=f"On sheet '{layout.sheet}' of {layout.path}, every cell {where} that held '{t['old']}' now holds "
-                  f"'{t['new']}', none holds '{t['old']}', and all other cells are unchanged.",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, every cell {where} that held '{t.old}' now holds "
+                  f"'{t.new}', none holds '{t.old}', and all other cells are unchanged.",
         primitive="xlsx.values_replaced",
-        args={"path": layout.path, "sheet": layout.sheet, "old": t["old"], "new": t["new"], "scope": scope,
+        args={"path": layout.path, "sheet": layout.sheet, "old": t.old, "new": t.new, "scope": scope,
               "cells": _texts(layout)},
     )
-    return {"rubric": [check]}
+    return [check]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
-    base = {"op": "xlsx.replace_values", "path": layout.path, "sheet": layout.sheet, "old": t["old"]}
-    column = t["scope"] == "column"
-    ref = {"ref": t["col_ref"]} if column else {}
-    variant = t["new"].lower() if t["new"].lower() != t["new"] else t["new"].upper()
-    wrong_scope = ({"ref": None}, "replaces on the whole sheet, changing the code list too") if column else (
-        {"ref": t["col_ref"]}, "replaces only in the table column, missing the code list")
-    return {"solutions": [
-        Solution("oracle", "whole-cell replace within the asked scope", [{**base, "new": t["new"], **ref}]),
-        Solution("near-miss-1", "replaces only the first occurrence",
-                 [{**base, "new": t["new"], **ref, "first_only": True}]),
-        Solution("near-miss-2", f"types the new value with different case ({variant!r})",
-                 [{**base, "new": variant, **ref}]),
-        Solution("near-miss-3", wrong_scope[1], [{**base, "new": t["new"], **wrong_scope[0]}]),
-    ]}
+def solve(layout: cc.Layout, target: Target) -> Attempts:
+    t = target
+    base = {"op": "xlsx.replace_values", "path": layout.path, "sheet": layout.sheet, "old": t.old}
+    column = t.scope == "column"
+    ref = {"ref": t.col_ref} if column else {}
+    variant = t.new.lower() if t.new.lower() != t.new else t.new.upper()
+    if column:
+        wrong_scope = Attempt("replaces on the whole sheet, changing the code list too",
+                              [{**base, "new": t.new, "ref": None}])
+    else:
+        wrong_scope = Attempt("replaces only in the table column, missing the code list",
+                              [{**base, "new": t.new, "ref": t.col_ref}])
+    return Attempts(
+        Attempt("whole-cell replace within the asked scope", [{**base, "new": t.new, **ref}]),
+        [Attempt("replaces only the first occurrence", [{**base, "new": t.new, **ref, "first_only": True}]),
+         Attempt(f"types the new value with different case ({variant!r})", [{**base, "new": variant, **ref}]),
+         wrong_scope],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Replace a category value by a new one (whole cells) within one column or on the whole sheet.",
     knobs={"scope": ("column", "sheet")},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

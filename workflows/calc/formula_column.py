@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from openpyxl.utils import coordinate_to_tuple
-
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
-from verifiers.formula import evaluate
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.calc import kit as cc
 
 NAME = "calc.formula_column"
@@ -39,37 +36,6 @@ PHRASINGS = (
     "formulas in {ref}, one per data row, each giving {calc}. Values must come from formulas, not constants. "
     "Save the workbook in the same place and format.",
 )
-
-
-# --- helpers shared with the other value families ---------------------------------------------------
-
-def layout_lookup(layout: cc.Layout, extra: Mapping[str, Any] | None = None) -> Callable[[str | None, str], Any]:
-    """A `verifiers.formula` lookup over the layout's sheet (header in row 1), plus `extra` cells (e.g. formulas)."""
-    cells = dict(extra or {})
-
-    def lookup(sheet: str | None, coord: str) -> Any:
-        if sheet not in (None, layout.sheet):
-            raise LookupError(f"no sheet {sheet!r}")
-        if coord in cells:
-            return cells[coord]
-        row, col = coordinate_to_tuple(coord)
-        if col > layout.width:
-            return None
-        if row == 1:
-            return layout.header[col - 1]
-        if 2 <= row <= layout.last_row:
-            return layout.rows[row - 2][col - 1]
-        return None
-
-    return lookup
-
-
-def evaluate_on(layout: cc.Layout, formula: str, extra: Mapping[str, Any] | None = None) -> float:
-    """The value `formula` would show on the layout's sheet (a float, rounded to 9 decimals)."""
-    value = evaluate(formula, layout_lookup(layout, extra))
-    if not isinstance(value, float):
-        raise ValueError(f"{formula!r} gives {value!r}, not a number")
-    return round(value, 9)
 
 
 def same_kind_first(rng: random.Random, layout: cc.Layout, columns: list[int], counts: tuple[int, ...]) -> list[int]:
@@ -138,11 +104,23 @@ def row_formula(layout: cc.Layout, function: str, cols: list[int], digits: int, 
     return f"={function}({','.join(cells)})"
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    function = values["params"]["function"]
-    layout = cc.layout_from(values["table"], values["plan"])
+class Params(TypedDict):
+    function: Literal["SUM", "AVERAGE", "MIN", "MAX", "ROUND", "PRODUCT", "DIFFERENCE"]
+
+
+@dataclass(frozen=True)
+class Target:
+    function: str  # the knob: what each row's formula computes
+    cols: list[int]  # the operand columns, in sheet order
+    digits: int  # ROUND's digits (0 for the other functions)
+    letter: str  # the new column's letter
+    header: str  # the new column's header
+    ref: str  # the new column's data cells
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    function = params["function"]
+    layout = cc.layout_from(table, plan)
     cols, digits, calc = _plan(rng, layout, function)
     taken = {h.casefold() for h in layout.header}
     names = [h.format(h=layout.header[cols[0]]) for h in HEADERS[function]]
@@ -151,59 +129,49 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     ref = f"{letter}2:{letter}{layout.last_row}"
     facts = {"path": layout.path, "sheet": layout.sheet, "header": header, "header_cell": f"{letter}1",
              "ref": ref, "calc": calc}
-    target = {"function": function, "cols": cols, "digits": digits, "letter": letter, "header": header, "ref": ref}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, facts, Target(function, cols, digits, letter, header, ref))
 
 
-def _formulas(layout: cc.Layout, target: Mapping[str, Any], shift: int = 0) -> dict[str, str]:
-    return {f"{target['letter']}{r}": row_formula(layout, target["function"], target["cols"], target["digits"],
-                                                  r + shift)
+def _formulas(layout: cc.Layout, target: Target, shift: int = 0) -> dict[str, str]:
+    return {f"{target.letter}{r}": row_formula(layout, target.function, target.cols, target.digits, r + shift)
             for r in range(2, layout.last_row + 1)}
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
+def rubric(layout: cc.Layout, target: Target) -> list[Check]:
     formulas = list(_formulas(layout, target).values())
-    expected = [evaluate_on(layout, f) for f in formulas]
+    expected = [cc.evaluate_on(layout, f) for f in formulas]
     check = Check(
         id="formula_column",
-        criterion=f"On sheet '{layout.sheet}' of {layout.path}, {target['letter']}1 is '{target['header']}' and "
-                  f"every cell of {target['ref']} is a formula over its own row with the right value.",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, {target.letter}1 is '{target.header}' and "
+                  f"every cell of {target.ref} is a formula over its own row with the right value.",
         primitive="xlsx.formula_column",
-        args={"path": layout.path, "sheet": layout.sheet, "header_cell": f"{target['letter']}1",
-              "header": target["header"], "ref": target["ref"], "expected": expected, "tolerance": 0.001,
+        args={"path": layout.path, "sheet": layout.sheet, "header_cell": f"{target.letter}1",
+              "header": target.header, "ref": target.ref, "expected": expected, "tolerance": 0.001,
               "formulas": formulas},
     )
-    return {"rubric": [check, cc.unchanged_check(layout)]}
+    return [check, cc.unchanged_check(layout)]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
-    head = {f"{target['letter']}1": target["header"]}
+def solve(layout: cc.Layout, target: Target) -> Attempts:
+    head = {f"{target.letter}1": target.header}
     formulas = _formulas(layout, target)
-    constants = {cell: evaluate_on(layout, f) for cell, f in formulas.items()}
-    last = f"{target['letter']}{layout.last_row}"
+    constants = {cell: cc.evaluate_on(layout, f) for cell, f in formulas.items()}
+    last = f"{target.letter}{layout.last_row}"
     base = {"op": "xlsx.set_cells", "path": layout.path, "sheet": layout.sheet}
-    return {"solutions": [
-        Solution("oracle", "header plus one row formula per data row", [{**base, "cells": {**head, **formulas}}]),
-        Solution("near-miss-1", "types the computed results as constants instead of formulas",
+    return Attempts(
+        Attempt("header plus one row formula per data row", [{**base, "cells": {**head, **formulas}}]),
+        [Attempt("types the computed results as constants instead of formulas",
                  [{**base, "cells": {**head, **constants}}]),
-        Solution("near-miss-2", "fills every row but the last one",
+         Attempt("fills every row but the last one",
                  [{**base, "cells": {**head, **{c: f for c, f in formulas.items() if c != last}}}]),
-        Solution("near-miss-3", "formulas refer to the next row (references shifted down by one)",
-                 [{**base, "cells": {**head, **_formulas(layout, target, shift=1)}}]),
-    ]}
+         Attempt("formulas refer to the next row (references shifted down by one)",
+                 [{**base, "cells": {**head, **_formulas(layout, target, shift=1)}}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Add a calculated column whose every data row holds a formula over that row.",
     knobs={"function": FUNCTIONS},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

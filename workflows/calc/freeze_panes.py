@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.calc import kit as cc
 
 NAME = "calc.freeze_panes"
@@ -36,45 +36,46 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    cell, what, _ = TARGETS[values["params"]["target"]]
-    layout = cc.layout_from(values["table"], values["plan"])
+class Params(TypedDict):
+    target: Literal["header_row", "first_column", "both"]
+
+
+@dataclass(frozen=True)
+class Target:
+    cell: str  # the freeze cell: rows above it and columns left of it stay in view
+
+
+def goal(params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    cell, what, _ = TARGETS[params["target"]]
+    layout = cc.layout_from(table, plan)
     facts = {"path": layout.path, "sheet": layout.sheet, "cell": cell, "what": what}
-    return {"layout": layout, "facts": facts, "target": cell}
+    return Goal(layout, facts, Target(cell))
 
 
-@node("rubric", "rubric", ("params", "layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    cell: str = values["target"]
-    _, what, _ = TARGETS[values["params"]["target"]]
+def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
+    _, what, _ = TARGETS[params["target"]]
     check = Check(
         id="frozen",
-        criterion=f"On sheet '{layout.sheet}' of {layout.path}, panes are frozen at {cell}, keeping {what} in view.",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, panes are frozen at {target.cell}, "
+                  f"keeping {what} in view.",
         primitive="xlsx.freeze_panes",
-        args={"path": layout.path, "sheet": layout.sheet, "cell": cell},
+        args={"path": layout.path, "sheet": layout.sheet, "cell": target.cell},
     )
-    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
+    return [check, cc.unchanged_check(layout, exact=True)]
 
 
-@node("solve", "solve", ("params", "layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    cell: str = values["target"]
-    _, _, misses = TARGETS[values["params"]["target"]]
+def solve(params: Params, layout: cc.Layout, target: Target) -> Attempts:
+    _, _, misses = TARGETS[params["target"]]
     base = {"op": "xlsx.freeze_panes", "path": layout.path, "sheet": layout.sheet}
-    solutions = [Solution("oracle", f"freeze panes at {cell}", [{**base, "cell": cell}])]
-    solutions += [Solution(f"near-miss-{i}", f"freezes at {wrong}: {why}", [{**base, "cell": wrong}])
-                  for i, (wrong, why) in enumerate(misses, start=1)]
-    return {"solutions": solutions}
+    return Attempts(
+        Attempt(f"freeze panes at {target.cell}", [{**base, "cell": target.cell}]),
+        [Attempt(f"freezes at {wrong}: {why}", [{**base, "cell": wrong}]) for wrong, why in misses],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Freeze panes so the header row, the first column, or both stay visible while scrolling.",
     knobs={"target": ("header_row", "first_column", "both")},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.calc import kit as cc
 
 NAME = "calc.hide_columns"
@@ -29,13 +30,20 @@ def _describe(letters: list[str], headers: list[str]) -> str:
     return f"column {parts[0]}" if len(parts) == 1 else f"columns {' and '.join(parts)}"
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    count = values["params"]["count"]
-    rng = ctx.rng("goal")
-    layout = cc.layout_from(values["table"], values["plan"])
+class Params(TypedDict):
+    count: Literal["one", "two"]
+
+
+@dataclass(frozen=True)
+class Target:
+    columns: list[int]  # the column indexes to hide, in order
+    neighbour: int  # a column beside the (last) target that is not itself one: the "adjacent column" mistake
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    layout = cc.layout_from(table, plan)
     candidates = list(range(1, layout.width))  # never the key column A
-    if count == "one":
+    if params["count"] == "one":
         chosen = [rng.choice(candidates)]
     else:
         pairs = [(a, b) for a in candidates for b in candidates if b - a >= 2]
@@ -43,16 +51,13 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     letters = [layout.letter(i) for i in chosen]
     headers = [layout.header[i] for i in chosen]
     facts = {"path": layout.path, "sheet": layout.sheet, "columns": _describe(letters, headers)}
-    # a neighbour of the (last) target column that is not itself a target: the "adjacent column" mistake
     last = chosen[-1]
     neighbour = last + 1 if last + 1 < layout.width and last + 1 not in chosen else last - 1
-    return {"layout": layout, "facts": facts, "target": {"columns": chosen, "neighbour": neighbour}}
+    return Goal(layout, facts, Target(chosen, neighbour))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    chosen: list[int] = values["target"]["columns"]
+def rubric(layout: cc.Layout, target: Target) -> list[Check]:
+    chosen = target.columns
     letters = [layout.letter(i) for i in chosen]
     headers = [layout.header[i] for i in chosen]
     visible = [layout.letter(i) for i in range(layout.width) if i not in chosen]
@@ -65,40 +70,33 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         args={"path": layout.path, "sheet": layout.sheet, "columns": letters, "headers": headers,
               "visible": visible},
     )
-    return {"rubric": [check, cc.unchanged_check(layout)]}
+    return [check, cc.unchanged_check(layout)]
 
 
-@node("solve", "solve", ("params", "layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    chosen: list[int] = values["target"]["columns"]
-    neighbour: int = values["target"]["neighbour"]
+def solve(params: Params, layout: cc.Layout, target: Target) -> Attempts:
+    chosen = target.columns
     letters = [layout.letter(i) for i in chosen]
+    neighbour = layout.letter(target.neighbour)
     base = {"op": "xlsx.hide_columns", "path": layout.path, "sheet": layout.sheet}
-    solutions = [Solution("oracle", "hide exactly the stated columns", [{**base, "columns": letters}])]
-    swapped = letters[:-1] + [layout.letter(neighbour)]
+    oracle = Attempt("hide exactly the stated columns", [{**base, "columns": letters}])
+    swapped = letters[:-1] + [neighbour]
     if len(chosen) == 1:
-        solutions += [
-            Solution("near-miss-1", "hides the adjacent column instead", [{**base, "columns": swapped}]),
-            Solution("near-miss-2", "hides the stated column together with its neighbour",
-                     [{**base, "columns": letters + [layout.letter(neighbour)]}]),
-        ]
-    else:
-        span = [layout.letter(i) for i in range(chosen[0], chosen[-1] + 1)]
-        solutions += [
-            Solution("near-miss-1", "hides only the first of the two columns", [{**base, "columns": letters[:1]}]),
-            Solution("near-miss-2", "hides the adjacent column instead of the second one",
-                     [{**base, "columns": swapped}]),
-            Solution("near-miss-3", "hides the whole span between the two columns", [{**base, "columns": span}]),
-        ]
-    return {"solutions": solutions}
+        return Attempts(oracle, [
+            Attempt("hides the adjacent column instead", [{**base, "columns": swapped}]),
+            Attempt("hides the stated column together with its neighbour",
+                    [{**base, "columns": letters + [neighbour]}]),
+        ])
+    span = [layout.letter(i) for i in range(chosen[0], chosen[-1] + 1)]
+    return Attempts(oracle, [
+        Attempt("hides only the first of the two columns", [{**base, "columns": letters[:1]}]),
+        Attempt("hides the adjacent column instead of the second one", [{**base, "columns": swapped}]),
+        Attempt("hides the whole span between the two columns", [{**base, "columns": span}]),
+    ])
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Hide one or two stated columns of a table, leaving the other columns visible.",
     knobs={"count": ("one", "two")},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -11,21 +11,22 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from openpyxl.utils import get_column_letter
+from openpyxl.utils import coordinate_to_tuple, get_column_letter
 
+from forge.axes import LOOKALIKES, look_alike_paths, pick, span
 from forge.dag import Node, NodeContext, llm_node, node
 from forge.family import AppKit
 from forge.model import HOME, Asset, Check
 from preparers import xlsx
 from verifiers.checks.xlsx_common import cell_text
+from verifiers.formula import evaluate
+from verifiers.grounding import leaks
 from workflows.calc.content import CONTENT_SCHEMA, SCENARIOS, check_table, generate_table
 from workflows.common import instruction
-
-__all__ = ["instruction"]  # re-exported: families call cc.instruction(...)
 
 APP = "libreoffice_calc"
 FOLDERS = ("Documents", "Desktop", "Documents/reports", "work", "Documents/finance", "projects/data")
@@ -43,6 +44,8 @@ class Layout:
     rows: list[list[Any]]
     title: str = ""
     extra_sheets: list[tuple[str, list[list[Any]]]] = field(default_factory=list)
+    date_format: str = ""  # axis `date_format`: the date column's display format ('' = the default ISO)
+    lookalikes: int = 0  # axis `lookalikes`: older copies of the workbook beside it
 
     @property
     def width(self) -> int:
@@ -102,11 +105,15 @@ def layout_from(table: Mapping[str, Any], plan: Mapping[str, Any]) -> Layout:
         kinds=kinds,
         rows=rows,
         title=table["title"],
+        date_format=DATE_FORMATS.get(plan.get("date_format", ""), ""),
+        lookalikes=int(plan.get("lookalikes", 0)),
     )
 
 
 def workbook_spec(layout: Layout) -> dict[str, Any]:
     formats = {layout.letter(i): NUMBER_FORMATS[k] for i, k in enumerate(layout.kinds) if k in NUMBER_FORMATS}
+    if layout.date_format:
+        formats.update({layout.letter(i): layout.date_format for i in layout.columns_of("date")})
     sheets = [{"name": layout.sheet, "rows": [layout.header, *layout.rows], "number_formats": formats}]
     sheets += [{"name": name, "rows": rows} for name, rows in layout.extra_sheets]
     return {"sheets": sheets}
@@ -142,19 +149,125 @@ def unchanged_check(layout: Layout, *, skip: Callable[[str, str], bool] | None =
                  primitive="xlsx.unchanged", args=args)
 
 
-def show(value: Any) -> str:
-    """How a value is written in an instruction (dates ISO, money with 2 decimals)."""
-    if isinstance(value, float):
-        return f"{value:.2f}" if round(value, 2) != round(value, 1) else f"{value:g}"
-    return cell_text(value)
+# --- numbers as an instruction writes them, ranges a near-miss shortens --------------------------------
+
+def tidy(value: float) -> int | float:
+    """A threshold as it is written: an int when whole, else rounded to 2 decimals."""
+    value = round(float(value), 2)
+    return int(value) if value.is_integer() else value
+
+
+def show_number(value: float) -> str:
+    """A number as an instruction writes it: 1,200 / 12.5 / 1,234.56."""
+    return f"{tidy(value):,}"
+
+
+def one_row_short(ref: str) -> str:
+    """`D2:D13` -> `D2:D12`."""
+    start, end = ref.split(":")
+    letters = end.rstrip("0123456789")
+    return f"{start}:{letters}{int(end[len(letters):]) - 1}"
+
+
+# --- formula values over a layout, and answers that must not leak into the instruction -----------------
+
+def layout_lookup(layout: Layout, extra: Mapping[str, Any] | None = None) -> Callable[[str | None, str], Any]:
+    """A `verifiers.formula` lookup over the layout's sheet (header in row 1), plus `extra` cells (e.g. formulas)."""
+    cells = dict(extra or {})
+
+    def lookup(sheet: str | None, coord: str) -> Any:
+        if sheet not in (None, layout.sheet):
+            raise LookupError(f"no sheet {sheet!r}")
+        if coord in cells:
+            return cells[coord]
+        row, col = coordinate_to_tuple(coord)
+        if col > layout.width:
+            return None
+        if row == 1:
+            return layout.header[col - 1]
+        if 2 <= row <= layout.last_row:
+            return layout.rows[row - 2][col - 1]
+        return None
+
+    return lookup
+
+
+def evaluate_on(layout: Layout, formula: str, extra: Mapping[str, Any] | None = None) -> float:
+    """The value `formula` would show on the layout's sheet (a float, rounded to 9 decimals)."""
+    value = evaluate(formula, layout_lookup(layout, extra))
+    if not isinstance(value, float):
+        raise ValueError(f"{formula!r} gives {value!r}, not a number")
+    return round(value, 9)
+
+
+#: The smallest step and the decimals of a value of each numeric kind (moving a cell keeps its kind).
+UNITS = {"int": 1, "money": 0.01, "number": 0.1}
+DECIMALS = {"int": 0, "money": 2, "number": 1}
+
+
+def leaky(value: Any, facts: Mapping[str, Any], phrasings: Sequence[str]) -> bool:
+    """True when `value` would appear in any phrasing filled with `facts` (e.g. a count of 2 next to 'A2')."""
+    return any(leaks(p.format(**facts), value) for p in phrasings)
+
+
+def unleak(rows: list[list[Any]], column: int, kind: str, row: int, value_of: Callable[[list[list[Any]]], Any],
+           is_leaky: Callable[[Any], bool]) -> list[list[Any]]:
+    """`rows` with rows[row][column] moved by a few units (kept distinct in the column, non-negative) so that
+    `value_of(rows)` no longer leaks; deterministic. Raises ValueError when nothing nearby works."""
+    unit, places = UNITS[kind], DECIMALS[kind]
+    start = rows[row][column]
+    used = {r[column] for r in rows}
+    for step in [*range(1, 200), *range(-1, -200, -1)]:
+        candidate = round(start + step * unit, places) if places else start + step
+        if candidate in used or candidate < 0:
+            continue
+        trial = [list(r) for r in rows]
+        trial[row][column] = candidate
+        if not is_leaky(value_of(trial)):
+            return trial
+    raise ValueError(f"cannot move column {column} row {row} away from a leaking answer")
+
+
+def deciding_row(values: list[float], function: str) -> int:
+    """The row whose value changes the aggregate when moved: the extreme or the (upper) median, else the largest."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    if function == "MIN":
+        return order[0]
+    if function == "MEDIAN":
+        return order[len(order) // 2]
+    return order[-1]
 
 
 # --- shared nodes -----------------------------------------------------------------------------------
 
+# --- difficulty axes (issue 15): the first level of each is today's behaviour, drawn with the same rng calls ---
+AXES: dict[str, tuple[Any, ...]] = {
+    "rows": ("8-16", "20-28", "32-40"),  # the content node makes at most 40 rows (content.MAX_ROWS)
+    "location": ("near", "deep", "deeper"),
+    "date_format": ("iso", "day_first", "month_first"),
+    "lookalikes": LOOKALIKES,  # older copies of the workbook beside it
+}
+#: Where the workbook lives per `location` level (same count as FOLDERS, so the draw is alike).
+LOCATIONS = {"near": FOLDERS,
+             "deep": ("Documents/archive/2024/reports", "work/clients/north/data", "Documents/finance/q3/ledgers",
+                      "projects/ops/exports/sheets", "Desktop/inbox/to_file/sheets", "Documents/shared/team/tables"),
+             "deeper": ("Documents/archive/2024/q3/reports/final/v2", "work/clients/north/2024/data/raw/xlsx",
+                        "projects/ops/exports/monthly/sheets/old/keep", "Documents/shared/team/finance/q3/tables/in",
+                        "Desktop/inbox/to_file/later/sheets/misc/x", "Documents/finance/ledgers/2024/h2/nov/work")}
+DATE_FORMATS = {"day_first": "DD.MM.YYYY", "month_first": "MM/DD/YYYY"}
+
+
 @node("sample", "sample", ("params",), ("plan",))
 def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     rng = ctx.rng("sample")
-    return {"plan": {"scenario": rng.choice(SCENARIOS), "n_rows": rng.randint(8, 16), "folder": rng.choice(FOLDERS)}}
+    params = values["params"]
+    low, high = span(pick(params, "rows", AXES))
+    plan = {"scenario": rng.choice(SCENARIOS), "n_rows": rng.randint(low, high),
+            "folder": rng.choice(LOCATIONS[pick(params, "location", AXES)])}
+    for axis in ("date_format", "lookalikes"):  # only when moved: the default plan (and prompt) stays as it was
+        if pick(params, axis, AXES) != AXES[axis][0]:
+            plan[axis] = pick(params, axis, AXES)
+    return {"plan": plan}
 
 
 def _offline_table(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -168,7 +281,8 @@ content = llm_node("content", kind="llm", inputs=("plan",), output="table", prom
 
 def workbook_outputs(layout: Layout, data: bytes) -> dict[str, Any]:
     """The prepare node's outputs for one workbook: the asset at the layout's path, opened in Calc."""
-    return {"assets": [Asset(layout.path, data, app="calc")], "launch": ["libreoffice", "--calc", layout.path]}
+    copies = [Asset(path, data, app="calc") for path in look_alike_paths(layout.path, layout.lookalikes)]
+    return {"assets": [Asset(layout.path, data, app="calc"), *copies], "launch": ["libreoffice", "--calc", layout.path]}
 
 
 @node("prepare", "prepare", ("layout",), ("assets", "launch"))
@@ -183,4 +297,5 @@ def source_nodes() -> tuple[Node, ...]:
 
 
 #: The Calc app kit: families built with `forge.family.family(NAME, CALC, ...)`.
-CALC = AppKit(apps=(APP,), source=source_nodes, state="layout", prepare=prepare, instruction=instruction)
+CALC = AppKit(apps=(APP,), source=source_nodes, state="layout", prepare=prepare, instruction=instruction,
+              axes=AXES)

@@ -10,14 +10,16 @@ Targets:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
 from openpyxl.styles import Font
 from openpyxl.utils import coordinate_to_tuple, get_column_letter, range_boundaries
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family, prepare_node
+from forge.model import Check
 from preparers import xlsx
 from workflows.calc import kit as cc
 
@@ -43,15 +45,33 @@ def _ref(col_lo: int, row_lo: int, col_hi: int, row_hi: int) -> str:
     return f"{get_column_letter(col_lo)}{row_lo}:{get_column_letter(col_hi)}{row_hi}"
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target", "sheet_extras"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    target_kind = values["params"]["target"]
-    rng = ctx.rng("goal")
-    layout = cc.layout_from(values["table"], values["plan"])
+class Params(TypedDict):
+    target: Literal["title_row", "header_block", "center_title"]
+
+
+@dataclass(frozen=True)
+class Target:
+    ref: str  # the range to merge
+    text: str | None  # the text the merged cell must still show (None for an empty notes box)
+    misses: list[tuple[str, str]]  # plausible wrong ranges: (why it is wrong, the range)
+
+
+@dataclass(frozen=True)
+class SheetExtras:
+    """What the initial sheet holds besides the table (the goal's `sheet_extras` output, read by prepare)."""
+
+    offset: int  # rows the table is shifted down by (1 under a title or group-label row)
+    cells: dict[str, str]  # label cells: coordinate -> text, bold
+    title_font: int  # the labels' font size (0: the default size)
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    target_kind = params["target"]
+    layout = cc.layout_from(table, plan)
     width = layout.width
     if target_kind in ("title_row", "center_title"):
         box = (1, 1, width, 1)
-        extras = {"offset": 1, "cells": {"A1": layout.title}, "title_font": 14}
+        extras = SheetExtras(offset=1, cells={"A1": layout.title}, title_font=14)
         purpose = f"so the title '{layout.title}' in A1 spans the whole table below it"
         text: str | None = layout.title
         # near-miss ranges: one column short, one column too wide
@@ -63,7 +83,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         label = rng.choice(GROUP_LABELS)
         cell = f"{get_column_letter(low)}1"
         box = (low, 1, high, 1)
-        extras = {"offset": 1, "cells": {cell: label}, "title_font": 0}
+        extras = SheetExtras(offset=1, cells={cell: label}, title_font=0)
         purpose = f"so the label '{label}' in {cell} spans the numeric columns below it"
         text = label
         size = ("one column short", (low, 1, high - 1, 1)) if high - low >= 2 else \
@@ -75,7 +95,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         cols, rows = rng.randint(2, 3), rng.randint(3, 5)
         cell = f"{get_column_letter(col)}1"
         box = (col, 2, col + cols - 1, 1 + rows)
-        extras = {"offset": 0, "cells": {cell: label}, "title_font": 0}
+        extras = SheetExtras(offset=0, cells={cell: label}, title_font=0)
         purpose = f"to make one notes box under the '{label}' label in {cell}"
         text = None
         misses = [("one column short", (col, 2, col + cols - 2, 1 + rows)),
@@ -84,81 +104,68 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if target_kind == "center_title":
         purpose += CENTER_EXTRA
     facts = {"path": layout.path, "sheet": layout.sheet, "ref": ref, "purpose": purpose}
-    target = {"ref": ref, "text": text, "misses": [(why, _ref(*b)) for why, b in misses]}
-    return {"layout": layout, "facts": facts, "target": target, "sheet_extras": extras}
+    target = Target(ref, text, [(why, _ref(*b)) for why, b in misses])
+    return Goal(layout, facts, target, extra={"sheet_extras": extras})
 
 
-def _workbook(layout: cc.Layout, extras: Mapping[str, Any]) -> Any:
+def _workbook(layout: cc.Layout, extras: SheetExtras) -> Any:
     """The initial workbook: the table, shifted down for a title row, plus the label cells."""
     wb = xlsx.build_workbook(cc.workbook_spec(layout))
     ws = wb[layout.sheet]
-    if extras["offset"]:
-        ws.insert_rows(1, extras["offset"])
-    for ref, value in extras["cells"].items():
+    if extras.offset:
+        ws.insert_rows(1, extras.offset)
+    for ref, value in extras.cells.items():
         ws[ref] = value
-        ws[ref].font = Font(bold=True, size=extras["title_font"] or None)
+        ws[ref].font = Font(bold=True, size=extras.title_font or None)
     return wb
 
 
-@node("prepare", "prepare", ("layout", "sheet_extras"), ("assets", "launch"))
-def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    return cc.workbook_outputs(layout, xlsx.to_bytes(_workbook(layout, values["sheet_extras"])))
+def prepare(layout: cc.Layout, sheet_extras: SheetExtras) -> Mapping[str, Any]:
+    return cc.workbook_outputs(layout, xlsx.to_bytes(_workbook(layout, sheet_extras)))
 
 
-@node("rubric", "rubric", ("params", "layout", "target", "sheet_extras"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
-    col_lo, row_lo, col_hi, row_hi = range_boundaries(target["ref"])
+def rubric(params: Params, layout: cc.Layout, target: Target, sheet_extras: SheetExtras) -> list[Check]:
+    col_lo, row_lo, col_hi, row_hi = range_boundaries(target.ref)
 
     def in_box(sheet: str, coord: str) -> bool:  # the merged cells: checked by `merged`
         row, col = coordinate_to_tuple(coord)
         return sheet == layout.sheet and col_lo <= col <= col_hi and row_lo <= row <= row_hi
-    centered = values["params"]["target"] == "center_title"
-    args: dict[str, Any] = {"path": layout.path, "sheet": layout.sheet, "ref": target["ref"]}
-    criterion = f"On sheet '{layout.sheet}' of {layout.path}, {target['ref']} is one merged cell"
-    if target["text"] is not None:
-        args["text"] = target["text"]
-        criterion += f" still showing '{target['text']}'"
+    centered = params["target"] == "center_title"
+    args: dict[str, Any] = {"path": layout.path, "sheet": layout.sheet, "ref": target.ref}
+    criterion = f"On sheet '{layout.sheet}' of {layout.path}, {target.ref} is one merged cell"
+    if target.text is not None:
+        args["text"] = target.text
+        criterion += f" still showing '{target.text}'"
     if centered:
         args["horizontal"] = "center"
         criterion += ", centered horizontally"
     merged = Check(id="merged", criterion=criterion + ".", primitive="xlsx.merged_range", args=args)
-    wb = _workbook(layout, values["sheet_extras"])
-    return {"rubric": [merged, cc.unchanged_check(layout, skip=in_box, workbook=wb)]}
+    wb = _workbook(layout, sheet_extras)
+    return [merged, cc.unchanged_check(layout, skip=in_box, workbook=wb)]
 
 
-@node("solve", "solve", ("params", "layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
+def solve(params: Params, layout: cc.Layout, target: Target) -> Attempts:
     base = {"op": "xlsx.merge_cells", "path": layout.path, "sheet": layout.sheet}
-    centered = values["params"]["target"] == "center_title"
+    centered = params["target"] == "center_title"
     align = {"horizontal": "center"} if centered else {}
-    solutions = [Solution("oracle", "merge exactly the asked range" + (" and center it" if centered else ""),
-                          [{**base, "ref": target["ref"], **align}])]
-    if centered:
-        solutions += [
-            Solution("near-miss-1", "merges the range but leaves the title left-aligned",
-                     [{**base, "ref": target["ref"]}]),
-            Solution("near-miss-2", "uses Center Across Selection instead of merging",
-                     [{"op": "xlsx.center_across_selection", "path": layout.path, "sheet": layout.sheet,
-                       "ref": target["ref"]}]),
-            Solution("near-miss-3", f"merges and centers a range {target['misses'][0][0]}",
-                     [{**base, "ref": target["misses"][0][1], **align}]),
-        ]
-    else:
-        solutions += [Solution(f"near-miss-{i}", f"merges {ref}, {why}", [{**base, "ref": ref}])
-                      for i, (why, ref) in enumerate(target["misses"], start=1)]
-    return {"solutions": solutions}
+    oracle = Attempt("merge exactly the asked range" + (" and center it" if centered else ""),
+                     [{**base, "ref": target.ref, **align}])
+    if not centered:
+        return Attempts(oracle, [Attempt(f"merges {ref}, {why}", [{**base, "ref": ref}]) for why, ref in target.misses])
+    why, ref = target.misses[0]
+    return Attempts(oracle, [
+        Attempt("merges the range but leaves the title left-aligned", [{**base, "ref": target.ref}]),
+        Attempt("uses Center Across Selection instead of merging",
+                [{"op": "xlsx.center_across_selection", "path": layout.path, "sheet": layout.sheet,
+                  "ref": target.ref}]),
+        Attempt(f"merges and centers a range {why}", [{**base, "ref": ref, **align}]),
+    ])
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Merge a stated cell range into one cell (a title row, a label block), optionally centered.",
     knobs={"target": ("title_row", "header_block", "center_title")},
-    nodes=(*cc.source_nodes(), goal, prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
+    outputs=("sheet_extras",),
 )

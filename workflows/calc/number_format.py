@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import random
 from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family, prepare_node
+from forge.model import Check
 from preparers import xlsx
 from workflows.calc import kit as cc
-from workflows.calc.conditional_format import one_row_short
 
 NAME = "calc.number_format"
 FORMATS = ("currency", "percent", "two_decimals", "date_iso", "date_long")
@@ -56,33 +56,45 @@ def _add_share_column(layout: cc.Layout) -> tuple[cc.Layout, int]:
     return replace(layout, header=[*layout.header, header], kinds=[*layout.kinds, "ratio"], rows=rows), base
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    fmt = values["params"]["format"]
-    layout = cc.layout_from(values["table"], values["plan"])
+class Params(TypedDict):
+    format: Literal["currency", "percent", "two_decimals", "date_iso", "date_long"]
+
+
+@dataclass(frozen=True)
+class Target:
+    column: int  # the column to format
+    ref: str  # its data cells
+    shows: dict[str, Any]  # what the check expects the format to show (kind, decimals, symbol, an example date)
+    code: str  # the number-format code the oracle applies
+    initial: dict[str, str]  # column letter -> the format its data cells start with (a different one)
+    source_ref: str | None  # percent: the column the share column is computed from (a near-miss formats it)
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    fmt = params["format"]
+    layout = cc.layout_from(table, plan)
     initial: dict[str, str] = {}
-    check: dict[str, Any] = {}
-    wrong_column = None
+    shows: dict[str, Any] = {}
+    source_column = None
     if fmt == "currency":
         column = rng.choice(layout.columns_of("money") or layout.columns_of(*cc.NUMERIC_KINDS))
-        check = {"kind": "currency", "symbol": "$", "decimals": 2}
-        oracle = ORACLE[fmt]
+        shows = {"kind": "currency", "symbol": "$", "decimals": 2}
+        code = ORACLE[fmt]
         desc = "a US dollar currency format with the $ sign and 2 decimal places (for example $1,234.50)"
     elif fmt == "two_decimals":
         plain = layout.columns_of("int", "number")
         column = rng.choice(plain or layout.columns_of("money"))
         if not plain:
             initial[layout.letter(column)] = "General"
-        check = {"kind": "number", "decimals": 2, "thousands": True}
-        oracle = ORACLE[fmt]
+        shows = {"kind": "number", "decimals": 2, "thousands": True}
+        code = ORACLE[fmt]
         desc = "a number format with 2 decimal places and a thousands separator (for example 1,234.50)"
     elif fmt == "percent":
-        layout, wrong_column = _add_share_column(layout)
+        layout, source_column = _add_share_column(layout)
         column = layout.width - 1
         decimals = rng.choice((0, 1, 2))
-        check = {"kind": "percent", "decimals": decimals}
-        oracle = ("0." + "0" * decimals if decimals else "0") + "%"
+        shows = {"kind": "percent", "decimals": decimals}
+        code = ("0." + "0" * decimals if decimals else "0") + "%"
         desc = (f"a percentage format with {_plural(decimals)} (the cells hold fractions, so 0.1234 should "
                 f"show as {12.34:.{decimals}f}%)")
     else:
@@ -91,8 +103,8 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         # May is the one month whose full and short names agree; it could not tell 'mmmm' from 'mmm'.
         example = dt.date(first.year, first.month if first.month != 5 else 6, 5)
         shown = example.isoformat() if fmt == "date_iso" else f"{example:%B} {example.day}, {example.year}"
-        check = {"kind": "date", "example_date": example.isoformat(), "shows": shown}
-        oracle = ORACLE[fmt]
+        shows = {"kind": "date", "example_date": example.isoformat(), "shows": shown}
+        code = ORACLE[fmt]
         now = f"{example:%m/%d/%Y}"
         desc = (f"the ISO date format YYYY-MM-DD (a date now shown as {now} should show as {shown})"
                 if fmt == "date_iso" else
@@ -103,67 +115,52 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     ref = layout.col_ref(column)
     facts = {"path": layout.path, "sheet": layout.sheet, "ref": ref, "header": layout.header[column],
              "format_desc": desc}
-    target = {"column": column, "ref": ref, "check": check, "oracle": oracle, "initial": initial,
-              "wrong_ref": layout.col_ref(wrong_column) if wrong_column is not None else None}
-    return {"layout": layout, "facts": facts, "target": target}
+    source_ref = layout.col_ref(source_column) if source_column is not None else None
+    return Goal(layout, facts, Target(column, ref, shows, code, initial, source_ref))
 
 
-@node("prepare", "prepare", ("layout", "target"), ("assets", "launch"))
-def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
+def prepare(layout: cc.Layout, target: Target) -> Mapping[str, Any]:
+    """The table with the target column's data cells in their initial (different) number format."""
     wb = xlsx.build_workbook(cc.workbook_spec(layout))
     ws = wb[layout.sheet]
-    for letter, code in values["target"]["initial"].items():
+    for letter, code in target.initial.items():
         for row in range(2, layout.last_row + 1):
             ws[f"{letter}{row}"].number_format = code
     return cc.workbook_outputs(layout, xlsx.to_bytes(wb))
 
 
-@node("rubric", "rubric", ("params", "layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
+def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
     check = Check(
         id="number_format",
-        criterion=f"On sheet '{layout.sheet}' of {layout.path}, every cell of {target['ref']} keeps its value and "
-                  f"shows it with the asked {values['params']['format'].replace('_', ' ')} number format.",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, every cell of {target.ref} keeps its value and "
+                  f"shows it with the asked {params['format'].replace('_', ' ')} number format.",
         primitive="xlsx.number_format",
-        args={"path": layout.path, "sheet": layout.sheet, "ref": target["ref"], **target["check"]},
+        args={"path": layout.path, "sheet": layout.sheet, "ref": target.ref, **target.shows},
     )
-    return {"rubric": [check, cc.unchanged_check(layout, exact=True)]}
+    return [check, cc.unchanged_check(layout, exact=True)]
 
 
-@node("solve", "solve", ("params", "layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    target = values["target"]
-    fmt = values["params"]["format"]
-    base = {"op": "xlsx.set_number_format", "path": layout.path, "sheet": layout.sheet, "ref": target["ref"],
-            "number_format": target["oracle"]}
-    solutions = [
-        Solution("oracle", "the asked number format on every data cell of the column", [base]),
-        Solution("near-miss-1", "formats every cell but the last one", [{**base, "ref": one_row_short(target["ref"])}]),
-    ]
+def solve(params: Params, layout: cc.Layout, target: Target) -> Attempts:
+    fmt = params["format"]
+    base = {"op": "xlsx.set_number_format", "path": layout.path, "sheet": layout.sheet, "ref": target.ref,
+            "number_format": target.code}
+    misses = [Attempt("formats every cell but the last one", [{**base, "ref": cc.one_row_short(target.ref)}])]
     if fmt == "percent":
-        decimals = target["check"]["decimals"]
+        decimals = target.shows["decimals"]
         other = decimals + 1 if decimals < 2 else 1
-        solutions += [
-            Solution("near-miss-2", f"a percentage with {other} decimals instead of {decimals}",
-                     [{**base, "number_format": "0." + "0" * other + "%"}]),
-            Solution("near-miss-3", "formats the source column instead of the share column",
-                     [{**base, "ref": target["wrong_ref"]}]),
+        misses += [
+            Attempt(f"a percentage with {other} decimals instead of {decimals}",
+                    [{**base, "number_format": "0." + "0" * other + "%"}]),
+            Attempt("formats the source column instead of the share column", [{**base, "ref": target.source_ref}]),
         ]
     else:
-        solutions += [Solution(f"near-miss-{i}", description, [{**base, "number_format": code}])
-                      for i, (description, code) in enumerate(WRONG[fmt], start=2)]
-    return {"solutions": solutions}
+        misses += [Attempt(description, [{**base, "number_format": code}]) for description, code in WRONG[fmt]]
+    return Attempts(Attempt("the asked number format on every data cell of the column", [base]), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Apply a number format (currency, percent, fixed decimals or a date style) to a column's data.",
     knobs={"format": FORMATS},
-    nodes=(*cc.source_nodes(), goal, prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
 )

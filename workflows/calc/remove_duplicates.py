@@ -8,11 +8,11 @@ key with different values and all of them must go.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.calc import kit as cc
 
 NAME = "calc.remove_duplicates"
@@ -64,28 +64,34 @@ def _inject(rng: random.Random, rows: list[list[Any]], mode: str, numeric: list[
     return [r for r, _, _ in tagged], [i for i, (_, tag, _) in enumerate(tagged) if tag == "dup"]
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    mode = values["params"]["mode"]
-    table = cc.layout_from(values["table"], values["plan"])
-    rows, dups = _inject(rng, table.rows, mode, table.columns_of(*cc.NUMERIC_KINDS))
-    layout = table.with_rows(rows)
+class Params(TypedDict):
+    mode: Literal["exact", "key"]
+
+
+@dataclass(frozen=True)
+class Target:
+    mode: str  # "exact" (identical rows) or "key" (a repeated key column value)
+    dups: list[int]  # 0-based data-row indexes of the injected duplicates: the rows to delete
+    key: int  # the key column
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    mode = params["mode"]
+    sheet = cc.layout_from(table, plan)
+    rows, dups = _inject(rng, sheet.rows, mode, sheet.columns_of(*cc.NUMERIC_KINDS))
+    layout = sheet.with_rows(rows)
     key = layout.columns_of("key")[0]
     facts = {"path": layout.path, "sheet": layout.sheet, "ref": layout.table_ref,
              "rule": RULES[mode].format(key=layout.header[key])}
-    return {"layout": layout, "facts": facts, "target": {"mode": mode, "dups": dups, "key": key}}
+    return Goal(layout, facts, Target(mode, dups, key))
 
 
 def _keep(layout: cc.Layout, gone: list[int]) -> list[list[str]]:
     return [row for i, row in enumerate(layout.text_rows()) if i not in gone]
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
-    kept = _keep(layout, t["dups"])
+def rubric(layout: cc.Layout, target: Target) -> list[Check]:
+    kept = _keep(layout, target.dups)
     check = Check(
         id="deduplicated",
         criterion=f"On sheet '{layout.sheet}' of {layout.path}, the header is kept and the data rows are exactly the "
@@ -93,51 +99,40 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         primitive="xlsx.table_rows",
         args={"path": layout.path, "sheet": layout.sheet, "header": list(layout.header), "rows": kept},
     )
-    return {"rubric": [check]}
+    return [check]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
-    rng = ctx.rng("solve")
-    dups: list[int] = t["dups"]
+def solve(rng: random.Random, layout: cc.Layout, target: Target) -> Attempts:
+    dups = target.dups
     base = {"op": "xlsx.delete_rows", "path": layout.path, "sheet": layout.sheet}
 
     def delete(indexes: list[int]) -> list[dict[str, Any]]:
         return [{**base, "rows": sorted(i + 2 for i in indexes)}]
 
     left = rng.choice(dups)
-    solutions = [
-        Solution("oracle", "deletes every later duplicate row", delete(dups)),
-        Solution("near-miss-1", "leaves one duplicate row in place", delete([i for i in dups if i != left])),
-    ]
-    keys = [row[t["key"]] for row in layout.rows]
+    misses = [Attempt("leaves one duplicate row in place", delete([i for i in dups if i != left]))]
+    keys = [row[target.key] for row in layout.rows]
     firsts = [keys.index(keys[i]) for i in dups]
-    if t["mode"] == "exact":
+    if target.mode == "exact":
         near = next(i for i, k in enumerate(keys) if keys.index(k) != i and i not in dups)
         extra = rng.choice([i for i in range(len(keys)) if i not in dups and keys.index(keys[i]) == i
                             and keys.count(keys[i]) == 1])
-        solutions += [
-            Solution("near-miss-2", "also deletes a row that is not a duplicate", delete([*dups, extra])),
-            Solution("near-miss-3", "deduplicates by the key column alone, deleting a row that differs",
-                     delete([*dups, near])),
+        misses += [
+            Attempt("also deletes a row that is not a duplicate", delete([*dups, extra])),
+            Attempt("deduplicates by the key column alone, deleting a row that differs", delete([*dups, near])),
         ]
     else:
         exact = [i for i, f in zip(dups, firsts, strict=True) if layout.rows[i] == layout.rows[f]]
-        solutions += [
-            Solution("near-miss-2", "keeps the last occurrence, deleting the first one instead", delete(firsts)),
-            Solution("near-miss-3", "removes only exact copies, keeping rows that repeat the key with other values",
-                     delete(exact)),
+        misses += [
+            Attempt("keeps the last occurrence, deleting the first one instead", delete(firsts)),
+            Attempt("removes only exact copies, keeping rows that repeat the key with other values", delete(exact)),
         ]
-    return {"solutions": solutions}
+    return Attempts(Attempt("deletes every later duplicate row", delete(dups)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Delete duplicate rows of a table (exact copies or repeated keys), keeping first occurrences.",
     knobs={"mode": ("exact", "key")},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family, prepare_node
+from forge.model import Check
 from preparers import xlsx
 from verifiers.checks.xlsx_common import cell_text
 from workflows.calc import kit as cc
@@ -88,7 +88,7 @@ def _pick_move(rng: random.Random, names: list[str]) -> tuple[str, str, str | No
     return rng.choice([m for m in options if _moved(names, *m) != names])
 
 
-def _add_plan(rng: random.Random, names: list[str], new: str) -> dict[str, Any]:
+def _add_plan(rng: random.Random, names: list[str], new: str) -> tuple[int, str]:
     where = rng.choice(["first", "last", "after", "before"])
     other = None
     if where == "after":
@@ -98,14 +98,30 @@ def _add_plan(rng: random.Random, names: list[str], new: str) -> dict[str, Any]:
     index = _moved([*names, new], new, where, other).index(new)
     words = {"first": f"as the very first sheet, before '{names[0]}'", "last": f"at the end, after '{names[-1]}'",
              "after": f"directly after the sheet '{other}'", "before": f"directly before the sheet '{other}'"}[where]
-    return {"index": index, "action": f"Insert a new, empty sheet named '{new}' {words}."}
+    return index, f"Insert a new, empty sheet named '{new}' {words}."
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    op = values["params"]["op"]
-    base = cc.layout_from(values["table"], values["plan"])
+class Params(TypedDict):
+    op: Literal["add", "rename", "reorder", "delete"]
+
+
+@dataclass(frozen=True)
+class Target:
+    op: str  # add / rename / reorder / delete
+    initial: list[str]  # the sheet names in their initial order
+    expected: list[str]  # the sheet names after the task
+    action: str  # the task in words
+    new: str | None = None  # add, rename: the new sheet name
+    index: int | None = None  # add: the new sheet's 0-based position
+    moved: str | None = None  # reorder: the sheet to move ...
+    where: str | None = None  # ... first, last, after or before ...
+    other: str | None = None  # ... this sheet
+    victim: str | None = None  # delete: the sheet to delete
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    op = params["op"]
+    base = cc.layout_from(table, plan)
     taken = {base.sheet.casefold()}
     pool = [n for n in EXTRA_SHEETS if n.casefold() not in taken]
     extras = rng.sample(pool, rng.randint(*EXTRA_COUNT[op]))
@@ -113,36 +129,34 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     names = list(extras)
     names.insert(rng.randint(0, len(names)), layout.sheet)
     taken |= {n.casefold() for n in names}
-    target: dict[str, Any] = {"op": op, "initial": names}
     if op == "add":
         new = rng.choice([n for n in NEW_SHEETS if n.casefold() not in taken])
-        target |= {"new": new, **_add_plan(rng, names, new)}
-        target["expected"] = names[:target["index"]] + [new] + names[target["index"]:]
+        index, action = _add_plan(rng, names, new)
+        target = Target(op, names, names[:index] + [new] + names[index:], action, new=new, index=index)
     elif op == "rename":
         new = rng.choice([n for n in RENAMES if n.casefold() not in taken])
-        target |= {"new": new, "expected": [new if n == layout.sheet else n for n in names],
-                   "action": f"Rename the sheet '{layout.sheet}' to '{new}'; its table ({layout.table_ref}) must "
-                             "stay exactly as it is."}
+        target = Target(op, names, [new if n == layout.sheet else n for n in names],
+                        f"Rename the sheet '{layout.sheet}' to '{new}'; its table ({layout.table_ref}) must "
+                        "stay exactly as it is.", new=new)
     elif op == "reorder":
         sheet, where, other = _pick_move(rng, names)
-        target |= {"moved": sheet, "where": where, "other": other, "expected": _moved(names, sheet, where, other),
-                   "action": f"Move the sheet '{sheet}' {_place_words(where, other)}."}
+        target = Target(op, names, _moved(names, sheet, where, other),
+                        f"Move the sheet '{sheet}' {_place_words(where, other)}.", moved=sheet, where=where,
+                        other=other)
     else:
         victim = rng.choice(extras)
-        target |= {"victim": victim, "expected": [n for n in names if n != victim],
-                   "action": f"Delete the sheet '{victim}' from the workbook entirely (the whole sheet, not just "
-                             "its contents)."}
-    facts = {"path": layout.path, "sheet": layout.sheet, "sheet_list": quoted(names), "action": target["action"]}
-    return {"layout": layout, "facts": facts, "target": target}
+        target = Target(op, names, [n for n in names if n != victim],
+                        f"Delete the sheet '{victim}' from the workbook entirely (the whole sheet, not just "
+                        "its contents).", victim=victim)
+    facts = {"path": layout.path, "sheet": layout.sheet, "sheet_list": quoted(names), "action": target.action}
+    return Goal(layout, facts, target)
 
 
-@node("prepare", "prepare", ("layout", "target"), ("assets", "launch"))
-def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+def prepare(layout: cc.Layout, target: Target) -> Mapping[str, Any]:
     """The shared workbook spec, with its sheets in the goal's initial order."""
-    layout: cc.Layout = values["layout"]
     spec = cc.workbook_spec(layout)
     by_name = {s["name"]: s for s in spec["sheets"]}
-    spec["sheets"] = [by_name[n] for n in values["target"]["initial"]]
+    spec["sheets"] = [by_name[n] for n in target.initial]
     return cc.workbook_outputs(layout, xlsx.build(spec))
 
 
@@ -153,26 +167,24 @@ def _contents(layout: cc.Layout) -> dict[str, list[list[str]]]:
     return out
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
+def rubric(layout: cc.Layout, target: Target) -> list[Check]:
+    t = target
     path = layout.path
     checks = [Check(id="sheet-names",
-                    criterion=f"The sheets of {path} are exactly {quoted(t['expected'])}, in this order.",
-                    primitive="xlsx.sheet_names", args={"path": path, "expected": t["expected"]})]
-    renamed = {layout.sheet: t["new"]} if t["op"] == "rename" else {}
+                    criterion=f"The sheets of {path} are exactly {quoted(t.expected)}, in this order.",
+                    primitive="xlsx.sheet_names", args={"path": path, "expected": t.expected})]
+    renamed = {layout.sheet: str(t.new)} if t.op == "rename" else {}
     for old, rows in _contents(layout).items():
-        if old == t.get("victim"):
+        if old == t.victim:
             continue
         name = renamed.get(old, old)
         checks.append(Check(id=f"content-{len(checks)}",
                             criterion=f"Sheet '{name}' still holds its original {len(rows)} rows unchanged.",
                             primitive="xlsx.sheet_content", args={"path": path, "sheet": name, "rows": rows}))
-    if t["op"] == "add":
-        checks.append(Check(id="new-sheet-empty", criterion=f"The new sheet '{t['new']}' is empty.",
-                            primitive="xlsx.sheet_empty", args={"path": path, "sheet": t["new"]}))
-    return {"rubric": checks}
+    if t.op == "add":
+        checks.append(Check(id="new-sheet-empty", criterion=f"The new sheet '{t.new}' is empty.",
+                            primitive="xlsx.sheet_empty", args={"path": path, "sheet": t.new}))
+    return checks
 
 
 def _neighbour(names: list[str], sheet: str, exclude: tuple[str | None, ...] = ()) -> str:
@@ -181,70 +193,66 @@ def _neighbour(names: list[str], sheet: str, exclude: tuple[str | None, ...] = (
     return next(n for n in order if n not in exclude)
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
-    names: list[str] = t["initial"]
+def solve(layout: cc.Layout, target: Target) -> Attempts:
+    t = target
+    names = t.initial
     at = {"path": layout.path}
-    if t["op"] == "add":
-        new, index = t["new"], t["index"]
+    if t.op == "add":
+        new, index = str(t.new), int(t.index or 0)
         off = index + 1 if index < len(names) else index - 1
-        return {"solutions": [
-            Solution("oracle", "insert the empty sheet with the exact name at the asked position",
-                     [{"op": "xlsx.add_sheet", **at, "name": new, "index": index}]),
-            Solution("near-miss-1", "inserts the sheet one position off",
+        return Attempts(
+            Attempt("insert the empty sheet with the exact name at the asked position",
+                    [{"op": "xlsx.add_sheet", **at, "name": new, "index": index}]),
+            [Attempt("inserts the sheet one position off",
                      [{"op": "xlsx.add_sheet", **at, "name": new, "index": off}]),
-            Solution("near-miss-2", "types the name in lower case",
+             Attempt("types the name in lower case",
                      [{"op": "xlsx.add_sheet", **at, "name": new.lower(), "index": index}]),
-            Solution("near-miss-3", f"inserts a copy of '{layout.sheet}' instead of an empty sheet",
-                     [{"op": "xlsx.copy_sheet", **at, "sheet": layout.sheet, "name": new, "index": index}]),
-        ]}
-    if t["op"] == "rename":
-        sheet, new = layout.sheet, t["new"]
+             Attempt(f"inserts a copy of '{layout.sheet}' instead of an empty sheet",
+                     [{"op": "xlsx.copy_sheet", **at, "sheet": layout.sheet, "name": new, "index": index}])],
+        )
+    if t.op == "rename":
+        sheet, new = layout.sheet, str(t.new)
         index = names.index(sheet)
-        return {"solutions": [
-            Solution("oracle", "rename the data sheet in place",
-                     [{"op": "xlsx.rename_sheet", **at, "sheet": sheet, "new_name": new}]),
-            Solution("near-miss-1", "types the new name in lower case",
+        return Attempts(
+            Attempt("rename the data sheet in place",
+                    [{"op": "xlsx.rename_sheet", **at, "sheet": sheet, "new_name": new}]),
+            [Attempt("types the new name in lower case",
                      [{"op": "xlsx.rename_sheet", **at, "sheet": sheet, "new_name": new.lower()}]),
-            Solution("near-miss-2", "renames the neighbouring sheet instead",
+             Attempt("renames the neighbouring sheet instead",
                      [{"op": "xlsx.rename_sheet", **at, "sheet": _neighbour(names, sheet), "new_name": new}]),
-            Solution("near-miss-3", "adds a sheet with the new name but leaves the old one as it was",
+             Attempt("adds a sheet with the new name but leaves the old one as it was",
                      [{"op": "xlsx.add_sheet", **at, "name": new, "index": index + 1}]),
-            Solution("near-miss-4", "replaces the sheet by a new empty one with the new name, losing the table",
+             Attempt("replaces the sheet by a new empty one with the new name, losing the table",
                      [{"op": "xlsx.delete_sheet", **at, "sheet": sheet},
-                      {"op": "xlsx.add_sheet", **at, "name": new, "index": index}]),
-        ]}
-    if t["op"] == "reorder":
-        sheet, where, other = t["moved"], t["where"], t["other"]
-        index = t["expected"].index(sheet)
+                      {"op": "xlsx.add_sheet", **at, "name": new, "index": index}])],
+        )
+    if t.op == "reorder":
+        sheet, where, other = str(t.moved), str(t.where), t.other
+        index = t.expected.index(sheet)
         off = index + 1 if index + 1 < len(names) else index - 1
         wrong = _neighbour(names, sheet, exclude=(other,))
         wrong_index = _moved(names, wrong, where, other).index(wrong)
-        return {"solutions": [
-            Solution("oracle", "move the sheet to the asked position",
-                     [{"op": "xlsx.move_sheet", **at, "sheet": sheet, "index": index}]),
-            Solution("near-miss-1", "moves the sheet one position off",
+        return Attempts(
+            Attempt("move the sheet to the asked position",
+                    [{"op": "xlsx.move_sheet", **at, "sheet": sheet, "index": index}]),
+            [Attempt("moves the sheet one position off",
                      [{"op": "xlsx.move_sheet", **at, "sheet": sheet, "index": off}]),
-            Solution("near-miss-2", f"moves the neighbouring sheet '{wrong}' instead",
-                     [{"op": "xlsx.move_sheet", **at, "sheet": wrong, "index": wrong_index}]),
-        ]}
-    victim = t["victim"]
-    return {"solutions": [
-        Solution("oracle", "delete the stated sheet", [{"op": "xlsx.delete_sheet", **at, "sheet": victim}]),
-        Solution("near-miss-1", "deletes the neighbouring sheet instead",
+             Attempt(f"moves the neighbouring sheet '{wrong}' instead",
+                     [{"op": "xlsx.move_sheet", **at, "sheet": wrong, "index": wrong_index}])],
+        )
+    victim = str(t.victim)
+    return Attempts(
+        Attempt("delete the stated sheet", [{"op": "xlsx.delete_sheet", **at, "sheet": victim}]),
+        [Attempt("deletes the neighbouring sheet instead",
                  [{"op": "xlsx.delete_sheet", **at, "sheet": _neighbour(names, victim)}]),
-        Solution("near-miss-2", "clears the sheet's contents but keeps the sheet",
-                 [{"op": "xlsx.clear_sheet", **at, "sheet": victim}]),
-    ]}
+         Attempt("clears the sheet's contents but keeps the sheet",
+                 [{"op": "xlsx.clear_sheet", **at, "sheet": victim}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Add, rename, reorder or delete a worksheet, keeping the other sheets and their data intact.",
     knobs={"op": OPS},
-    nodes=(*cc.source_nodes(), goal, prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
 )

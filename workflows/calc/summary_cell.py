@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
-from verifiers.grounding import leaks
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.calc import kit as cc
-from workflows.calc.formula_column import evaluate_on
 
 NAME = "calc.summary_cell"
 FUNCTIONS = ("SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTIF", "SUMIF", "MEDIAN")
-UNITS = {"int": 1, "money": 0.01, "number": 0.1}
-DECIMALS = {"int": 0, "money": 2, "number": 1}
 LABELS = {"SUM": "Total {h}", "AVERAGE": "Average {h}", "MIN": "Lowest {h}", "MAX": "Highest {h}",
           "MEDIAN": "Median {h}", "COUNT": "{h} Entries", "COUNTIF": "{v} Count", "SUMIF": "{v} {h}"}
 WRONG = {"SUM": "AVERAGE", "AVERAGE": "SUM", "MIN": "MAX", "MAX": "MIN", "MEDIAN": "AVERAGE"}
@@ -35,45 +31,31 @@ PHRASINGS = (
 )
 
 
-# --- answer leaks: a computed answer must not appear in the instruction by coincidence ----------------
-
-def leaky(value: Any, facts: Mapping[str, Any], phrasings: Sequence[str]) -> bool:
-    """True when `value` would appear in any phrasing filled with `facts` (e.g. a count of 2 next to 'A2')."""
-    return any(leaks(p.format(**facts), value) for p in phrasings)
+class Params(TypedDict):
+    function: Literal["SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTIF", "SUMIF", "MEDIAN"]
 
 
-def unleak(rows: list[list[Any]], column: int, kind: str, row: int, value_of: Callable[[list[list[Any]]], Any],
-           is_leaky: Callable[[Any], bool]) -> list[list[Any]]:
-    """`rows` with rows[row][column] moved by a few units (kept distinct in the column, non-negative) so that
-    `value_of(rows)` no longer leaks; deterministic. Raises ValueError when nothing nearby works."""
-    unit, places = UNITS[kind], DECIMALS[kind]
-    start = rows[row][column]
-    used = {r[column] for r in rows}
-    for step in [*range(1, 200), *range(-1, -200, -1)]:
-        candidate = round(start + step * unit, places) if places else start + step
-        if candidate in used or candidate < 0:
-            continue
-        trial = [list(r) for r in rows]
-        trial[row][column] = candidate
-        if not is_leaky(value_of(trial)):
-            return trial
-    raise ValueError(f"cannot move column {column} row {row} away from a leaking answer")
+@dataclass(frozen=True)
+class Option:
+    """One way to pose the task: a column (and a category value for *IF), its formula, cells and prose."""
+
+    function: str
+    column: int  # the aggregated column (the category column for COUNTIF)
+    value: str | None  # the *IF criterion
+    ref: str  # the aggregated (COUNTIF: criteria) range
+    formula: str
+    what: str  # the result in words
+    cell: str  # where the formula goes, two rows below the table
+    label_cell: str  # where its label goes, left of it
+    label: str
 
 
-def deciding_row(values: list[float], function: str) -> int:
-    """The row whose value changes the aggregate when moved: the extreme or the (upper) median, else the largest."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    if function == "MIN":
-        return order[0]
-    if function == "MEDIAN":
-        return order[len(order) // 2]
-    return order[-1]
+@dataclass(frozen=True)
+class Target(Option):
+    expected: float  # the formula's value on the (unleaked) layout
 
 
-# --- the family ---------------------------------------------------------------------------------------
-
-def _option(layout: cc.Layout, function: str, column: int, value: str | None, short: bool = False
-            ) -> dict[str, Any]:
+def _option(layout: cc.Layout, function: str, column: int, value: str | None, short: bool = False) -> Option:
     """Cells, formula, label and prose for one choice (column; category value for *IF)."""
     cat = layout.columns_of("category")[0]
     last = layout.last_row - 1 if short else layout.last_row
@@ -99,12 +81,12 @@ def _option(layout: cc.Layout, function: str, column: int, value: str | None, sh
         "COUNTIF": f"how many rows have '{cat_header}' equal to '{value}' (criteria range {ref})",
         "SUMIF": f"the total '{header}' ({ref}) of the rows whose '{cat_header}' ({rng_of(cat)}) is '{value}'",
     }[function]
-    return {"function": function, "column": column, "value": value, "ref": ref, "formula": formula, "what": what,
-            "cell": f"{layout.letter(home)}{row}", "label_cell": f"{layout.letter(home - 1)}{row}",
-            "label": LABELS[function].format(h=header, v=value)}
+    return Option(function=function, column=column, value=value, ref=ref, formula=formula, what=what,
+                  cell=f"{layout.letter(home)}{row}", label_cell=f"{layout.letter(home - 1)}{row}",
+                  label=LABELS[function].format(h=header, v=value))
 
 
-def _options(layout: cc.Layout, function: str) -> list[dict[str, Any]]:
+def _options(layout: cc.Layout, function: str) -> list[Option]:
     numeric = layout.columns_of(*cc.NUMERIC_KINDS)
     cat = layout.columns_of("category")[0]
     values = sorted(set(layout.column(cat)))
@@ -115,21 +97,21 @@ def _options(layout: cc.Layout, function: str) -> list[dict[str, Any]]:
     return [_option(layout, function, c, None) for c in numeric]
 
 
-def _facts(layout: cc.Layout, option: Mapping[str, Any]) -> dict[str, Any]:
-    return {"path": layout.path, "sheet": layout.sheet, "function": option["function"], "what": option["what"],
-            "cell": option["cell"], "label": option["label"], "label_cell": option["label_cell"]}
+def _facts(layout: cc.Layout, option: Option) -> dict[str, Any]:
+    return {"path": layout.path, "sheet": layout.sheet, "function": option.function, "what": option.what,
+            "cell": option.cell, "label": option.label, "label_cell": option.label_cell}
 
 
-def _settle(rng: random.Random, layout: cc.Layout, function: str) -> tuple[cc.Layout, dict[str, Any], float]:
+def _settle(rng: random.Random, layout: cc.Layout, function: str) -> tuple[cc.Layout, Option, float]:
     """A layout and option whose answer does not leak into the instruction (moving data only when needed)."""
     options = _options(layout, function)
     rng.shuffle(options)
 
-    def is_leaky(option: Mapping[str, Any], value: Any) -> bool:
-        return leaky(value, _facts(layout, option), PHRASINGS)
+    def is_leaky(option: Option, value: Any) -> bool:
+        return cc.leaky(value, _facts(layout, option), PHRASINGS)
 
     for option in options:
-        value = evaluate_on(layout, option["formula"])
+        value = cc.evaluate_on(layout, option.formula)
         if not is_leaky(option, value):
             return layout, option, value
     option = options[0]
@@ -138,89 +120,80 @@ def _settle(rng: random.Random, layout: cc.Layout, function: str) -> tuple[cc.La
     if function == "COUNTIF":  # relabel rows of the largest other category until the count no longer leaks
         for _ in range(len(rows)):
             counts = Counter(r[cat] for r in rows)
-            donors = [r for r in rows if r[cat] != option["value"]]
+            donors = [r for r in rows if r[cat] != option.value]
             if not donors:
                 break
-            max(donors, key=lambda r: counts[r[cat]])[cat] = option["value"]
+            max(donors, key=lambda r: counts[r[cat]])[cat] = option.value
             moved = layout.with_rows(rows)
-            value = evaluate_on(moved, option["formula"])
+            value = cc.evaluate_on(moved, option.formula)
             if not is_leaky(option, value):
                 return moved, option, value
         raise ValueError("no COUNTIF criterion avoids a leak")
     if function == "COUNT":  # empty cells of the counted column (a missing reading) until the count is safe
         for blanked in rows[: len(rows) // 2]:
-            blanked[option["column"]] = None
+            blanked[option.column] = None
             moved = layout.with_rows(rows)
-            value = evaluate_on(moved, option["formula"])
+            value = cc.evaluate_on(moved, option.formula)
             if not is_leaky(option, value):
                 return moved, option, value
         raise ValueError("no COUNT avoids a leak")
-    column = option["column"]
-    picked = [i for i, r in enumerate(rows) if function != "SUMIF" or r[cat] == option["value"]]
-    row = picked[deciding_row([rows[i][column] for i in picked], function)]
-    moved_rows = unleak(rows, column, layout.kinds[column], row,
-                        lambda trial: evaluate_on(layout.with_rows(trial), option["formula"]),
-                        lambda value: is_leaky(option, value))
+    column = option.column
+    picked = [i for i, r in enumerate(rows) if function != "SUMIF" or r[cat] == option.value]
+    row = picked[cc.deciding_row([rows[i][column] for i in picked], function)]
+    moved_rows = cc.unleak(rows, column, layout.kinds[column], row,
+                           lambda trial: cc.evaluate_on(layout.with_rows(trial), option.formula),
+                           lambda value: is_leaky(option, value))
     moved = layout.with_rows(moved_rows)
-    return moved, option, evaluate_on(moved, option["formula"])
+    return moved, option, cc.evaluate_on(moved, option.formula)
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout = cc.layout_from(values["table"], values["plan"])
-    layout, option, expected = _settle(ctx.rng("goal"), layout, values["params"]["function"])
-    return {"layout": layout, "facts": _facts(layout, option), "target": {**option, "expected": expected}}
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    layout, option, expected = _settle(rng, cc.layout_from(table, plan), params["function"])
+    return Goal(layout, _facts(layout, option), Target(**asdict(option), expected=expected))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
+def rubric(layout: cc.Layout, target: Target) -> list[Check]:
+    t = target
     where = {"path": layout.path, "sheet": layout.sheet}
-    return {"rubric": [
-        Check(id="label", criterion=f"{t['label_cell']} on sheet '{layout.sheet}' holds the label '{t['label']}'.",
-              primitive="xlsx.cell_value", args={**where, "cell": t["label_cell"], "expected": t["label"]}),
-        Check(id="formula", criterion=f"{t['cell']} holds a {t['function']} formula over {t['ref']} with the "
-                                      "right value.",
+    return [
+        Check(id="label", criterion=f"{t.label_cell} on sheet '{layout.sheet}' holds the label '{t.label}'.",
+              primitive="xlsx.cell_value", args={**where, "cell": t.label_cell, "expected": t.label}),
+        Check(id="formula", criterion=f"{t.cell} holds a {t.function} formula over {t.ref} with the right value.",
               primitive="xlsx.formula_value",
-              args={**where, "cell": t["cell"], "function": t["function"], "ref": t["ref"],
-                    "expected": t["expected"], "tolerance": 0.005, "formula": t["formula"]}),
+              args={**where, "cell": t.cell, "function": t.function, "ref": t.ref, "expected": t.expected,
+                    "tolerance": 0.005, "formula": t.formula}),
         cc.unchanged_check(layout),
-    ]}
+    ]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
-    function = t["function"]
-    short = _option(layout, function, t["column"], t["value"], short=True)
+def solve(layout: cc.Layout, target: Target) -> Attempts:
+    t = target
+    function = t.function
+    short = _option(layout, function, t.column, t.value, short=True)
     if function == "COUNT":
         key = layout.letter(layout.columns_of("key")[0])
         wrong, why = f"=COUNT({key}2:{key}{layout.last_row})", "counts the text key column, which COUNT ignores"
     elif function in WRONG:
-        wrong, why = f"={WRONG[function]}({t['ref']})", f"uses {WRONG[function]} instead of {function}"
+        wrong, why = f"={WRONG[function]}({t.ref})", f"uses {WRONG[function]} instead of {function}"
     else:
         plain = "COUNTA" if function == "COUNTIF" else "SUM"
-        wrong, why = f"={plain}({t['ref']})", f"uses {plain} over the whole range, ignoring the condition"
+        wrong, why = f"={plain}({t.ref})", f"uses {plain} over the whole range, ignoring the condition"
     base = {"op": "xlsx.set_cells", "path": layout.path, "sheet": layout.sheet}
 
-    def cells(value: Any) -> dict[str, Any]:
-        return {**base, "cells": {t["label_cell"]: t["label"], t["cell"]: value}}
+    def cells(value: Any) -> list[dict[str, Any]]:
+        return [{**base, "cells": {t.label_cell: t.label, t.cell: value}}]
 
-    return {"solutions": [
-        Solution("oracle", f"label plus {t['formula']}", [cells(t["formula"])]),
-        Solution("near-miss-1", "the range stops one row short of the last data row", [cells(short["formula"])]),
-        Solution("near-miss-2", why, [cells(wrong)]),
-        Solution("near-miss-3", "types the right result as a constant instead of a formula", [cells(t["expected"])]),
-    ]}
+    return Attempts(
+        Attempt(f"label plus {t.formula}", cells(t.formula)),
+        [Attempt("the range stops one row short of the last data row", cells(short.formula)),
+         Attempt(why, cells(wrong)),
+         Attempt("types the right result as a constant instead of a formula", cells(t.expected))],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Put one labelled aggregate formula (SUM, AVERAGE, COUNTIF, SUMIF...) below a table.",
     knobs={"function": FUNCTIONS},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

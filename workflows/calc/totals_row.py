@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.calc import kit as cc
-from workflows.calc.formula_column import evaluate_on
-from workflows.calc.summary_cell import deciding_row, leaky, unleak
 
 NAME = "calc.totals_row"
 FUNCTIONS = ("SUM", "AVERAGE", "MAX", "MIN")
@@ -45,23 +45,33 @@ def _formula(layout: cc.Layout, function: str, column: int, first: int = 2) -> s
 
 def _unleaked(layout: cc.Layout, formula: str, column: int, function: str, facts: Mapping[str, Any]) -> cc.Layout:
     """`layout`, or (when `formula`'s value would appear in an instruction) one with the deciding cell moved."""
-    if not leaky(evaluate_on(layout, formula), facts, PHRASINGS):
+    if not cc.leaky(cc.evaluate_on(layout, formula), facts, PHRASINGS):
         return layout
 
     def value_of(rows: list[list[Any]]) -> float:
-        return evaluate_on(layout.with_rows(rows), formula)
+        return cc.evaluate_on(layout.with_rows(rows), formula)
 
-    moved = unleak([list(r) for r in layout.rows], column, layout.kinds[column],
-                   deciding_row(layout.column(column), function), value_of,
-                   lambda value: leaky(value, facts, PHRASINGS))
+    moved = cc.unleak([list(r) for r in layout.rows], column, layout.kinds[column],
+                      cc.deciding_row(layout.column(column), function), value_of,
+                      lambda value: cc.leaky(value, facts, PHRASINGS))
     return layout.with_rows(moved)
 
 
-@node("goal", "goal", ("params", "table", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    function = values["params"]["function"]
-    layout = cc.layout_from(values["table"], values["plan"])
+class Params(TypedDict):
+    function: Literal["SUM", "AVERAGE", "MAX", "MIN"]
+
+
+@dataclass(frozen=True)
+class Target:
+    function: str  # the aggregate of every totals cell
+    row: int  # the totals row, directly under the table
+    label: str  # the label in column A of that row
+    numeric: list[int]  # the numeric columns, one formula each
+
+
+def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[str, Any]) -> Goal[cc.Layout, Target]:
+    function = params["function"]
+    layout = cc.layout_from(table, plan)
     numeric = layout.columns_of(*cc.NUMERIC_KINDS)
     row = layout.last_row + 1
     label = rng.choice(LABELS[function])
@@ -71,59 +81,48 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
              "cells": _join([f"{layout.letter(c)}{row}" for c in numeric])}
     for column in numeric:  # no computed total may show up in the instruction by coincidence
         layout = _unleaked(layout, _formula(layout, function, column), column, function, facts)
-    target = {"function": function, "row": row, "label": label, "numeric": numeric}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, facts, Target(function, row, label, numeric))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
+def rubric(layout: cc.Layout, target: Target) -> list[Check]:
+    t = target
     where = {"path": layout.path, "sheet": layout.sheet}
-    checks = [Check(id="label", criterion=f"A{t['row']} on sheet '{layout.sheet}' holds '{t['label']}'.",
-                    primitive="xlsx.cell_value", args={**where, "cell": f"A{t['row']}", "expected": t["label"]})]
-    for column in t["numeric"]:
-        cell = f"{layout.letter(column)}{t['row']}"
+    checks = [Check(id="label", criterion=f"A{t.row} on sheet '{layout.sheet}' holds '{t.label}'.",
+                    primitive="xlsx.cell_value", args={**where, "cell": f"A{t.row}", "expected": t.label})]
+    for column in t.numeric:
+        cell = f"{layout.letter(column)}{t.row}"
+        formula = _formula(layout, t.function, column)
         checks.append(Check(
             id=f"total_{layout.letter(column)}",
-            criterion=f"{cell} holds a {t['function']} formula over {layout.col_ref(column)} "
+            criterion=f"{cell} holds a {t.function} formula over {layout.col_ref(column)} "
                       f"('{layout.header[column]}') with the right value.",
             primitive="xlsx.formula_value",
-            args={**where, "cell": cell, "function": t["function"], "ref": layout.col_ref(column),
-                  "expected": evaluate_on(layout, _formula(layout, t["function"], column)), "tolerance": 0.005,
-                  "formula": _formula(layout, t["function"], column)},
+            args={**where, "cell": cell, "function": t.function, "ref": layout.col_ref(column),
+                  "expected": cc.evaluate_on(layout, formula), "tolerance": 0.005, "formula": formula},
         ))
-    return {"rubric": [*checks, cc.unchanged_check(layout)]}
+    return [*checks, cc.unchanged_check(layout)]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: cc.Layout = values["layout"]
-    t = values["target"]
-    function, row, numeric = t["function"], t["row"], t["numeric"]
-    skipped = ctx.rng("solve").choice(numeric)
+def solve(rng: random.Random, layout: cc.Layout, target: Target) -> Attempts:
+    function, row, numeric = target.function, target.row, target.numeric
+    skipped = rng.choice(numeric)
 
-    def cells(at: int, columns: list[int], first: int = 2) -> dict[str, Any]:
+    def cells(at: int, columns: list[int], first: int = 2) -> list[dict[str, Any]]:
         formulas = {f"{layout.letter(c)}{at}": _formula(layout, function, c, first) for c in columns}
-        return {"op": "xlsx.set_cells", "path": layout.path, "sheet": layout.sheet,
-                "cells": {f"A{at}": t["label"], **formulas}}
+        return [{"op": "xlsx.set_cells", "path": layout.path, "sheet": layout.sheet,
+                 "cells": {f"A{at}": target.label, **formulas}}]
 
-    return {"solutions": [
-        Solution("oracle", "label plus one formula per numeric column over all data rows", [cells(row, numeric)]),
-        Solution("near-miss-1", f"leaves out the '{layout.header[skipped]}' column",
-                 [cells(row, [c for c in numeric if c != skipped])]),
-        Solution("near-miss-2", "every range starts at row 3, leaving out the first data row",
-                 [cells(row, numeric, first=3)]),
-        Solution("near-miss-3", "puts the row one row too low, leaving a blank row under the table",
-                 [cells(row + 1, numeric)]),
-    ]}
+    return Attempts(
+        Attempt("label plus one formula per numeric column over all data rows", cells(row, numeric)),
+        [Attempt(f"leaves out the '{layout.header[skipped]}' column", cells(row, [c for c in numeric if c != skipped])),
+         Attempt("every range starts at row 3, leaving out the first data row", cells(row, numeric, first=3)),
+         Attempt("puts the row one row too low, leaving a blank row under the table", cells(row + 1, numeric))],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(cc.APP,),
+WORKFLOW = family(
+    NAME, cc.CALC,
     description="Add a labelled totals row with one aggregate formula per numeric column under a table.",
     knobs={"function": FUNCTIONS},
-    nodes=(*cc.source_nodes(), goal, cc.prepare, cc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

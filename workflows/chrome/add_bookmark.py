@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.chrome import kit as chc
 
 NAME = "chrome.add_bookmark"
@@ -28,14 +29,23 @@ def _where(location: str, folder: list[str]) -> str:
     return f"inside the existing folder '{folder[1]}' {chc.place(folder[0])}"
 
 
-@node("goal", "goal", ("params", "bookmarks"), ("profile", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    location, count = values["params"]["location"], values["params"]["count"]
-    profile = chc.base_profile(values["bookmarks"], rng)
+class Params(TypedDict):
+    location: Literal["bar", "bar_folder", "other", "other_folder"]
+    count: Literal[1, 2]
+
+
+@dataclass(frozen=True)
+class Target:
+    folder: list[str]  # where the new bookmarks go: [root label] or [root label, folder name]
+    sites: list[dict[str, str]]  # the pages to bookmark: {"name", "url", ...} in the stated order
+
+
+def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[chc.Profile, Target]:
+    location, count = params["location"], params["count"]
+    profile = chc.base_profile(bookmarks, rng)
     root = location.removesuffix("_folder")
     folder = [chc.ROOT_OF[root]]
-    extra = list(values["bookmarks"]["extra"])
+    extra = list(bookmarks["extra"])
     if location.endswith("_folder"):
         folder.append(rng.choice(profile.folders(root))["name"])
         fitting = [s for s in extra if s.get("folder") == folder[1]]
@@ -44,13 +54,11 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     items = " and ".join(f"'{s['name']}' ({s['url']})" for s in sites)
     facts = {"items": items, "where": _where(location, folder),
              "noun": "the bookmark" if count == 1 else "both bookmarks"}
-    return {"profile": profile, "facts": facts, "target": {"folder": folder, "sites": sites}}
+    return Goal(profile, facts, Target(folder, sites))
 
 
-@node("rubric", "rubric", ("profile", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    profile: chc.Profile = values["profile"]
-    folder, sites = values["target"]["folder"], values["target"]["sites"]
+def rubric(profile: chc.Profile, target: Target) -> list[Check]:
+    folder, sites = target.folder, target.sites
     checks = [Check(id=f"bookmark_{i}",
                     criterion=f"A bookmark named '{s['name']}' pointing at {s['url']} is in {' > '.join(folder)}.",
                     primitive="chrome.bookmark_exists",
@@ -60,17 +68,15 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     checks.append(Check(id="kept", criterion="Every bookmark that existed before is still in its place, and no "
                                              "other bookmark was added.", primitive="chrome.bookmarks_kept",
                         args={"path": chc.BOOKMARKS, "bookmarks": chc.kept(links), "total": len(links) + len(sites)}))
-    return {"rubric": checks}
+    return checks
 
 
 def _adds(folder: list[str], sites: list[dict[str, str]]) -> list[dict[str, Any]]:
     return [chc.bm("add_bookmark", folder=folder, name=s["name"], url=s["url"]) for s in sites]
 
 
-@node("solve", "solve", ("params", "profile", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    profile: chc.Profile = values["profile"]
-    folder, sites = values["target"]["folder"], values["target"]["sites"]
+def solve(params: Params, profile: chc.Profile, target: Target) -> Attempts:
+    folder, sites = target.folder, target.sites
     if len(folder) == 2:
         wrong, why = folder[:1], f"puts the bookmarks directly in {folder[0]} instead of the '{folder[1]}' folder"
     else:
@@ -78,26 +84,24 @@ def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         wrong, why = [other_root], f"puts the bookmarks in {other_root} instead of {folder[0]}"
     titled = [chc.bm("add_bookmark", folder=folder, name=s["url"].split("://", 1)[1].rstrip("/"), url=s["url"])
               for s in sites]
-    solutions = [
-        Solution("oracle", "adds each bookmark with its stated name in the stated place", _adds(folder, sites)),
-        Solution("near-miss-1", why, _adds(wrong, sites)),
-        Solution("near-miss-2", "keeps the name Chrome proposes for an unloaded page (its address) instead of "
-                                "typing the stated name", titled),
+    misses = [
+        Attempt(why, _adds(wrong, sites)),
+        Attempt("keeps the name Chrome proposes for an unloaded page (its address) instead of typing the stated name",
+                titled),
     ]
     if len(sites) > 1:
-        solutions.append(Solution("near-miss-3", "adds only the first bookmark", _adds(folder, sites[:1])))
+        misses.append(Attempt("adds only the first bookmark", _adds(folder, sites[:1])))
     else:
         first = profile.links()[0]
-        solutions.append(Solution("near-miss-3", f"adds the bookmark but deletes '{first[1]}' on the way",
-                                  [*_adds(folder, sites), chc.bm("delete", folder=first[0], name=first[1])]))
-    return {"solutions": solutions}
+        misses.append(Attempt(f"adds the bookmark but deletes '{first[1]}' on the way",
+                              [*_adds(folder, sites), chc.bm("delete", folder=first[0], name=first[1])]))
+    return Attempts(Attempt("adds each bookmark with its stated name in the stated place", _adds(folder, sites)),
+                    misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(chc.APP,),
+WORKFLOW = family(
+    NAME, chc.CHROME,
     description="Bookmark stated pages under stated names, on the bookmarks bar, in Other bookmarks or in a folder.",
     knobs={"location": ("bar", "bar_folder", "other", "other_folder"), "count": (1, 2)},
-    nodes=(*chc.source_nodes(), goal, chc.prepare, chc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

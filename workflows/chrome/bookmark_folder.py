@@ -6,11 +6,12 @@ mixed, with one taken out of an existing folder. Moving means the originals are 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.chrome import kit as chc
 
 NAME = "chrome.bookmark_folder"
@@ -39,11 +40,29 @@ def _candidates(profile: chc.Profile, sources: str) -> list[tuple[list[str], dic
     return inside + loose
 
 
-@node("goal", "goal", ("params", "bookmarks"), ("profile", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params = values["params"]
-    profile = chc.base_profile(values["bookmarks"], rng)
+class Params(TypedDict):
+    parent: Literal["bar", "other"]
+    count: Literal[2, 3]
+    sources: Literal["loose", "mixed"]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One stated bookmark to move: where it is now (folder path), its name and address."""
+
+    source: list[str]
+    name: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Target:
+    folder: list[str]  # the new folder's path: [root label, new name]
+    moves: list[Move]  # the bookmarks to move into it, in the stated order
+
+
+def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[chc.Profile, Target]:
+    profile = chc.base_profile(bookmarks, rng)
     taken = {name.casefold() for folder, _, _ in profile.links() for name in folder}
     new = rng.choice([n for n in FOLDER_NAMES if n.casefold() not in taken])
     parent = [chc.ROOT_OF[params["parent"]]]
@@ -54,63 +73,57 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         chosen = [first, *rng.sample(rest, params["count"] - 1)]
     else:
         chosen = rng.sample(pool, params["count"])
-    moves: list[dict[str, Any]] = [{"from": folder, "name": b["name"], "url": b["url"]} for folder, b in chosen]
-    text = chc.join_and([f"'{m['name']}' ({m['url']}, now {chc.located(m['from'])})" for m in moves])
+    moves = [Move(folder, b["name"], b["url"]) for folder, b in chosen]
+    text = chc.join_and([f"'{m.name}' ({m.url}, now {chc.located(m.source)})" for m in moves])
     facts = {"new": new, "place": chc.place(parent[0]), "moves": text}
-    return {"profile": profile, "facts": facts, "target": {"folder": [*parent, new], "moves": moves}}
+    return Goal(profile, facts, Target([*parent, new], moves))
 
 
-@node("rubric", "rubric", ("profile", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    profile: chc.Profile = values["profile"]
-    folder, moves = values["target"]["folder"], values["target"]["moves"]
+def rubric(profile: chc.Profile, target: Target) -> list[Check]:
+    folder, moves = target.folder, target.moves
     label = " > ".join(folder)
     checks = [Check(id="folder", criterion=f"A bookmark folder {label} exists.", primitive="chrome.folder_exists",
                     args={"path": chc.BOOKMARKS, "folder": folder})]
     for i, m in enumerate(moves, start=1):
-        checks.append(Check(id=f"moved_{i}", criterion=f"'{m['name']}' ({m['url']}) is in {label}.",
+        checks.append(Check(id=f"moved_{i}", criterion=f"'{m.name}' ({m.url}) is in {label}.",
                             primitive="chrome.bookmark_exists",
-                            args={"path": chc.BOOKMARKS, "name": m["name"], "url": m["url"], "folder": folder}))
-        checks.append(Check(id=f"gone_{i}", criterion=f"{m['url']} is no longer in {' > '.join(m['from'])}.",
+                            args={"path": chc.BOOKMARKS, "name": m.name, "url": m.url, "folder": folder}))
+        checks.append(Check(id=f"gone_{i}", criterion=f"{m.url} is no longer in {' > '.join(m.source)}.",
                             primitive="chrome.bookmark_absent",
-                            args={"path": chc.BOOKMARKS, "url": m["url"], "folder": m["from"]}))
+                            args={"path": chc.BOOKMARKS, "url": m.url, "folder": m.source}))
     links = profile.links()
     checks.append(Check(id="kept", criterion="Every other bookmark is still in its place, and no bookmark was "
                                              "added.", primitive="chrome.bookmarks_kept",
-                        args={"path": chc.BOOKMARKS, "bookmarks": chc.kept(links, *(m["url"] for m in moves)),
+                        args={"path": chc.BOOKMARKS, "bookmarks": chc.kept(links, *(m.url for m in moves)),
                               "total": len(links)}))
-    return {"rubric": checks}
+    return checks
 
 
-def _plan(folder: list[str], moves: list[dict[str, Any]], *, copy: bool = False) -> list[dict[str, Any]]:
+def _plan(folder: list[str], moves: list[Move], *, copy: bool = False) -> list[dict[str, Any]]:
     ops = [chc.bm("add_folder", folder=folder[:-1], name=folder[-1])]
     for m in moves:
         if copy:
-            ops.append(chc.bm("add_bookmark", folder=folder, name=m["name"], url=m["url"]))
+            ops.append(chc.bm("add_bookmark", folder=folder, name=m.name, url=m.url))
         else:
-            ops.append(chc.bm("move_bookmark", folder=m["from"], name=m["name"], to=folder))
+            ops.append(chc.bm("move_bookmark", folder=m.source, name=m.name, to=folder))
     return ops
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    folder, moves = values["target"]["folder"], values["target"]["moves"]
+def solve(target: Target) -> Attempts:
+    folder, moves = target.folder, target.moves
     other_root = chc.OTHER if folder[0] == chc.BAR else chc.BAR
-    return {"solutions": [
-        Solution("oracle", "creates the folder and moves each stated bookmark into it", _plan(folder, moves)),
-        Solution("near-miss-1", "moves all but the last stated bookmark", _plan(folder, moves[:-1])),
-        Solution("near-miss-2", "copies the bookmarks into the folder, leaving the originals in place",
+    return Attempts(
+        Attempt("creates the folder and moves each stated bookmark into it", _plan(folder, moves)),
+        [Attempt("moves all but the last stated bookmark", _plan(folder, moves[:-1])),
+         Attempt("copies the bookmarks into the folder, leaving the originals in place",
                  _plan(folder, moves, copy=True)),
-        Solution("near-miss-3", f"creates the folder in {other_root} instead",
-                 _plan([other_root, folder[-1]], moves)),
-    ]}
+         Attempt(f"creates the folder in {other_root} instead", _plan([other_root, folder[-1]], moves))],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(chc.APP,),
+WORKFLOW = family(
+    NAME, chc.CHROME,
     description="Create a bookmark folder in a stated place and move stated bookmarks into it.",
     knobs={"parent": ("bar", "other"), "count": (2, 3), "sources": ("loose", "mixed")},
-    nodes=(*chc.source_nodes(), goal, chc.prepare, chc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

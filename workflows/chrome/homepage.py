@@ -7,11 +7,12 @@ page" and a custom address (`homepage_is_newtabpage`, `homepage`, `browser.show_
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.chrome import kit as chc
 
 NAME = "chrome.homepage"
@@ -25,12 +26,22 @@ PHRASINGS = (
 BUTTON_TEXT = " Also make sure the Home button is shown in the toolbar."
 
 
-@node("goal", "goal", ("params", "bookmarks"), ("profile", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    target, button = values["params"]["target"], values["params"]["button"]
-    profile = chc.base_profile(values["bookmarks"], rng)
-    sites = [s["url"] for s in chc.pick_sites(values["bookmarks"], rng, 2)]
+class Params(TypedDict):
+    target: Literal["url_from_ntp", "url_replace", "new_tab"]
+    button: Literal["show", "unchanged"]
+
+
+@dataclass(frozen=True)
+class Target:
+    url: str | None  # the custom home page address; None: the New Tab page
+    show_button: bool | None  # True: the Home button must be shown; None: the task says nothing about it
+    other_url: str  # a page the person has not bookmarked: the "different page" near-miss
+
+
+def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[chc.Profile, Target]:
+    target, button = params["target"], params["button"]
+    profile = chc.base_profile(bookmarks, rng)
+    sites = [s["url"] for s in chc.pick_sites(bookmarks, rng, 2)]
     old = rng.choice([url for _, _, url in profile.links()])
     shown = False if button == "show" else rng.random() < 0.5
     if target == "url_from_ntp":
@@ -43,67 +54,59 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         profile = profile.with_prefs(homepage=old, homepage_is_newtabpage=False, **{"browser.show_home_button": shown})
         what = f"make the Home button open the New Tab page instead of {old}"
     facts = {"what": what, "button": BUTTON_TEXT if button == "show" else ""}
-    goal_state = {"url": None if target == "new_tab" else sites[0], "show_button": True if button == "show" else None,
-                  "other_url": sites[1]}
-    return {"profile": profile, "facts": facts, "target": goal_state}
+    return Goal(profile, facts, Target(url=None if target == "new_tab" else sites[0],
+                                       show_button=True if button == "show" else None, other_url=sites[1]))
 
 
-@node("rubric", "rubric", ("profile", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
+def rubric(profile: chc.Profile, target: Target) -> list[Check]:
     args: dict[str, Any] = {"path": chc.PREFERENCES}
-    if t["url"] is None:
+    if target.url is None:
         args["new_tab"] = True
         criterion = "The home page is the New Tab page."
     else:
-        args["url"] = t["url"]
-        criterion = f"The home page is the custom address {t['url']} (not the New Tab page)."
-    if t["show_button"] is not None:
+        args["url"] = target.url
+        criterion = f"The home page is the custom address {target.url} (not the New Tab page)."
+    if target.show_button is not None:
         args["show_button"] = True
         criterion += " The Home button is shown."
     # Choosing the New Tab page in Chrome keeps the stored address: only a custom-address task may change it
-    scope = ["homepage_is_newtabpage", *(["homepage"] if t["url"] is not None else []),
-             *(["browser.show_home_button"] if t["show_button"] else [])]
-    return {"rubric": [Check(id="homepage", criterion=criterion, primitive="chrome.homepage", args=args),
-                       chc.prefs_kept_check(values["profile"].prefs, *scope)]}
+    scope = ["homepage_is_newtabpage", *(["homepage"] if target.url is not None else []),
+             *(["browser.show_home_button"] if target.show_button else [])]
+    return [Check(id="homepage", criterion=criterion, primitive="chrome.homepage", args=args),
+            chc.prefs_kept_check(profile.prefs, *scope)]
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    button = [chc.pref("browser.show_home_button", True)] if t["show_button"] else []
-    if t["url"] is None:
+def solve(target: Target) -> Attempts:
+    button = [chc.pref("browser.show_home_button", True)] if target.show_button else []
+    if target.url is None:
         oracle = [chc.pref("homepage_is_newtabpage", True), *button]
         misses = [
-            ("sets the startup page to the New Tab page instead of the home page",
-             [chc.pref("session.restore_on_startup", 5), *button]),
-            ("clears the custom address but leaves the custom-address option selected",
-             [chc.pref("homepage", ""), chc.pref("homepage_is_newtabpage", False), *button]),
+            Attempt("sets the startup page to the New Tab page instead of the home page",
+                    [chc.pref("session.restore_on_startup", 5), *button]),
+            Attempt("clears the custom address but leaves the custom-address option selected",
+                    [chc.pref("homepage", ""), chc.pref("homepage_is_newtabpage", False), *button]),
         ]
     else:
-        oracle = [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", t["url"]), *button]
+        oracle = [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", target.url), *button]
         misses = [
-            ("types the address but leaves the 'New Tab page' option selected",
-             [chc.pref("homepage_is_newtabpage", True), chc.pref("homepage", t["url"]), *button]),
-            ("opens the address on startup instead of making it the home page",
-             [chc.pref("session.restore_on_startup", 4), chc.pref("session.startup_urls", [t["url"]]), *button]),
-            ("sets a different page as the home page",
-             [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", t["other_url"]), *button]),
+            Attempt("types the address but leaves the 'New Tab page' option selected",
+                    [chc.pref("homepage_is_newtabpage", True), chc.pref("homepage", target.url), *button]),
+            Attempt("opens the address on startup instead of making it the home page",
+                    [chc.pref("session.restore_on_startup", 4), chc.pref("session.startup_urls", [target.url]),
+                     *button]),
+            Attempt("sets a different page as the home page",
+                    [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", target.other_url), *button]),
         ]
-    if t["show_button"]:
-        misses.append(("sets the home page but leaves the Home button hidden",
-                       [op for op in oracle if op not in button]))
-    solutions = [Solution("oracle", "sets the home page as asked", oracle)]
-    solutions += [Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]
-    return {"solutions": solutions}
+    if target.show_button:
+        misses.append(Attempt("sets the home page but leaves the Home button hidden",
+                              [op for op in oracle if op not in button]))
+    return Attempts(Attempt("sets the home page as asked", oracle), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(chc.APP,),
+WORKFLOW = family(
+    NAME, chc.CHROME,
     description="Set Chrome's home page to a stated address or to the New Tab page, optionally showing the Home "
                 "button.",
     knobs={"target": ("url_from_ntp", "url_replace", "new_tab"), "button": ("show", "unchanged")},
-    nodes=(*chc.source_nodes(), goal, chc.prepare, chc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -16,9 +16,9 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
 
 from forge.dag import Node, NodeContext, llm_node, node
+from forge.family import AppKit
 from forge.model import HOME, Asset, Check
 from preparers import chrome
 from verifiers.checks.json_doc import leaves
@@ -35,25 +35,6 @@ PREFERENCES = f"{PROFILE_DIR}/Preferences"
 LAUNCH = ["google-chrome"]
 BAR, OTHER = chrome.ROOTS["bookmark_bar"][1], chrome.ROOTS["other"][1]
 ROOT_OF = {"bar": BAR, "other": OTHER}
-
-#: Search engines Chrome ships for en-US: key -> the template_url_data Chrome writes when one is chosen.
-ENGINES: dict[str, dict[str, Any]] = {
-    "google": {"short_name": "Google", "keyword": "google.com", "prepopulate_id": 1,
-               "url": "{google:baseURL}search?q={searchTerms}&{google:RLZ}{google:originalQueryForSuggestion}"
-                      "{google:assistedQueryStats}{google:searchFieldtrialParameter}ie={inputEncoding}",
-               "favicon_url": "https://www.google.com/images/branding/product/ico/googleg_lodp.ico"},
-    "bing": {"short_name": "Bing", "keyword": "bing.com", "prepopulate_id": 3,
-             "url": "https://www.bing.com/search?q={searchTerms}&PC=U316&FORM=CHROMN",
-             "favicon_url": "https://www.bing.com/sa/simg/bing_p_rr_teal_min.ico"},
-    "yahoo": {"short_name": "Yahoo!", "keyword": "yahoo.com", "prepopulate_id": 2,
-              "url": "https://search.yahoo.com/search{google:pathWildcard}?ei={inputEncoding}&fr=crmas&p={searchTerms}",
-              "favicon_url": "https://search.yahoo.com/favicon.ico"},
-    "duckduckgo": {"short_name": "DuckDuckGo", "keyword": "duckduckgo.com", "prepopulate_id": 92,
-                   "url": "https://duckduckgo.com/?q={searchTerms}", "favicon_url": "https://duckduckgo.com/favicon.ico"},
-    "ecosia": {"short_name": "Ecosia", "keyword": "ecosia.org", "prepopulate_id": 101,
-               "url": "https://www.ecosia.org/search?q={searchTerms}&addon=opensearch",
-               "favicon_url": "https://cdn.ecosia.org/assets/images/ico/favicon.ico"},
-}
 
 Link = tuple[list[str], str, str]  # (folder path, name, url)
 
@@ -106,10 +87,6 @@ _ROOT_KEY = {"bar": "bookmark_bar", "other": "other"}
 def kept(links: list[Link], *excluded: str) -> list[list[Any]]:
     """`links` as check args, without the bookmarks whose url is in `excluded`."""
     return [[folder, name, url] for folder, name, url in links if url not in excluded]
-
-
-def host(url: str) -> str:
-    return urlsplit(url).netloc
 
 
 def place(root_label: str) -> str:
@@ -208,10 +185,15 @@ def prefs_kept_check(prefs: Mapping[str, Any], *scope: str) -> Check:
     """"Chrome's other settings are unchanged": every leaf of the initial `prefs` outside the dotted key prefixes
     in `scope` (what the task changes) and outside `CHROME_MANAGED` keeps its value."""
     skip = (*scope, *CHROME_MANAGED)
-    kept = [[key, value] for key, value in leaves(dict(prefs))
-            if not any(".".join(key) == s or ".".join(key).startswith(s + ".") for s in skip)]
+    def out_of_scope(dotted: str) -> bool:
+        return not any(dotted == s or dotted.startswith(s + ".") for s in skip)
+
+    kept = [[key, value] for key, value in leaves(dict(prefs)) if out_of_scope(".".join(key))]
+    # user-facing settings the profile lacks must stay absent: an added one is a setting changed too
+    have = {".".join(key) for key, _ in leaves(dict(prefs))}
+    unset = [key for key in sorted(chrome.USER_SETTINGS) if key not in have and out_of_scope(key)]
     return Check("prefs_kept", "Chrome's other settings are unchanged.", "json.values_kept",
-                 {"path": PREFERENCES, "values": kept})
+                 {"path": PREFERENCES, "values": kept, "unset": unset})
 
 
 # --- ops builders (solutions are data) ---------------------------------------------------------------
@@ -226,6 +208,5 @@ def pref(key: str, value: Any) -> dict[str, Any]:
     return {"op": "json.set", "path": PREFERENCES, "key": key, "value": value}
 
 
-def engine_ops(engine: str) -> list[dict[str, Any]]:
-    """What Chrome writes when `engine` is made the default search engine."""
-    return [pref("default_search_provider_data.template_url_data", dict(ENGINES[engine]))]
+#: The Chrome app kit: families built with `forge.family.family(NAME, CHROME, ...)`.
+CHROME = AppKit(apps=(APP,), source=source_nodes, state="profile", prepare=prepare, instruction=instruction)

@@ -7,14 +7,35 @@ profile starts with a different default.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.chrome import kit as chc
 
 NAME = "chrome.search_engine"
+#: Search engines Chrome ships for en-US: key -> the template_url_data Chrome writes when one is chosen.
+ENGINES: dict[str, dict[str, Any]] = {
+    "google": {"short_name": "Google", "keyword": "google.com", "prepopulate_id": 1,
+               "url": "{google:baseURL}search?q={searchTerms}&{google:RLZ}{google:originalQueryForSuggestion}"
+                      "{google:assistedQueryStats}{google:searchFieldtrialParameter}ie={inputEncoding}",
+               "favicon_url": "https://www.google.com/images/branding/product/ico/googleg_lodp.ico"},
+    "bing": {"short_name": "Bing", "keyword": "bing.com", "prepopulate_id": 3,
+             "url": "https://www.bing.com/search?q={searchTerms}&PC=U316&FORM=CHROMN",
+             "favicon_url": "https://www.bing.com/sa/simg/bing_p_rr_teal_min.ico"},
+    "yahoo": {"short_name": "Yahoo!", "keyword": "yahoo.com", "prepopulate_id": 2,
+              "url": "https://search.yahoo.com/search{google:pathWildcard}?ei={inputEncoding}&fr=crmas&p={searchTerms}",
+              "favicon_url": "https://search.yahoo.com/favicon.ico"},
+    "duckduckgo": {"short_name": "DuckDuckGo", "keyword": "duckduckgo.com", "prepopulate_id": 92,
+                   "url": "https://duckduckgo.com/?q={searchTerms}", "favicon_url": "https://duckduckgo.com/favicon.ico"},
+    "ecosia": {"short_name": "Ecosia", "keyword": "ecosia.org", "prepopulate_id": 101,
+               "url": "https://www.ecosia.org/search?q={searchTerms}&addon=opensearch",
+               "favicon_url": "https://cdn.ecosia.org/assets/images/ico/favicon.ico"},
+}
+SITES = {"google": "www.google.com", "bing": "www.bing.com", "yahoo": "www.yahoo.com",
+         "duckduckgo": "duckduckgo.com", "ecosia": "www.ecosia.org"}
 PHRASINGS = (
     "Make {name} (shortcut: {keyword}) the default search engine in Google Chrome.",
     "In Chrome's settings, change the search engine used in the address bar to {name} ({keyword}).",
@@ -25,51 +46,59 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "bookmarks"), ("profile", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    engine = values["params"]["engine"]
-    profile = chc.base_profile(values["bookmarks"], rng)
-    others = [e for e in chc.ENGINES if e != engine]
+class Params(TypedDict):
+    engine: Literal["google", "bing", "yahoo", "duckduckgo", "ecosia"]
+
+
+@dataclass(frozen=True)
+class Target:
+    engine: str  # the key in ENGINES to make the default
+    wrong: str  # another engine (neither the asked one nor the initial default): a plausible mis-click
+
+
+def engine_ops(engine: str) -> list[dict[str, Any]]:
+    """What Chrome writes when `engine` is made the default search engine."""
+    return [chc.pref("default_search_provider_data.template_url_data", dict(ENGINES[engine]))]
+
+
+def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[chc.Profile, Target]:
+    engine = params["engine"]
+    profile = chc.base_profile(bookmarks, rng)
+    others = [e for e in ENGINES if e != engine]
     if engine != "google" and rng.random() < 0.5:
         current = "google"
     else:
         current = rng.choice([e for e in others if e != "google"])
     if current != "google":
-        profile = profile.with_prefs(**{"default_search_provider_data.template_url_data": dict(chc.ENGINES[current])})
-    data = chc.ENGINES[engine]
-    facts = {"name": data["short_name"], "keyword": data["keyword"], "current": chc.ENGINES[current]["short_name"]}
+        profile = profile.with_prefs(**{"default_search_provider_data.template_url_data": dict(ENGINES[current])})
+    data = ENGINES[engine]
+    facts = {"name": data["short_name"], "keyword": data["keyword"], "current": ENGINES[current]["short_name"]}
     wrong = rng.choice([e for e in others if e != current])
-    return {"profile": profile, "facts": facts, "target": {"engine": engine, "wrong": wrong}}
+    return Goal(profile, facts, Target(engine, wrong))
 
 
-@node("rubric", "rubric", ("profile", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    data = chc.ENGINES[values["target"]["engine"]]
+def rubric(profile: chc.Profile, target: Target) -> list[Check]:
+    data = ENGINES[target.engine]
     check = Check(id="engine", criterion=f"Chrome's default search engine is {data['short_name']} ({data['keyword']}).",
                   primitive="chrome.search_engine",
                   args={"path": chc.PREFERENCES, "name": data["short_name"], "keyword": data["keyword"]})
-    return {"rubric": [check, chc.prefs_kept_check(values["profile"].prefs, "default_search_provider_data")]}
+    return [check, chc.prefs_kept_check(profile.prefs, "default_search_provider_data")]
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    engine, wrong = values["target"]["engine"], values["target"]["wrong"]
-    site = "https://" + {"google": "www.google.com", "bing": "www.bing.com", "yahoo": "www.yahoo.com",
-                         "duckduckgo": "duckduckgo.com", "ecosia": "www.ecosia.org"}[engine] + "/"
-    return {"solutions": [
-        Solution("oracle", f"makes {engine} the default search engine", chc.engine_ops(engine)),
-        Solution("near-miss-1", f"picks the wrong entry ({chc.ENGINES[wrong]['short_name']})", chc.engine_ops(wrong)),
-        Solution("near-miss-2", "sets the search engine's site as the home page instead",
-                 [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", site)]),
-    ]}
+def solve(target: Target) -> Attempts:
+    engine, wrong = target.engine, target.wrong
+    site = f"https://{SITES[engine]}/"
+    return Attempts(
+        Attempt(f"makes {engine} the default search engine", engine_ops(engine)),
+        [Attempt(f"picks the wrong entry ({ENGINES[wrong]['short_name']})", engine_ops(wrong)),
+         Attempt("sets the search engine's site as the home page instead",
+                 [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", site)])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(chc.APP,),
+WORKFLOW = family(
+    NAME, chc.CHROME,
     description="Make a stated built-in search engine Chrome's default search engine.",
-    knobs={"engine": tuple(chc.ENGINES)},
-    nodes=(*chc.source_nodes(), goal, chc.prepare, chc.instruction(NAME, PHRASINGS), rubric, solve),
+    knobs={"engine": tuple(ENGINES)},
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

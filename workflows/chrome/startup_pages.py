@@ -7,11 +7,12 @@ two or three stated pages; add a page to the existing set; replace the set; or s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.chrome import kit as chc
 
 NAME = "chrome.startup_pages"
@@ -29,32 +30,42 @@ def _session(mode: int, urls: list[str]) -> dict[str, Any]:
     return {"session.restore_on_startup": mode, "session.startup_urls": urls}
 
 
-@node("goal", "goal", ("params", "bookmarks"), ("profile", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    target = values["params"]["target"]
-    profile = chc.base_profile(values["bookmarks"], rng)
-    fresh = [s["url"] for s in chc.pick_sites(values["bookmarks"], rng, 3)]
+class Params(TypedDict):
+    target: Literal["one_page", "two_pages", "three_pages", "add_page", "replace_pages", "continue", "new_tab"]
+
+
+@dataclass(frozen=True)
+class Target:
+    mode: str  # "urls" (open stated pages), "continue" or "new_tab"
+    urls: list[str] | None  # the pages Chrome must open, in order (mode "urls" only)
+    spare: str  # a page the person has not bookmarked, for the "one page too many" near-misses
+    initial: dict[str, Any]  # the initial `session` Preferences (restore_on_startup, startup_urls)
+
+
+def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[chc.Profile, Target]:
+    target = params["target"]
+    profile = chc.base_profile(bookmarks, rng)
+    fresh = [s["url"] for s in chc.pick_sites(bookmarks, rng, 3)]
     old = rng.sample([url for _, _, url in profile.links()], 2)
-    goal_state: dict[str, Any]
+    urls: list[str] | None
     if target in PAGES:
         urls = fresh[:PAGES[target]]
         profile = profile.with_prefs(**_session(rng.choice([1, 5]), []))
         what = f"make it open {'this page' if len(urls) == 1 else 'these pages'}: {chc.join_and(urls)}"
         plain = f"open {chc.join_and(urls)} every time it starts"
-        goal_state = {"mode": "urls", "urls": urls}
+        mode = "urls"
     elif target == "add_page":
         kept = old[:rng.randint(1, 2)]
         profile = profile.with_prefs(**_session(4, kept))
         them = "that page" if len(kept) == 1 else "those"
         what = f"it currently opens {chc.join_and(kept)}; keep {them} and add {fresh[0]}"
         plain = f"open {chc.join_and([*kept, fresh[0]])} at startup (it now opens only {chc.join_and(kept)})"
-        goal_state = {"mode": "urls", "urls": [*kept, fresh[0]]}
+        mode, urls = "urls", [*kept, fresh[0]]
     elif target == "replace_pages":
         profile = profile.with_prefs(**_session(4, old))
         what = f"replace the pages it opens now ({chc.join_and(old)}) with {chc.join_and(fresh[:2])}"
         plain = f"open only {chc.join_and(fresh[:2])} at startup, no longer {chc.join_and(old)}"
-        goal_state = {"mode": "urls", "urls": fresh[:2]}
+        mode, urls = "urls", fresh[:2]
     else:
         pages = rng.random() < 0.6
         other = 4 if pages else (5 if target == "continue" else 1)
@@ -63,25 +74,23 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                 else "choose 'Open the New Tab page'")
         plain = ("continue where I left off, restoring the previous session's tabs" if target == "continue"
                  else "open just the New Tab page")
-        goal_state = {"mode": target, "urls": None}
-    goal_state |= {"spare": fresh[2], "initial": profile.prefs["session"]}
-    return {"profile": profile, "facts": {"what": what, "what_plain": plain}, "target": goal_state}
+        mode, urls = target, None
+    return Goal(profile, {"what": what, "what_plain": plain},
+                Target(mode, urls, spare=fresh[2], initial=profile.prefs["session"]))
 
 
-@node("rubric", "rubric", ("profile", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    args: dict[str, Any] = {"path": chc.PREFERENCES, "mode": t["mode"]}
-    if t["mode"] == "urls":
-        args["urls"] = t["urls"]
-        criterion = f"On startup Chrome opens exactly these pages: {', '.join(t['urls'])}."
+def rubric(profile: chc.Profile, target: Target) -> list[Check]:
+    args: dict[str, Any] = {"path": chc.PREFERENCES, "mode": target.mode}
+    if target.mode == "urls":
+        args["urls"] = target.urls
+        criterion = f"On startup Chrome opens exactly these pages: {', '.join(target.urls or [])}."
     else:
         criterion = {"continue": "On startup Chrome continues where it left off.",
-                     "new_tab": "On startup Chrome opens the New Tab page."}[t["mode"]]
+                     "new_tab": "On startup Chrome opens the New Tab page."}[target.mode]
     # Choosing another startup mode in Chrome keeps the list of pages: only a pages task may change it
-    scope = "session" if t["mode"] == "urls" else "session.restore_on_startup"
-    return {"rubric": [Check(id="startup", criterion=criterion, primitive="chrome.startup_pages", args=args),
-                       chc.prefs_kept_check(values["profile"].prefs, scope)]}
+    scope = "session" if target.mode == "urls" else "session.restore_on_startup"
+    return [Check(id="startup", criterion=criterion, primitive="chrome.startup_pages", args=args),
+            chc.prefs_kept_check(profile.prefs, scope)]
 
 
 def _set(mode: int, urls: list[str] | None = None) -> list[dict[str, Any]]:
@@ -89,51 +98,46 @@ def _set(mode: int, urls: list[str] | None = None) -> list[dict[str, Any]]:
     return ops + ([chc.pref("session.startup_urls", urls)] if urls is not None else [])
 
 
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    target, t = values["params"]["target"], values["target"]
-    initial = t["initial"]
-    urls = t["urls"] or []
-    misses: list[tuple[str, list[dict[str, Any]]]]
-    if target in PAGES:
+def solve(params: Params, target: Target) -> Attempts:
+    initial = target.initial
+    urls = target.urls or []
+    if params["target"] in PAGES:
         oracle = _set(4, urls)
-        misses = [("enters the pages but leaves the startup option as it was",
-                   _set(initial["restore_on_startup"], urls)),
-                  ("adds one page too many", _set(4, [*urls, t["spare"]]))]
+        misses = [Attempt("enters the pages but leaves the startup option as it was",
+                          _set(initial["restore_on_startup"], urls)),
+                  Attempt("adds one page too many", _set(4, [*urls, target.spare]))]
         if len(urls) > 1:
-            misses.append(("leaves out the last page", _set(4, urls[:-1])))
+            misses.append(Attempt("leaves out the last page", _set(4, urls[:-1])))
         else:
-            misses.append(("makes the page the home page instead",
-                           [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", urls[0])]))
-    elif target == "replace_pages":
+            misses.append(Attempt("makes the page the home page instead",
+                                  [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", urls[0])]))
+    elif params["target"] == "replace_pages":
         oracle = _set(4, urls)
-        misses = [("adds the new pages but keeps the old ones too", _set(4, [*initial["startup_urls"], *urls])),
-                  ("replaces the old pages with only the first new one", _set(4, urls[:1])),
-                  ("removes one old page and adds the new ones", _set(4, [*initial["startup_urls"][1:], *urls]))]
-    elif target == "add_page":
+        misses = [Attempt("adds the new pages but keeps the old ones too",
+                          _set(4, [*initial["startup_urls"], *urls])),
+                  Attempt("replaces the old pages with only the first new one", _set(4, urls[:1])),
+                  Attempt("removes one old page and adds the new ones",
+                          _set(4, [*initial["startup_urls"][1:], *urls]))]
+    elif params["target"] == "add_page":
         oracle = _set(4, urls)
-        misses = [("replaces the existing pages with the new one", _set(4, urls[-1:])),
-                  ("adds the page as the home page instead",
-                   [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", urls[-1])])]
-    elif target == "continue":
+        misses = [Attempt("replaces the existing pages with the new one", _set(4, urls[-1:])),
+                  Attempt("adds the page as the home page instead",
+                          [chc.pref("homepage_is_newtabpage", False), chc.pref("homepage", urls[-1])])]
+    elif params["target"] == "continue":
         oracle = _set(1)
-        misses = [("chooses 'Open the New Tab page'", _set(5)),
-                  ("chooses 'Open a specific page or set of pages'", _set(4, [t["spare"]]))]
+        misses = [Attempt("chooses 'Open the New Tab page'", _set(5)),
+                  Attempt("chooses 'Open a specific page or set of pages'", _set(4, [target.spare]))]
     else:
         oracle = _set(5)
-        misses = [("chooses 'Continue where you left off'", _set(1)),
-                  ("makes the New Tab page the home page instead", [chc.pref("homepage_is_newtabpage", True)])]
-    solutions = [Solution("oracle", "sets the startup behaviour as asked", oracle)]
-    solutions += [Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]
-    return {"solutions": solutions}
+        misses = [Attempt("chooses 'Continue where you left off'", _set(1)),
+                  Attempt("makes the New Tab page the home page instead", [chc.pref("homepage_is_newtabpage", True)])]
+    return Attempts(Attempt("sets the startup behaviour as asked", oracle), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(chc.APP,),
+WORKFLOW = family(
+    NAME, chc.CHROME,
     description="Set what Chrome opens on startup: stated pages, added or replaced pages, the previous session or "
                 "the New Tab page.",
     knobs={"target": ("one_page", "two_pages", "three_pages", "add_page", "replace_pages", "continue", "new_tab")},
-    nodes=(*chc.source_nodes(), goal, chc.prepare, chc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

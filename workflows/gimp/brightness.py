@@ -9,14 +9,14 @@ the wrong direction, too timid, too strong, another format behind the same exten
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
 from PIL import ImageStat
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.image import PHOTO_KINDS, flatten
 from workflows.gimp import kit as gc
 
@@ -43,6 +43,21 @@ PHRASINGS = (
 )
 
 
+Direction = Literal["brighter", "darker"]
+
+
+class Params(TypedDict):
+    direction: Direction
+    fmt: Literal["png", "jpg"]
+
+
+@dataclass(frozen=True)
+class Target:
+    direction: Direction
+    low: int  # the mean brightness must change by at least `low` percent
+    high: int  # and by at most `high` percent
+
+
 def mean_brightness(image: Any) -> float:
     return float(ImageStat.Stat(flatten(image).convert("L")).mean[0])
 
@@ -59,55 +74,45 @@ def factor_for(src: gc.Source, change: float) -> float:
     return round(factor, 4)
 
 
-@node("goal", "goal", ("params", "source"), ("facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    src: gc.Source = values["source"]
-    direction = values["params"]["direction"]
+def goal(rng: random.Random, params: Params, source: gc.Source) -> Goal[None, Target]:
+    direction = params["direction"]
     low = rng.choice(LOWS)
-    facts = {"path": src.path, "subject": src.subject, "direction": direction, "low": low, "high": low + SPAN,
-             "fmt": src.format_name, "why": rng.choice(REASONS[direction])}
-    return {"facts": facts, "target": {"direction": direction, "low": low, "high": low + SPAN}}
+    facts = {"path": source.path, "subject": source.subject, "direction": direction, "low": low, "high": low + SPAN,
+             "fmt": source.format_name, "why": rng.choice(REASONS[direction])}
+    return Goal(None, facts, Target(direction, low, low + SPAN))
 
 
-@node("rubric", "rubric", ("source", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    t = values["target"]
-    criterion = f"{src.path} is {t['direction']}: mean brightness changed by {t['low']}-{t['high']}%."
-    args = {"path": src.path, "baseline": round(mean_brightness(src.image), 2), "direction": t["direction"],
-            "min_percent": t["low"], "max_percent": t["high"]}
+def rubric(source: gc.Source, target: Target) -> list[Check]:
+    criterion = f"{source.path} is {target.direction}: mean brightness changed by {target.low}-{target.high}%."
+    args = {"path": source.path, "baseline": round(mean_brightness(source.image), 2), "direction": target.direction,
+            "min_percent": target.low, "max_percent": target.high}
     changed = Check("brightness", criterion, "image.brightness_changed", args)
-    return {"rubric": [changed, gc.content_check(src.path, src, [], "the same scene", tone=True),
-                       gc.size_kept_check(src.path, src), gc.format_check(src.path, src.fmt)]}
+    return [changed, gc.content_check(source.path, source, [], "the same scene", tone=True),
+            gc.size_kept_check(source.path, source), gc.format_check(source.path, source.fmt)]
 
 
-@node("solve", "solve", ("source", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    t = values["target"]
-    sign = 1 if t["direction"] == "brighter" else -1
+def solve(source: gc.Source, target: Target) -> Attempts:
+    sign = 1 if target.direction == "brighter" else -1
 
     def adjust(change: float) -> list[dict[str, Any]]:
-        return [{"op": "image.adjust", "path": src.path, "brightness": factor_for(src, sign * change)}]
+        return [{"op": "image.adjust", "path": source.path, "brightness": factor_for(source, sign * change)}]
 
-    middle = (t["low"] + t["high"]) / 2
+    middle = (target.low + target.high) / 2
     right = adjust(middle)
-    return {"solutions": [
-        Solution("oracle", f"make it {t['direction']} by about {middle:g}%", right),
-        Solution("near-miss-1", "went the wrong way", [{**right[0], "brightness": factor_for(src, -sign * middle)}]),
-        Solution("near-miss-2", f"too timid: only about {t['low'] / 3:.0f}%", adjust(t["low"] / 3)),
-        Solution("near-miss-3", f"overdid it: about {t['high'] + 12}%", adjust(t["high"] + 12)),
-        Solution("near-miss-4", f"saved {gc.other_format(src.fmt)} data behind the .{src.fmt} name",
-                 [*right, gc.wrong_format_op(src.path, src.fmt)]),
-    ]}
+    return Attempts(
+        Attempt(f"make it {target.direction} by about {middle:g}%", right),
+        [Attempt("went the wrong way", [{**right[0], "brightness": factor_for(source, -sign * middle)}]),
+         Attempt(f"too timid: only about {target.low / 3:.0f}%", adjust(target.low / 3)),
+         Attempt(f"overdid it: about {target.high + 12}%", adjust(target.high + 12)),
+         Attempt(f"saved {gc.other_format(source.fmt)} data behind the .{source.fmt} name",
+                 [*right, gc.wrong_format_op(source.path, source.fmt)])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(gc.APP,),
+WORKFLOW = family(
+    NAME, gc.GIMP,
     description="Make a photo brighter or darker by a stated range of percent of its mean brightness.",
     knobs={"direction": ("brighter", "darker"), "fmt": ("png", "jpg")},
-    nodes=(*gc.source_nodes(PHOTO_KINDS, lambda p: p["fmt"]), goal, gc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    source=gc.source_nodes(PHOTO_KINDS, lambda p: p["fmt"]),
 )

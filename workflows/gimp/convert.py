@@ -8,11 +8,12 @@ different name, and a smaller copy exported by mistake.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.image import EXTENSIONS, KINDS
 from workflows.gimp import kit as gc
 
@@ -45,25 +46,30 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "source"), ("facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    src: gc.Source = values["source"]
-    _, fmt = CONVERSIONS[values["params"]["conversion"]]
-    dest = src.sibling(fmt, rng.choice(SUFFIXES))
-    facts = {"path": src.path, "subject": src.subject, "dest": dest, "fmt": gc.FORMAT_NAMES[fmt],
-             "src_fmt": src.format_name, "use": rng.choice(USES[fmt])}
-    return {"facts": facts, "target": {"dest": dest, "fmt": fmt}}
+class Params(TypedDict):
+    conversion: Literal["png_to_jpg", "jpg_to_png", "bmp_to_png", "png_to_webp", "webp_to_png", "tiff_to_png",
+                        "jpg_to_webp", "png_to_tiff", "bmp_to_jpg", "tiff_to_jpg"]
 
 
-@node("rubric", "rubric", ("source", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    dest, fmt = values["target"]["dest"], values["target"]["fmt"]
-    kept = Check("original", f"The original {src.path} is still there and still a {src.format_name} file.",
-                 "image.format_is", {"path": src.path, "format": src.pil_format})
-    return {"rubric": [gc.format_check(dest, fmt), gc.size_kept_check(dest, src),
-                       gc.content_check(dest, src, [], "the same picture as the original"), kept]}
+@dataclass(frozen=True)
+class Target:
+    dest: str  # the new file's path
+    fmt: str  # its format (a `CONVERSIONS` format)
+
+
+def goal(rng: random.Random, params: Params, source: gc.Source) -> Goal[None, Target]:
+    _, fmt = CONVERSIONS[params["conversion"]]
+    dest = source.sibling(fmt, rng.choice(SUFFIXES))
+    facts = {"path": source.path, "subject": source.subject, "dest": dest, "fmt": gc.FORMAT_NAMES[fmt],
+             "src_fmt": source.format_name, "use": rng.choice(USES[fmt])}
+    return Goal(None, facts, Target(dest, fmt))
+
+
+def rubric(source: gc.Source, target: Target) -> list[Check]:
+    kept = Check("original", f"The original {source.path} is still there and still a {source.format_name} file.",
+                 "image.format_is", {"path": source.path, "format": source.pil_format})
+    return [gc.format_check(target.dest, target.fmt), gc.size_kept_check(target.dest, source),
+            gc.content_check(target.dest, source, [], "the same picture as the original"), kept]
 
 
 def _typo(dest: str, fmt: str) -> str:
@@ -73,28 +79,23 @@ def _typo(dest: str, fmt: str) -> str:
     return stem + other if other else stem + "-copy" + EXTENSIONS[fmt]
 
 
-@node("solve", "solve", ("source", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    dest, fmt = values["target"]["dest"], values["target"]["fmt"]
-    export = {"op": "image.convert_format", "path": src.path, "dest": dest}
-    half = {"op": "image.resize", "path": src.path, "width": src.width // 2, "height": src.height // 2}
-    return {"solutions": [
-        Solution("oracle", f"export as {gc.FORMAT_NAMES[fmt]} to {dest}", [export]),
-        Solution("near-miss-1", f"renamed a copy to {dest} without converting (still {src.format_name} inside)",
-                 [{**export, "format": src.pil_format}]),
-        Solution("near-miss-2", f"exported to {_typo(dest, fmt)} instead of {dest}",
-                 [{**export, "dest": _typo(dest, fmt)}]),
-        Solution("near-miss-3", "exported a copy scaled to half size", [half, export]),
-    ]}
+def solve(source: gc.Source, target: Target) -> Attempts:
+    dest, fmt = target.dest, target.fmt
+    export = {"op": "image.convert_format", "path": source.path, "dest": dest}
+    half = {"op": "image.resize", "path": source.path, "width": source.width // 2, "height": source.height // 2}
+    return Attempts(
+        Attempt(f"export as {gc.FORMAT_NAMES[fmt]} to {dest}", [export]),
+        [Attempt(f"renamed a copy to {dest} without converting (still {source.format_name} inside)",
+                 [{**export, "format": source.pil_format}]),
+         Attempt(f"exported to {_typo(dest, fmt)} instead of {dest}", [{**export, "dest": _typo(dest, fmt)}]),
+         Attempt("exported a copy scaled to half size", [half, export])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(gc.APP,),
+WORKFLOW = family(
+    NAME, gc.GIMP,
     description="Export a picture to another format (PNG, JPEG, WebP, TIFF) at a stated path, keeping the original.",
     knobs={"conversion": tuple(CONVERSIONS)},
-    nodes=(*gc.source_nodes(KINDS, lambda p: CONVERSIONS[p["conversion"]][0]), goal,
-           gc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    source=gc.source_nodes(KINDS, lambda p: CONVERSIONS[p["conversion"]][0]),
 )

@@ -9,11 +9,12 @@ smooth sky is not a mistake a content check can see.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.image import KINDS
 from workflows.gimp import kit as gc
 
@@ -29,6 +30,19 @@ PHRASINGS = (
 )
 
 
+Region = Literal["box", "center_square", "trim_border", "half"]
+
+
+class Params(TypedDict):
+    region: Region
+    fmt: Literal["png", "jpg"]
+
+
+@dataclass(frozen=True)
+class Target:
+    box: list[int]  # the region to keep: [left, top, right, bottom] in pixels of the original
+
+
 def _box(box: list[int]) -> tuple[int, int, int, int]:
     return box[0], box[1], box[2], box[3]
 
@@ -37,7 +51,7 @@ def _round10(value: float) -> int:
     return int(value // 10 * 10)
 
 
-def _plan(rng: Any, region: str, w: int, h: int) -> tuple[list[int], str]:
+def _plan(rng: random.Random, region: str, w: int, h: int) -> tuple[list[int], str]:
     """The crop box [left, top, right, bottom] and how the instruction states it."""
     if region == "box":
         bw, bh = _round10(w * rng.uniform(0.4, 0.7)), _round10(h * rng.uniform(0.4, 0.7))
@@ -59,25 +73,20 @@ def _plan(rng: Any, region: str, w: int, h: int) -> tuple[list[int], str]:
     return box, f"crop it to its {side} half (the {side} 50% of the picture at {span})"
 
 
-@node("goal", "goal", ("params", "source"), ("facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    box, task = _plan(ctx.rng("goal"), values["params"]["region"], src.width, src.height)
-    facts = {"path": src.path, "subject": src.subject, "task": task, "fmt": src.format_name}
-    return {"facts": facts, "target": box}
+def goal(rng: random.Random, params: Params, source: gc.Source) -> Goal[None, Target]:
+    box, task = _plan(rng, params["region"], source.width, source.height)
+    facts = {"path": source.path, "subject": source.subject, "task": task, "fmt": source.format_name}
+    return Goal(None, facts, Target(box))
 
 
-@node("rubric", "rubric", ("params", "source", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    box: list[int] = values["target"]
+def rubric(params: Params, source: gc.Source, target: Target) -> list[Check]:
+    box = target.box
     checks = []
-    if values["params"]["region"] == "box":
-        checks.append(gc.size_check(src.path, box[2] - box[0], box[3] - box[1]))
-    checks.append(Check("cropped", f"{src.path} is the region {box} (left, top, right, bottom) of the original.",
-                        "image.cropped_to", {"path": src.path, "box": box,
-                                             "original": src.recipe()}))
-    return {"rubric": [*checks, gc.format_check(src.path, src.fmt)]}
+    if params["region"] == "box":
+        checks.append(gc.size_check(source.path, box[2] - box[0], box[3] - box[1]))
+    checks.append(Check("cropped", f"{source.path} is the region {box} (left, top, right, bottom) of the original.",
+                        "image.cropped_to", {"path": source.path, "box": box, "original": source.recipe()}))
+    return [*checks, gc.format_check(source.path, source.fmt)]
 
 
 def _candidates(region: str, box: list[int], w: int, h: int) -> list[tuple[str, list[int] | None, list[int]]]:
@@ -103,30 +112,27 @@ def _candidates(region: str, box: list[int], w: int, h: int) -> list[tuple[str, 
     return out
 
 
-@node("solve", "solve", ("params", "source", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    box: list[int] = values["target"]
-    expected = src.image.crop(_box(box))
-    crop = {"op": "image.crop", "path": src.path, "box": box}
-    misses = [Solution("near-miss-1", f"saved {gc.other_format(src.fmt)} data behind the .{src.fmt} name",
-                       [crop, gc.wrong_format_op(src.path, src.fmt)])]
-    for why, wrong, size in _candidates(values["params"]["region"], box, src.width, src.height):
-        if wrong is not None and not (0 <= wrong[0] < wrong[2] <= src.width and 0 <= wrong[1] < wrong[3] <= src.height):
+def solve(params: Params, source: gc.Source, target: Target) -> Attempts:
+    box = target.box
+    expected = source.image.crop(_box(box))
+    crop = {"op": "image.crop", "path": source.path, "box": box}
+    misses = [Attempt(f"saved {gc.other_format(source.fmt)} data behind the .{source.fmt} name",
+                      [crop, gc.wrong_format_op(source.path, source.fmt)])]
+    for why, wrong, size in _candidates(params["region"], box, source.width, source.height):
+        if wrong is not None and not (0 <= wrong[0] < wrong[2] <= source.width
+                                      and 0 <= wrong[1] < wrong[3] <= source.height):
             continue
-        ops = ([{"op": "image.crop", "path": src.path, "box": wrong}] if wrong is not None else
-               [{"op": "image.resize", "path": src.path, "width": size[0], "height": size[1]}])
-        if gc.clearly_differs(gc.preview(src, ops), expected):
-            misses.append(Solution(f"near-miss-{len(misses) + 1}", why, ops))
-    return {"solutions": [Solution("oracle", f"crop to {box} and save in place", [crop]), *misses]}
+        ops = ([{"op": "image.crop", "path": source.path, "box": wrong}] if wrong is not None else
+               [{"op": "image.resize", "path": source.path, "width": size[0], "height": size[1]}])
+        if gc.clearly_differs(gc.preview(source, ops), expected):
+            misses.append(Attempt(why, ops))
+    return Attempts(Attempt(f"crop to {box} and save in place", [crop]), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(gc.APP,),
+WORKFLOW = family(
+    NAME, gc.GIMP,
     description="Crop a picture to a stated rectangle, the largest centred square, inside a border, or one half.",
     knobs={"region": ("box", "center_square", "trim_border", "half"), "fmt": ("png", "jpg")},
-    nodes=(*gc.source_nodes(KINDS, lambda p: p["fmt"], size_ok=lambda kind, size: size[0] != size[1]), goal,
-           gc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    source=gc.source_nodes(KINDS, lambda p: p["fmt"], size_ok=lambda kind, size: size[0] != size[1]),
 )

@@ -9,11 +9,12 @@ print resolution not set, the edit saved over the original instead of exported.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.image import PHOTO_KINDS
 from workflows.gimp import kit as gc
 
@@ -44,45 +45,54 @@ PHRASINGS = (
     "Export {path} ({subject}) to {dest} as {task}, without overwriting the original.",
 )
 
+Use = Literal["icon", "thumbnail", "avatar", "print_gray"]
 
-@node("goal", "goal", ("params", "source"), ("facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    use = values["params"]["use"]
-    src: gc.Source = values["source"]
-    n = ctx.rng("goal").choice(USES[use][2])
+
+class Params(TypedDict):
+    use: Use
+
+
+@dataclass(frozen=True)
+class Target:
+    use: Use
+    n: int  # the use's number: side in pixels (icon, avatar), width (thumbnail) or ppi (print_gray)
+    dest: str  # the copy's path
+    fmt: str  # the copy's format
+
+
+def goal(rng: random.Random, params: Params, source: gc.Source) -> Goal[None, Target]:
+    use = params["use"]
+    n = rng.choice(USES[use][2])
     text, suffix, fmt = TASKS[use]
-    dest = src.sibling(fmt, suffix.format(n=n))
-    facts = {"path": src.path, "subject": src.subject, "task": text.format(n=n), "dest": dest}
-    return {"facts": facts, "target": {"use": use, "n": n, "dest": dest, "fmt": fmt}}
+    dest = source.sibling(fmt, suffix.format(n=n))
+    facts = {"path": source.path, "subject": source.subject, "task": text.format(n=n), "dest": dest}
+    return Goal(None, facts, Target(use, n, dest, fmt))
 
 
-@node("rubric", "rubric", ("source", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    t = values["target"]
-    use, n, dest = t["use"], t["n"], t["dest"]
-    checks = [gc.format_check(dest, t["fmt"])]
+def rubric(source: gc.Source, target: Target) -> list[Check]:
+    use, n, dest = target.use, target.n, target.dest
+    checks = [gc.format_check(dest, target.fmt)]
     gray = Check("grayscale", f"{dest} has no colour: every pixel is grey.", "image.grayscale", {"path": dest})
     if use == "icon":
         checks += [gc.size_check(dest, n, n), gray,
-                   gc.content_check(dest, src, _ops(src, use, n), "the logo", gray=True, tone=True)]
+                   gc.content_check(dest, source, _ops(source, use, n), "the logo", gray=True, tone=True)]
     elif use == "thumbnail":
         checks += [Check("side", f"{dest} is exactly {n} pixels wide.", "image.side_equals",
                          {"path": dest, "side": "width", "pixels": n}),
-                   Check("aspect", f"{dest} keeps the aspect ratio of {src.width} by {src.height}.",
-                         "image.aspect_preserved", {"path": dest, "width": src.width, "height": src.height}),
-                   gc.content_check(dest, src, _ops(src, use, n), "the whole photo, scaled down")]
+                   Check("aspect", f"{dest} keeps the aspect ratio of {source.width} by {source.height}.",
+                         "image.aspect_preserved", {"path": dest, "width": source.width, "height": source.height}),
+                   gc.content_check(dest, source, _ops(source, use, n), "the whole photo, scaled down")]
     elif use == "avatar":
         checks += [gc.size_check(dest, n, n),
-                   gc.content_check(dest, src, _ops(src, use, n), "the photo's centred square")]
+                   gc.content_check(dest, source, _ops(source, use, n), "the photo's centred square")]
     else:
         checks += [gray, Check("dpi", f"{dest} has a print resolution of {n} ppi.", "image.dpi_is",
                                {"path": dest, "dpi": n}),
-                   gc.size_kept_check(dest, src),
-                   gc.content_check(dest, src, _ops(src, use, n), "the original picture", gray=True, tone=True)]
-    kept = Check("original", f"The original {src.path} still has its own size.", "image.size_unchanged",
-                 {"path": src.path, "width": src.width, "height": src.height})
-    return {"rubric": [*checks, kept]}
+                   gc.size_kept_check(dest, source),
+                   gc.content_check(dest, source, _ops(source, use, n), "the original picture", gray=True, tone=True)]
+    kept = Check("original", f"The original {source.path} still has its own size.", "image.size_unchanged",
+                 {"path": source.path, "width": source.width, "height": source.height})
+    return [*checks, kept]
 
 
 def _ops(src: gc.Source, use: str, n: int) -> list[dict[str, Any]]:
@@ -102,44 +112,38 @@ def _ops(src: gc.Source, use: str, n: int) -> list[dict[str, Any]]:
             {"op": "image.set_dpi", "path": path, "dpi": n}]
 
 
-@node("solve", "solve", ("source", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    t = values["target"]
-    use, n, dest, fmt = t["use"], t["n"], t["dest"], t["fmt"]
-    export = {"op": "image.convert_format", "path": src.path, "dest": dest}
-    right = _ops(src, use, n)
-    misses: list[tuple[str, list[dict[str, Any]]]] = [
-        (f"exported {gc.other_format(fmt)} data behind the .{fmt} name",
-         [*right, {**export, "format": gc.other_format(fmt)}]),
-        ("made the edits but saved them over the original instead of exporting the copy", right),
+def solve(source: gc.Source, target: Target) -> Attempts:
+    use, n, dest, fmt = target.use, target.n, target.dest, target.fmt
+    export = {"op": "image.convert_format", "path": source.path, "dest": dest}
+    right = _ops(source, use, n)
+    misses: list[Attempt] = [
+        Attempt(f"exported {gc.other_format(fmt)} data behind the .{fmt} name",
+                [*right, {**export, "format": gc.other_format(fmt)}]),
+        Attempt("made the edits but saved them over the original instead of exporting the copy", right),
     ]
     if use in ("icon", "print_gray"):
-        misses.append(("left the colour in", [op for op in right if op.get("mode") != "grayscale"] + [export]))
+        misses.append(Attempt("left the colour in", [op for op in right if op.get("mode") != "grayscale"] + [export]))
     if use == "print_gray":
-        misses.append(("never set the print resolution", [*right[:1], export]))
-    squash = [{"op": "image.resize", "path": src.path, "width": n, "height": n}, export]
-    if use == "thumbnail" and n != round(n * src.height / src.width):
-        misses.append(("squashed the whole photo to a square", squash))
+        misses.append(Attempt("never set the print resolution", [*right[:1], export]))
+    squash: list[dict[str, Any]] = [{"op": "image.resize", "path": source.path, "width": n, "height": n}, export]
+    if use == "thumbnail" and n != round(n * source.height / source.width):
+        misses.append(Attempt("squashed the whole photo to a square", squash))
     if use == "avatar":
-        s = min(src.width, src.height)
-        corner = [{"op": "image.crop", "path": src.path, "box": [0, 0, s, s]}, *right[1:], export]
-        expected = gc.preview(src, right)
-        misses += [(why, ops) for why, ops in (("squashed the whole photo to a square", squash),
-                                               ("cropped the square at the top-left corner", corner))
-                   if gc.clearly_differs(gc.preview(src, ops), expected)]
-    solutions = [Solution("oracle", f"make the {use} copy and export it to {dest}", [*right, export])]
-    solutions += [Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]
-    return {"solutions": solutions}
+        s = min(source.width, source.height)
+        corner: list[dict[str, Any]] = [{"op": "image.crop", "path": source.path, "box": [0, 0, s, s]}, *right[1:],
+                                        export]
+        expected = gc.preview(source, right)
+        misses += [Attempt(why, ops) for why, ops in (("squashed the whole photo to a square", squash),
+                                                      ("cropped the square at the top-left corner", corner))
+                   if gc.clearly_differs(gc.preview(source, ops), expected)]
+    return Attempts(Attempt(f"make the {use} copy and export it to {dest}", [*right, export]), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(gc.APP,),
+WORKFLOW = family(
+    NAME, gc.GIMP,
     description="Export a copy of a picture for a stated use: icon, thumbnail, profile picture or print copy.",
     knobs={"use": tuple(USES)},
-    nodes=(*gc.source_nodes(lambda p: USES[p["use"]][0], lambda p: USES[p["use"]][1],
-                            size_ok=lambda kind, size: kind == "logo" or size[0] != size[1]),
-           goal, gc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    source=gc.source_nodes(lambda p: USES[p["use"]][0], lambda p: USES[p["use"]][1],
+                           size_ok=lambda kind, size: kind == "logo" or size[0] != size[1]),
 )

@@ -8,11 +8,12 @@ format behind the same extension.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.image import KINDS, PALETTE_NAMES
 from workflows.gimp import kit as gc
 
@@ -35,42 +36,42 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("source",), ("facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    facts = {"path": src.path, "subject": src.subject, "fmt": src.format_name,
-             "why": ctx.rng("goal").choice(REASONS)}
-    return {"facts": facts, "target": src.path}
+class Params(TypedDict):
+    fmt: Literal["png", "jpg", "bmp", "tiff", "webp"]  # the picture's own format (read by the source nodes)
 
 
-@node("rubric", "rubric", ("source",), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    gray = Check("grayscale", f"{src.path} has no colour left: every pixel is grey.", "image.grayscale",
-                 {"path": src.path})
-    return {"rubric": [gray, gc.content_check(src.path, src, [], "the original picture", gray=True, tone=True),
-                       gc.size_kept_check(src.path, src), gc.format_check(src.path, src.fmt)]}
+@dataclass(frozen=True)
+class Target:
+    path: str  # the picture to turn grey, in place
 
 
-@node("solve", "solve", ("source",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    grey = {"op": "image.convert_mode", "path": src.path, "mode": "grayscale"}
-    return {"solutions": [
-        Solution("oracle", "convert to grayscale and save in place", [grey]),
-        Solution("near-miss-1", "turned saturation down to 30% instead of removing colour",
-                 [{"op": "image.adjust", "path": src.path, "saturation": 0.3}]),
-        Solution("near-miss-2", f"saved {gc.other_format(src.fmt)} data behind the .{src.fmt} name",
-                 [grey, gc.wrong_format_op(src.path, src.fmt)]),
-    ]}
+def goal(rng: random.Random, source: gc.Source) -> Goal[None, Target]:
+    facts = {"path": source.path, "subject": source.subject, "fmt": source.format_name, "why": rng.choice(REASONS)}
+    return Goal(None, facts, Target(source.path))
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(gc.APP,),
+def rubric(source: gc.Source) -> list[Check]:
+    gray = Check("grayscale", f"{source.path} has no colour left: every pixel is grey.", "image.grayscale",
+                 {"path": source.path})
+    return [gray, gc.content_check(source.path, source, [], "the original picture", gray=True, tone=True),
+            gc.size_kept_check(source.path, source), gc.format_check(source.path, source.fmt)]
+
+
+def solve(source: gc.Source) -> Attempts:
+    grey = {"op": "image.convert_mode", "path": source.path, "mode": "grayscale"}
+    return Attempts(
+        Attempt("convert to grayscale and save in place", [grey]),
+        [Attempt("turned saturation down to 30% instead of removing colour",
+                 [{"op": "image.adjust", "path": source.path, "saturation": 0.3}]),
+         Attempt(f"saved {gc.other_format(source.fmt)} data behind the .{source.fmt} name",
+                 [grey, gc.wrong_format_op(source.path, source.fmt)])],
+    )
+
+
+WORKFLOW = family(
+    NAME, gc.GIMP,
     description="Convert a picture to grayscale and save it in place in its own format.",
     knobs={"fmt": ("png", "jpg", "bmp", "tiff", "webp")},
-    nodes=(*gc.source_nodes(KINDS, lambda p: p["fmt"], palettes=COLOURFUL), goal, gc.instruction(NAME, PHRASINGS),
-           rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    source=gc.source_nodes(KINDS, lambda p: p["fmt"], palettes=COLOURFUL),
 )

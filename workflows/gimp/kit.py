@@ -21,7 +21,10 @@ from typing import Any
 
 from PIL import Image
 
+from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick
 from forge.dag import Node, NodeContext, llm_node, node
+from forge.errors import WorkflowError
+from forge.family import AppKit
 from forge.model import HOME, Asset, Check
 from preparers import image as images
 from preparers.ops import registry as op_registry
@@ -110,6 +113,10 @@ class Source:
 
 # --- shared nodes -----------------------------------------------------------------------------------
 
+#: Difficulty axes (issue 15), the first level being today's behaviour with the same random draws.
+AXES: dict[str, tuple[Any, ...]] = {"location": LOCATION, "lookalikes": LOOKALIKES}
+
+
 def source_nodes(kinds: tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[str, ...]],
                  fmt_of: Callable[[Mapping[str, Any]], str], *,
                  transparent_if: Callable[[Mapping[str, Any]], bool] = lambda params: False,
@@ -127,9 +134,13 @@ def source_nodes(kinds: tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[st
         pool = kinds(values["params"]) if callable(kinds) else kinds
         kind = rng.choice([k for k in pool if any(size_ok(k, s) for s in SIZES[k])])
         width, height = rng.choice([s for s in SIZES[kind] if size_ok(kind, s)])
-        return {"plan": {"kind": kind, "width": width, "height": height, "folder": rng.choice(FOLDERS[kind]),
-                         "fmt": fmt_of(values["params"]), "palettes": list(palettes),
-                         "transparent": transparent_if(values["params"])}}
+        params = values["params"]
+        plan = {"kind": kind, "width": width, "height": height,
+                "folder": deepen(rng.choice(FOLDERS[kind]), pick(params, "location", AXES)),
+                "fmt": fmt_of(params), "palettes": list(palettes), "transparent": transparent_if(params)}
+        if pick(params, "lookalikes", AXES) != "0":  # only when moved: the default plan (and prompt) stays as it was
+            plan["lookalikes"] = pick(params, "lookalikes", AXES)
+        return {"plan": plan}
 
     def offline(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
         return generate_picture(rng, values["plan"])
@@ -153,7 +164,8 @@ def source_nodes(kinds: tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[st
         drawn_by = tuple(sorted((k, v) for k, v in spec.items() if k in images.SPEC_KEYS))
         source = Source(path, fmt, plan["kind"], picture["subject"], decoded, dpi, drawn_by,
                         bool(plan["transparent"]))
-        return {"source": source, "assets": [Asset(path, data)], "launch": ["gimp", path]}
+        copies = [Asset(copy, data) for copy in look_alike_paths(path, plan.get("lookalikes", 0))]
+        return {"source": source, "assets": [Asset(path, data), *copies], "launch": ["gimp", path]}
 
     return sample, content, prepare
 
@@ -220,3 +232,13 @@ def clearly_differs(result: Image.Image, expected: Image.Image, *, gray: bool = 
         return True
     metric, value = score(result, decode(thumbnail(expected, gray=gray)))
     return value >= CLEAR_DIFF if metric == "difference" else value <= CLEAR_CORR
+
+
+def _family_source() -> tuple[Node, ...]:
+    raise WorkflowError("a GIMP family passes its own source nodes: family(..., source=gc.source_nodes(kinds, "
+                        "fmt_of, ...)), since the picture kinds and the file format are the family's")
+
+
+#: The GIMP app kit: families built with `forge.family.family(NAME, GIMP, source=source_nodes(...), ...)`; the
+#: source nodes already prepare the picture, so the goal states no initial state and there is no prepare node.
+GIMP = AppKit(apps=(APP,), source=_family_source, state="", prepare=None, instruction=instruction, axes=AXES)

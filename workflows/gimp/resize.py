@@ -8,11 +8,12 @@ picture written in another format behind the same extension.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.image import KINDS
 from workflows.gimp import kit as gc
 
@@ -30,91 +31,93 @@ PHRASINGS = (
 )
 
 
-def _size(w: float, h: float) -> list[int]:
-    return [round(w), round(h)]
+class Params(TypedDict):
+    mode: Literal["exact", "percent", "fit_width", "fit_height"]
+    fmt: Literal["png", "jpg", "webp"]
 
 
-@node("goal", "goal", ("params", "source"), ("facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    mode = values["params"]["mode"]
-    src: gc.Source = values["source"]
-    w, h = src.width, src.height
+@dataclass(frozen=True)
+class Target:
+    width: int  # the size the picture ends up at, in pixels
+    height: int
+    percent: int = 0  # percent: the stated scale
+    side: str = ""  # fit_width / fit_height: "width" or "height", the stated side
+    pixels: int = 0  # fit_width / fit_height: that side's stated length
+
+
+def _size(w: float, h: float) -> tuple[int, int]:
+    return round(w), round(h)
+
+
+def goal(rng: random.Random, params: Params, source: gc.Source) -> Goal[None, Target]:
+    mode = params["mode"]
+    w, h = source.width, source.height
     if mode == "exact":
         options = [s for s in EXACT_SIZES if abs(s[0] / s[1] - w / h) > 0.05 and s[0] < w]
-        size = list(rng.choice(options))
+        size = rng.choice(options)
         task = f"scale the image to exactly {size[0]} by {size[1]} pixels (unlink the chain, the aspect ratio changes)"
-        target: dict[str, Any] = {"size": size}
+        target = Target(*size)
     elif mode == "percent":
         percent = rng.choice(PERCENTS)
-        size = _size(w * percent / 100, h * percent / 100)
+        target = Target(*_size(w * percent / 100, h * percent / 100), percent=percent)
         task = f"scale the image to {percent}% of its current size, keeping the aspect ratio"
-        target = {"size": size, "percent": percent}
     else:
         side = "width" if mode == "fit_width" else "height"
         have = w if side == "width" else h
         pixels = rng.choice([p for p in TARGET_SIDES if p < have * 0.8])
         size = _size(pixels, pixels * h / w) if side == "width" else _size(pixels * w / h, pixels)
         task = f"scale the image to a {side} of {pixels} pixels, keeping the aspect ratio"
-        target = {"size": size, "side": side, "pixels": pixels}
-    facts = {"path": src.path, "subject": src.subject, "task": task, "fmt": src.format_name}
-    return {"facts": facts, "target": target}
+        target = Target(*size, side=side, pixels=pixels)
+    facts = {"path": source.path, "subject": source.subject, "task": task, "fmt": source.format_name}
+    return Goal(None, facts, target)
 
 
-@node("rubric", "rubric", ("params", "source", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    mode = values["params"]["mode"]
-    src: gc.Source = values["source"]
-    t = values["target"]
-    path = src.path
+def rubric(params: Params, source: gc.Source, target: Target) -> list[Check]:
+    mode = params["mode"]
+    path = source.path
     if mode == "exact":
-        sized = [gc.size_check(path, *t["size"])]
+        sized = [gc.size_check(path, target.width, target.height)]
     elif mode == "percent":
-        sized = [Check("size", f"{path} is {t['percent']}% of its original {src.width} by {src.height} pixels.",
-                       "image.scaled_by", {"path": path, "width": src.width, "height": src.height,
-                                           "percent": t["percent"]})]
+        sized = [Check("size", f"{path} is {target.percent}% of its original {source.width} by {source.height} "
+                               "pixels.", "image.scaled_by",
+                       {"path": path, "width": source.width, "height": source.height, "percent": target.percent})]
     else:
-        sized = [Check("side", f"{path} has a {t['side']} of exactly {t['pixels']} pixels.", "image.side_equals",
-                       {"path": path, "side": t["side"], "pixels": t["pixels"]}),
-                 Check("aspect", f"{path} keeps the aspect ratio of {src.width} by {src.height}.",
-                       "image.aspect_preserved", {"path": path, "width": src.width, "height": src.height})]
-    scaled = [{"op": "image.resize", "width": t["size"][0], "height": t["size"][1]}]
-    return {"rubric": [*sized, gc.content_check(path, src, scaled, "the original picture, scaled"),
-                       gc.format_check(path, src.fmt)]}
+        sized = [Check("side", f"{path} has a {target.side} of exactly {target.pixels} pixels.", "image.side_equals",
+                       {"path": path, "side": target.side, "pixels": target.pixels}),
+                 Check("aspect", f"{path} keeps the aspect ratio of {source.width} by {source.height}.",
+                       "image.aspect_preserved", {"path": path, "width": source.width, "height": source.height})]
+    scaled = [{"op": "image.resize", "width": target.width, "height": target.height}]
+    return [*sized, gc.content_check(path, source, scaled, "the original picture, scaled"),
+            gc.format_check(path, source.fmt)]
 
 
-@node("solve", "solve", ("params", "source", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    mode = values["params"]["mode"]
-    src: gc.Source = values["source"]
-    w, h = values["target"]["size"]
+def solve(params: Params, source: gc.Source, target: Target) -> Attempts:
+    mode = params["mode"]
+    w, h = target.width, target.height
 
     def scale(width: int, height: int) -> list[dict[str, Any]]:
-        return [{"op": "image.resize", "path": src.path, "width": width, "height": height}]
+        return [{"op": "image.resize", "path": source.path, "width": width, "height": height}]
 
-    misses: list[tuple[str, list[dict[str, Any]]]] = [
-        ("scaled a few pixels off the asked size", scale(w + 3, h - 2)),
-        (f"saved {gc.other_format(src.fmt)} data behind the .{src.fmt} name",
-         [*scale(w, h), gc.wrong_format_op(src.path, src.fmt)]),
+    misses = [
+        Attempt("scaled a few pixels off the asked size", scale(w + 3, h - 2)),
+        Attempt(f"saved {gc.other_format(source.fmt)} data behind the .{source.fmt} name",
+                [*scale(w, h), gc.wrong_format_op(source.path, source.fmt)]),
     ]
     if mode == "exact":
-        misses.append(("kept the aspect ratio, so only the width matches", scale(w, round(w * src.height / src.width))))
+        misses.append(Attempt("kept the aspect ratio, so only the width matches",
+                              scale(w, round(w * source.height / source.width))))
     elif mode == "percent":
-        misses.append(("scaled only the width by the percentage", scale(w, src.height)))
+        misses.append(Attempt("scaled only the width by the percentage", scale(w, source.height)))
     elif mode == "fit_width":
-        misses.append(("set the width but left the height alone (chain unlinked)", scale(w, src.height)))
+        misses.append(Attempt("set the width but left the height alone (chain unlinked)", scale(w, source.height)))
     else:
-        misses.append(("set the height but left the width alone (chain unlinked)", scale(src.width, h)))
-    solutions = [Solution("oracle", f"scale to {w}x{h} and save in place", scale(w, h))]
-    solutions += [Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]
-    return {"solutions": solutions}
+        misses.append(Attempt("set the height but left the width alone (chain unlinked)", scale(source.width, h)))
+    return Attempts(Attempt(f"scale to {w}x{h} and save in place", scale(w, h)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(gc.APP,),
+WORKFLOW = family(
+    NAME, gc.GIMP,
     description="Scale a picture to an exact size, by a percentage, or to a width or height keeping its aspect.",
     knobs={"mode": ("exact", "percent", "fit_width", "fit_height"), "fmt": ("png", "jpg", "webp")},
-    nodes=(*gc.source_nodes(KINDS, lambda p: p["fmt"]), goal, gc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, source=gc.source_nodes(KINDS, lambda p: p["fmt"]),
 )

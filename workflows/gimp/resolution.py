@@ -9,11 +9,12 @@ of resampling and resolution done, the aspect ratio lost, another format behind 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.image import KINDS
 from workflows.gimp import kit as gc
 
@@ -34,74 +35,76 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "source"), ("facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    src: gc.Source = values["source"]
-    if values["params"]["mode"] == "set_ppi":
+class Params(TypedDict):
+    mode: Literal["set_ppi", "print_width"]
+    fmt: Literal["png", "jpg", "tiff"]
+
+
+@dataclass(frozen=True)
+class Target:
+    dpi: int  # the print resolution to store
+    width: int  # the picture's pixel size afterwards (the original's for set_ppi)
+    height: int
+    inches: int | None = None  # print_width: the stated print width; None when the pixels stay
+
+
+def goal(rng: random.Random, params: Params, source: gc.Source) -> Goal[None, Target]:
+    if params["mode"] == "set_ppi":
         dpi = rng.choice(PPI)
         task = (f"change its print resolution to {dpi} ppi without resampling (Image > Print Size), so the pixel "
-                f"size stays {src.width} by {src.height}")
-        target = {"dpi": dpi, "size": [src.width, src.height]}
+                f"size stays {source.width} by {source.height}")
+        target = Target(dpi, source.width, source.height)
     else:
-        inches, dpi = rng.choice([(i, d) for i, d in PRINT if 0.3 * src.width <= i * d <= 0.9 * src.width])
+        inches, dpi = rng.choice([(i, d) for i, d in PRINT if 0.3 * source.width <= i * d <= 0.9 * source.width])
         task = (f"scale it so that it prints exactly {inches} inches wide at {dpi} ppi, keeping the aspect ratio "
                 "(the pixels are resampled)")
         width = inches * dpi
-        target = {"dpi": dpi, "inches": inches, "size": [width, round(width * src.height / src.width)]}
-    facts = {"path": src.path, "subject": src.subject, "task": task, "task_cap": task[0].upper() + task[1:],
-             "fmt": src.format_name, "purpose": rng.choice(PURPOSES)}
-    return {"facts": facts, "target": target}
+        target = Target(dpi, width, round(width * source.height / source.width), inches)
+    facts = {"path": source.path, "subject": source.subject, "task": task, "task_cap": task[0].upper() + task[1:],
+             "fmt": source.format_name, "purpose": rng.choice(PURPOSES)}
+    return Goal(None, facts, target)
 
 
-@node("rubric", "rubric", ("source", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    t = values["target"]
-    dpi = Check("dpi", f"{src.path} stores a print resolution of {t['dpi']} ppi.", "image.dpi_is",
-                {"path": src.path, "dpi": t["dpi"]})
-    if "inches" not in t:
-        sized = [gc.size_kept_check(src.path, src)]
+def rubric(source: gc.Source, target: Target) -> list[Check]:
+    dpi = Check("dpi", f"{source.path} stores a print resolution of {target.dpi} ppi.", "image.dpi_is",
+                {"path": source.path, "dpi": target.dpi})
+    if target.inches is None:
+        sized = [gc.size_kept_check(source.path, source)]
     else:
-        sized = [Check("print_width", f"{src.path} prints {t['inches']} inches wide.", "image.print_width",
-                       {"path": src.path, "inches": t["inches"]}),
-                 Check("aspect", f"{src.path} keeps the aspect ratio of {src.width} by {src.height}.",
-                       "image.aspect_preserved", {"path": src.path, "width": src.width, "height": src.height})]
-    content = gc.content_check(src.path, src, [{"op": "image.resize", "width": t["size"][0], "height": t["size"][1]}],
+        sized = [Check("print_width", f"{source.path} prints {target.inches} inches wide.", "image.print_width",
+                       {"path": source.path, "inches": target.inches}),
+                 Check("aspect", f"{source.path} keeps the aspect ratio of {source.width} by {source.height}.",
+                       "image.aspect_preserved", {"path": source.path, "width": source.width,
+                                                  "height": source.height})]
+    content = gc.content_check(source.path, source,
+                               [{"op": "image.resize", "width": target.width, "height": target.height}],
                                "the original picture")
-    return {"rubric": [dpi, *sized, content, gc.format_check(src.path, src.fmt)]}
+    return [dpi, *sized, content, gc.format_check(source.path, source.fmt)]
 
 
-@node("solve", "solve", ("source", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    t = values["target"]
-    path = src.path
-    set_dpi = {"op": "image.set_dpi", "path": path, "dpi": t["dpi"]}
-    w, h = t["size"]
-    scale = {"op": "image.resize", "path": path, "width": w, "height": h}
-    right = [set_dpi] if "inches" not in t else [scale, set_dpi]
-    misses: list[tuple[str, list[dict[str, Any]]]] = [
-        (f"saved {gc.other_format(src.fmt)} data behind the .{src.fmt} name",
-         [*right, gc.wrong_format_op(path, src.fmt)]),
-    ]
-    if "inches" not in t:
-        misses.append((f"set {t['dpi'] // 2} ppi instead of {t['dpi']}", [{**set_dpi, "dpi": t["dpi"] // 2}]))
+def solve(source: gc.Source, target: Target) -> Attempts:
+    path = source.path
+    resampled = target.inches is not None
+    set_dpi = {"op": "image.set_dpi", "path": path, "dpi": target.dpi}
+    scale = {"op": "image.resize", "path": path, "width": target.width, "height": target.height}
+    right = [scale, set_dpi] if resampled else [set_dpi]
+    misses = [Attempt(f"saved {gc.other_format(source.fmt)} data behind the .{source.fmt} name",
+                      [*right, gc.wrong_format_op(path, source.fmt)])]
+    if not resampled:
+        misses.append(Attempt(f"set {target.dpi // 2} ppi instead of {target.dpi}",
+                              [{**set_dpi, "dpi": target.dpi // 2}]))
     else:
-        misses += [("changed the resolution only (Print Size), so it prints at another width", [set_dpi]),
-                   (f"resampled the pixels but left the resolution at {SOURCE_DPI} ppi", [scale]),
-                   ("scaled only the width, losing the aspect ratio", [{**scale, "height": src.height}, set_dpi])]
-    solutions = [Solution("oracle", "set the print resolution" + (" and resample" if "inches" in t else ""), right)]
-    solutions += [Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]
-    return {"solutions": solutions}
+        misses += [Attempt("changed the resolution only (Print Size), so it prints at another width", [set_dpi]),
+                   Attempt(f"resampled the pixels but left the resolution at {SOURCE_DPI} ppi", [scale]),
+                   Attempt("scaled only the width, losing the aspect ratio",
+                           [{**scale, "height": source.height}, set_dpi])]
+    return Attempts(Attempt("set the print resolution" + (" and resample" if resampled else ""), right), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(gc.APP,),
+WORKFLOW = family(
+    NAME, gc.GIMP,
     description="Set a picture's print resolution without resampling, or scale it to print at a stated width.",
     knobs={"mode": ("set_ppi", "print_width"), "fmt": ("png", "jpg", "tiff")},
-    nodes=(*gc.source_nodes(KINDS, lambda p: p["fmt"], dpi=SOURCE_DPI), goal, gc.instruction(NAME, PHRASINGS),
-           rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    source=gc.source_nodes(KINDS, lambda p: p["fmt"], dpi=SOURCE_DPI),
 )

@@ -10,11 +10,11 @@ for that picture.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.image import KINDS
 from workflows.gimp import kit as gc
 
@@ -46,57 +46,61 @@ PHRASINGS = (
 )
 
 
+Transform = Literal["rotate_cw", "rotate_ccw", "rotate_180", "flip_horizontal", "flip_vertical"]
+
+
+class Params(TypedDict):
+    transform: Transform
+    fmt: Literal["png", "jpg", "bmp"]
+
+
+@dataclass(frozen=True)
+class Target:
+    transform: Transform  # a `ROTATE` or a `FLIP` key
+
+
 def _ops(path: str, transform: str) -> list[dict[str, Any]]:
     if transform in ROTATE:
         return [{"op": "image.rotate", "path": path, "degrees": ROTATE[transform]}]
     return [{"op": "image.flip", "path": path, "axis": FLIP[transform]}]
 
 
-@node("goal", "goal", ("params", "source"), ("facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    transform = values["params"]["transform"]
-    facts = {"path": src.path, "subject": src.subject, "task": SAY[transform], "fmt": src.format_name}
-    return {"facts": facts, "target": transform}
+def goal(params: Params, source: gc.Source) -> Goal[None, Target]:
+    transform = params["transform"]
+    facts = {"path": source.path, "subject": source.subject, "task": SAY[transform], "fmt": source.format_name}
+    return Goal(None, facts, Target(transform))
 
 
-@node("rubric", "rubric", ("source", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    transform: str = values["target"]
-    original = src.recipe()
+def rubric(source: gc.Source, target: Target) -> list[Check]:
+    transform = target.transform
+    original = source.recipe()
     if transform in ROTATE:
         degrees = 180 if transform == "rotate_180" else 90
         direction = {"rotate_cw": "clockwise", "rotate_ccw": "counter-clockwise"}.get(transform, "")
-        check = Check("rotated", f"{src.path} is the original rotated {degrees}° {direction}".rstrip() + ".",
-                      "image.is_rotated", {"path": src.path, "original": original, "degrees": degrees,
+        check = Check("rotated", f"{source.path} is the original rotated {degrees}° {direction}".rstrip() + ".",
+                      "image.is_rotated", {"path": source.path, "original": original, "degrees": degrees,
                                            "direction": direction})
     else:
-        check = Check("flipped", f"{src.path} is the original flipped {FLIP[transform]}ly.", "image.is_flipped",
-                      {"path": src.path, "original": original, "axis": FLIP[transform]})
-    return {"rubric": [check, gc.format_check(src.path, src.fmt)]}
+        check = Check("flipped", f"{source.path} is the original flipped {FLIP[transform]}ly.", "image.is_flipped",
+                      {"path": source.path, "original": original, "axis": FLIP[transform]})
+    return [check, gc.format_check(source.path, source.fmt)]
 
 
-@node("solve", "solve", ("source", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    transform: str = values["target"]
-    right = _ops(src.path, transform)
-    expected = gc.preview(src, right)
-    misses = [Solution("near-miss-1", f"saved {gc.other_format(src.fmt)} data behind the .{src.fmt} name",
-                       [*right, gc.wrong_format_op(src.path, src.fmt)])]
-    for why, wrong in CONFUSED[transform]:
-        ops = _ops(src.path, wrong)
-        if gc.clearly_differs(gc.preview(src, ops), expected):
-            misses.append(Solution(f"near-miss-{len(misses) + 1}", why, ops))
-    return {"solutions": [Solution("oracle", SAY[transform], right), *misses]}
+def solve(source: gc.Source, target: Target) -> Attempts:
+    right = _ops(source.path, target.transform)
+    expected = gc.preview(source, right)
+    misses = [Attempt(f"saved {gc.other_format(source.fmt)} data behind the .{source.fmt} name",
+                      [*right, gc.wrong_format_op(source.path, source.fmt)])]
+    for why, wrong in CONFUSED[target.transform]:
+        ops = _ops(source.path, wrong)
+        if gc.clearly_differs(gc.preview(source, ops), expected):
+            misses.append(Attempt(why, ops))
+    return Attempts(Attempt(SAY[target.transform], right), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(gc.APP,),
+WORKFLOW = family(
+    NAME, gc.GIMP,
     description="Rotate a picture 90° either way or 180°, or flip it horizontally or vertically, saving in place.",
     knobs={"transform": tuple(SAY), "fmt": ("png", "jpg", "bmp")},
-    nodes=(*gc.source_nodes(KINDS, lambda p: p["fmt"]), goal, gc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, source=gc.source_nodes(KINDS, lambda p: p["fmt"]),
 )

@@ -10,11 +10,11 @@ shows black, which the background check catches.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.image import background_mask, flatten
 from workflows.gimp import kit as gc
 
@@ -35,63 +35,67 @@ PHRASINGS = (
     "For the new brochure, take {path} ({subject}) and {task}. Export it back to {path} as {fmt}.",
 )
 
-
-@node("goal", "goal", ("params", "source"), ("facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    action = values["params"]["action"]
-    task = TASKS[action].format(kind=src.kind, color=WHITE)
-    facts = {"path": src.path, "subject": src.subject, "fmt": src.format_name, "task": task}
-    return {"facts": facts, "target": action}
+Action = Literal["clear_white", "flatten_white"]
 
 
-@node("rubric", "rubric", ("source", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    flat = flatten(src.image)
+class Params(TypedDict):
+    action: Action
+    fmt: Literal["png", "webp", "tiff"]
+
+
+@dataclass(frozen=True)
+class Target:
+    action: Action  # clear the white background, or flatten the transparent one onto white
+
+
+def goal(params: Params, source: gc.Source) -> Goal[None, Target]:
+    action = params["action"]
+    task = TASKS[action].format(kind=source.kind, color=WHITE)
+    facts = {"path": source.path, "subject": source.subject, "fmt": source.format_name, "task": task}
+    return Goal(None, facts, Target(action))
+
+
+def rubric(source: gc.Source, target: Target) -> list[Check]:
+    flat = flatten(source.image)
     mask = gc.thumbnail(background_mask(flat), gray=True)
-    if values["target"] == "clear_white":
-        first = [Check("transparent", f"In {src.path} the white background is transparent and the {src.kind} opaque.",
-                       "image.transparent_background", {"path": src.path, "mask": mask})]
+    if target.action == "clear_white":
+        first = [Check("transparent", f"In {source.path} the white background is transparent and the {source.kind} "
+                                      "opaque.", "image.transparent_background", {"path": source.path, "mask": mask})]
     else:
-        first = [Check("background", f"In {src.path} the background is opaque white ({WHITE}).",
-                       "image.background_color", {"path": src.path, "mask": mask, "color": WHITE}),
-                 Check("no_alpha", f"{src.path} has no alpha channel left.", "image.mode_is",
-                       {"path": src.path, "modes": ["RGB", "L"]})]
-    return {"rubric": [*first, gc.content_check(src.path, src, [], f"the same {src.kind} as before"),
-                       gc.size_kept_check(src.path, src), gc.format_check(src.path, src.fmt)]}
+        first = [Check("background", f"In {source.path} the background is opaque white ({WHITE}).",
+                       "image.background_color", {"path": source.path, "mask": mask, "color": WHITE}),
+                 Check("no_alpha", f"{source.path} has no alpha channel left.", "image.mode_is",
+                       {"path": source.path, "modes": ["RGB", "L"]})]
+    return [*first, gc.content_check(source.path, source, [], f"the same {source.kind} as before"),
+            gc.size_kept_check(source.path, source), gc.format_check(source.path, source.fmt)]
 
 
-@node("solve", "solve", ("source", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    src: gc.Source = values["source"]
-    path = src.path
-    wrong_format = f"saved {gc.other_format(src.fmt)} data behind the .{src.fmt} name"
-    if values["target"] == "clear_white":
+def solve(source: gc.Source, target: Target) -> Attempts:
+    path = source.path
+    wrong_format = f"saved {gc.other_format(source.fmt)} data behind the .{source.fmt} name"
+    if target.action == "clear_white":
         right = [{"op": "image.clear_color", "path": path, "color": WHITE}]
-        return {"solutions": [
-            Solution("oracle", "remove the white background and save with alpha", right),
-            Solution("near-miss-1", "added an alpha channel but left the white background opaque",
+        return Attempts(
+            Attempt("remove the white background and save with alpha", right),
+            [Attempt("added an alpha channel but left the white background opaque",
                      [{"op": "image.convert_mode", "path": path, "mode": "RGBA"}]),
-            Solution("near-miss-2", wrong_format, [*right, gc.wrong_format_op(path, src.fmt)]),
-        ]}
+             Attempt(wrong_format, [*right, gc.wrong_format_op(path, source.fmt)])],
+        )
     right = [{"op": "image.flatten", "path": path, "color": WHITE}]
-    return {"solutions": [
-        Solution("oracle", "flatten onto white and save without alpha", right),
-        Solution("near-miss-1", "removed the alpha channel without filling: the transparent areas show black",
+    return Attempts(
+        Attempt("flatten onto white and save without alpha", right),
+        [Attempt("removed the alpha channel without filling: the transparent areas show black",
                  [{"op": "image.convert_mode", "path": path, "mode": "RGB"}]),
-        Solution("near-miss-2", "flattened onto the light grey (#EEEEEE) background colour of the toolbox",
+         Attempt("flattened onto the light grey (#EEEEEE) background colour of the toolbox",
                  [{"op": "image.flatten", "path": path, "color": "#EEEEEE"}]),
-        Solution("near-miss-3", wrong_format, [*right, gc.wrong_format_op(path, src.fmt)]),
-    ]}
+         Attempt(wrong_format, [*right, gc.wrong_format_op(path, source.fmt)])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(gc.APP,),
+WORKFLOW = family(
+    NAME, gc.GIMP,
     description="Make a flat picture's white background transparent, or flatten a transparent one onto white.",
     knobs={"action": ("clear_white", "flatten_white"), "fmt": ("png", "webp", "tiff")},
-    nodes=(*gc.source_nodes(KINDS, lambda p: p["fmt"], transparent_if=lambda p: p["action"] == "flatten_white"),
-           goal, gc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    source=gc.source_nodes(KINDS, lambda p: p["fmt"], transparent_if=lambda p: p["action"] == "flatten_white"),
 )

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.impress import kit as ic
 
 NAME = "impress.add_slide"
@@ -25,6 +26,22 @@ PHRASINGS = (
     "The deck {path} needs a new slide '{title}' ({layout_name} layout) {where}. {body} Do not change any "
     "other slide, and save the presentation in place in pptx format.",
 )
+
+
+class Params(TypedDict):
+    layout: Literal["title_content", "title_only", "title_slide", "two_content"]
+    position: Literal["second", "middle", "last"]
+
+
+@dataclass(frozen=True)
+class Target:
+    new: dict[str, Any]  # the new slide as `pptx.add_slide` takes it: layout, title and its text fields
+    position: int  # the new slide's 1-based place
+    expected: list[str]  # every slide title, in order, once it is inserted
+
+    @property
+    def title(self) -> str:
+        return str(self.new["title"])
 
 
 def _where(deck: ic.Deck, position: int) -> str:
@@ -52,33 +69,29 @@ def _content(rng: random.Random, layout: str, spare: Mapping[str, Any]) -> tuple
     return {}, "It needs no other text, only the title."
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("deck", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params = values["params"]
-    deck = ic.deck_from(values["content"], values["plan"])
+def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
+         plan: Mapping[str, Any]) -> Goal[ic.Deck, Target]:
+    deck = ic.deck_from(content, plan)
     n = len(deck.slides)
+    # the dict draws the middle position whatever the knob: the rng's later draws depend on it
     position = {"second": 2, "middle": rng.randint(3, n), "last": n + 1}[params["position"]]
-    spare = values["content"]["spare"][0]
+    spare = content["spare"][0]
     fields, body = _content(rng, params["layout"], spare)
     new = {"layout": params["layout"], "title": spare["title"], **fields}
     expected = deck.inserted(position, new).titles
     facts = {"path": deck.path, "title": new["title"], "layout_name": f"\"{ic.LAYOUT_NAMES[params['layout']]}\"",
              "where": _where(deck, position), "body": body}
-    return {"deck": deck, "facts": facts, "target": {"new": new, "position": position, "expected": expected}}
+    return Goal(deck, facts, Target(new, position, expected))
 
 
-@node("rubric", "rubric", ("params", "deck", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
-    new, title = t["new"], t["new"]["title"]
+def rubric(params: Params, deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
+    new, title = target.new, target.title
     base = {"path": deck.path}
     checks = [
-        Check("order", f"The slides of {deck.path} are, in order: {t['expected']}.", "pptx.slide_titles",
-              {**base, "titles": t["expected"]}),
-        Check("position", f"The slide '{title}' is slide {t['position']}.", "pptx.slide_position",
-              {**base, "title": title, "position": t["position"]}),
+        Check("order", f"The slides of {deck.path} are, in order: {target.expected}.", "pptx.slide_titles",
+              {**base, "titles": target.expected}),
+        Check("position", f"The slide '{title}' is slide {target.position}.", "pptx.slide_position",
+              {**base, "title": title, "position": target.position}),
         Check("layout", f"The slide '{title}' uses the {ic.LAYOUT_NAMES[new['layout']]} layout.",
               "pptx.slide_layout", {**base, "title": title, "layout": new["layout"]}),
     ]
@@ -96,7 +109,7 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if new["layout"] == "title_only":  # the instruction asks for the title and no other text
         checks.append(Check("only_title", f"The slide '{title}' shows its title and no other text.",
                             "pptx.slides_kept", {**base, "slides": [[title, [title]]]}))
-    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], [])]}
+    return [*checks, ic.kept_check(deck, assets, [])]
 
 
 def _wrong_layout(new: dict[str, Any]) -> tuple[dict[str, Any], str]:
@@ -122,31 +135,25 @@ def _partial(new: dict[str, Any]) -> tuple[dict[str, Any], str]:
     return {"title": new["title"].lower()}, "types the title in lower case"
 
 
-@node("solve", "solve", ("deck", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
-    new, position = t["new"], t["position"]
+def solve(deck: ic.Deck, target: Target) -> Attempts:
+    new, position = target.new, target.position
     oracle = {"op": "pptx.add_slide", "path": deck.path, "position": position, **new}
     late = position + 1 if position <= len(deck.slides) else position - 1
     layout, layout_why = _wrong_layout(new)
     partial, partial_why = _partial(new)
-    return {"solutions": [
-        Solution("oracle", f"add '{new['title']}' as slide {position}", [oracle]),
-        Solution("near-miss-1", f"inserts the slide at position {late} instead of {position}",
-                 [{**oracle, "position": late}]),
-        Solution("near-miss-2", layout_why, [{"op": "pptx.add_slide", "path": deck.path, "position": position,
-                                              "title": new["title"], **layout}]),
-        Solution("near-miss-3", partial_why, [{**oracle, **partial}]),
-    ]}
+    return Attempts(
+        Attempt(f"add '{target.title}' as slide {position}", [oracle]),
+        [Attempt(f"inserts the slide at position {late} instead of {position}", [{**oracle, "position": late}]),
+         Attempt(layout_why, [{"op": "pptx.add_slide", "path": deck.path, "position": position,
+                               "title": new["title"], **layout}]),
+         Attempt(partial_why, [{**oracle, **partial}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(ic.APP,),
+WORKFLOW = family(
+    NAME, ic.IMPRESS,
     description="Insert a slide with a stated title, layout and text at a stated position in a presentation.",
     knobs={"layout": ("title_content", "title_only", "title_slide", "two_content"),
            "position": ("second", "middle", "last")},
-    nodes=(*ic.source_nodes(), goal, ic.prepare, ic.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

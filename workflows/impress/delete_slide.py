@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.impress import kit as ic
 
 NAME = "impress.delete_slide"
@@ -24,13 +26,23 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("deck", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params = values["params"]
-    deck = ic.deck_from(values["content"], values["plan"])
+class Params(TypedDict):
+    where: Literal["second", "middle", "last"]
+    count: Literal[1, 2]
+
+
+@dataclass(frozen=True)
+class Target:
+    victims: list[str]  # titles of the slides to delete, the one `where` names first
+    expected: list[str]  # every slide title, in order, once they are gone
+
+
+def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
+         plan: Mapping[str, Any]) -> Goal[ic.Deck, Target]:
+    deck = ic.deck_from(content, plan)
     titles = deck.titles
     n = len(titles)
+    # the dict draws the middle position whatever the knob: the rng's later draws depend on it
     first = {"second": 2, "middle": rng.randint(3, n - 1), "last": n}[params["where"]]
     positions = [first]
     if params["count"] == 2:
@@ -39,24 +51,19 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     words = [f"the slide '{v}' (currently slide {p})" for v, p in zip(victims, positions, strict=True)]
     facts = {"path": deck.path, "victims": " and ".join(words)}
     expected = [t for t in titles if t not in victims]
-    return {"deck": deck, "facts": facts, "target": {"victims": victims, "expected": expected}}
+    return Goal(deck, facts, Target(victims, expected))
 
 
-@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
-    checks = [Check("order", f"The slides of {deck.path} are, in order: {t['expected']}.", "pptx.slide_titles",
-                    {"path": deck.path, "titles": t["expected"]})]
+def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
+    checks = [Check("order", f"The slides of {deck.path} are, in order: {target.expected}.", "pptx.slide_titles",
+                    {"path": deck.path, "titles": target.expected})]
     checks += [Check(f"deleted-{i}", f"No slide titled '{v}' is left.", "pptx.slide_count",
-                     {"path": deck.path, "title": v, "count": 0}) for i, v in enumerate(t["victims"], start=1)]
-    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], t["victims"])]}
+                     {"path": deck.path, "title": v, "count": 0}) for i, v in enumerate(target.victims, start=1)]
+    return [*checks, ic.kept_check(deck, assets, target.victims)]
 
 
-@node("solve", "solve", ("deck", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    victims: list[str] = values["target"]["victims"]
+def solve(deck: ic.Deck, target: Target) -> Attempts:
+    victims = target.victims
     titles = deck.titles
 
     def delete(*names: str) -> list[dict[str, Any]]:
@@ -67,26 +74,24 @@ def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                      if 0 < i < len(titles) and titles[i] not in victims)
     extra = next(t for t in reversed(titles[1:]) if t not in victims and t != neighbour)
     if len(victims) == 2:
-        partial = Solution("near-miss-2", "deletes only the first of the two slides", delete(victims[0]))
+        partial = Attempt("deletes only the first of the two slides", delete(victims[0]))
     else:
         cleared: list[dict[str, Any]] = [
             {"op": "pptx.set_bullets", "path": deck.path, "title": victims[0], "bullets": []},
             {"op": "pptx.set_title", "path": deck.path, "title": victims[0], "new": ""}]
-        partial = Solution("near-miss-2", "clears the slide's text but leaves the empty slide", cleared)
-    return {"solutions": [
-        Solution("oracle", f"delete {victims}", delete(*victims)),
-        Solution("near-miss-1", f"deletes the neighbouring slide '{neighbour}' instead of '{victims[0]}'",
+        partial = Attempt("clears the slide's text but leaves the empty slide", cleared)
+    return Attempts(
+        Attempt(f"delete {victims}", delete(*victims)),
+        [Attempt(f"deletes the neighbouring slide '{neighbour}' instead of '{victims[0]}'",
                  delete(neighbour, *victims[1:])),
-        partial,
-        Solution("near-miss-3", f"also deletes '{extra}'", delete(*victims, extra)),
-    ]}
+         partial,
+         Attempt(f"also deletes '{extra}'", delete(*victims, extra))],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(ic.APP,),
+WORKFLOW = family(
+    NAME, ic.IMPRESS,
     description="Delete one or two slides named by title from a presentation, keeping the rest in order.",
     knobs={"where": ("second", "middle", "last"), "count": (1, 2)},
-    nodes=(*ic.source_nodes(), goal, ic.prepare, ic.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.impress import kit as ic
 
 NAME = "impress.duplicate_slide"
@@ -25,11 +27,27 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("deck", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params = values["params"]
-    deck = ic.deck_from(values["content"], values["plan"])
+class Params(TypedDict):
+    place: Literal["after", "end"]
+    retitle: Literal["keep", "rename"]
+
+
+@dataclass(frozen=True)
+class Target:
+    title: str  # the slide to duplicate
+    copy: str  # the copy's title: `title` again, or its new title
+    position: int  # the copy's 1-based place
+    expected: list[str]  # every slide title, in order, once the copy is in place
+    bullets: list[str]  # the bullets the copy carries (the original's)
+
+    @property
+    def renamed(self) -> bool:
+        return self.copy != self.title
+
+
+def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
+         plan: Mapping[str, Any]) -> Goal[ic.Deck, Target]:
+    deck = ic.deck_from(content, plan)
     titles = deck.titles
     # "directly after the original" and "at the end" must differ: never the last slide
     title = rng.choice(titles[1:-1])
@@ -42,69 +60,55 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
               "same bullets. " if params["retitle"] == "rename" else "")
     expected = titles[:position - 1] + [copy_title] + titles[position - 1:]
     facts = {"path": deck.path, "title": title, "current": current, "place": place, "rename": rename}
-    target = {"title": title, "copy": copy_title, "position": position, "expected": expected,
-              "bullets": deck.slide(title)["bullets"]}
-    return {"deck": deck, "facts": facts, "target": target}
+    return Goal(deck, facts, Target(title, copy_title, position, expected, deck.slide(title)["bullets"]))
 
 
-@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
+def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
     base = {"path": deck.path}
-    copies = 2 if t["copy"] == t["title"] else 1
+    copies = 1 if target.renamed else 2
     checks = [
-        Check("order", f"The slides of {deck.path} are, in order: {t['expected']}.", "pptx.slide_titles",
-              {**base, "titles": t["expected"]}),
-        Check("count", f"{copies} slide(s) are titled '{t['title']}'.", "pptx.slide_count",
-              {**base, "title": t["title"], "count": copies}),
-        Check("copy-bullets", f"Every slide titled '{t['copy']}' holds the bullets {t['bullets']}.", "pptx.body_text",
-              {**base, "slide": t["copy"], "paragraphs": t["bullets"], "named": []}),
+        Check("order", f"The slides of {deck.path} are, in order: {target.expected}.", "pptx.slide_titles",
+              {**base, "titles": target.expected}),
+        Check("count", f"{copies} slide(s) are titled '{target.title}'.", "pptx.slide_count",
+              {**base, "title": target.title, "count": copies}),
+        Check("copy-bullets", f"Every slide titled '{target.copy}' holds the bullets {target.bullets}.",
+              "pptx.body_text", {**base, "slide": target.copy, "paragraphs": target.bullets, "named": []}),
     ]
-    touched = [t["title"]] if t["copy"] == t["title"] else []  # the source appears twice: its count is checked
-    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], touched)]}
+    touched = [] if target.renamed else [target.title]  # the source appears twice: its count is checked
+    return [*checks, ic.kept_check(deck, assets, touched)]
 
 
-@node("solve", "solve", ("deck", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
-    title, copy_title, position = t["title"], t["copy"], t["position"]
-    renamed = copy_title != title
+def solve(deck: ic.Deck, target: Target) -> Attempts:
+    title, copy_title, position = target.title, target.copy, target.position
     dup = {"op": "pptx.duplicate_slide", "path": deck.path, "title": title, "position": position,
-           **({"new_title": copy_title} if renamed else {})}
+           **({"new_title": copy_title} if target.renamed else {})}
     current = deck.position(title)
     wrong_place = len(deck.slides) + 1 if position == current + 1 else current + 1
-    if renamed:
-        second = Solution("near-miss-2", "retitles the original slide instead of the copy",
-                          [{**dup, "new_title": None, "position": current + 1},
-                           {"op": "pptx.set_title", "path": deck.path, "title": title, "new": copy_title},
-                           *([{"op": "pptx.move_slide", "path": deck.path, "title": title, "position": position}]
-                             if position != current + 1 else [])])
-        third = Solution("near-miss-3", "duplicates the slide but forgets to retitle the copy",
-                         [{**dup, "new_title": None}])
+    if target.renamed:
+        second = Attempt("retitles the original slide instead of the copy",
+                         [{**dup, "new_title": None, "position": current + 1},
+                          {"op": "pptx.set_title", "path": deck.path, "title": title, "new": copy_title},
+                          *([{"op": "pptx.move_slide", "path": deck.path, "title": title, "position": position}]
+                            if position != current + 1 else [])])
+        third = Attempt("duplicates the slide but forgets to retitle the copy", [{**dup, "new_title": None}])
     else:
-        second = Solution("near-miss-2", "adds a new empty slide with the same title instead of a copy",
-                          [{"op": "pptx.add_slide", "path": deck.path, "layout": "title_content", "title": title,
-                            "position": position}])
+        second = Attempt("adds a new empty slide with the same title instead of a copy",
+                         [{"op": "pptx.add_slide", "path": deck.path, "layout": "title_content", "title": title,
+                           "position": position}])
         other = deck.titles[current] if current < len(deck.slides) else deck.titles[current - 2]
-        third = Solution("near-miss-3", f"duplicates the neighbouring slide '{other}' instead",
-                         [{**dup, "title": other}])
-    return {"solutions": [
-        Solution("oracle", f"duplicate '{title}' to slide {position}", [dup]),
-        Solution("near-miss-1", f"puts the copy at slide {wrong_place} instead of {position}",
-                 [{**dup, "position": wrong_place}]),
-        second,
-        third,
-    ]}
+        third = Attempt(f"duplicates the neighbouring slide '{other}' instead", [{**dup, "title": other}])
+    return Attempts(
+        Attempt(f"duplicate '{title}' to slide {position}", [dup]),
+        [Attempt(f"puts the copy at slide {wrong_place} instead of {position}", [{**dup, "position": wrong_place}]),
+         second,
+         third],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(ic.APP,),
+WORKFLOW = family(
+    NAME, ic.IMPRESS,
     description="Duplicate a slide with its bullets, place the copy after the original or at the end, and "
                 "optionally retitle the copy.",
     knobs={"place": ("after", "end"), "retitle": ("keep", "rename")},
-    nodes=(*ic.source_nodes(), goal, ic.prepare, ic.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

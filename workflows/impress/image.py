@@ -7,13 +7,15 @@ the rubric can see. The picture is recognised by its pixels, whatever way the ap
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
-from typing import Any
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import HOME, Asset, Check, Solution
+from forge.family import Attempt, Attempts, Goal, family, prepare_node
+from forge.model import HOME, Asset, Check
 from verifiers.checks.pptx import pixel_digest
 from workflows.impress import kit as ic
 
@@ -37,6 +39,51 @@ PHRASINGS = (
     "place, keeping the pptx format.",
 )
 
+Corner = Literal["any", "top_left", "top_right", "bottom_left", "bottom_right"]
+
+
+class Params(TypedDict):
+    corner: Corner
+    width: Literal["free", "stated"]
+
+
+@dataclass(frozen=True)
+class Target:
+    slide: str  # title of the slide that gets the picture
+    pictures: tuple[tuple[str, bytes], ...]  # (path, PNG bytes) of the asked picture, then of the similar one
+    corner: Corner
+    width: float | None  # the stated width in cm, None when the instruction states none
+
+
+#: the colours a drawn picture picks two of
+PALETTE = ((31, 78, 121), (192, 0, 0), (0, 112, 192), (0, 150, 90), (112, 48, 160), (230, 145, 30))
+
+
+def draw_png(stem: str, rng: random.Random) -> bytes:
+    """A small picture: a bar chart when `stem` names a chart, else a simple logo. Same rng, same bytes."""
+    width, height = rng.choice(((240, 160), (300, 200), (200, 200), (320, 180)))
+    img = Image.new("RGB", (width, height), (255, 255, 255))
+    draw = ImageDraw.Draw(img)
+    color, accent = rng.sample(PALETTE, 2)
+    if "chart" in stem:
+        bars = rng.randint(4, 7)
+        slot = (width - 20) // bars
+        for i in range(bars):
+            top = rng.randint(20, height - 30)
+            draw.rectangle((12 + i * slot, top, 12 + i * slot + slot * 2 // 3, height - 12),
+                           fill=accent if i == bars - 1 else color)
+        draw.line((8, height - 10, width - 8, height - 10), fill=(60, 60, 60), width=2)
+    else:
+        r = min(width, height) // 3
+        cx, cy = width // 2, height // 2
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color)
+        draw.rectangle((cx - r // 2, cy - r // 2, cx + r // 2, cy + r // 2), fill=accent)
+        draw.polygon(((cx, cy - r // 3), (cx + r // 3, cy + r // 4), (cx - r // 3, cy + r // 4)), fill=(255, 255, 255))
+    buf = io.BytesIO()
+    img.save(buf, "PNG")
+    return buf.getvalue()
+
+
 
 def _natural_width_cm(data: bytes) -> float:
     """The width python-pptx gives an inserted picture (its pixels at the file's dpi, 72 by default)."""
@@ -59,13 +106,12 @@ def _spot(corner: str, width: float, height: float) -> tuple[float, float]:
     return round(left, 2), round(top, 2)
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("deck", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    corner, sized = values["params"]["corner"], values["params"]["width"]
-    deck = ic.deck_from(values["content"], values["plan"])
-    stems = values["content"]["images"]
-    pictures = [(f"{HOME}/Pictures/{stem}.png", ic.draw_png(stem, rng)) for stem in stems]
+def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
+         plan: Mapping[str, Any]) -> Goal[ic.Deck, Target]:
+    corner, sized = params["corner"], params["width"]
+    deck = ic.deck_from(content, plan)
+    stems = content["images"]
+    pictures = tuple((f"{HOME}/Pictures/{stem}.png", draw_png(stem, rng)) for stem in stems)
     slide = rng.choice(deck.content_titles)
     width = float(rng.choice((4, 5, 6, 7, 8))) if sized == "stated" else None
     parts = []
@@ -75,72 +121,60 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         parts.append(f"resized to {width:g} cm wide with its proportions kept")
     placement = (", " + " and ".join(parts)) if parts else ""
     facts = {"path": deck.path, "image": pictures[0][0], "slide": slide, "placement": placement}
-    target = {"slide": slide, "pictures": pictures, "corner": corner, "width": width}
-    return {"deck": deck, "facts": facts, "target": target}
+    return Goal(deck, facts, Target(slide, pictures, corner, width))
 
 
-@node("prepare", "prepare", ("deck", "target"), ("assets", "launch"))
-def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    pictures = values["target"]["pictures"]
-    return ic.deck_outputs(values["deck"], tuple(Asset(dest, data) for dest, data in pictures))
+def prepare(deck: ic.Deck, target: Target) -> Mapping[str, Any]:
+    """The deck, and both pictures waiting in ~/Pictures."""
+    return ic.deck_outputs(deck, tuple(Asset(dest, data) for dest, data in target.pictures))
 
 
-@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
-    image, data = t["pictures"][0]
-    args: dict[str, Any] = {"path": deck.path, "slide": t["slide"], "image": image, "pixels": pixel_digest(data)}
-    if t["corner"] != "any":
-        args["corner"] = t["corner"]
-    if t["width"] is not None:
-        args["width_cm"] = t["width"]
-    checks = [Check("picture", f"The slide '{t['slide']}' shows {image}"
-                                        + (f" in the {CORNER_WORDS[t['corner']]} corner" if "corner" in args else "")
-                                        + (f", {t['width']:g} cm wide" if t["width"] else "") + ".",
-                             "pptx.picture", args)]
+def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
+    image, data = target.pictures[0]
+    args: dict[str, Any] = {"path": deck.path, "slide": target.slide, "image": image, "pixels": pixel_digest(data)}
+    if target.corner != "any":
+        args["corner"] = target.corner
+    if target.width is not None:
+        args["width_cm"] = target.width
+    checks = [Check("picture", f"The slide '{target.slide}' shows {image}"
+                               + (f" in the {CORNER_WORDS[target.corner]} corner" if "corner" in args else "")
+                               + (f", {target.width:g} cm wide" if target.width else "") + ".",
+                    "pptx.picture", args)]
     # a picture adds no text: every slide, the target too, keeps its text and its place
-    return {"rubric": [*checks, ic.kept_check(deck, values["assets"])]}
+    return [*checks, ic.kept_check(deck, assets)]
 
 
-@node("solve", "solve", ("deck", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
-    (image, data), (other, _) = t["pictures"]
-    width = t["width"] if t["width"] is not None else _natural_width_cm(data)
-    corner = t["corner"]
+def solve(deck: ic.Deck, target: Target) -> Attempts:
+    (image, data), (other, _) = target.pictures
+    width = target.width if target.width is not None else _natural_width_cm(data)
+    corner = target.corner
 
     def insert(slide: str, file: str, where: str, w: float, sized: bool) -> dict[str, Any]:
         left, top = _spot(where, w, w * _ratio(data))
         return {"op": "pptx.add_image", "path": deck.path, "title": slide, "image": file, "left_cm": left,
                 "top_cm": top, **({"width_cm": w} if sized else {})}
 
-    sized = t["width"] is not None
+    sized = target.width is not None
     titles = deck.titles
-    i = titles.index(t["slide"])
+    i = titles.index(target.slide)
     neighbour = titles[i + 1] if i + 1 < len(titles) else titles[i - 1]
-    solutions = [
-        Solution("oracle", f"insert {image} on '{t['slide']}'", [insert(t["slide"], image, corner, width, sized)]),
-        Solution("near-miss-1", f"puts the picture on '{neighbour}' instead",
-                 [insert(neighbour, image, corner, width, sized)]),
-        Solution("near-miss-2", f"inserts the other picture {other}",
-                 [insert(t["slide"], other, corner, width, sized)]),
+    misses = [
+        Attempt(f"puts the picture on '{neighbour}' instead", [insert(neighbour, image, corner, width, sized)]),
+        Attempt(f"inserts the other picture {other}", [insert(target.slide, other, corner, width, sized)]),
     ]
     if corner != "any":
-        solutions.append(Solution(f"near-miss-{len(solutions)}", f"places it in the {MIRROR[corner]} corner",
-                                  [insert(t["slide"], image, MIRROR[corner], width, sized)]))
+        misses.append(Attempt(f"places it in the {MIRROR[corner]} corner",
+                              [insert(target.slide, image, MIRROR[corner], width, sized)]))
     if sized:
-        solutions.append(Solution(f"near-miss-{len(solutions)}", "leaves the picture 2 cm too wide",
-                                  [insert(t["slide"], image, corner, width + 2, True)]))
-    return {"solutions": solutions}
+        misses.append(Attempt("leaves the picture 2 cm too wide",
+                              [insert(target.slide, image, corner, width + 2, True)]))
+    return Attempts(Attempt(f"insert {image} on '{target.slide}'", [insert(target.slide, image, corner, width, sized)]),
+                    misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(ic.APP,),
+WORKFLOW = family(
+    NAME, ic.IMPRESS,
     description="Insert a stated picture file on a stated slide, optionally in a corner and at a stated width.",
     knobs={"corner": ("any", "top_left", "top_right", "bottom_left", "bottom_right"), "width": ("free", "stated")},
-    nodes=(*ic.source_nodes(), goal, prepare, ic.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
 )

@@ -15,10 +15,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PIL import Image, ImageDraw
 from pptx import Presentation
 
+from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick
 from forge.dag import Node, NodeContext, llm_node, node
+from forge.family import AppKit
 from forge.model import HOME, Asset, Check
 from preparers import pptx
 from workflows.common import instruction
@@ -50,6 +51,7 @@ class Deck:
     path: str
     slides: tuple[dict[str, Any], ...]
     author: str
+    lookalikes: int = 0  # axis `lookalikes`: older copies of the deck beside it
 
     @property
     def titles(self) -> list[str]:
@@ -110,7 +112,8 @@ def deck_from(content: Mapping[str, Any], plan: Mapping[str, Any]) -> Deck:
     slides = [{"layout": "title_content", "title": s["title"], "bullets": list(s["bullets"]),
                "notes": s["notes"] if with_notes else ""}
               for s, with_notes in zip(content["slides"], plan["notes"], strict=True)]
-    return Deck(f"{HOME}/{plan['folder']}/{content['file_stem']}.pptx", (cover, *slides), content["author"])
+    return Deck(f"{HOME}/{plan['folder']}/{content['file_stem']}.pptx", (cover, *slides), content["author"],
+                int(plan.get("lookalikes", 0)))
 
 
 def listed(items: list[str]) -> str:
@@ -119,44 +122,22 @@ def listed(items: list[str]) -> str:
     return " and ".join(parts) if len(parts) == 2 else "; ".join(parts)
 
 
-# --- pictures -----------------------------------------------------------------------------------------
-
-PALETTE = ((31, 78, 121), (192, 0, 0), (0, 112, 192), (0, 150, 90), (112, 48, 160), (230, 145, 30))
-
-
-def draw_png(stem: str, rng: random.Random) -> bytes:
-    """A small picture: a bar chart when `stem` names a chart, else a simple logo. Same rng, same bytes."""
-    width, height = rng.choice(((240, 160), (300, 200), (200, 200), (320, 180)))
-    img = Image.new("RGB", (width, height), (255, 255, 255))
-    draw = ImageDraw.Draw(img)
-    color, accent = rng.sample(PALETTE, 2)
-    if "chart" in stem:
-        bars = rng.randint(4, 7)
-        slot = (width - 20) // bars
-        for i in range(bars):
-            top = rng.randint(20, height - 30)
-            draw.rectangle((12 + i * slot, top, 12 + i * slot + slot * 2 // 3, height - 12),
-                           fill=accent if i == bars - 1 else color)
-        draw.line((8, height - 10, width - 8, height - 10), fill=(60, 60, 60), width=2)
-    else:
-        r = min(width, height) // 3
-        cx, cy = width // 2, height // 2
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=color)
-        draw.rectangle((cx - r // 2, cy - r // 2, cx + r // 2, cy + r // 2), fill=accent)
-        draw.polygon(((cx, cy - r // 3), (cx + r // 3, cy + r // 4), (cx - r // 3, cy + r // 4)), fill=(255, 255, 255))
-    buf = io.BytesIO()
-    img.save(buf, "PNG")
-    return buf.getvalue()
-
-
 # --- shared nodes -------------------------------------------------------------------------------------
+
+#: Difficulty axes (issue 15), the first level being today's behaviour with the same random draws.
+AXES: dict[str, tuple[Any, ...]] = {"location": LOCATION, "lookalikes": LOOKALIKES}
+
 
 @node("sample", "sample", ("params",), ("plan",))
 def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     rng = ctx.rng("sample")
     n = rng.randint(4, MAX_SLIDES)
-    return {"plan": {"scenario": rng.choice(SCENARIOS), "n_slides": n, "folder": rng.choice(FOLDERS),
-                     "notes": [rng.random() < 0.4 for _ in range(n)]}}
+    scenario = rng.choice(SCENARIOS)
+    folder = deepen(rng.choice(FOLDERS), pick(values["params"], "location", AXES))
+    plan = {"scenario": scenario, "n_slides": n, "folder": folder, "notes": [rng.random() < 0.4 for _ in range(n)]}
+    if pick(values["params"], "lookalikes", AXES) != "0":  # only when moved: the default plan stays as it was
+        plan["lookalikes"] = pick(values["params"], "lookalikes", AXES)
+    return {"plan": plan}
 
 
 def _offline_deck(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -170,8 +151,10 @@ content = llm_node("content", kind="llm", inputs=("plan",), output="content", pr
 
 def deck_outputs(deck: Deck, extra: tuple[Asset, ...] = ()) -> dict[str, Any]:
     """The prepare node's outputs: the pptx asset (opened in Impress) and any extra files."""
-    asset = Asset(deck.path, pptx.build(deck.spec()), app="impress")
-    return {"assets": [asset, *extra], "launch": ["libreoffice", "--impress", deck.path]}
+    data = pptx.build(deck.spec())
+    copies = [Asset(path, data, app="impress") for path in look_alike_paths(deck.path, deck.lookalikes)]
+    return {"assets": [Asset(deck.path, data, app="impress"), *copies, *extra],
+            "launch": ["libreoffice", "--impress", deck.path]}
 
 
 @node("prepare", "prepare", ("deck",), ("assets", "launch"))
@@ -182,3 +165,8 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 def source_nodes() -> tuple[Node, ...]:
     """sample -> content: the start of every Impress family."""
     return (sample, content)
+
+
+#: The Impress app kit: families built with `forge.family.family(NAME, IMPRESS, ...)`.
+IMPRESS = AppKit(apps=(APP,), source=source_nodes, state="deck", prepare=prepare, instruction=instruction,
+                 axes=AXES)

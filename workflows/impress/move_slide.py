@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.impress import kit as ic
 
 NAME = "impress.move_slide"
@@ -24,6 +25,17 @@ PHRASINGS = (
     "Rearrange {path} so that the slide '{title}' (slide {current} at the moment) sits {where}. Only this one "
     "slide moves. Then save the presentation in place, keeping the pptx format.",
 )
+
+
+class Params(TypedDict):
+    move: Literal["to_second", "to_last", "up_after", "down_after", "up_before", "down_before"]
+
+
+@dataclass(frozen=True)
+class Target:
+    title: str  # the slide to move
+    position: int  # its final 1-based place
+    expected: list[str]  # every slide title, in order, once it has moved
 
 
 def moved(titles: list[str], title: str, position: int) -> list[str]:
@@ -59,59 +71,48 @@ def _final(slide: int, anchor: int, after: bool) -> int:
     return anchor_in_rest + (1 if after else 0)
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("deck", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    deck = ic.deck_from(values["content"], values["plan"])
-    title, position, where = _plan(rng, values["params"]["move"], deck.titles)
+def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
+         plan: Mapping[str, Any]) -> Goal[ic.Deck, Target]:
+    deck = ic.deck_from(content, plan)
+    title, position, where = _plan(rng, params["move"], deck.titles)
     facts = {"path": deck.path, "title": title, "current": deck.position(title), "where": where}
-    target = {"title": title, "position": position, "expected": moved(deck.titles, title, position)}
-    return {"deck": deck, "facts": facts, "target": target}
+    return Goal(deck, facts, Target(title, position, moved(deck.titles, title, position)))
 
 
-@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
+def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
     checks = [
-        Check("order", f"The slides of {deck.path} are, in order: {t['expected']}.", "pptx.slide_titles",
-              {"path": deck.path, "titles": t["expected"]}),
-        Check("position", f"The slide '{t['title']}' is slide {t['position']}.", "pptx.slide_position",
-              {"path": deck.path, "title": t["title"], "position": t["position"]}),
+        Check("order", f"The slides of {deck.path} are, in order: {target.expected}.", "pptx.slide_titles",
+              {"path": deck.path, "titles": target.expected}),
+        Check("position", f"The slide '{target.title}' is slide {target.position}.", "pptx.slide_position",
+              {"path": deck.path, "title": target.title, "position": target.position}),
     ]
-    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], [t["title"]])]}
+    return [*checks, ic.kept_check(deck, assets, [target.title])]
 
 
-@node("solve", "solve", ("deck", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
-    title, position, titles = t["title"], t["position"], deck.titles
+def solve(deck: ic.Deck, target: Target) -> Attempts:
+    title, position, titles = target.title, target.position, deck.titles
     base = {"path": deck.path, "title": title}
     n = len(titles)
     # one place off, never onto the cover and never back where it started
     off = next(p for p in (position + 1, position - 1, position + 2, position - 2)
-               if 2 <= p <= n and moved(titles, title, p) not in (t["expected"], titles))
+               if 2 <= p <= n and moved(titles, title, p) not in (target.expected, titles))
     displaced = titles[position - 1]
     swap = [{"op": "pptx.move_slide", **base, "position": position},
             {"op": "pptx.move_slide", "path": deck.path, "title": displaced, "position": titles.index(title) + 1}]
-    return {"solutions": [
-        Solution("oracle", f"move '{title}' to slide {position}", [{"op": "pptx.move_slide", **base,
-                                                                      "position": position}]),
-        Solution("near-miss-1", f"drops the slide one place off, at slide {off}",
+    return Attempts(
+        Attempt(f"move '{title}' to slide {position}", [{"op": "pptx.move_slide", **base, "position": position}]),
+        [Attempt(f"drops the slide one place off, at slide {off}",
                  [{"op": "pptx.move_slide", **base, "position": off}]),
-        Solution("near-miss-2", f"swaps '{title}' with '{displaced}' instead of moving it", swap),
-        Solution("near-miss-3", "copies the slide to the new place, leaving the original where it was",
+         Attempt(f"swaps '{title}' with '{displaced}' instead of moving it", swap),
+         Attempt("copies the slide to the new place, leaving the original where it was",
                  [{"op": "pptx.duplicate_slide", **base,
-                   "position": position + (position > titles.index(title) + 1)}]),
-    ]}
+                   "position": position + (position > titles.index(title) + 1)}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(ic.APP,),
+WORKFLOW = family(
+    NAME, ic.IMPRESS,
     description="Move a slide named by title to slide 2, to the end, or directly before/after another slide.",
     knobs={"move": MOVES},
-    nodes=(*ic.source_nodes(), goal, ic.prepare, ic.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.impress import kit as ic
 
 NAME = "impress.notes"
@@ -28,6 +30,29 @@ PHRASINGS = (
     "the presentation in place, keeping the pptx format.",
 )
 
+Mode = Literal["add", "replace", "append"]
+
+
+class Params(TypedDict):
+    mode: Mode
+    slides: Literal[1, 2]
+
+
+@dataclass(frozen=True)
+class Note:
+    """One slide's notes edit."""
+
+    slide: str  # the slide's title
+    old: str  # its notes now ('' for `add`)
+    new: str  # the text the instruction gives
+    expected: str  # its notes once edited
+
+
+@dataclass(frozen=True)
+class Target:
+    mode: Mode
+    items: list[Note]  # in slide order
+
 
 def _action(mode: str, title: str, old: str, new: str) -> str:
     if mode == "add":
@@ -37,12 +62,11 @@ def _action(mode: str, title: str, old: str, new: str) -> str:
     return f"Keep the current notes of the slide '{title}' and add the sentence '{new}' after them."
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("deck", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    mode, count = values["params"]["mode"], values["params"]["slides"]
-    deck = ic.deck_from(values["content"], values["plan"])
-    content_notes = {s["title"]: s["notes"] for s in values["content"]["slides"]}
+def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
+         plan: Mapping[str, Any]) -> Goal[ic.Deck, Target]:
+    mode, count = params["mode"], params["slides"]
+    deck = ic.deck_from(content, plan)
+    content_notes = {s["title"]: s["notes"] for s in content["slides"]}
     chosen = sorted(rng.sample(deck.content_titles, count), key=deck.position)
     texts = [n.format(author=deck.author) for n in rng.sample(NOTES, count)]
     items = []
@@ -50,66 +74,56 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         old = "" if mode == "add" else content_notes[title]
         deck = deck.with_slide(title, notes=old)
         expected = new if mode != "append" else f"{old} {new}"
-        items.append({"slide": title, "old": old, "new": new, "expected": expected})
-    action = " ".join(_action(mode, i["slide"], i["old"], i["new"]) for i in items)
-    return {"deck": deck, "facts": {"path": deck.path, "action": action}, "target": {"mode": mode, "items": items}}
+        items.append(Note(title, old, new, expected))
+    action = " ".join(_action(mode, i.slide, i.old, i.new) for i in items)
+    return Goal(deck, {"path": deck.path, "action": action}, Target(mode, items))
 
 
-@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
+def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
     checks = [
-        Check(f"notes-{n}", f"The speaker notes of '{i['slide']}' read '{i['expected']}'.", "pptx.notes_text",
-              {"path": deck.path, "slide": i["slide"], "text": i["expected"], "named": [i["new"]]})
-        for n, i in enumerate(values["target"]["items"], start=1)]
+        Check(f"notes-{n}", f"The speaker notes of '{i.slide}' read '{i.expected}'.", "pptx.notes_text",
+              {"path": deck.path, "slide": i.slide, "text": i.expected, "named": [i.new]})
+        for n, i in enumerate(target.items, start=1)]
     # notes live outside the slide: every slide, the annotated ones too, keeps its text and its place
-    noted = [i["slide"] for i in values["target"]["items"]]
-    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], notes_edited=noted)]}
+    noted = [i.slide for i in target.items]
+    return [*checks, ic.kept_check(deck, assets, notes_edited=noted)]
 
 
-@node("solve", "solve", ("deck", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
-    items: list[dict[str, Any]] = t["items"]
+def solve(deck: ic.Deck, target: Target) -> Attempts:
+    items = target.items
 
     def notes(pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
         return [{"op": "pptx.set_notes", "path": deck.path, "title": s, "text": x} for s, x in pairs]
 
-    oracle = [(i["slide"], i["expected"]) for i in items]
-    first = items[0]["slide"]
+    oracle = [(i.slide, i.expected) for i in items]
+    first = items[0].slide
     titles = deck.titles
     pos = titles.index(first)
-    neighbour = next(x for x in (titles[pos + 1:] + titles[1:pos][::-1]) if x not in {i["slide"] for i in items})
-    wrong_slide = [(neighbour, items[0]["expected"]), *oracle[1:]]
-    if t["mode"] == "add":
-        second = Solution("near-miss-2", "types the note on the slide (a text box) instead of in the notes",
-                          [{"op": "pptx.add_textbox", "path": deck.path, "title": s, "text": i["new"]}
-                           for (s, _), i in zip(oracle, items, strict=True)])
-    elif t["mode"] == "replace":
-        second = Solution("near-miss-2", "adds the new note after the old one instead of replacing it",
-                          notes([(i["slide"], f"{i['old']} {i['new']}") for i in items]))
+    neighbour = next(x for x in (titles[pos + 1:] + titles[1:pos][::-1]) if x not in {i.slide for i in items})
+    wrong_slide = [(neighbour, items[0].expected), *oracle[1:]]
+    if target.mode == "add":
+        second = Attempt("types the note on the slide (a text box) instead of in the notes",
+                         [{"op": "pptx.add_textbox", "path": deck.path, "title": s, "text": i.new}
+                          for (s, _), i in zip(oracle, items, strict=True)])
+    elif target.mode == "replace":
+        second = Attempt("adds the new note after the old one instead of replacing it",
+                         notes([(i.slide, f"{i.old} {i.new}") for i in items]))
     else:
-        second = Solution("near-miss-2", "replaces the notes instead of adding to them",
-                          notes([(i["slide"], i["new"]) for i in items]))
+        second = Attempt("replaces the notes instead of adding to them", notes([(i.slide, i.new) for i in items]))
     if len(items) > 1:
-        third = Solution("near-miss-3", "edits the notes of the first slide only", notes(oracle[:1]))
+        third = Attempt("edits the notes of the first slide only", notes(oracle[:1]))
     else:
-        cut = items[0]["expected"].rsplit(" ", 1)[0]
-        third = Solution("near-miss-3", "stops typing before the last word", notes([(first, cut)]))
-    return {"solutions": [
-        Solution("oracle", "write the asked notes", notes(oracle)),
-        Solution("near-miss-1", f"writes the notes of '{first}' on '{neighbour}'", notes(wrong_slide)),
-        second,
-        third,
-    ]}
+        cut = items[0].expected.rsplit(" ", 1)[0]
+        third = Attempt("stops typing before the last word", notes([(first, cut)]))
+    return Attempts(
+        Attempt("write the asked notes", notes(oracle)),
+        [Attempt(f"writes the notes of '{first}' on '{neighbour}'", notes(wrong_slide)), second, third],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(ic.APP,),
+WORKFLOW = family(
+    NAME, ic.IMPRESS,
     description="Add, replace or extend the speaker notes of one or two slides named by title.",
     knobs={"mode": ("add", "replace", "append"), "slides": (1, 2)},
-    nodes=(*ic.source_nodes(), goal, ic.prepare, ic.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

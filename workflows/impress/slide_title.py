@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.impress import kit as ic
 
 NAME = "impress.slide_title"
@@ -26,6 +28,23 @@ PHRASINGS = (
     "place, keeping the pptx format.",
 )
 
+class Params(TypedDict):
+    target: Literal["cover_title", "cover_subtitle", "content_title", "two_titles"]
+
+
+@dataclass(frozen=True)
+class SubtitleChange:
+    cover: str  # the cover slide's title
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Target:
+    expected: list[str]  # every slide title, in order, once changed
+    renames: list[tuple[str, str]] = field(default_factory=list)  # (old, new) titles, in slide order
+    subtitle: SubtitleChange | None = None  # the cover subtitle's change, when that is the task
+
 
 def _renames(target: str, deck: ic.Deck, pick: Any) -> list[tuple[str, str]]:
     """(old title, new title) pairs for a title change."""
@@ -40,62 +59,58 @@ def _renames(target: str, deck: ic.Deck, pick: Any) -> list[tuple[str, str]]:
     return list(zip(olds, news, strict=True))
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("deck", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    target = values["params"]["target"]
-    deck = ic.deck_from(values["content"], values["plan"])
+def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
+         plan: Mapping[str, Any]) -> Goal[ic.Deck, Target]:
+    deck = ic.deck_from(content, plan)
 
     def pick(pool: Any, k: int | None = None) -> Any:
         return rng.sample(list(pool), k) if k is not None else rng.choice(list(pool))
 
     cover = deck.titles[0]
-    if target == "cover_subtitle":
+    if params["target"] == "cover_subtitle":
         old = deck.slides[0]["subtitle"]
         new = pick([s for s in SUBTITLES if s.format(author=deck.author) != old]).format(author=deck.author)
         change = f"On the cover slide '{cover}', replace the subtitle '{old}' with '{new}'."
-        t = {"kind": "subtitle", "cover": cover, "old": old, "new": new, "expected": deck.titles}
+        target = Target(deck.titles, subtitle=SubtitleChange(cover, old, new))
     else:
-        renames = _renames(target, deck, pick)
+        renames = _renames(params["target"], deck, pick)
         change = " ".join(f"Change the title of slide {deck.position(o)} from '{o}' to '{n}'." for o, n in renames)
         mapping = dict(renames)
-        t = {"kind": "titles", "renames": renames, "expected": [mapping.get(x, x) for x in deck.titles]}
-    return {"deck": deck, "facts": {"path": deck.path, "change": change}, "target": t}
+        target = Target([mapping.get(x, x) for x in deck.titles], renames=renames)
+    return Goal(deck, {"path": deck.path, "change": change}, target)
 
 
-@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
+def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
     base = {"path": deck.path}
-    checks = [Check("order", f"The slides of {deck.path} are, in order: {t['expected']}.", "pptx.slide_titles",
-                    {**base, "titles": t["expected"]})]
-    if t["kind"] == "subtitle":
-        checks.append(Check("subtitle", f"The subtitle of '{t['cover']}' reads '{t['new']}'.", "pptx.subtitle",
-                            {**base, "slide": t["cover"], "text": t["new"]}))
+    checks = [Check("order", f"The slides of {deck.path} are, in order: {target.expected}.", "pptx.slide_titles",
+                    {**base, "titles": target.expected})]
+    sub = target.subtitle
+    if sub is not None:
+        checks.append(Check("subtitle", f"The subtitle of '{sub.cover}' reads '{sub.new}'.", "pptx.subtitle",
+                            {**base, "slide": sub.cover, "text": sub.new}))
     else:
         checks += [Check(f"renamed-{i}", f"Exactly one slide is titled '{new}'.", "pptx.slide_count",
-                         {**base, "title": new, "count": 1}) for i, (_, new) in enumerate(t["renames"], start=1)]
-    touched = [t["cover"]] if t["kind"] == "subtitle" else [old for old, _ in t["renames"]]
-    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], touched)]}
+                         {**base, "title": new, "count": 1}) for i, (_, new) in enumerate(target.renames, start=1)]
+    touched = [sub.cover] if sub is not None else [old for old, _ in target.renames]
+    return [*checks, ic.kept_check(deck, assets, touched)]
 
 
-@node("solve", "solve", ("deck", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
+def _subtitle_attempts(path: str, sub: SubtitleChange) -> Attempts:
+    base = {"op": "pptx.set_subtitle", "path": path, "title": sub.cover}
+    return Attempts(
+        Attempt("replace the cover subtitle", [{**base, "text": sub.new}]),
+        [Attempt("types the new text into the cover title instead of the subtitle",
+                 [{"op": "pptx.set_title", "path": path, "title": sub.cover, "new": sub.new}]),
+         Attempt("adds the new text after the old subtitle", [{**base, "text": f"{sub.old} {sub.new}"}]),
+         Attempt("types the subtitle in lower case", [{**base, "text": sub.new.lower()}])],
+    )
+
+
+def solve(deck: ic.Deck, target: Target) -> Attempts:
     path = deck.path
-    if t["kind"] == "subtitle":
-        sub = {"op": "pptx.set_subtitle", "path": path, "title": t["cover"]}
-        return {"solutions": [
-            Solution("oracle", "replace the cover subtitle", [{**sub, "text": t["new"]}]),
-            Solution("near-miss-1", "types the new text into the cover title instead of the subtitle",
-                     [{"op": "pptx.set_title", "path": path, "title": t["cover"], "new": t["new"]}]),
-            Solution("near-miss-2", "adds the new text after the old subtitle", [{**sub,
-                                                                                "text": f"{t['old']} {t['new']}"}]),
-            Solution("near-miss-3", "types the subtitle in lower case", [{**sub, "text": t["new"].lower()}]),
-        ]}
-    renames: list[tuple[str, str]] = t["renames"]
+    if target.subtitle is not None:
+        return _subtitle_attempts(path, target.subtitle)
+    renames = target.renames
 
     def rename(pairs: list[tuple[str, str]]) -> list[dict[str, Any]]:
         return [{"op": "pptx.set_title", "path": path, "title": o, "new": n} for o, n in pairs]
@@ -107,24 +122,21 @@ def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if neighbour in dict(renames) or neighbour == old:
         neighbour = next(x for x in titles if x not in dict(renames))
     if len(renames) == 2:
-        third = Solution("near-miss-3", "renames only the first of the two slides", rename(renames[:1]))
+        third = Attempt("renames only the first of the two slides", rename(renames[:1]))
     else:
-        third = Solution("near-miss-3", "types the new title in lower case", rename([(old, new.lower())]))
-    return {"solutions": [
-        Solution("oracle", f"retitle {renames}", rename(renames)),
-        Solution("near-miss-1", f"retitles '{neighbour}' instead of '{old}'", rename([(neighbour, new),
-                                                                                     *renames[1:]])),
-        Solution("near-miss-2", "adds the new title after the old one instead of replacing it",
+        third = Attempt("types the new title in lower case", rename([(old, new.lower())]))
+    return Attempts(
+        Attempt(f"retitle {renames}", rename(renames)),
+        [Attempt(f"retitles '{neighbour}' instead of '{old}'", rename([(neighbour, new), *renames[1:]])),
+         Attempt("adds the new title after the old one instead of replacing it",
                  rename([(o, f"{o} {n}") for o, n in renames])),
-        third,
-    ]}
+         third],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(ic.APP,),
+WORKFLOW = family(
+    NAME, ic.IMPRESS,
     description="Change the cover title, the cover subtitle, or the titles of one or two content slides.",
     knobs={"target": ("cover_title", "cover_subtitle", "content_title", "two_titles")},
-    nodes=(*ic.source_nodes(), goal, ic.prepare, ic.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

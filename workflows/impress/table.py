@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.impress import kit as ic
 
 NAME = "impress.table"
@@ -26,17 +28,31 @@ PHRASINGS = (
 )
 
 
+class Params(TypedDict):
+    fill: Literal["header", "full"]
+    size: Literal["small", "medium", "large"]
+
+
+@dataclass(frozen=True)
+class Target:
+    slide: str  # title of the title-only slide that gets the table
+    rows: int  # rows, the header row included
+    cols: int
+    header: list[str]
+    data: list[list[str]]  # the data rows' cells (typed only when `full`)
+    full: bool  # every row is filled, not only the header
+
+
 def _cells(row: list[str]) -> str:
     return ", ".join(f"'{c}'" for c in row)
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("deck", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    fill_kind = values["params"]["fill"]
-    rows, cols = SIZES[values["params"]["size"]]
-    table = values["content"]["table"]
-    deck = ic.deck_from(values["content"], values["plan"])
+def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
+         plan: Mapping[str, Any]) -> Goal[ic.Deck, Target]:
+    fill_kind = params["fill"]
+    rows, cols = SIZES[params["size"]]
+    table = content["table"]
+    deck = ic.deck_from(content, plan)
     position = rng.randint(3, len(deck.slides) + 1)
     deck = deck.inserted(position, {"layout": "title_only", "title": table["title"]})
     header = list(table["header"][:cols])
@@ -48,52 +64,40 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     else:
         fill += " Leave the other rows empty for now."
     facts = {"path": deck.path, "slide": table["title"], "rows": rows, "cols": cols, "fill": fill}
-    target = {"slide": table["title"], "rows": rows, "cols": cols, "header": header, "data": data,
-              "full": fill_kind == "full"}
-    return {"deck": deck, "facts": facts, "target": target}
+    return Goal(deck, facts, Target(table["title"], rows, cols, header, data, fill_kind == "full"))
 
 
-@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
-    args: dict[str, Any] = {"path": deck.path, "slide": t["slide"], "rows": t["rows"], "cols": t["cols"],
-                            "header": t["header"]}
-    if t["full"]:
-        args["data"] = t["data"]
-    filled = " and the stated data rows" if t["full"] else ""
-    checks = [Check("table", f"'{t['slide']}' has a {t['rows']}x{t['cols']} table with header {t['header']}"
-                                      f"{filled}.", "pptx.table", args)]
-    return {"rubric": [*checks, ic.kept_check(deck, values["assets"], edited=[t["slide"]])]}
+def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
+    args: dict[str, Any] = {"path": deck.path, "slide": target.slide, "rows": target.rows, "cols": target.cols,
+                            "header": target.header}
+    if target.full:
+        args["data"] = target.data
+    filled = " and the stated data rows" if target.full else ""
+    checks = [Check("table", f"'{target.slide}' has a {target.rows}x{target.cols} table with header {target.header}"
+                             f"{filled}.", "pptx.table", args)]
+    return [*checks, ic.kept_check(deck, assets, edited=[target.slide])]
 
 
-@node("solve", "solve", ("deck", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
-    header, data = t["header"], t["data"]
-    body = data if t["full"] else [[""] * t["cols"] for _ in data]
-    base = {"op": "pptx.add_table", "path": deck.path, "title": t["slide"]}
+def solve(deck: ic.Deck, target: Target) -> Attempts:
+    header, data = target.header, target.data
+    body = data if target.full else [[""] * target.cols for _ in data]
+    base = {"op": "pptx.add_table", "path": deck.path, "title": target.slide}
     titles = deck.titles
-    i = titles.index(t["slide"])
+    i = titles.index(target.slide)
     neighbour = titles[i - 1] if i > 1 else titles[i + 1]
     swapped = [header[1], header[0], *header[2:]]
-    return {"solutions": [
-        Solution("oracle", f"insert the {t['rows']}x{t['cols']} table", [{**base, "rows": [header, *body]}]),
-        Solution("near-miss-1", "does not count the header row: one row too few", [{**base, "rows": [header,
-                                                                                                      *body[:-1]]}]),
-        Solution("near-miss-2", "types the first two header cells in swapped order",
-                 [{**base, "rows": [swapped, *body]}]),
-        Solution("near-miss-3", f"puts the table on the slide '{neighbour}'", [{**base, "title": neighbour,
-                                                                               "rows": [header, *body]}]),
-    ]}
+    return Attempts(
+        Attempt(f"insert the {target.rows}x{target.cols} table", [{**base, "rows": [header, *body]}]),
+        [Attempt("does not count the header row: one row too few", [{**base, "rows": [header, *body[:-1]]}]),
+         Attempt("types the first two header cells in swapped order", [{**base, "rows": [swapped, *body]}]),
+         Attempt(f"puts the table on the slide '{neighbour}'", [{**base, "title": neighbour,
+                                                                 "rows": [header, *body]}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(ic.APP,),
+WORKFLOW = family(
+    NAME, ic.IMPRESS,
     description="Insert a table of a stated size on a title-only slide and fill its header row (or every row).",
     knobs={"fill": ("header", "full"), "size": ("small", "medium", "large")},
-    nodes=(*ic.source_nodes(), goal, ic.prepare, ic.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

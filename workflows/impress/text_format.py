@@ -3,11 +3,13 @@ in a color — that text only, not the rest of the slide."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.impress import kit as ic
 
 NAME = "impress.text_format"
@@ -28,8 +30,25 @@ PHRASINGS = (
     "the pptx format.",
 )
 
+Part = Literal["title", "bullet"]
 
-def _style(fmt: str, target: str, rng: Any) -> tuple[dict[str, Any], str]:
+
+class Params(TypedDict):
+    format: Literal["bold", "italic", "underline", "size", "color", "bold_italic"]
+    target: Part
+
+
+@dataclass(frozen=True)
+class Target:
+    slide: str  # title of the slide
+    text: str  # the text to format: the slide title or one bullet
+    style: dict[str, Any]  # the format, as `pptx.format_text` and `pptx.text_format` take it
+    part: Part  # which text of the slide `text` is
+    bullets: list[str]  # the slide's bullets
+    index: int  # the drawn bullet's index (drawn for a title too)
+
+
+def _style(fmt: str, target: str, rng: random.Random) -> tuple[dict[str, Any], str]:
     """The format args and the task wording, with `{what}` standing for the text to format."""
     if fmt == "bold":
         return {"bold": True}, "make {what} bold"
@@ -58,63 +77,54 @@ def _wrong_style(style: dict[str, Any]) -> tuple[dict[str, Any], str]:
     return {swap: True}, f"applies {swap} instead"
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("deck", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    fmt, target = values["params"]["format"], values["params"]["target"]
-    deck = ic.deck_from(values["content"], values["plan"])
+def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
+         plan: Mapping[str, Any]) -> Goal[ic.Deck, Target]:
+    fmt, part = params["format"], params["target"]
+    deck = ic.deck_from(content, plan)
     slide = rng.choice(deck.content_titles)
     bullets = deck.slide(slide)["bullets"]
     index = rng.randrange(len(bullets))
-    text = slide if target == "title" else bullets[index]
-    style, how = _style(fmt, target, rng)
-    what = "the slide title" if target == "title" else f"the bullet point '{text}'"
+    text = slide if part == "title" else bullets[index]
+    style, how = _style(fmt, part, rng)
+    what = "the slide title" if part == "title" else f"the bullet point '{text}'"
     facts = {"path": deck.path, "slide": slide, "task": how.format(what=what)}
-    return {"deck": deck, "facts": facts, "target": {"slide": slide, "text": text, "style": style,
-                                                     "target": target, "bullets": bullets, "index": index}}
+    return Goal(deck, facts, Target(slide, text, style, part, bullets, index))
 
 
-@node("rubric", "rubric", ("deck", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
+def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
     checks = [Check(
-        "formatted", f"On '{t['slide']}', '{t['text']}' (all of it) has {t['style']} and no other text there does.",
-        "pptx.text_format", {"path": deck.path, "slide": t["slide"], "text": t["text"], **t["style"]})]
+        "formatted", f"On '{target.slide}', '{target.text}' (all of it) has {target.style} and no other text there "
+                     "does.",
+        "pptx.text_format", {"path": deck.path, "slide": target.slide, "text": target.text, **target.style})]
     # formatting changes no text: every slide, the target too, keeps its text and its place
-    return {"rubric": [*checks, ic.kept_check(deck, values["assets"])]}
+    return [*checks, ic.kept_check(deck, assets)]
 
 
-@node("solve", "solve", ("deck", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    deck: ic.Deck = values["deck"]
-    t = values["target"]
-    base = {"op": "pptx.format_text", "path": deck.path, "title": t["slide"]}
-    oracle = {**base, "text": t["text"], **t["style"]}
-    bullets, index = t["bullets"], t["index"]
-    if t["target"] == "title":
+def solve(deck: ic.Deck, target: Target) -> Attempts:
+    base = {"op": "pptx.format_text", "path": deck.path, "title": target.slide}
+    oracle = {**base, "text": target.text, **target.style}
+    bullets, index = target.bullets, target.index
+    if target.part == "title":
         wrong_text, wrong_why = bullets[0], "formats the first bullet instead of the title"
-        everything = [oracle, {**base, "text": bullets[0], "whole_shape": True, **t["style"]}]
+        everything = [oracle, {**base, "text": bullets[0], "whole_shape": True, **target.style}]
         all_why = "formats the title and every bullet on the slide"
     else:
         other = index + 1 if index + 1 < len(bullets) else index - 1
         wrong_text, wrong_why = bullets[other], f"formats the neighbouring bullet '{bullets[other]}'"
         everything = [{**oracle, "whole_shape": True}]
         all_why = "formats the whole content box instead of one bullet"
-    style, style_why = _wrong_style(t["style"])
-    return {"solutions": [
-        Solution("oracle", f"format '{t['text']}' with {t['style']}", [oracle]),
-        Solution("near-miss-1", wrong_why, [{**base, "text": wrong_text, **t["style"]}]),
-        Solution("near-miss-2", all_why, everything),
-        Solution("near-miss-3", style_why, [{**base, "text": t["text"], **style}]),
-    ]}
+    style, style_why = _wrong_style(target.style)
+    return Attempts(
+        Attempt(f"format '{target.text}' with {target.style}", [oracle]),
+        [Attempt(wrong_why, [{**base, "text": wrong_text, **target.style}]),
+         Attempt(all_why, everything),
+         Attempt(style_why, [{**base, "text": target.text, **style}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(ic.APP,),
+WORKFLOW = family(
+    NAME, ic.IMPRESS,
     description="Format a slide title or one bullet bold, italic, underlined, at a font size or in a color.",
     knobs={"format": FORMATS, "target": ("title", "bullet")},
-    nodes=(*ic.source_nodes(), goal, ic.prepare, ic.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -10,12 +10,14 @@ plausible wrong pick; message times are mid-day, so local and UTC dates agree.
 from __future__ import annotations
 
 import datetime as dt
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
+from forge.family import Attempt, Attempts, Goal, family
 from forge.ids import digest
-from forge.model import HOME, Check, Solution
+from forge.model import HOME, Check
 from preparers import thunderbird as tb
 from workflows.multi import kit as mc
 from workflows.tb import kit as tc
@@ -46,6 +48,20 @@ PHRASINGS = (
 )
 
 
+class Params(TypedDict):
+    rule: Literal["month", "sender", "type"]
+    scope: Literal["one", "all"]
+    naming: Literal["keep", "dated"]
+
+
+@dataclass(frozen=True)
+class Target:
+    profile: str
+    root: str  # the folder the subfolders go into
+    chosen: list[tb.Message]  # the messages whose attachments are saved
+    decoy: tb.Message  # the look-alike message (same project for scope "one")
+
+
 def _doc(rng: Any, plan: Mapping[str, Any], sender: tuple[str, str], kind: str, word: str, when: dt.datetime
          ) -> tb.Message:
     number = str(rng.randint(1000, 9999))
@@ -72,10 +88,9 @@ def _times(rng: Any, plan: Mapping[str, Any], k: int) -> list[dt.datetime]:
             return out
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, content, plan = values["params"], values["content"], values["plan"]["mailbox"]
+def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[mc.Setup, Target]:
+    plan = plan["mailbox"]
     background = tc.messages(content["mailbox"], plan)
     word, other_word = rng.sample([w for w in CODENAMES if not any(w in m.subject for m in background)], 2)
     senders = rng.sample(SENDERS, 3)
@@ -94,8 +109,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         what = f"the attachment of the message '{m.subject}' from {tc.address(m)} (received {mc.mail_date(m.date)})"
     facts = {"what": what, "root": root, "rule": RULES[params["rule"]],
              "naming": DATED if params["naming"] == "dated" else ""}
-    target = {"profile": tc.profile_path(plan), "root": root, "chosen": chosen, "decoy": decoys[1]}
-    return {"setup": mc.Setup((("tb", spec),)), "facts": facts, "target": target}
+    return Goal(mc.Setup((("tb", spec),)), facts, Target(tc.profile_path(plan), root, chosen, decoys[1]))
 
 
 def _folder(m: tb.Message, rule: str, slip: bool = False) -> str:
@@ -118,52 +132,45 @@ def _files(msgs: list[tb.Message], rule: str, dated: bool, *, flat: bool = False
     return out
 
 
-@node("rubric", "rubric", ("params", "target", "setup"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, p = values["target"], values["params"]
-    files = _files(t["chosen"], p["rule"], p["naming"] == "dated")
+def rubric(params: Params, target: Target, setup: mc.Setup) -> list[Check]:
+    t, p = target, params
+    files = _files(t.chosen, p["rule"], p["naming"] == "dated")
     contents = {rel: digest(m.attachments[0].data) for rel, (m, _) in files.items()}
-    return {"rubric": [Check("filed", f"{t['root']} holds exactly {sorted(files)}, each the attachment of its message.",
-                             "fs.dir_listing", {"path": t["root"], "names": sorted(files), "recursive": True,
-                                                "contents": contents}),
-                       *mc.mail_kept(values["setup"])]}
+    return [Check("filed", f"{t.root} holds exactly {sorted(files)}, each the attachment of its message.",
+                  "fs.dir_listing", {"path": t.root, "names": sorted(files), "recursive": True,
+                                     "contents": contents}),
+            *mc.mail_kept(setup)]
 
 
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, p = values["target"], values["params"]
+def solve(params: Params, target: Target) -> Attempts:
+    t, p = target, params
     rule, dated = p["rule"], p["naming"] == "dated"
 
     def save(msgs: list[tb.Message], **how: Any) -> list[dict[str, Any]]:
-        return [mc.op("tb.save_attachment", t["profile"], folder="Inbox", message_id=m.message_id, filename=name,
-                      dest=f"{t['root']}/{rel}")
+        return [mc.op("tb.save_attachment", t.profile, folder="Inbox", message_id=m.message_id, filename=name,
+                      dest=f"{t.root}/{rel}")
                 for rel, (m, name) in _files(msgs, rule, how.pop("dated", dated), **how).items()]
 
-    chosen = t["chosen"]
-    solutions = [
-        Solution("oracle", "save each attachment into the subfolder the rule names", save(chosen)),
-        Solution("near-miss-1", "saves everything directly in the folder, without subfolders", save(chosen, flat=True)),
-        Solution("near-miss-2", {"month": "writes the month folders as MM-YYYY", "sender": "names the folders after "
-                                 "the sender's address", "type": "writes the type folders in lower case"}[rule],
-                 save(chosen, slip=True)),
-        Solution("near-miss-3", "keeps the original file names" if dated else "prefixes the file names with the date",
-                 save(chosen, dated=not dated)),
+    chosen = t.chosen
+    misses = [
+        Attempt("saves everything directly in the folder, without subfolders", save(chosen, flat=True)),
+        Attempt({"month": "writes the month folders as MM-YYYY", "sender": "names the folders after "
+                 "the sender's address", "type": "writes the type folders in lower case"}[rule],
+                save(chosen, slip=True)),
+        Attempt("keeps the original file names" if dated else "prefixes the file names with the date",
+                save(chosen, dated=not dated)),
     ]
     if p["scope"] == "all":
-        solutions.append(Solution("near-miss-4", "misses one of the tagged messages", save(chosen[:-1])))
+        misses.append(Attempt("misses one of the tagged messages", save(chosen[:-1])))
     else:
-        solutions.append(Solution("near-miss-4", "saves the attachment of the other message of the project",
-                                  save([t["decoy"]])))
-    return {"solutions": solutions}
+        misses.append(Attempt("saves the attachment of the other message of the project", save([t.decoy])))
+    return Attempts(Attempt("save each attachment into the subfolder the rule names", save(chosen)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(mc.TB, mc.OS),
+WORKFLOW = family(
+    NAME, mc.app_kit((mc.TB, mc.OS), mailbox={"kind": "pdf"}),
     description="Save mail attachments into subfolders chosen by a rule (month, sender, file type), keeping or "
                 "date-prefixing the names.",
     knobs={"rule": tuple(RULES), "scope": ("one", "all"), "naming": ("keep", "dated")},
-    nodes=(*mc.source_nodes(mailbox={"kind": "pdf"}), goal, mc.prepare, mc.instruction(NAME, PHRASINGS), rubric,
-           solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

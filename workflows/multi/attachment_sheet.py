@@ -8,11 +8,12 @@ come from, and the check compares them by meaning (a CSV import may type "12.50"
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import HOME, Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import HOME, Check
 from preparers import thunderbird as tb
 from preparers import xlsx
 from workflows.calc import kit as cc
@@ -53,7 +54,40 @@ def _attachment(source: str, filename: str, layout: cc.Layout) -> tb.Attachment:
     return tb.Attachment(filename, TYPES[source], data)
 
 
-def _post(rng: Any, post: str, layout: cc.Layout, sheet: str, facts: dict[str, Any]) -> dict[str, Any]:
+class Params(TypedDict):
+    source: Literal["csv", "xlsx"]
+    post: Literal["none", "sort_asc", "sort_desc", "total_row"]
+    dest: Literal["documents", "desktop", "new_folder"]
+
+
+@dataclass(frozen=True)
+class Post:
+    """What the post-processing step works on: the sort column and direction, or the totals row."""
+
+    column: int = 0
+    descending: bool = False
+    row: int = 0  # the totals row
+    cell: str = ""  # the SUM cell of the totals row
+    total: float = 0.0
+
+
+@dataclass(frozen=True)
+class Target:
+    profile: str
+    dest: str  # where the xlsx workbook must be
+    filename: str  # the attachment's file name (the same on the draft)
+    sheet: str  # the workbook's sheet once converted
+    message: str  # Message-ID of the wanted message
+    draft: str  # Message-ID of the earlier draft with the same attachment name
+    header: list[str]
+    rows: list[list[Any]]
+    ref: str  # the data rows, e.g. A2:F13
+    letters: list[str]  # the column letters of the table
+    last_row: int
+    post: Post
+
+
+def _post(rng: Any, post: str, layout: cc.Layout, sheet: str, facts: dict[str, Any]) -> Post:
     """What the post-processing step asks for: the column, the sort or the totals cell; states it in `facts`."""
     numeric = layout.columns_of(*cc.NUMERIC_KINDS)
     if post.startswith("sort"):
@@ -61,7 +95,7 @@ def _post(rng: Any, post: str, layout: cc.Layout, sheet: str, facts: dict[str, A
         order = "smallest first" if post == "sort_asc" else "largest first"
         facts["post"] = (f" Sort the data rows by the '{layout.header[col]}' column, {order}, keeping the header "
                          "in the first row, and save the workbook again.")
-        return {"column": col, "descending": post == "sort_desc"}
+        return Post(column=col, descending=post == "sort_desc")
     if post == "total_row":
         row = layout.last_row + 1
         clean = [c for c in numeric if mc.clean_of(facts, round(sum(layout.column(c)), 2))]
@@ -69,15 +103,13 @@ def _post(rng: Any, post: str, layout: cc.Layout, sheet: str, facts: dict[str, A
         cell = f"{layout.letter(col)}{row}"
         facts["post"] = (f" On its sheet '{sheet}', type Total in A{row} and enter a SUM formula adding up "
                          f"the '{layout.header[col]}' column in {cell}. Save the workbook again.")
-        return {"column": col, "row": row, "cell": cell, "total": round(sum(layout.column(col)), 2)}
+        return Post(column=col, row=row, cell=cell, total=round(sum(layout.column(col)), 2))
     facts["post"] = ""
-    return {}
+    return Post()
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, content, plan = values["params"], values["content"], values["plan"]
+def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[mc.Setup, Target]:
     mail_plan = plan["mailbox"]
     source = params["source"]
     layout = cc.layout_from(content["table"], plan["table"])
@@ -103,42 +135,39 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                              "mkdir": MKDIR if params["dest"] == "new_folder" else ""}
     sheet = layout.sheet if source == "xlsx" else content["table"]["file_stem"][:31]
     post = _post(rng, params["post"], layout, sheet, facts)
-    target = {"profile": tc.profile_path(mail_plan), "dest": dest, "filename": filename, "sheet": sheet,
-              "message": wanted.message_id, "draft": draft.message_id, "header": layout.header,
-              "rows": [list(r) for r in layout.rows], "ref": layout.data_ref, "letters":
-              [layout.letter(i) for i in range(layout.width)], "last_row": layout.last_row, **post}
-    return {"setup": mc.Setup((("tb", spec),)), "facts": facts, "target": target}
+    target = Target(tc.profile_path(mail_plan), dest, filename, sheet, wanted.message_id, draft.message_id,
+                    layout.header, [list(r) for r in layout.rows], layout.data_ref,
+                    [layout.letter(i) for i in range(layout.width)], layout.last_row, post)
+    return Goal(mc.Setup((("tb", spec),)), facts, target)
 
 
-@node("rubric", "rubric", ("params", "target", "setup"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, post = values["target"], values["params"]["post"]
-    rows = t["rows"]
+def rubric(params: Params, target: Target, setup: mc.Setup) -> list[Check]:
+    t, post = target, params["post"]
+    rows = t.rows
     if post.startswith("sort"):
-        rows = mc.sort_rows(rows, t["column"], t["descending"])
-    checks = [Check("table", f"{t['dest']} holds the table of {t['filename']} from the stated message (header and "
+        rows = mc.sort_rows(rows, t.post.column, t.post.descending)
+    checks = [Check("table", f"{t.dest} holds the table of {t.filename} from the stated message (header and "
                              "all rows" + (", sorted as asked" if post.startswith("sort") else "") + ").",
-                    "multi.sheet_table", {"path": t["dest"], "header": t["header"], "rows": mc.table_values(rows),
+                    "multi.sheet_table", {"path": t.dest, "header": t.header, "rows": mc.table_values(rows),
                                           "below_ok": post == "total_row"})]
     if post == "total_row":
-        row, letter = t["row"], t["letters"][t["column"]]
+        row, letter = t.post.row, t.letters[t.post.column]
         checks += [
-            Check("label", f"A{row} of sheet '{t['sheet']}' reads Total.", "xlsx.cell_value",
-                  {"path": t["dest"], "sheet": t["sheet"], "cell": f"A{row}", "expected": "Total"}),
-            Check("total", f"{t['cell']} holds a SUM formula over the whole column.", "xlsx.formula_value",
-                  {"path": t["dest"], "sheet": t["sheet"], "cell": t["cell"], "function": "SUM",
-                   "ref": f"{letter}2:{letter}{t['last_row']}", "expected": t["total"]}),
+            Check("label", f"A{row} of sheet '{t.sheet}' reads Total.", "xlsx.cell_value",
+                  {"path": t.dest, "sheet": t.sheet, "cell": f"A{row}", "expected": "Total"}),
+            Check("total", f"{t.post.cell} holds a SUM formula over the whole column.", "xlsx.formula_value",
+                  {"path": t.dest, "sheet": t.sheet, "cell": t.post.cell, "function": "SUM",
+                   "ref": f"{letter}2:{letter}{t.last_row}", "expected": t.post.total}),
         ]
-    return {"rubric": [*checks, *mc.mail_kept(values["setup"])]}
+    return [*checks, *mc.mail_kept(setup)]
 
 
-def _steps(t: Mapping[str, Any], source: str, message: str, dest: str, *, post: str, skip: str = "",
+def _steps(t: Target, source: str, message: str, dest: str, *, post: str, skip: str = "",
            flip: bool = False, short_sum: bool = False, typed_total: bool = False) -> list[dict[str, Any]]:
     """Save the attachment, convert it (CSV), then sort or add the totals row, with optional slips."""
-    profile = t["profile"]
-    save = {"path": profile, "folder": "Inbox", "message_id": message, "filename": t["filename"]}
+    save = {"path": t.profile, "folder": "Inbox", "message_id": message, "filename": t.filename}
     if source == "csv":
-        csv_path = f"{HOME}/Downloads/{t['filename']}"
+        csv_path = f"{HOME}/Downloads/{t.filename}"
         steps = [mc.op("tb.save_attachment", **save, dest=csv_path)]
         if skip != "convert":
             steps.append(mc.op("multi.csv_to_xlsx", csv_path, dest=dest))
@@ -147,54 +176,50 @@ def _steps(t: Mapping[str, Any], source: str, message: str, dest: str, *, post: 
     if skip in ("convert", "post"):
         return steps
     if post.startswith("sort"):
-        steps.append(mc.op("xlsx.sort_rows", dest, sheet=t["sheet"], ref=t["ref"], key_column=t["letters"][t["column"]],
-                           descending=t["descending"] != flip))
+        steps.append(mc.op("xlsx.sort_rows", dest, sheet=t.sheet, ref=t.ref, key_column=t.letters[t.post.column],
+                           descending=t.post.descending != flip))
     elif post == "total_row":
-        letter, last = t["letters"][t["column"]], t["last_row"] - (1 if short_sum else 0)
-        value: Any = t["total"] if typed_total else f"=SUM({letter}2:{letter}{last})"
-        steps.append(mc.op("xlsx.set_cells", dest, sheet=t["sheet"], cells={f"A{t['row']}": "Total", t["cell"]: value}))
+        letter, last = t.letters[t.post.column], t.last_row - (1 if short_sum else 0)
+        value: Any = t.post.total if typed_total else f"=SUM({letter}2:{letter}{last})"
+        steps.append(mc.op("xlsx.set_cells", dest, sheet=t.sheet, cells={f"A{t.post.row}": "Total",
+                                                                         t.post.cell: value}))
     return steps
 
 
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, params = values["target"], values["params"]
+def solve(params: Params, target: Target) -> Attempts:
+    t = target
     source, post = params["source"], params["post"]
-    right = (t["message"], t["dest"])
-    solutions = [Solution("oracle", "save the attachment, make it an xlsx workbook at the stated path"
-                          + ("" if post == "none" else f", then {post.replace('_', ' ')}"),
-                          _steps(t, source, *right, post=post)),
-                 Solution("near-miss-1", "takes the same-named attachment of the earlier draft message",
-                          _steps(t, source, t["draft"], t["dest"], post=post))]
+    right = (t.message, t.dest)
+    oracle = Attempt("save the attachment, make it an xlsx workbook at the stated path"
+                     + ("" if post == "none" else f", then {post.replace('_', ' ')}"),
+                     _steps(t, source, *right, post=post))
+    misses = [Attempt("takes the same-named attachment of the earlier draft message",
+                      _steps(t, source, t.draft, t.dest, post=post))]
     if post == "none":
-        downloads = f"{HOME}/Downloads/{t['dest'].rsplit('/', 1)[1]}"
-        solutions.append(Solution("near-miss-2", "saves the workbook in Downloads instead of the stated folder",
-                                  _steps(t, source, t["message"], downloads, post=post)))
+        downloads = f"{HOME}/Downloads/{t.dest.rsplit('/', 1)[1]}"
+        misses.append(Attempt("saves the workbook in Downloads instead of the stated folder",
+                              _steps(t, source, t.message, downloads, post=post)))
         if source == "csv":
-            solutions.append(Solution("near-miss-3", "saves the CSV but never turns it into an xlsx workbook",
-                                      _steps(t, source, *right, post=post, skip="convert")))
+            misses.append(Attempt("saves the CSV but never turns it into an xlsx workbook",
+                                  _steps(t, source, *right, post=post, skip="convert")))
     else:
-        solutions.append(Solution("near-miss-2", "stops after saving the workbook, skipping the asked step",
-                                  _steps(t, source, *right, post=post, skip="post")))
+        misses.append(Attempt("stops after saving the workbook, skipping the asked step",
+                              _steps(t, source, *right, post=post, skip="post")))
         if post.startswith("sort"):
-            solutions.append(Solution("near-miss-3", "sorts in the opposite order",
-                                      _steps(t, source, *right, post=post, flip=True)))
+            misses.append(Attempt("sorts in the opposite order", _steps(t, source, *right, post=post, flip=True)))
         else:
-            solutions.append(Solution("near-miss-3", "the SUM range stops one row short of the data",
-                                      _steps(t, source, *right, post=post, short_sum=True)))
-            solutions.append(Solution("near-miss-4", "types the total as a number instead of a formula",
-                                      _steps(t, source, *right, post=post, typed_total=True)))
-    return {"solutions": solutions}
+            misses.append(Attempt("the SUM range stops one row short of the data",
+                                  _steps(t, source, *right, post=post, short_sum=True)))
+            misses.append(Attempt("types the total as a number instead of a formula",
+                                  _steps(t, source, *right, post=post, typed_total=True)))
+    return Attempts(oracle, misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(mc.TB, mc.CALC),
+WORKFLOW = family(
+    NAME, mc.app_kit((mc.TB, mc.CALC), table={}, mailbox={"kind": "pdf"}),
     description="Turn a table mailed as a CSV or xlsx attachment into a Calc workbook at a stated path, "
                 "optionally sorted or with a totals row.",
     knobs={"source": ("csv", "xlsx"), "post": ("none", "sort_asc", "sort_desc", "total_row"),
            "dest": ("documents", "desktop", "new_folder")},
-    nodes=(*mc.source_nodes(table={}, mailbox={"kind": "pdf"}), goal, mc.prepare,
-           mc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -7,12 +7,12 @@ exception (a section or sentence for YAML, Markdown, batch files...) with anothe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.tree import FileSpec
 from workflows.multi import kit as mc
 from workflows.vscode import kit as vsc
@@ -81,10 +81,24 @@ def _slip(value: Any) -> Any:
     return slipped if slipped != value else "auto"
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, content, plan = values["params"], values["content"], values["plan"]
+class Params(TypedDict):
+    source: Literal["editorconfig", "contributing"]
+    setting: Literal["tab_size", "rulers", "trim_whitespace", "eol"]
+    scope: Literal["user", "workspace"]
+
+
+@dataclass(frozen=True)
+class Target:
+    settings: str  # the settings.json the value goes into (user or the project's workspace file)
+    key: str
+    value: Any  # the general rule's value
+    other: Any  # the exception's value: the plausible wrong pick
+    user: dict[str, Any]  # the user's settings before the task
+    workspace: dict[str, Any]  # the project's workspace settings before the task ({} when it has none)
+
+
+def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[mc.Setup, Target]:
     rule = RULES[params["setting"]]
     ws = vsc.base_workspace(content["project"], plan["project"], rng, avoid=(rule.key,))
     (main, value), (other, other_value) = rng.sample(rule.values, 2)
@@ -99,48 +113,45 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     facts = {"key": rule.key, "folder": ws.folder, "file": spec.path,
              "scope": SCOPES[params["scope"]].format(folder=ws.folder),
              "source": SOURCES[params["source"]].format(file=spec.path)}
-    target = {"settings": settings, "key": rule.key, "value": value, "other": other_value,
-              "user": ws.user_settings}
-    return {"setup": mc.Setup((("vscode", ws), ("tree", [spec]))), "facts": facts, "target": target}
+    target = Target(settings, rule.key, value, other_value, ws.user_settings, ws.folder_settings or {})
+    return Goal(mc.Setup((("vscode", ws), ("tree", [spec]))), facts, target)
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    return {"rubric": [
-        Check("setting", f"{t['key']} in {t['settings']} holds the value the project's rule states.",
-              "multi.setting_value", {"path": t["settings"], "key": t["key"], "value": t["value"]}),
-        Check("kept", "The user's other settings still hold their values.", "vscode.settings_kept",
-              {"path": vsc.USER_SETTINGS, "settings": t["user"]}),
-    ]}
-
-
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, scope = values["target"], values["params"]["scope"]
-    solutions = [
-        Solution("oracle", "set the setting to the general rule's value",
-                 [vsc.set_setting(t["settings"], t["key"], t["value"])]),
-        Solution("near-miss-1", "takes the value of the exception instead of the general rule",
-                 [vsc.set_setting(t["settings"], t["key"], t["other"])]),
-        Solution("near-miss-2", "types a slightly wrong value", [vsc.set_setting(t["settings"], t["key"],
-                                                                                 _slip(t["value"]))]),
+def rubric(target: Target) -> list[Check]:
+    t = target
+    return [
+        Check("setting", f"{t.key} in {t.settings} holds the value the project's rule states.",
+              "multi.setting_value", {"path": t.settings, "key": t.key, "value": t.value}),
+        Check("kept", "The user's other settings still hold their values, and no other setting was added.",
+              "vscode.settings_kept", {"path": vsc.USER_SETTINGS, "settings": t.user,
+                                       "allowed": [t.key] if t.settings == vsc.USER_SETTINGS else []}),
+        *([Check("kept_workspace", f"{t.settings} gains no other setting.", "vscode.settings_kept",
+                 {"path": t.settings, "settings": t.workspace, "allowed": [t.key]})]
+          if t.settings != vsc.USER_SETTINGS else []),
     ]
-    if scope == "user":
-        solutions.append(Solution("near-miss-3", "overwrites settings.json with only this one setting",
-                                  [vsc.replace_file(t["settings"], {t["key"]: t["value"]})]))
+
+
+def solve(params: Params, target: Target) -> Attempts:
+    t = target
+    if params["scope"] == "user":
+        scope_slip = Attempt("overwrites settings.json with only this one setting",
+                             [vsc.replace_file(t.settings, {t.key: t.value})])
     else:
-        solutions.append(Solution("near-miss-3", "sets it in the user settings instead of the workspace",
-                                  [vsc.set_setting(vsc.USER_SETTINGS, t["key"], t["value"])]))
-    return {"solutions": solutions}
+        scope_slip = Attempt("sets it in the user settings instead of the workspace",
+                             [vsc.set_setting(vsc.USER_SETTINGS, t.key, t.value)])
+    return Attempts(
+        Attempt("set the setting to the general rule's value", [vsc.set_setting(t.settings, t.key, t.value)]),
+        [Attempt("takes the value of the exception instead of the general rule",
+                 [vsc.set_setting(t.settings, t.key, t.other)]),
+         Attempt("types a slightly wrong value", [vsc.set_setting(t.settings, t.key, _slip(t.value))]),
+         scope_slip],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(mc.OS, mc.VSCODE),
+WORKFLOW = family(
+    NAME, mc.app_kit((mc.OS, mc.VSCODE), project={}),
     description="Set a VS Code user or workspace setting to the value a project's .editorconfig or "
                 "CONTRIBUTING.md gives as its general rule.",
     knobs={"source": ("editorconfig", "contributing"), "setting": tuple(RULES), "scope": ("user", "workspace")},
-    nodes=(*mc.source_nodes(project={}), goal, mc.prepare, mc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -7,11 +7,13 @@ sizes are distinct, so "A to Z" and "largest first" have one answer whatever col
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import HOME, Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import HOME, Check
 from preparers import tree
 from workflows.multi import kit as mc
 from workflows.os import kit as oc
@@ -45,6 +47,23 @@ PHRASINGS = (
 )
 
 
+class Params(TypedDict):
+    fields: Literal["name_only", "name_ext", "name_size"]
+    order: Literal["name_asc", "name_desc", "size_desc"]
+    filter: Literal["all", "one_ext"]
+
+
+@dataclass(frozen=True)
+class Target:
+    workbook: str
+    sheet: str
+    header: list[str]
+    ext: str  # the file type of the one-type filter
+    folder: str  # the folder to list
+    sub: str  # its subfolder (not a file: never listed)
+    files: list[tuple[str, int]]  # (name, size in bytes) of the folder's files
+
+
 def _files(rng: Any, pool: Mapping[str, Any], folder: str) -> list[tree.FileSpec]:
     """7-9 files whose names start with distinct letters and whose sizes are distinct."""
     maker = oc.Files(pool, rng)
@@ -69,10 +88,9 @@ def _files(rng: Any, pool: Mapping[str, Any], folder: str) -> list[tree.FileSpec
     return picked
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, pool = values["params"], values["content"]["pool"]
+def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[mc.Setup, Target]:
+    pool = content["pool"]
     project = rng.choice(pool["projects"])
     folder = f"{HOME}/{rng.choice(BASES)}/{project}"
     files = _files(rng, pool, folder)
@@ -87,16 +105,15 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     facts = {"folder": folder, "workbook": workbook, "sheet": sheet, "header": mc.quoted(header),
              "what": WHAT[params["fields"]], "order": ORDERS[params["order"]], "only": only,
              "scope": f"the .{ext} files" if only else "the files"}
-    target = {"workbook": workbook, "sheet": sheet, "header": header, "ext": ext, "folder": folder, "sub": sub,
-              "files": [(f.name, len(tree.render(f))) for f in files]}
-    return {"setup": mc.Setup((("tree", [*files, *inner]),)), "facts": facts, "target": target}
+    target = Target(workbook, sheet, header, ext, folder, sub, [(f.name, len(tree.render(f))) for f in files])
+    return Goal(mc.Setup((("tree", [*files, *inner]),)), facts, target)
 
 
-def _rows(t: Mapping[str, Any], fields: str, order: str, *, filtered: bool, folder_row: bool = False,
+def _rows(t: Target, fields: str, order: str, *, filtered: bool, folder_row: bool = False,
           dotted: bool = False, kilobytes: bool = False) -> list[list[Any]]:
-    files = [(n, s) for n, s in t["files"] if not filtered or oc.ext_of(n) == t["ext"]]
+    files = [(n, s) for n, s in t.files if not filtered or oc.ext_of(n) == t.ext]
     if folder_row:
-        files.append((t["sub"].rsplit("/", 1)[1], 4096))
+        files.append((t.sub.rsplit("/", 1)[1], 4096))
     if order.startswith("size"):
         files.sort(key=lambda f: f[1], reverse=order == "size_desc")
     else:
@@ -112,54 +129,46 @@ def _rows(t: Mapping[str, Any], fields: str, order: str, *, filtered: bool, fold
     return rows
 
 
-@node("rubric", "rubric", ("params", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, p = values["target"], values["params"]
+def rubric(params: Params, target: Target) -> list[Check]:
+    t, p = target, params
     rows = _rows(t, p["fields"], p["order"], filtered=p["filter"] == "one_ext")
-    return {"rubric": [Check("inventory", f"Sheet '{t['sheet']}' of {t['workbook']} lists the {len(rows)} asked files "
-                                          f"of {t['folder']} under the header {t['header']}, {ORDERS[p['order']]}.",
-                             "multi.sheet_table", {"path": t["workbook"], "sheet": t["sheet"], "header": t["header"],
-                                                   "rows": rows, "typed": True})]}
+    return [Check("inventory", f"Sheet '{t.sheet}' of {t.workbook} lists the {len(rows)} asked files "
+                               f"of {t.folder} under the header {t.header}, {ORDERS[p['order']]}.",
+                  "multi.sheet_table", {"path": t.workbook, "sheet": t.sheet, "header": t.header,
+                                        "rows": rows, "typed": True})]
 
 
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, p = values["target"], values["params"]
+def solve(params: Params, target: Target) -> Attempts:
+    t, p = target, params
     fields, order, filtered = p["fields"], p["order"], p["filter"] == "one_ext"
 
     def write(rows: list[list[Any]], header: bool = True) -> list[dict[str, Any]]:
-        return [mc.op("multi.write_xlsx", t["workbook"], sheet=t["sheet"],
-                      rows=([t["header"]] if header else []) + rows)]
+        return [mc.op("multi.write_xlsx", t.workbook, sheet=t.sheet, rows=([t.header] if header else []) + rows)]
 
     opposite = {"name_asc": "name_desc", "name_desc": "name_asc", "size_desc": "size_asc"}[order]
-    solutions = [
-        Solution("oracle", "list the asked files in the stated order",
-                 write(_rows(t, fields, order, filtered=filtered))),
-        Solution("near-miss-1", "also lists the subfolder as if it were a file",
-                 write(_rows(t, fields, order, filtered=filtered, folder_row=True))),
-        Solution("near-miss-2", "sorts in the opposite direction",
-                 write(_rows(t, fields, opposite, filtered=filtered))),
+    misses = [
+        Attempt("also lists the subfolder as if it were a file",
+                write(_rows(t, fields, order, filtered=filtered, folder_row=True))),
+        Attempt("sorts in the opposite direction", write(_rows(t, fields, opposite, filtered=filtered))),
     ]
     if filtered:
-        solutions.append(Solution("near-miss-3", "lists every file, not only the asked type",
-                                  write(_rows(t, fields, order, filtered=False))))
+        misses.append(Attempt("lists every file, not only the asked type",
+                              write(_rows(t, fields, order, filtered=False))))
     else:
-        solutions.append(Solution("near-miss-3", "forgets the last file of the list",
-                                  write(_rows(t, fields, order, filtered=False)[:-1])))
-    extra = {"name_ext": ("writes the extensions with their dot", {"dotted": True}),
-             "name_size": ("gives sizes in kilobytes, not bytes", {"kilobytes": True}),
-             "name_only": ("leaves out the header row", {})}[fields]
+        misses.append(Attempt("forgets the last file of the list", write(_rows(t, fields, order, filtered=False)[:-1])))
+    extra: tuple[str, dict[str, bool]] = {"name_ext": ("writes the extensions with their dot", {"dotted": True}),
+                                          "name_size": ("gives sizes in kilobytes, not bytes", {"kilobytes": True}),
+                                          "name_only": ("leaves out the header row", {})}[fields]
     rows = _rows(t, fields, order, filtered=filtered, **extra[1])
-    solutions.append(Solution("near-miss-4", extra[0], write(rows, header=fields != "name_only")))
-    return {"solutions": solutions}
+    misses.append(Attempt(extra[0], write(rows, header=fields != "name_only")))
+    return Attempts(Attempt("list the asked files in the stated order",
+                            write(_rows(t, fields, order, filtered=filtered))), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(mc.OS, mc.CALC),
+WORKFLOW = family(
+    NAME, mc.app_kit((mc.OS, mc.CALC), pool={}),
     description="List the files of a folder (names, extensions or sizes) in a new Calc workbook, sorted, "
                 "optionally only one file type.",
     knobs={"fields": tuple(FIELDS), "order": tuple(ORDERS), "filter": ("all", "one_ext")},
-    nodes=(*mc.source_nodes(pool={}), goal, mc.prepare, mc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -8,13 +8,15 @@ or a copy scaled wrongly, fails even when it looks the same size on the slide.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict, cast
 
 from PIL import Image
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.dag import NodeContext
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.gimp import kit as gc
 from workflows.impress import kit as ic
 from workflows.multi import kit as mc
@@ -38,6 +40,33 @@ PHRASINGS = (
 )
 
 
+#: The GIMP kit's prepare node, run by the goal on the family's own picture part (it reads no node context).
+_PICTURE = gc.source_nodes(PHOTO_KINDS, lambda p: "jpg")[2]
+
+
+class Params(TypedDict):
+    size: Literal["exact", "width", "percent"]
+    fmt: Literal["png", "jpg"]
+    target: Literal["existing", "new_slide"]
+
+
+@dataclass(frozen=True)
+class Target:
+    source: str  # the photo's path
+    dest: str  # where the scaled copy is exported
+    deck: str
+    slide: str  # the slide the copy goes on
+    width: int  # the copy's size
+    height: int
+    number: int  # the number the instruction states (percent or pixels)
+    orig: tuple[int, int]  # the photo's size
+    fmt: str
+    reference: dict[str, Any]  # a thumbnail of the expected copy, for the slide check
+    count: int  # slides in the deck before the task
+    picture: gc.Source
+    neighbour: str  # another content slide: the wrong place
+
+
 def _size(rng: Any, mode: str, width: int, height: int) -> tuple[int, int, str, int]:
     """(new width, new height, how the instruction says it, the stated number)."""
     if mode == "percent":
@@ -52,12 +81,9 @@ def _size(rng: Any, mode: str, width: int, height: int) -> tuple[int, int, str, 
     return w, h, f"to exactly {w} x {h} pixels", w
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, content, plan = values["params"], values["content"], values["plan"]
-    pic = gc.source_nodes(PHOTO_KINDS, lambda p: "jpg")[2].fn(ctx, {"plan": plan["picture"],
-                                                                     "picture": content["picture"]})
+def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[mc.Setup, Target]:
+    pic = _PICTURE.fn(cast(NodeContext, None), {"plan": plan["picture"], "picture": content["picture"]})
     source: gc.Source = pic["source"]
     deck = ic.deck_from(content["deck"], plan["deck"])
     width, height, how, number = _size(rng, params["size"], source.width, source.height)
@@ -72,84 +98,74 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     expected = source.image.convert("RGB").resize((width, height), Image.Resampling.BICUBIC)
     facts = {"image": source.path, "how": how, "fmt": gc.FORMAT_NAMES[fmt], "dest": dest, "where": where,
              "deck": deck.path}
-    target = {"source": source.path, "dest": dest, "deck": deck.path, "slide": slide, "width": width,
-              "height": height, "number": number, "orig": (source.width, source.height), "fmt": fmt,
-              "reference": gc.thumbnail(expected), "count": len(deck.titles), "picture": source,
-              "neighbour": next(t for t in deck.content_titles if t != slide)}
+    target = Target(source.path, dest, deck.path, slide, width, height, number, (source.width, source.height), fmt,
+                    gc.thumbnail(expected), len(deck.titles), source,
+                    next(t for t in deck.content_titles if t != slide))
     setup = mc.Setup((("files", pic["assets"]), ("impress", deck)), launch=tuple(pic["launch"]))
-    return {"setup": setup, "facts": facts, "target": target}
+    return Goal(setup, facts, target)
 
 
-@node("rubric", "rubric", ("params", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, p = values["target"], values["params"]
-    dest, (ow, oh) = t["dest"], t["orig"]
-    size = {"exact": Check("size", f"{dest} is {t['width']} x {t['height']} pixels.", "image.size_equals",
-                           {"path": dest, "width": t["width"], "height": t["height"]}),
-            "width": Check("size", f"{dest} is {t['width']} pixels wide.", "image.side_equals",
-                           {"path": dest, "side": "width", "pixels": t["width"]}),
-            "percent": Check("size", f"{dest} is the photo scaled to {t['number']}%.", "image.scaled_by",
-                             {"path": dest, "width": ow, "height": oh, "percent": t["number"]})}[p["size"]]
-    scaled = [{"op": "image.resize", "width": t["width"], "height": t["height"]}]
-    checks = [size, gc.format_check(dest, t["fmt"]),
-              gc.content_check(dest, t["picture"], scaled, f"the photo scaled to {t['width']} x {t['height']}"),
+def rubric(params: Params, target: Target, assets: list[Asset]) -> list[Check]:
+    t, p = target, params
+    dest, (ow, oh) = t.dest, t.orig
+    size = {"exact": Check("size", f"{dest} is {t.width} x {t.height} pixels.", "image.size_equals",
+                           {"path": dest, "width": t.width, "height": t.height}),
+            "width": Check("size", f"{dest} is {t.width} pixels wide.", "image.side_equals",
+                           {"path": dest, "side": "width", "pixels": t.width}),
+            "percent": Check("size", f"{dest} is the photo scaled to {t.number}%.", "image.scaled_by",
+                             {"path": dest, "width": ow, "height": oh, "percent": t.number})}[p["size"]]
+    scaled = [{"op": "image.resize", "width": t.width, "height": t.height}]
+    checks = [size, gc.format_check(dest, t.fmt),
+              gc.content_check(dest, t.picture, scaled, f"the photo scaled to {t.width} x {t.height}"),
               Check("colour", f"{dest} keeps the photo's colour (an RGB picture).", "image.mode_is",
                     {"path": dest, "modes": ["RGB", "RGBA"]}),
-              Check("slide", f"Slide '{t['slide']}' of {t['deck']} shows the scaled {t['width']}x{t['height']} "
+              Check("slide", f"Slide '{t.slide}' of {t.deck} shows the scaled {t.width}x{t.height} "
                              "copy of the photo.", "multi.slide_picture",
-                    {"path": t["deck"], "slide": t["slide"], "width": t["width"], "height": t["height"],
-                     "reference": t["reference"]})]
+                    {"path": t.deck, "slide": t.slide, "width": t.width, "height": t.height,
+                     "reference": t.reference})]
     if p["size"] == "width":
         checks.append(Check("aspect", f"{dest} keeps the photo's aspect ratio.", "image.aspect_preserved",
                             {"path": dest, "width": ow, "height": oh}))
     if p["target"] == "new_slide":
-        checks.append(Check("position", f"The new slide '{t['slide']}' is the last slide.", "pptx.slide_position",
-                            {"path": t["deck"], "title": t["slide"], "position": t["count"] + 1}))
-    return {"rubric": [*checks, ic.kept_check(t["deck"], values["assets"])]}
+        checks.append(Check("position", f"The new slide '{t.slide}' is the last slide.", "pptx.slide_position",
+                            {"path": t.deck, "title": t.slide, "position": t.count + 1}))
+    return [*checks, ic.kept_check(t.deck, assets)]
 
 
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, p = values["target"], values["params"]
+def solve(params: Params, target: Target) -> Attempts:
+    t, p = target, params
     new = p["target"] == "new_slide"
 
-    def steps(width: int = t["width"], height: int = t["height"], picture: str = t["dest"], slide: str = t["slide"],
+    def steps(width: int = t.width, height: int = t.height, picture: str = t.dest, slide: str = t.slide,
               insert: bool = True, add: bool = new) -> list[dict[str, Any]]:
-        ops = [mc.op("multi.export_image", t["source"], dest=t["dest"], width=width, height=height)]
+        ops = [mc.op("multi.export_image", t.source, dest=t.dest, width=width, height=height)]
         if add:
-            ops.append(mc.op("pptx.add_slide", t["deck"], layout="title_only", title=t["slide"],
-                             position=t["count"] + 1))
+            ops.append(mc.op("pptx.add_slide", t.deck, layout="title_only", title=t.slide, position=t.count + 1))
         if insert:
-            ops.append(mc.op("pptx.add_image", t["deck"], title=slide, image=picture, left_cm=4, top_cm=4,
+            ops.append(mc.op("pptx.add_image", t.deck, title=slide, image=picture, left_cm=4, top_cm=4,
                              width_cm=12))
         return ops
 
-    wrong = {"exact": (t["height"], t["width"], "swaps width and height"),
-             "width": (round(t["width"] * t["width"] / t["height"]), t["width"], "makes the height the stated width"),
-             "percent": (round(t["orig"][0] * (100 - t["number"]) / 100),
-                         round(t["orig"][1] * (100 - t["number"]) / 100), "scales by the remaining percentage instead")
+    wrong = {"exact": (t.height, t.width, "swaps width and height"),
+             "width": (round(t.width * t.width / t.height), t.width, "makes the height the stated width"),
+             "percent": (round(t.orig[0] * (100 - t.number) / 100),
+                         round(t.orig[1] * (100 - t.number) / 100), "scales by the remaining percentage instead")
              }[p["size"]]
-    misplaced = (dict(slide=t["neighbour"], add=False) if new else dict(slide=t["neighbour"]))
-    solutions = [
-        Solution("oracle", "scale, export the copy, insert it on the asked slide", steps()),
-        Solution("near-miss-1", "inserts the original photo instead of the scaled copy", steps(picture=t["source"])),
-        Solution("near-miss-2", "exports the scaled copy but never inserts it", steps(insert=False)),
-        Solution("near-miss-3", "inserts the copy on another slide" + (" instead of a new one" if new else ""),
-                 steps(**misplaced)),  # type: ignore[arg-type]
+    misses = [
+        Attempt("inserts the original photo instead of the scaled copy", steps(picture=t.source)),
+        Attempt("exports the scaled copy but never inserts it", steps(insert=False)),
+        Attempt("inserts the copy on another slide" + (" instead of a new one" if new else ""),
+                steps(slide=t.neighbour, add=False) if new else steps(slide=t.neighbour)),
     ]
-    if wrong[:2] != (t["width"], t["height"]):
-        solutions.append(Solution("near-miss-4", wrong[2], steps(width=wrong[0], height=wrong[1])))
-    return {"solutions": solutions}
+    if wrong[:2] != (t.width, t.height):
+        misses.append(Attempt(wrong[2], steps(width=wrong[0], height=wrong[1])))
+    return Attempts(Attempt("scale, export the copy, insert it on the asked slide", steps()), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(mc.GIMP, mc.IMPRESS),
+WORKFLOW = family(
+    NAME, mc.app_kit((mc.GIMP, mc.IMPRESS), picture={"kinds": PHOTO_KINDS, "fmt": "jpg"}, deck={}),
     description="Scale a photo in GIMP, export the copy as PNG or JPEG, and insert it on an existing or new "
                 "Impress slide.",
     knobs={"size": ("exact", "width", "percent"), "fmt": ("png", "jpg"), "target": ("existing", "new_slide")},
-    nodes=(*mc.source_nodes(picture={"kinds": PHOTO_KINDS, "fmt": "jpg"}, deck={}), goal, mc.prepare,
-           mc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )
-

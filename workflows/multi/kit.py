@@ -26,6 +26,7 @@ from email.utils import formataddr
 from typing import Any
 
 from forge.dag import Node, NodeContext, llm_node, node, parts_sketch
+from forge.family import AppKit
 from forge.model import HOME, Asset, Check
 from preparers import thunderbird as tb
 from verifiers.grounding import leaks
@@ -67,6 +68,8 @@ CALC, WRITER, IMPRESS = cc.APP, wc.APP, ic.APP
 TB, OS, CHROME, VSCODE, GIMP = tc.APP, oc.APP, chc.APP, vsc.APP, gc.APP
 
 Planner = Callable[[NodeContext, Mapping[str, Any]], dict[str, Any]]
+#: What a family asks of one content part: its app's sample params, or a function of the family's params giving them
+PartParams = Mapping[str, Any] | Callable[[Mapping[str, Any]], Mapping[str, Any]]
 
 
 def _picture_plan(ctx: NodeContext, params: Mapping[str, Any]) -> dict[str, Any]:
@@ -186,6 +189,13 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     if clash:
         raise ValueError(f"two pieces of the setup write {clash}")
     return {"assets": assets, "launch": launch}
+
+
+def app_kit(apps: Sequence[str], **parts: PartParams) -> AppKit:
+    """The kit of one multi-app family (`forge.family.family(NAME, mc.app_kit(...), ...)`): the apps its tasks
+    open and the content parts it draws (`source_nodes(**parts)`); its goal returns a `Setup` as the state."""
+    return AppKit(apps=tuple(apps), source=lambda: source_nodes(**parts), state="setup", prepare=prepare,
+                  instruction=instruction)
 
 
 # --- mail -------------------------------------------------------------------------------------------------

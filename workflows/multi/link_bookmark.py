@@ -7,12 +7,14 @@ the way Chrome stores a typed or pasted URL. The other listed sites are the plau
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 from urllib.parse import urlsplit
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import HOME, Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import HOME, Check
 from preparers.tree import FileSpec
 from workflows.chrome import kit as chc
 from workflows.multi import kit as mc
@@ -47,10 +49,23 @@ def _where(place: str, folder: list[str]) -> str:
     return f"inside a new folder '{folder[1]}' {chc.place(folder[0])}"
 
 
-def _source(rng: Any, kind: str, values: Mapping[str, Any], sites: list[dict[str, str]], topic: str
-            ) -> tuple[tuple[str, Any], str]:
+class Params(TypedDict):
+    source: Literal["docx", "email", "txt"]
+    place: Literal["bar", "other", "bar_folder", "new_folder"]
+
+
+@dataclass(frozen=True)
+class Target:
+    folder: list[str]  # the bookmark's folder path, from the root (bookmark bar or other bookmarks)
+    name: str
+    url: str
+    other_url: str  # another site of the same list: the wrong pick
+    kept: list[list[Any]]  # the bookmarks that existed before (chrome kit's `kept`)
+
+
+def _source(rng: Any, kind: str, content: Mapping[str, Any], plan: Mapping[str, Any], sites: list[dict[str, str]],
+            topic: str) -> tuple[tuple[str, Any], str]:
     """The piece holding the links and how the instruction names it."""
-    content, plan = values["content"], values["plan"]
     lines = [f"{s['name']}: {s['url']}" for s in sites]
     intro = rng.choice(INTROS)
     if kind == "email":
@@ -78,11 +93,9 @@ def _source(rng: Any, kind: str, values: Mapping[str, Any], sites: list[dict[str
     return ("tree", [FileSpec(path, "text", text)]), f"The text file {path}"
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params = values["params"]
-    bookmarks = values["content"]["bookmarks"]
+def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[mc.Setup, Target]:
+    bookmarks = content["bookmarks"]
     profile = chc.base_profile(bookmarks, rng)
     place = params["place"]
     folder = [chc.BAR if place.startswith("bar") or place == "new_folder" else chc.OTHER]
@@ -94,53 +107,48 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     sites = rng.sample(list(bookmarks["extra"]), 3)
     wanted = rng.choice(sites)
     topic = rng.choice(TOPICS)
-    piece, source = _source(rng, params["source"], values, sites, topic)
+    piece, source = _source(rng, params["source"], content, plan, sites, topic)
     facts = {"source": source, "source_lower": source[0].lower() + source[1:], "name": wanted["name"],
              "where": _where(place, folder),
              "mkdir": " Create the folder first; it does not exist yet." if place == "new_folder" else ""}
-    target = {"folder": folder, "name": wanted["name"], "url": wanted["url"],
-              "other_url": next(s["url"] for s in sites if s is not wanted), "kept": chc.kept(profile.links())}
-    return {"setup": mc.Setup((piece, ("chrome", profile))), "facts": facts, "target": target}
+    target = Target(folder, wanted["name"], wanted["url"], next(s["url"] for s in sites if s is not wanted),
+                    chc.kept(profile.links()))
+    return Goal(mc.Setup((piece, ("chrome", profile))), facts, target)
 
 
-@node("rubric", "rubric", ("target", "setup"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    return {"rubric": [
-        Check("bookmark", f"A bookmark named '{t['name']}' in {' > '.join(t['folder'])} points at {t['url']}.",
-              "multi.bookmark", {"path": chc.BOOKMARKS, "name": t["name"], "url": t["url"], "folder": t["folder"]}),
+def rubric(target: Target, setup: mc.Setup) -> list[Check]:
+    t = target
+    return [
+        Check("bookmark", f"A bookmark named '{t.name}' in {' > '.join(t.folder)} points at {t.url}.",
+              "multi.bookmark", {"path": chc.BOOKMARKS, "name": t.name, "url": t.url, "folder": t.folder}),
         Check("kept", "Every bookmark that existed before is still in its place.", "chrome.bookmarks_kept",
-              {"path": chc.BOOKMARKS, "bookmarks": t["kept"]}),
-        *mc.mail_kept(values["setup"]),  # when the link comes from an email: the mailbox is only read
-    ]}
+              {"path": chc.BOOKMARKS, "bookmarks": t.kept}),
+        *mc.mail_kept(setup),  # when the link comes from an email: the mailbox is only read
+    ]
 
 
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, place = values["target"], values["params"]["place"]
-    folder = t["folder"]
+def solve(params: Params, target: Target) -> Attempts:
+    t, place = target, params["place"]
+    folder = t.folder
 
-    def add(url: str = t["url"], name: str = t["name"], where: list[str] = folder) -> list[dict[str, Any]]:
+    def add(url: str = t.url, name: str = t.name, where: list[str] = folder) -> list[dict[str, Any]]:
         new = place == "new_folder" and len(where) > 1
         ops = [chc.bm("add_folder", folder=where[:1], name=where[1])] if new else []
         return [*ops, chc.bm("add_bookmark", folder=where, name=name, url=url)]
 
     elsewhere = [chc.OTHER] if folder == [chc.BAR] else [chc.BAR] if len(folder) == 1 else folder[:1]
-    return {"solutions": [
-        Solution("oracle", "bookmark the stated site under the stated name and place", add()),
-        Solution("near-miss-1", "bookmarks another site from the same list", add(url=t["other_url"])),
-        Solution("near-miss-2", f"puts the bookmark in {' > '.join(elsewhere)} instead", add(where=elsewhere)),
-        Solution("near-miss-3", "keeps the address as the bookmark name", add(name=urlsplit(t["url"]).netloc)),
-    ]}
+    return Attempts(
+        Attempt("bookmark the stated site under the stated name and place", add()),
+        [Attempt("bookmarks another site from the same list", add(url=t.other_url)),
+         Attempt(f"puts the bookmark in {' > '.join(elsewhere)} instead", add(where=elsewhere)),
+         Attempt("keeps the address as the bookmark name", add(name=urlsplit(t.url).netloc))],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(mc.CHROME, mc.WRITER, mc.TB, mc.OS),
+WORKFLOW = family(
+    NAME, mc.app_kit((mc.CHROME, mc.WRITER, mc.TB, mc.OS), bookmarks={}, mailbox={"kind": "pdf"}),
     description="Bookmark in Chrome a website listed in a document, an email or a text file, under a stated name "
                 "and place.",
     knobs={"source": ("docx", "email", "txt"), "place": ("bar", "other", "bar_folder", "new_folder")},
-    nodes=(*mc.source_nodes(bookmarks={}, mailbox={"kind": "pdf"}), goal, mc.prepare,
-           mc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

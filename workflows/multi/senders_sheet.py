@@ -8,11 +8,13 @@ the Inbox next to the stated folder). Message times are mid-day, so the local an
 from __future__ import annotations
 
 import datetime as dt
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import HOME, Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import HOME, Check
 from preparers import thunderbird as tb
 from workflows.multi import kit as mc
 from workflows.tb import kit as tc
@@ -43,6 +45,21 @@ PHRASINGS = (
 )
 
 
+class Params(TypedDict):
+    select: Literal["folder", "subject"]
+    fields: Literal["sender_subject", "date_subject", "sender_date_subject"]
+    order: Literal["oldest", "newest"]
+
+
+@dataclass(frozen=True)
+class Target:
+    workbook: str
+    sheet: str
+    header: list[str]
+    thread: list[tb.Message]  # the messages to list
+    decoy: tb.Message  # the look-alike message elsewhere
+
+
 def _thread(rng: Any, plan: Mapping[str, Any], background: list[tb.Message], word: str, n: int
             ) -> list[tb.Message]:
     owner = plan["owner"]
@@ -61,10 +78,9 @@ def _thread(rng: Any, plan: Mapping[str, Any], background: list[tb.Message], wor
     return out
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, content, plan = values["params"], values["content"], values["plan"]["mailbox"]
+def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[mc.Setup, Target]:
+    plan = plan["mailbox"]
     background = tc.messages(content["mailbox"], plan)
     words = [w for w in CODENAMES if not any(w.casefold() in m.subject.casefold() for m in background)]
     word = rng.choice(words)
@@ -84,8 +100,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     order = "oldest first" if params["order"] == "oldest" else "newest first"
     facts = {"selection": selection, "workbook": workbook, "sheet": sheet, "header": mc.quoted(header),
              "what": WHAT[params["fields"]], "order": order}
-    target = {"workbook": workbook, "sheet": sheet, "header": header, "thread": thread, "decoy": decoy}
-    return {"setup": mc.Setup((("tb", spec),)), "facts": facts, "target": target}
+    return Goal(mc.Setup((("tb", spec),)), facts, Target(workbook, sheet, header, thread, decoy))
 
 
 def _rows(messages: list[tb.Message], fields: str, newest: bool, *, swap: bool = False) -> list[list[str]]:
@@ -97,43 +112,38 @@ def _rows(messages: list[tb.Message], fields: str, newest: bool, *, swap: bool =
     return [[cells(m)[n] for n in names] for m in ordered]
 
 
-@node("rubric", "rubric", ("params", "target", "setup"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, p = values["target"], values["params"]
-    rows = _rows(t["thread"], p["fields"], p["order"] == "newest")
-    return {"rubric": [Check("list", f"Sheet '{t['sheet']}' of {t['workbook']} lists the {len(rows)} messages under "
-                                     f"the header {t['header']}, {p['order']} first.", "multi.sheet_table",
-                             {"path": t["workbook"], "sheet": t["sheet"], "header": t["header"], "rows": rows}),
-                       *mc.mail_kept(values["setup"])]}
+def rubric(params: Params, target: Target, setup: mc.Setup) -> list[Check]:
+    t, p = target, params
+    rows = _rows(t.thread, p["fields"], p["order"] == "newest")
+    return [Check("list", f"Sheet '{t.sheet}' of {t.workbook} lists the {len(rows)} messages under "
+                          f"the header {t.header}, {p['order']} first.", "multi.sheet_table",
+                  {"path": t.workbook, "sheet": t.sheet, "header": t.header, "rows": rows}),
+            *mc.mail_kept(setup)]
 
 
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, p = values["target"], values["params"]
+def solve(params: Params, target: Target) -> Attempts:
+    t, p = target, params
     fields, newest = p["fields"], p["order"] == "newest"
 
-    def write(rows: list[list[str]], header: list[str] = t["header"]) -> list[dict[str, Any]]:
-        return [mc.op("multi.write_xlsx", t["workbook"], sheet=t["sheet"], rows=[header, *rows])]
+    def write(rows: list[list[str]], header: list[str] = t.header) -> list[dict[str, Any]]:
+        return [mc.op("multi.write_xlsx", t.workbook, sheet=t.sheet, rows=[header, *rows])]
 
-    thread = t["thread"]
-    return {"solutions": [
-        Solution("oracle", "one row per selected message, in the asked order", write(_rows(thread, fields, newest))),
-        Solution("near-miss-1", "also lists the look-alike message from the other folder",
-                 write(_rows([*thread, t["decoy"]], fields, newest))),
-        Solution("near-miss-2", "lists the messages in the opposite order", write(_rows(thread, fields, not newest))),
-        Solution("near-miss-3", "misses the last message of the list", write(_rows(thread, fields, newest)[:-1])),
-        Solution("near-miss-4", "puts the columns in the opposite order",
-                 write(_rows(thread, fields, newest, swap=True), t["header"][::-1])),
-    ]}
+    thread = t.thread
+    return Attempts(
+        Attempt("one row per selected message, in the asked order", write(_rows(thread, fields, newest))),
+        [Attempt("also lists the look-alike message from the other folder",
+                 write(_rows([*thread, t.decoy], fields, newest))),
+         Attempt("lists the messages in the opposite order", write(_rows(thread, fields, not newest))),
+         Attempt("misses the last message of the list", write(_rows(thread, fields, newest)[:-1])),
+         Attempt("puts the columns in the opposite order", write(_rows(thread, fields, newest, swap=True),
+                                                                 t.header[::-1]))],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(mc.TB, mc.CALC),
+WORKFLOW = family(
+    NAME, mc.app_kit((mc.TB, mc.CALC), mailbox={"kind": "txt"}),
     description="List the messages of a folder, or of the Inbox with a subject word, in a new Calc workbook "
                 "(sender, date, subject), oldest or newest first.",
     knobs={"select": ("folder", "subject"), "fields": tuple(FIELDS), "order": ("oldest", "newest")},
-    nodes=(*mc.source_nodes(mailbox={"kind": "txt"}), goal, mc.prepare, mc.instruction(NAME, PHRASINGS), rubric,
-           solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

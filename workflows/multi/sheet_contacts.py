@@ -8,11 +8,12 @@ stay out of the address book, and the cards must carry the full name as shown in
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import HOME, Asset, Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import HOME, Asset, Check
 from preparers import xlsx
 from workflows.multi import kit as mc
 from workflows.tb import kit as tc
@@ -31,6 +32,22 @@ PHRASINGS = (
     "In Thunderbird, add contacts to the Personal Address Book for {who} listed in the spreadsheet {file} "
     "({title}). Give each card the email from the list and the display name 'First Last'.",
 )
+
+
+Person = dict[str, str]
+
+
+class Params(TypedDict):
+    source: Literal["xlsx", "csv"]
+    subset: Literal["all", "group", "company", "date"]
+
+
+@dataclass(frozen=True)
+class Target:
+    profile: str  # the Thunderbird profile folder
+    chosen: list[Person]  # the people the rule selects
+    others: list[Person]  # the rest of the list: no card for them
+    everyone: list[Person]  # the whole list, in its order
 
 
 def _rule(rng: Any, subset: str, people: list[dict[str, str]], field: str) -> tuple[str, list[dict[str, str]]]:
@@ -52,10 +69,8 @@ def _rule(rng: Any, subset: str, people: list[dict[str, str]], field: str) -> tu
             [p for p in people if p["date"] >= cut])
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, content, plan = values["params"], values["content"], values["plan"]
+def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[mc.Setup, Target]:
     listing = content["people"]
     people = [dict(p) for p in listing["people"]]
     header = [h.format(field=listing["field"]) for h in HEADER]
@@ -71,58 +86,51 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     background = tc.messages(content["mailbox"], plan["mailbox"])
     spec = mc.mail_profile(rng, plan["mailbox"], background, [])
     facts = {"file": path, "title": listing["title"], "who": who}
-    target = {"profile": tc.profile_path(plan["mailbox"]), "chosen": chosen,
-              "others": [p for p in people if p not in chosen], "all": people}
+    target = Target(tc.profile_path(plan["mailbox"]), chosen, [p for p in people if p not in chosen], people)
     setup = mc.Setup((("files", [Asset(path, data, app="calc")]), ("tb", spec)),
                      launch=("libreoffice", "--calc", path))
-    return {"setup": setup, "facts": facts, "target": target}
+    return Goal(setup, facts, target)
 
 
-def _pairs(people: list[dict[str, str]]) -> list[list[str]]:
+def _pairs(people: list[Person]) -> list[list[str]]:
     return [[f"{p['first']} {p['last']}", p["email"]] for p in people]
 
 
-@node("rubric", "rubric", ("target", "setup"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    return {"rubric": [Check("contacts", f"The Personal Address Book has a card for each of the {len(t['chosen'])} "
-                                         "selected people (email and full name) and none for the others on the list.",
-                             "multi.contacts", {"path": t["profile"], "present": _pairs(t["chosen"]),
-                                                "absent": [p["email"] for p in t["others"]]}),
-                       *mc.mail_kept(values["setup"])]}
+def rubric(target: Target, setup: mc.Setup) -> list[Check]:
+    t = target
+    return [Check("contacts", f"The Personal Address Book has a card for each of the {len(t.chosen)} "
+                              "selected people (email and full name) and none for the others on the list.",
+                  "multi.contacts", {"path": t.profile, "present": _pairs(t.chosen),
+                                     "absent": [p["email"] for p in t.others]}),
+            *mc.mail_kept(setup)]
 
 
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, params = values["target"], values["params"]
+def solve(params: Params, target: Target) -> Attempts:
+    t = target
 
-    def add(people: list[dict[str, str]], *, book: str = "abook.sqlite", named: bool = True) -> list[dict[str, Any]]:
-        return [mc.op("tb.add_contact", t["profile"], email=p["email"], book=book,
+    def add(people: list[Person], *, book: str = "abook.sqlite", named: bool = True) -> list[dict[str, Any]]:
+        return [mc.op("tb.add_contact", t.profile, email=p["email"], book=book,
                       display_name=f"{p['first']} {p['last']}" if named else "",
                       first=p["first"] if named else "", last=p["last"] if named else "") for p in people]
 
-    chosen = t["chosen"]
-    solutions = [
-        Solution("oracle", "add a named card for each selected person", add(chosen)),
-        Solution("near-miss-1", "adds the cards to Collected Addresses instead of the Personal Address Book",
-                 add(chosen, book="history.sqlite")),
-        Solution("near-miss-2", "adds only the email addresses, without names", add(chosen, named=False)),
+    chosen = t.chosen
+    misses = [
+        Attempt("adds the cards to Collected Addresses instead of the Personal Address Book",
+                add(chosen, book="history.sqlite")),
+        Attempt("adds only the email addresses, without names", add(chosen, named=False)),
     ]
     if params["subset"] == "all":
-        solutions.append(Solution("near-miss-3", "stops one row short of the end of the list", add(chosen[:-1])))
+        misses.append(Attempt("stops one row short of the end of the list", add(chosen[:-1])))
     else:
-        solutions.append(Solution("near-miss-3", "adds everyone on the list, ignoring the rule", add(t["all"])))
-        solutions.append(Solution("near-miss-4", "adds only the first of the selected people", add(chosen[:1])))
-    return {"solutions": solutions}
+        misses.append(Attempt("adds everyone on the list, ignoring the rule", add(t.everyone)))
+        misses.append(Attempt("adds only the first of the selected people", add(chosen[:1])))
+    return Attempts(Attempt("add a named card for each selected person", add(chosen)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(mc.CALC, mc.TB),
+WORKFLOW = family(
+    NAME, mc.app_kit((mc.CALC, mc.TB), people={}, mailbox={"kind": "pdf"}),
     description="Add the people of a spreadsheet (all, or those a rule selects) to Thunderbird's Personal "
                 "Address Book with their names.",
     knobs={"source": ("xlsx", "csv"), "subset": ("all", "group", "company", "date")},
-    nodes=(*mc.source_nodes(people={}, mailbox={"kind": "pdf"}), goal, mc.prepare, mc.instruction(NAME, PHRASINGS),
-           rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

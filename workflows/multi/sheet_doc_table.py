@@ -7,11 +7,12 @@ from Calc carries them ("1,234.50" for 1234.5), in the asked order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import HOME, Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import HOME, Asset, Check
 from workflows.calc import kit as cc
 from workflows.multi import kit as mc
 from workflows.writer import kit as wc
@@ -37,8 +38,33 @@ PHRASINGS = (
 )
 
 
-def _plan(rng: Any, params: Mapping[str, Any], layout: cc.Layout) -> dict[str, Any]:
-    """Which columns (indexes, in table order), which rows (a category value or None), which sort column."""
+class Params(TypedDict):
+    columns: Literal["all", "subset"]
+    rows: Literal["all", "category"]
+    order: Literal["sheet", "asc", "desc"]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What is copied: which columns (indexes, in table order), which rows (a category value, or None for all),
+    and the column a sort goes by."""
+
+    columns: list[int]
+    cat: int  # the category column
+    category: str | None
+    sort: int
+
+
+@dataclass(frozen=True)
+class Target:
+    doc: str  # the report the table goes into
+    lead: str  # the paragraph the table follows
+    header: list[str]  # the copied columns' names
+    layout: cc.Layout  # the sheet
+    selection: Selection
+
+
+def _plan(rng: Any, params: Params, layout: cc.Layout) -> Selection:
     numeric = layout.columns_of(*cc.NUMERIC_KINDS)
     sort_col = rng.choice(numeric)
     if params["columns"] == "all":
@@ -51,16 +77,16 @@ def _plan(rng: Any, params: Mapping[str, Any], layout: cc.Layout) -> dict[str, A
     repeated = sorted({v for v in values if values.count(v) >= 2 and values.count(v) < len(values) - 1})
     for _ in range(20):  # a sort must visibly reorder the chosen rows
         category = rng.choice(repeated) if params["rows"] == "category" else None
-        p = {"columns": columns, "cat": cat, "category": category, "sort": sort_col}
+        p = Selection(columns, cat, category, sort_col)
         if params["order"] == "sheet" or _rows(layout, p, "sheet") != _rows(layout, p, params["order"]):
             break
     return p
 
 
-def _rows(layout: cc.Layout, p: Mapping[str, Any], order: str) -> list[list[Any]]:
-    rows = [list(r) for r in layout.rows if p["category"] is None or r[p["cat"]] == p["category"]]
+def _rows(layout: cc.Layout, p: Selection, order: str) -> list[list[Any]]:
+    rows = [list(r) for r in layout.rows if p.category is None or r[p.cat] == p.category]
     if order != "sheet":
-        rows = mc.sort_rows(rows, p["sort"], order == "desc")
+        rows = mc.sort_rows(rows, p.sort, order == "desc")
     return rows
 
 
@@ -70,81 +96,69 @@ def _grid(layout: cc.Layout, rows: list[list[Any]], columns: list[int], *, heade
     return head + [[mc.shown(r[c], layout.kinds[c]) for c in columns] for r in rows]
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, content = values["params"], values["content"]
-    layout = cc.layout_from(content["table"], values["plan"]["table"])
+def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[mc.Setup, Target]:
+    layout = cc.layout_from(content["table"], plan["table"])
     p = _plan(rng, params, layout)
     lead = rng.choice(LEADS)
     first, last = mc.person(rng)
     doc_path = f"{HOME}/{rng.choice(mc.REPORT_FOLDERS)}/{content['table']['file_stem']}_report.docx"
     doc = mc.report(rng, doc_path, layout.title, layout.filename, f"{first} {last}", [lead])
-    names = [layout.header[c] for c in p["columns"]]
+    names = [layout.header[c] for c in p.columns]
     columns = (" Include every column of the sheet." if params["columns"] == "all"
                else f" Include only the columns {mc.quoted(names)}, in that order.")
-    rows = "" if p["category"] is None else (f" Only include the rows whose {layout.header[p['cat']]} is "
-                                            f"'{p['category']}'.")
+    rows = "" if p.category is None else (f" Only include the rows whose {layout.header[p.cat]} is "
+                                         f"'{p.category}'.")
     order = {"sheet": " Keep the rows in the same order as on the sheet.",
-             "asc": f" Sort the rows by {layout.header[p['sort']]}, smallest first.",
-             "desc": f" Sort the rows by {layout.header[p['sort']]}, largest first."}[params["order"]]
+             "asc": f" Sort the rows by {layout.header[p.sort]}, smallest first.",
+             "desc": f" Sort the rows by {layout.header[p.sort]}, largest first."}[params["order"]]
     facts = {"sheet": layout.sheet, "workbook": layout.path, "doc": doc_path, "lead": lead, "columns": columns,
              "rows": rows, "order": order}
-    target = {"doc": doc_path, "lead": lead, "header": names, "layout": layout, **p}
-    return {"setup": mc.Setup((("calc", layout), ("writer", doc))), "facts": facts, "target": target}
+    return Goal(mc.Setup((("calc", layout), ("writer", doc))), facts, Target(doc_path, lead, names, layout, p))
 
 
-@node("rubric", "rubric", ("params", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    layout: cc.Layout = t["layout"]
-    rows = _rows(layout, t, values["params"]["order"])
-    expected = [[mc.cell_value(r[c]) for c in t["columns"]] for r in rows]
-    return {"rubric": [Check("table", f"{t['doc']} has, right after \"{t['lead']}\", a table with the header "
-                                      f"{t['header']} and the {len(rows)} asked rows of {layout.filename}.",
-                             "multi.docx_table", {"path": t["doc"], "after": t["lead"], "header": t["header"],
-                                                  "rows": expected}),
-                       wc.text_kept(t["doc"], values["assets"])]}
+def rubric(params: Params, target: Target, assets: list[Asset]) -> list[Check]:
+    t, layout = target, target.layout
+    rows = _rows(layout, t.selection, params["order"])
+    expected = [[mc.cell_value(r[c]) for c in t.selection.columns] for r in rows]
+    return [Check("table", f"{t.doc} has, right after \"{t.lead}\", a table with the header "
+                           f"{t.header} and the {len(rows)} asked rows of {layout.filename}.",
+                  "multi.docx_table", {"path": t.doc, "after": t.lead, "header": t.header, "rows": expected}),
+            wc.text_kept(t.doc, assets)]
 
 
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, params = values["target"], values["params"]
-    layout: cc.Layout = t["layout"]
+def solve(params: Params, target: Target) -> Attempts:
+    t, layout, sel = target, target.layout, target.selection
     order = params["order"]
 
-    def insert(grid: list[list[str]], after: str | None = t["lead"]) -> list[dict[str, Any]]:
-        return [mc.op("docx.insert_table", t["doc"], rows=grid, after=after, bold_header=True)]
+    def insert(grid: list[list[str]], after: str | None = t.lead) -> list[dict[str, Any]]:
+        return [mc.op("docx.insert_table", t.doc, rows=grid, after=after, bold_header=True)]
 
-    right = _rows(layout, t, order)
-    solutions = [Solution("oracle", "insert the asked rows and columns as a table after the stated paragraph",
-                          insert(_grid(layout, right, t["columns"]))),
-                 Solution("near-miss-1", "pastes the table at the end of the document instead",
-                          insert(_grid(layout, right, t["columns"]), after=None))]
+    right = _rows(layout, sel, order)
+    misses = [Attempt("pastes the table at the end of the document instead",
+                      insert(_grid(layout, right, sel.columns), after=None))]
     if params["columns"] == "subset":
-        solutions.append(Solution("near-miss-2", "copies every column of the sheet, not only the asked ones",
-                                  insert(_grid(layout, right, list(range(layout.width))))))
+        misses.append(Attempt("copies every column of the sheet, not only the asked ones",
+                              insert(_grid(layout, right, list(range(layout.width))))))
     else:
-        solutions.append(Solution("near-miss-2", "leaves out the header row",
-                                  insert(_grid(layout, right, t["columns"], header=False))))
+        misses.append(Attempt("leaves out the header row", insert(_grid(layout, right, sel.columns, header=False))))
     if params["rows"] == "category":
-        solutions.append(Solution("near-miss-3", "copies the rows of every category",
-                                  insert(_grid(layout, _rows(layout, {**t, "category": None}, order), t["columns"]))))
+        misses.append(Attempt("copies the rows of every category",
+                              insert(_grid(layout, _rows(layout, replace(sel, category=None), order), sel.columns))))
     else:
-        solutions.append(Solution("near-miss-3", "the copied selection stops one row short",
-                                  insert(_grid(layout, right[:-1], t["columns"]))))
+        misses.append(Attempt("the copied selection stops one row short",
+                              insert(_grid(layout, right[:-1], sel.columns))))
     if order != "sheet":
-        solutions.append(Solution("near-miss-4", "keeps the sheet's order instead of sorting",
-                                  insert(_grid(layout, _rows(layout, t, "sheet"), t["columns"]))))
-    return {"solutions": solutions}
+        misses.append(Attempt("keeps the sheet's order instead of sorting",
+                              insert(_grid(layout, _rows(layout, sel, "sheet"), sel.columns))))
+    return Attempts(Attempt("insert the asked rows and columns as a table after the stated paragraph",
+                            insert(_grid(layout, right, sel.columns))), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(mc.CALC, mc.WRITER),
+WORKFLOW = family(
+    NAME, mc.app_kit((mc.CALC, mc.WRITER), table={}),
     description="Copy a Calc table (all or stated columns, all rows or one category, optionally sorted) into a "
                 "Writer report as a table after a stated paragraph.",
     knobs={"columns": ("all", "subset"), "rows": ("all", "category"), "order": ("sheet", "asc", "desc")},
-    nodes=(*mc.source_nodes(table={}), goal, mc.prepare, mc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

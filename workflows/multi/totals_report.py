@@ -8,11 +8,12 @@ the check reads the number written after the stated label (any display format).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import HOME, Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import HOME, Asset, Check
 from preparers.tree import FileSpec
 from verifiers.checks.multi import text_lines
 from workflows.calc import kit as cc
@@ -37,6 +38,24 @@ PHRASINGS = (
 )
 
 
+class Params(TypedDict):
+    target: Literal["docx", "txt"]
+    stat: Literal["sum", "average", "max", "count"]
+    scope: Literal["all", "category"]
+
+
+@dataclass(frozen=True)
+class Target:
+    report: str  # the docx or text file with the TBD line
+    label: str  # the line's label, before TBD
+    answer: float
+    kind: str  # the kind of the computed column (money is written with two decimals)
+    col: int  # the computed column
+    category: str | None  # the category value the rows are limited to (None: all rows)
+    cat: int  # the category column
+    layout: cc.Layout
+
+
 def _value(layout: cc.Layout, stat: str, col: int, category: str | None, cat: int) -> float:
     values = [r[col] for r in layout.rows if category is None or r[cat] == category]
     if stat == "sum":
@@ -52,11 +71,9 @@ def _written(value: float, kind: str) -> str:
     return f"{value:,.2f}" if kind == "money" or value != int(value) else f"{int(value)}"
 
 
-@node("goal", "goal", ("params", "content", "plan"), ("setup", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, content = values["params"], values["content"]
-    layout = cc.layout_from(content["table"], values["plan"]["table"])
+def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[mc.Setup, Target]:
+    layout = cc.layout_from(content["table"], plan["table"])
     stat, cat = params["stat"], layout.columns_of("category")[0]
     first, last = mc.person(rng)
     stem = content["table"]["file_stem"]
@@ -83,63 +100,55 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     else:
         text = f"{layout.title}\nPrepared by {first} {last}\n\n{label} TBD\nStatus: draft\n"
         piece = ("tree", [FileSpec(report, "text", text)])
-    target = {"report": report, "label": label, "answer": answer, "kind": layout.kinds[col], "col": col,
-              "category": category, "cat": cat, "layout": layout}
-    return {"setup": mc.Setup((("calc", layout), piece)), "facts": facts, "target": target}
+    target = Target(report, label, answer, layout.kinds[col], col, category, cat, layout)
+    return Goal(mc.Setup((("calc", layout), piece)), facts, target)
 
 
-@node("rubric", "rubric", ("params", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    tolerance = 0.011 if values["params"]["stat"] == "average" else 0.005
+def rubric(params: Params, target: Target, assets: list[Asset]) -> list[Check]:
+    t = target
+    tolerance = 0.011 if params["stat"] == "average" else 0.005
     # the report's other lines, read from the initial file the checks' way: filling in TBD changes nothing else
-    lines = text_lines(t["report"], next(a.data for a in values["assets"] if a.dest == t["report"]))
-    label = " ".join(t["label"].split())
+    lines = text_lines(t.report, next(a.data for a in assets if a.dest == t.report))
+    label = " ".join(t.label.split())
     others = [line for line in lines if not line.startswith(label)]
-    return {"rubric": [Check("figure", f"In {t['report']}, the line starting '{t['label']}' states the right figure "
-                                       "(and only it); the rest of the report is unchanged.",
-                             "multi.number_in_text", {"path": t["report"], "label": t["label"], "value": t["answer"],
-                                                      "tolerance": tolerance, "others": others})]}
+    return [Check("figure", f"In {t.report}, the line starting '{t.label}' states the right figure "
+                            "(and only it); the rest of the report is unchanged.",
+                  "multi.number_in_text", {"path": t.report, "label": t.label, "value": t.answer,
+                                           "tolerance": tolerance, "others": others})]
 
 
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, p = values["target"], values["params"]
-    layout: cc.Layout = t["layout"]
+def solve(params: Params, target: Target) -> Attempts:
+    t, p, layout = target, params, target.layout
 
     def fill(value: float) -> list[dict[str, Any]]:
-        text = _written(value, t["kind"] if p["stat"] in ("sum", "average", "max") else "int")
+        text = _written(value, t.kind if p["stat"] in ("sum", "average", "max") else "int")
         if p["target"] == "docx":
-            return [mc.op("docx.replace_text", t["report"], old="TBD", new=text)]
-        return [mc.op("fs.replace_in_file", t["report"], old="TBD", new=text)]
+            return [mc.op("docx.replace_text", t.report, old="TBD", new=text)]
+        return [mc.op("fs.replace_in_file", t.report, old="TBD", new=text)]
 
-    def value(stat: str = p["stat"], col: int = t["col"], category: str | None = t["category"]) -> float:
-        return _value(layout, stat, col, category, t["cat"])
+    def value(stat: str = p["stat"], col: int = t.col, category: str | None = t.category) -> float:
+        return _value(layout, stat, col, category, t.cat)
 
-    other_col = next(c for c in layout.columns_of(*cc.NUMERIC_KINDS) if c != t["col"])
+    other_col = next(c for c in layout.columns_of(*cc.NUMERIC_KINDS) if c != t.col)
     wrong_stat = {"sum": "average", "average": "sum", "max": "sum", "count": "count"}[p["stat"]]
-    misses: list[tuple[str, float]] = [
+    slips: list[tuple[str, float]] = [
         ("uses the neighbouring numeric column", value(col=other_col)),
         (f"computes the {wrong_stat} instead" if wrong_stat != p["stat"] else "counts the header row too",
          value(stat=wrong_stat) if wrong_stat != p["stat"] else value() + 1),
     ]
-    if t["category"] is not None:
-        misses.append(("takes every row, not only the stated category", value(category=None)))
-    solutions = [Solution("oracle", "compute the figure and write it after the label", fill(t["answer"])),
-                 Solution("near-miss-1", "computes the figure in the workbook but leaves TBD in the report",
-                          [mc.op("xlsx.set_cells", layout.path, sheet=layout.sheet,
-                                 cells={f"A{layout.last_row + 2}": t["answer"]})])]
-    solutions += [Solution(f"near-miss-{i}", why, fill(v)) for i, (why, v) in enumerate(
-        [(w, v) for w, v in misses if abs(v - t["answer"]) > 0.02], start=2)]
-    return {"solutions": solutions}
+    if t.category is not None:
+        slips.append(("takes every row, not only the stated category", value(category=None)))
+    misses = [Attempt("computes the figure in the workbook but leaves TBD in the report",
+                      [mc.op("xlsx.set_cells", layout.path, sheet=layout.sheet,
+                             cells={f"A{layout.last_row + 2}": t.answer})])]
+    misses += [Attempt(why, fill(v)) for why, v in slips if abs(v - t.answer) > 0.02]
+    return Attempts(Attempt("compute the figure and write it after the label", fill(t.answer)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(mc.CALC, mc.WRITER, mc.OS),
+WORKFLOW = family(
+    NAME, mc.app_kit((mc.CALC, mc.WRITER, mc.OS), table={}),
     description="Compute a figure (sum, average, maximum, row count) from a Calc table, for all rows or one "
                 "category, and write it into a Writer report or a text file in place of TBD.",
     knobs={"target": ("docx", "txt"), "stat": tuple(STATS), "scope": ("all", "category")},
-    nodes=(*mc.source_nodes(table={}), goal, mc.prepare, mc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -9,11 +9,13 @@ right name (`tar cf x.tar.gz`), originals removed (`--remove-files`, `zip -m`), 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.tree import FileSpec
 from workflows.os import kit as oc
 
@@ -32,9 +34,23 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng, pool, params = ctx.rng("goal"), values["pool"], values["params"]
+class Params(TypedDict):
+    format: Literal["tar.gz", "tar.bz2", "zip"]
+    source: Literal["files", "ext", "folder"]
+
+
+@dataclass(frozen=True)
+class Target:
+    archive: str  # the archive's path
+    folder: str  # the folder the packed files come from
+    members: dict[str, str]  # path inside the folder -> sha256, for every file the archive must hold
+    format: str  # a key of FORMATS
+    source: str  # files | ext | folder
+    chosen: list[str]  # absolute paths of the files to pack
+    others: list[str]  # the folder's other files
+
+
+def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[list[FileSpec], Target]:
     fmt, source = params["format"], params["source"]
     files = oc.Files(pool, rng)
     project = rng.choice(pool["projects"])
@@ -60,66 +76,57 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     archive = oc.home(f"{rng.choice(('Desktop', 'Backups', 'Documents/archives'))}/{stem}.{suffix}")
     members = {s.path[len(folder) + 1:]: oc.sha(s) for s in chosen}
     facts = {"fmt_name": fmt_name, "archive": archive, "what": what}
-    target = {"archive": archive, "folder": folder, "members": members, "format": fmt, "source": source,
-              "chosen": [s.path for s in chosen], "others": [s.path for s in spec if s not in chosen]}
-    return {"tree": spec, "facts": facts, "target": target}
+    target = Target(archive, folder, members, fmt, source, [s.path for s in chosen],
+                    [s.path for s in spec if s not in chosen])
+    return Goal(spec, facts, target)
 
 
-@node("rubric", "rubric", ("tree", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec: list[FileSpec] = values["tree"]
-    t = values["target"]
-    members: dict[str, str] = t["members"]
-    archive = Check("archive", f"{t['archive']} is a {t['format']} archive holding exactly "
-                               f"{oc.quote_list(sorted(members))} with their original content.",
-                    "fs.archive_contains", {"path": t["archive"], "format": t["format"], "members": sorted(members),
-                                            "contents": members})
-    names = oc.listing([s.path for s in spec], t["folder"], recursive=True)
-    contents = {s.path[len(t["folder"]) + 1:]: oc.sha(s) for s in spec}
-    kept = oc.listing_check("originals", t["folder"], names, f"{t['folder']} still holds all its original files, "
+def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
+    t = target
+    archive = Check("archive", f"{t.archive} is a {t.format} archive holding exactly "
+                               f"{oc.quote_list(sorted(t.members))} with their original content.",
+                    "fs.archive_contains", {"path": t.archive, "format": t.format, "members": sorted(t.members),
+                                            "contents": t.members})
+    names = oc.listing([s.path for s in tree], t.folder, recursive=True)
+    contents = {s.path[len(t.folder) + 1:]: oc.sha(s) for s in tree}
+    kept = oc.listing_check("originals", t.folder, names, f"{t.folder} still holds all its original files, "
                             "unchanged.", recursive=True, contents=contents)
-    return {"rubric": [archive, kept]}
+    return [archive, kept]
 
 
-def _pack(t: Mapping[str, Any], paths: list[str], fmt: str) -> dict[str, Any]:
-    base = t["folder"]
-    if t["source"] == "folder":
-        paths, base = [t["folder"]], t["folder"].rsplit("/", 1)[0]
+def _pack(t: Target, paths: list[str], fmt: str) -> dict[str, Any]:
+    base = t.folder
+    if t.source == "folder":
+        paths, base = [t.folder], t.folder.rsplit("/", 1)[0]
     if fmt == "zip":
-        return {"op": "fs.zip_create", "path": t["archive"], "members": paths, "base": base}
-    return {"op": "fs.tar_create", "path": t["archive"], "members": paths, "base": base,
+        return {"op": "fs.zip_create", "path": t.archive, "members": paths, "base": base}
+    return {"op": "fs.tar_create", "path": t.archive, "members": paths, "base": base,
             "compression": {"tar.gz": "gz", "tar.bz2": "bz2"}.get(fmt, fmt)}
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    chosen: list[str] = t["chosen"]
-    _, _, wrong, wrong_name = FORMATS[t["format"]]
-    oracle = _pack(t, chosen, t["format"])
-    solutions = [Solution("oracle", "packs exactly the asked files in the asked format", [oracle]),
-                 Solution("near-miss-1", f"writes {wrong_name} under the asked name",
-                          [{**_pack(t, chosen, "tar"), "compression": wrong}])]
-    if t["source"] == "folder":
-        top = [p for p in chosen if p.count("/") == t["folder"].count("/") + 1]
-        partial = {**oracle, "members": top, "base": t["folder"]}
-        solutions.append(Solution("near-miss-2", "packs only the top-level files, not the subfolder", [partial]))
+def solve(target: Target) -> Attempts:
+    t = target
+    chosen = t.chosen
+    _, _, wrong, wrong_name = FORMATS[t.format]
+    oracle = _pack(t, chosen, t.format)
+    misses = [Attempt(f"writes {wrong_name} under the asked name", [{**_pack(t, chosen, "tar"), "compression": wrong}])]
+    if t.source == "folder":
+        top = [p for p in chosen if p.count("/") == t.folder.count("/") + 1]
+        partial = {**oracle, "members": top, "base": t.folder}
+        misses.append(Attempt("packs only the top-level files, not the subfolder", [partial]))
     else:
-        solutions.append(Solution("near-miss-2", "leaves one file out", [{**oracle, "members": chosen[:-1]}]))
+        misses.append(Attempt("leaves one file out", [{**oracle, "members": chosen[:-1]}]))
     removal = [{"op": "fs.delete", "path": p} for p in chosen]
-    solutions.append(Solution("near-miss-3", "moves the files into the archive, deleting the originals",
-                              [oracle, *removal]))
-    if t["source"] != "folder":
-        extra = {**oracle, "members": [*chosen, t["others"][0]]}
-        solutions.append(Solution("near-miss-4", "also packs a file that was not asked for", [extra]))
-    return {"solutions": solutions}
+    misses.append(Attempt("moves the files into the archive, deleting the originals", [oracle, *removal]))
+    if t.source != "folder":
+        extra = {**oracle, "members": [*chosen, t.others[0]]}
+        misses.append(Attempt("also packs a file that was not asked for", [extra]))
+    return Attempts(Attempt("packs exactly the asked files in the asked format", [oracle]), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(oc.APP,),
+WORKFLOW = family(
+    NAME, oc.OS,
     description="Create a tar.gz, tar.bz2 or zip archive of stated files, of every file of a type, or of a folder.",
     knobs={"format": tuple(FORMATS), "source": ("files", "ext", "folder")},
-    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -12,10 +12,11 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.tree import FileSpec
 from workflows.os import kit as oc
 
@@ -28,6 +29,21 @@ PHRASINGS = (
     "{root} is cluttered. Get rid of {rule}, {where}, and keep everything else.",
     "Delete {rule}, {where}. Be careful not to remove any other file.",
 )
+
+
+class Params(TypedDict):
+    criterion: Literal["ext", "backup", "empty", "dated", "copies"]
+    depth: Literal["flat", "recursive"]
+
+
+@dataclass(frozen=True)
+class Target:
+    root: str  # the folder to clean up
+    delete: list[str]  # the files the rule and the depth select
+    hits: list[str]  # every file the rule matches, at any depth
+    near: list[str]  # near-matches that must stay
+    criterion: str
+    depth: str
 
 
 def _matches(criterion: str, files: oc.Files, rng: random.Random, folder: str, arg: str,
@@ -57,9 +73,7 @@ def _matches(criterion: str, files: oc.Files, rng: random.Random, folder: str, a
     return hits, stems
 
 
-@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng, pool, params = ctx.rng("goal"), values["pool"], values["params"]
+def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[list[FileSpec], Target]:
     criterion, depth = params["criterion"], params["depth"]
     files = oc.Files(pool, rng)
     project = rng.choice(pool["projects"])
@@ -86,56 +100,46 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     where = (f"in {root} and all of its subfolders" if depth == "recursive" else
              f"directly in {root} only (leave its subfolders alone)")
     facts = {"root": root, "rule": rule, "where": where}
-    target = {"root": root, "delete": delete, "hits": hits_all, "near": near, "criterion": criterion,
-              "depth": depth}
-    return {"tree": spec, "facts": facts, "target": target}
+    return Goal(spec, facts, Target(root, delete, hits_all, near, criterion, depth))
 
 
-@node("rubric", "rubric", ("tree", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec: list[FileSpec] = values["tree"]
-    t = values["target"]
-    kept = [s for s in spec if s.path not in t["delete"]]
-    names = oc.listing([s.path for s in kept], t["root"], recursive=True)
+def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
+    t = target
+    kept = [s for s in tree if s.path not in t.delete]
+    names = oc.listing([s.path for s in kept], t.root, recursive=True)
     # kept files are compared by content too: emptying or overwriting one is not "cleaning up"
-    prefix = t["root"].rstrip("/") + "/"
+    prefix = t.root.rstrip("/") + "/"
     contents = {s.path.removeprefix(prefix): oc.sha(s) for s in kept if s.path.startswith(prefix)}
-    return {"rubric": [oc.listing_check("remaining", t["root"], names, f"Below {t['root']} exactly these files "
-                                        f"remain, each with its original content: {oc.quote_list(names)}.",
-                                        recursive=True, contents=contents)]}
+    return [oc.listing_check("remaining", t.root, names, f"Below {t.root} exactly these files remain, each with "
+                             f"its original content: {oc.quote_list(names)}.", recursive=True, contents=contents)]
 
 
 def _rm(paths: list[str]) -> list[dict[str, Any]]:
     return [{"op": "fs.delete", "path": p} for p in sorted(paths)]
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    delete: list[str] = t["delete"]
-    root: str = t["root"]
-    solutions = [Solution("oracle", "deletes exactly the matching files", _rm(delete))]
-    if t["depth"] == "recursive":
+def solve(target: Target) -> Attempts:
+    t = target
+    delete, root = t.delete, t.root
+    misses = []
+    if t.depth == "recursive":
         top = [p for p in delete if p.rsplit("/", 1)[0] == root]
-        solutions.append(Solution("near-miss-1", "deletes only in the top folder, forgetting the subfolders",
-                                  _rm(top)))
+        misses.append(Attempt("deletes only in the top folder, forgetting the subfolders", _rm(top)))
     else:
-        solutions.append(Solution("near-miss-1", "also deletes matching files in the subfolders", _rm(t["hits"])))
-    near_top = [p for p in t["near"] if p.rsplit("/", 1)[0] == root]
+        misses.append(Attempt("also deletes matching files in the subfolders", _rm(t.hits)))
+    near_top = [p for p in t.near if p.rsplit("/", 1)[0] == root]
     why = {"ext": "uses a loose pattern that also catches names merely containing the extension",
            "backup": "also deletes the originals of the backups", "empty": "also deletes a file holding one newline",
            "dated": "also deletes the file dated on the cutoff day (before-or-on)",
-           "copies": "deletes the originals too"}[t["criterion"]]
-    solutions.append(Solution("near-miss-2", why, _rm(delete + near_top[:1])))
-    solutions.append(Solution("near-miss-3", "misses one matching file", _rm(delete[1:])))
-    return {"solutions": solutions}
+           "copies": "deletes the originals too"}[t.criterion]
+    misses.append(Attempt(why, _rm(delete + near_top[:1])))
+    misses.append(Attempt("misses one matching file", _rm(delete[1:])))
+    return Attempts(Attempt("deletes exactly the matching files", _rm(delete)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(oc.APP,),
+WORKFLOW = family(
+    NAME, oc.OS,
     description="Delete files by extension, backups (~, .bak), empty files, files dated before a day, or copies.",
     knobs={"criterion": ("ext", "backup", "empty", "dated", "copies"), "depth": ("flat", "recursive")},
-    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.tree import FileSpec
 from workflows.calc.content import FIRST_NAMES, LAST_NAMES
 from workflows.os import kit as oc
@@ -38,6 +39,41 @@ PHRASINGS = (
     "I need a small change in {path}. {task} Keep all other lines and settings unchanged.",
     "Open {path} and make this change: {task_lc} Nothing else should change; save the file in place.",
 )
+
+
+class Params(TypedDict):
+    edit: Literal["ini_set", "conf_set", "env_set", "ini_add", "append_line", "replace_line", "comment_out",
+                  "delete_line"]
+
+
+@dataclass(frozen=True)
+class KeyEdit:
+    """A setting of a config file to set, add or comment out (ini_set, conf_set, env_set, ini_add, comment_out)."""
+
+    edit: str
+    path: str
+    text: str  # the file as it is
+    sections: dict[str, dict[str, str]]  # section ("" for a flat file) -> key -> value, as it is
+    expected: dict[str, dict[str, str]]  # the same after the edit
+    section: str  # where the key lives ("" for a flat file)
+    key: str
+    value: str  # the value to set
+    line: str  # the key's line as written (`key = value`), for comment_out
+
+
+@dataclass(frozen=True)
+class LineEdit:
+    """A text file's line to append, replace or delete (append_line, replace_line, delete_line)."""
+
+    edit: str
+    path: str
+    text: str
+    lines: list[str]  # the file's lines as they are
+    new_line: str  # the line to add ("" for delete_line)
+    old_line: str  # the line to replace or delete ("" for append_line)
+
+
+Target = KeyEdit | LineEdit
 
 
 FLIPS = {"true": "false", "false": "true", "on": "off", "off": "on", "info": "warning", "debug": "info",
@@ -65,11 +101,10 @@ def _ini(pool: Mapping[str, Any], rng: random.Random) -> tuple[str, dict[str, di
     return setting["app"], sections, key
 
 
-@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng, pool, edit = ctx.rng("goal"), values["pool"], values["params"]["edit"]
+def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[list[FileSpec], Target]:
+    edit = params["edit"]
     project = rng.choice(pool["projects"])
-    target: dict[str, Any] = {"edit": edit}
+    target: Target
     if edit in ("ini_set", "ini_add", "conf_set", "env_set", "comment_out"):
         app, sections, shared = _ini(pool, rng)
         names = list(sections)
@@ -104,15 +139,13 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
             del expected[""][key]
         else:
             expected[section][key] = value
-        target |= {"sections": sections, "expected": expected, "section": section, "key": key, "value": value,
-                   "line": line}
+        target = KeyEdit(edit, path, text, sections, expected, section, key, value, line)
     else:
         lines, path, new_line, old_line, task = _text_file(edit, pool, rng, project)
         text = "\n".join(lines) + "\n"
-        target |= {"lines": lines, "new_line": new_line, "old_line": old_line}
-    target |= {"path": path, "text": text}
+        target = LineEdit(edit, path, text, lines, new_line, old_line)
     facts = {"path": path, "task": task, "task_lc": task[0].lower() + task[1:]}
-    return {"tree": [FileSpec(path, "text", text)], "facts": facts, "target": target}
+    return Goal([FileSpec(path, "text", text)], facts, target)
 
 
 def _bashrc(rng: random.Random) -> list[str]:
@@ -144,100 +177,94 @@ def _text_file(edit: str, pool: Mapping[str, Any], rng: random.Random, project: 
     return lines, path, new, old, f"Mark the item '{old[6:]}' as done by replacing the line '{old}' with '{new}'."
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    path, edit = t["path"], t["edit"]
-    if "expected" in t:
-        keep = Check("others", f"{path} sets exactly: {t['expected']}.", "fs.config_matches",
-                     {"path": path, "entries": t["expected"]})
-        if edit == "comment_out":
-            return {"rubric": [Check("commented", f"In {path}, '{t['line']}' is commented out.", "fs.commented",
-                                     {"path": path, "line": t["line"]}), keep]}
-        args = {"path": path, "key": t["key"], "value": t["value"]} | ({"section": t["section"]} if t["section"]
-                                                                      else {})
-        return {"rubric": [Check("value", f"In {path}, {t['key']} is set once, to {t['value']}.",
-                                 "fs.config_value", args), keep]}
-    lines = [x for x in t["lines"] if x != t["old_line"]] if edit == "delete_line" else \
-        [t["new_line"] if x == t["old_line"] else x for x in t["lines"]]
-    if edit == "append_line":
-        lines = [*t["lines"], t["new_line"]]
+def rubric(target: Target) -> list[Check]:
+    t, path = target, target.path
+    if isinstance(t, KeyEdit):
+        keep = Check("others", f"{path} sets exactly: {t.expected}.", "fs.config_matches",
+                     {"path": path, "entries": t.expected})
+        if t.edit == "comment_out":
+            return [Check("commented", f"In {path}, '{t.line}' is commented out.", "fs.commented",
+                          {"path": path, "line": t.line}), keep]
+        args = {"path": path, "key": t.key, "value": t.value} | ({"section": t.section} if t.section else {})
+        return [Check("value", f"In {path}, {t.key} is set once, to {t.value}.", "fs.config_value", args), keep]
+    lines = [x for x in t.lines if x != t.old_line] if t.edit == "delete_line" else \
+        [t.new_line if x == t.old_line else x for x in t.lines]
+    if t.edit == "append_line":
+        lines = [*t.lines, t.new_line]
     checks = [Check("lines", f"{path} consists of exactly the expected {len(lines)} lines.", "fs.lines_equal",
                     {"path": path, "lines": lines})]
-    if t["new_line"]:
-        checks.append(Check("added", f"{path} has the line {t['new_line']!r}.", "fs.line_present",
-                            {"path": path, "line": t["new_line"]}))
-    if t["old_line"]:
-        checks.append(Check("removed", f"{path} no longer has the line {t['old_line']!r}.", "fs.line_absent",
-                            {"path": path, "line": t["old_line"]}))
-    return {"rubric": checks}
+    if t.new_line:
+        checks.append(Check("added", f"{path} has the line {t.new_line!r}.", "fs.line_present",
+                            {"path": path, "line": t.new_line}))
+    if t.old_line:
+        checks.append(Check("removed", f"{path} no longer has the line {t.old_line!r}.", "fs.line_absent",
+                            {"path": path, "line": t.old_line}))
+    return checks
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    path, edit, text = t["path"], t["edit"], t["text"]
+def _write(path: str, text: str) -> list[dict[str, Any]]:
+    return [{"op": "fs.write_text", "path": path, "text": text}]
 
-    def write(new_text: str) -> list[dict[str, Any]]:
-        return [{"op": "fs.write_text", "path": path, "text": new_text}]
 
+def _key_attempts(t: KeyEdit) -> Attempts:
+    path, edit, text = t.path, t.edit, t.text
+    body = "".join(f"{k}={v}\n" for k, v in t.expected[""].items()) if edit == "env_set" else \
+        oc.render_ini(t.expected, header=text.splitlines()[0][2:])
+    if edit == "comment_out":
+        body = text.replace(f"\n{t.line}\n", f"\n# {t.line}\n", 1)
+    key, value, section = t.key, t.value, t.section
+    added = f"{key}={value}" if edit == "env_set" else f"{key} = {value}"
+    misses = [Attempt("appends the setting at the end, leaving the old one",
+                      _write(path, text.rstrip("\n") + "\n" + added + "\n"))]
+    others = [s for s in t.sections if s != section] if section else []
+    if others:
+        wrong = {s: dict(k) for s, k in t.sections.items()}
+        wrong[others[0]][key] = value
+        misses.append(Attempt("makes the change in the wrong section", _write(path, oc.render_ini(wrong))))
+    if edit == "comment_out":
+        misses.append(Attempt("deletes the line instead of commenting it out",
+                              _write(path, text.replace(f"\n{t.line}\n", "\n", 1))))
+    elif edit != "ini_add":
+        neighbour = next(k for k in t.sections[section] if k != key)
+        wrong = {s: dict(k) for s, k in t.sections.items()}
+        wrong[section][neighbour] = value
+        changed = "".join(f"{k}={v}\n" for k, v in wrong[""].items()) if edit == "env_set" else \
+            oc.render_ini(wrong)
+        misses.append(Attempt("changes the neighbouring key instead", _write(path, changed)))
+    return Attempts(Attempt("makes exactly the asked edit", _write(path, body)), misses)
+
+
+def _line_attempts(t: LineEdit) -> Attempts:
+    path, text, new, old = t.path, t.text, t.new_line, t.old_line
     lines = text.splitlines()
-    misses: list[tuple[str, list[dict[str, Any]]]] = []
-    if "expected" in t:
-        expected = t["expected"]
-        body = "".join(f"{k}={v}\n" for k, v in expected[""].items()) if edit == "env_set" else \
-            oc.render_ini(expected, header=text.splitlines()[0][2:])
-        if edit == "comment_out":
-            body = text.replace(f"\n{t['line']}\n", f"\n# {t['line']}\n", 1)
-        oracle = write(body)
-        key, value, section = t["key"], t["value"], t["section"]
-        added = f"{key}={value}" if edit == "env_set" else f"{key} = {value}"
-        misses.append(("appends the setting at the end, leaving the old one", write(text.rstrip("\n") + "\n"
-                                                                                    + added + "\n")))
-        others = [s for s in t["sections"] if s != section] if section else []
-        if others:
-            wrong = {s: dict(k) for s, k in t["sections"].items()}
-            wrong[others[0]][key] = value
-            misses.append(("makes the change in the wrong section", write(oc.render_ini(wrong))))
-        if edit == "comment_out":
-            misses.append(("deletes the line instead of commenting it out",
-                           write(text.replace(f"\n{t['line']}\n", "\n", 1))))
-        elif edit != "ini_add":
-            neighbour = next(k for k in t["sections"][section] if k != key)
-            wrong = {s: dict(k) for s, k in t["sections"].items()}
-            wrong[section][neighbour] = value
-            body = "".join(f"{k}={v}\n" for k, v in wrong[""].items()) if edit == "env_set" else \
-                oc.render_ini(wrong)
-            misses.append(("changes the neighbouring key instead", write(body)))
+    if t.edit == "append_line":
+        oracle = [{"op": "fs.append_text", "path": path, "text": new + "\n"}]
+        misses = [Attempt("overwrites the file with the new line (> instead of >>)", _write(path, new + "\n")),
+                  Attempt("inserts the line at the top of the file", _write(path, new + "\n" + text))]
+    elif t.edit == "delete_line":
+        at = lines.index(old)
+        oracle = _write(path, "\n".join(lines[:at] + lines[at + 1:]) + "\n")
+        misses = [Attempt("deletes the line after it (off by one)",
+                          _write(path, "\n".join(lines[:at + 1] + lines[at + 2:]) + "\n")),
+                  Attempt("empties the line but leaves it blank",
+                          _write(path, "\n".join(lines[:at] + [""] + lines[at + 1:]) + "\n"))]
     else:
-        new, old = t["new_line"], t["old_line"]
-        if edit == "append_line":
-            oracle = [{"op": "fs.append_text", "path": path, "text": new + "\n"}]
-            misses += [("overwrites the file with the new line (> instead of >>)", write(new + "\n")),
-                       ("inserts the line at the top of the file", write(new + "\n" + text))]
-        elif edit == "delete_line":
-            at = lines.index(old)
-            oracle = write("\n".join(lines[:at] + lines[at + 1:]) + "\n")
-            misses += [("deletes the line after it (off by one)", write("\n".join(lines[:at + 1] + lines[at + 2:])
-                                                                         + "\n")),
-                       ("empties the line but leaves it blank", write("\n".join(lines[:at] + [""] + lines[at + 1:])
-                                                                     + "\n"))]
-        else:
-            oracle = [{"op": "fs.replace_in_file", "path": path, "old": old, "new": new}]
-            misses += [("adds the new line but keeps the old one", [{"op": "fs.replace_in_file", "path": path,
-                                                                     "old": old, "new": old + "\n" + new}]),
-                       ("marks every item done", [{"op": "fs.replace_in_file", "path": path, "old": "- [ ]",
-                                                   "new": "- [x]"}])]
-    return {"solutions": [Solution("oracle", "makes exactly the asked edit", oracle)]
-            + [Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]}
+        oracle = [{"op": "fs.replace_in_file", "path": path, "old": old, "new": new}]
+        misses = [Attempt("adds the new line but keeps the old one",
+                          [{"op": "fs.replace_in_file", "path": path, "old": old, "new": old + "\n" + new}]),
+                  Attempt("marks every item done",
+                          [{"op": "fs.replace_in_file", "path": path, "old": "- [ ]", "new": "- [x]"}])]
+    return Attempts(Attempt("makes exactly the asked edit", oracle), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(oc.APP,),
+def solve(target: Target) -> Attempts:
+    return _key_attempts(target) if isinstance(target, KeyEdit) else _line_attempts(target)
+
+
+WORKFLOW = family(
+    NAME, oc.OS,
     description="Edit a config or text file: set or add a key, append, replace, comment out or delete a line.",
     knobs={"edit": ("ini_set", "conf_set", "env_set", "ini_add", "append_line", "replace_line", "comment_out",
                     "delete_line")},
-    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

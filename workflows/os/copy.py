@@ -8,11 +8,13 @@ subfolder or nested one level too deep.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.tree import FileSpec
 from workflows.os import kit as oc
 
@@ -26,9 +28,20 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng, pool, what = ctx.rng("goal"), values["pool"], values["params"]["what"]
+class Params(TypedDict):
+    what: Literal["file_bak", "file_to_folder", "ext_to_folder", "folder"]
+
+
+@dataclass(frozen=True)
+class Target:
+    what: str  # the `what` knob
+    copies: dict[str, str]  # source path -> the copy's path
+    folder: str  # the folder the sources are in
+    dest: str  # where the copies go (the new folder, for a folder copy)
+
+
+def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[list[FileSpec], Target]:
+    what = params["what"]
     files = oc.Files(pool, rng)
     project = rng.choice(pool["projects"])
     folder = oc.home(rng.choice((f"Documents/{project}", f"projects/{project}", f"work/{project}")))
@@ -61,69 +74,58 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                 f"same files and subfolders as {folder}, not a folder inside it).")
     facts = {"task": task, "task_lc": task[0].lower() + task[1:]}
     dest = f"{backup}/{folder.rsplit('/', 1)[1]}-copy" if what == "folder" else backup
-    target = {"what": what, "copies": copies, "folder": folder, "dest": dest}
-    return {"tree": spec, "facts": facts, "target": target}
+    return Goal(spec, facts, Target(what, copies, folder, dest))
 
 
-@node("rubric", "rubric", ("tree", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec: list[FileSpec] = values["tree"]
-    t = values["target"]
-    copies: dict[str, str] = t["copies"]
-    by_path = {s.path: s for s in spec}
-    checks = []
-    if t["what"] == "file_bak":
-        (source, copy), = copies.items()
+def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
+    t = target
+    by_path = {s.path: s for s in tree}
+    if t.what == "file_bak":
+        (source, copy), = t.copies.items()
         sha = oc.sha(by_path[source])
-        checks += [Check("copy", f"{copy} is a copy of {source}.", "fs.same_content", {"path": copy, "sha256": sha}),
-                   Check("original", f"{source} is unchanged.", "fs.same_content", {"path": source, "sha256": sha})]
-        return {"rubric": checks}
-    dest = t["dest"]
-    after = {**{p: oc.sha(s) for p, s in by_path.items()}, **{c: oc.sha(by_path[s]) for s, c in copies.items()}}
-    for i, (folder, recursive) in enumerate(((dest, t["what"] == "folder"), (t["folder"], True)), start=1):
+        return [Check("copy", f"{copy} is a copy of {source}.", "fs.same_content", {"path": copy, "sha256": sha}),
+                Check("original", f"{source} is unchanged.", "fs.same_content", {"path": source, "sha256": sha})]
+    checks = []
+    after = {**{p: oc.sha(s) for p, s in by_path.items()}, **{c: oc.sha(by_path[s]) for s, c in t.copies.items()}}
+    for i, (folder, recursive) in enumerate(((t.dest, t.what == "folder"), (t.folder, True)), start=1):
         names = oc.listing(after, folder, recursive=recursive)
         contents = {p[len(folder) + 1:]: sha for p, sha in after.items()
                     if p.startswith(folder + "/") and (recursive or "/" not in p[len(folder) + 1:])}
         label = "the copies" if i == 1 else "the originals, unchanged"
         checks.append(oc.listing_check(f"listing{i}", folder, names, f"{folder} holds exactly {oc.quote_list(names)}"
                                        f" ({label}).", recursive=recursive, contents=contents))
-    return {"rubric": checks}
+    return checks
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    copies: dict[str, str] = t["copies"]
+def _ops(pairs: Mapping[str, str], op: str = "fs.copy") -> list[dict[str, Any]]:
+    return [{"op": op, "path": s, "dest": d} for s, d in pairs.items()]
 
-    def ops(pairs: Mapping[str, str], op: str = "fs.copy") -> list[dict[str, Any]]:
-        return [{"op": op, "path": s, "dest": d} for s, d in pairs.items()]
 
-    solutions = [Solution("oracle", "copies exactly the asked files", ops(copies)),
-                 Solution("near-miss-1", "moves instead of copying", ops(copies, "fs.move"))]
-    if t["what"] == "file_bak":
+def solve(target: Target) -> Attempts:
+    t = target
+    copies = t.copies
+    misses = [Attempt("moves instead of copying", _ops(copies, "fs.move"))]
+    if t.what == "file_bak":
         (source, copy), = copies.items()
-        solutions += [Solution("near-miss-2", "names the backup .backup", ops({source: source + ".backup"})),
-                      Solution("near-miss-3", "names the backup with a trailing ~", ops({source: source + "~"}))]
-    elif t["what"] == "folder":
-        dest = t["dest"]
-        top = {s: d for s, d in copies.items() if "/" not in s[len(t["folder"]) + 1:]}
-        nested = {s: f"{dest}/{t['folder'].rsplit('/', 1)[1]}{s[len(t['folder']):]}" for s in copies}
-        solutions += [Solution("near-miss-2", "copies only the top-level files (cp without -r)", ops(top)),
-                      Solution("near-miss-3", "nests the folder inside the destination", ops(nested))]
-    elif t["what"] == "ext_to_folder":
-        solutions.append(Solution("near-miss-2", "leaves one file out", ops(dict(list(copies.items())[:-1]))))
+        misses += [Attempt("names the backup .backup", _ops({source: source + ".backup"})),
+                   Attempt("names the backup with a trailing ~", _ops({source: source + "~"}))]
+    elif t.what == "folder":
+        top = {s: d for s, d in copies.items() if "/" not in s[len(t.folder) + 1:]}
+        nested = {s: f"{t.dest}/{t.folder.rsplit('/', 1)[1]}{s[len(t.folder):]}" for s in copies}
+        misses += [Attempt("copies only the top-level files (cp without -r)", _ops(top)),
+                   Attempt("nests the folder inside the destination", _ops(nested))]
+    elif t.what == "ext_to_folder":
+        misses.append(Attempt("leaves one file out", _ops(dict(list(copies.items())[:-1]))))
     else:
         (source, copy), = copies.items()
         renamed = {source: f"{copy.rsplit('.', 1)[0]}_copy.{copy.rsplit('.', 1)[1]}"}
-        solutions.append(Solution("near-miss-2", "gives the copy a different name", ops(renamed)))
-    return {"solutions": solutions}
+        misses.append(Attempt("gives the copy a different name", _ops(renamed)))
+    return Attempts(Attempt("copies exactly the asked files", _ops(copies)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(oc.APP,),
+WORKFLOW = family(
+    NAME, oc.OS,
     description="Copy files: a .bak backup, a file or every file of a type into a folder, or a whole folder.",
     knobs={"what": ("file_bak", "file_to_folder", "ext_to_folder", "folder")},
-    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -13,12 +13,14 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers import tree
 from preparers.tree import FileSpec
+from verifiers.grounding import leaks
 from workflows.os import kit as oc
 
 NAME = "os.count"
@@ -33,6 +35,22 @@ PHRASINGS = (
 )
 
 
+class Params(TypedDict):
+    query: Literal["count_ext", "count_recursive", "count_lines", "count_matching", "total_lines", "list_names",
+                   "list_ext", "largest"]
+
+
+#: a count, a file name or a sorted list of names
+Answer = int | str | list[str]
+
+
+@dataclass(frozen=True)
+class Target:
+    out: str  # the file the answer goes into
+    answer: Answer
+    misses: list[tuple[Answer, str]]  # (plausible wrong answer, why it is wrong)
+
+
 def _sortable(names: list[str]) -> bool:
     """True when byte order, case-insensitive order and punctuation-blind locale order (`ls` in en_US) agree."""
     loose = [re.sub(r"[^a-z0-9]", "", n.lower()) for n in names]
@@ -40,8 +58,9 @@ def _sortable(names: list[str]) -> bool:
 
 
 def _plan(query: str, files: oc.Files, rng: random.Random, pool: Mapping[str, Any]
-          ) -> tuple[list[FileSpec], dict[str, Any], Any, list[tuple[Any, str]]]:
-    """(tree, facts, answer, near-miss answers with why) for one query."""
+          ) -> tuple[list[FileSpec], dict[str, Any], Answer | None, list[tuple[Answer, str]]]:
+    """(tree, facts, answer, near-miss answers with why) for one query; the answer is None when the draw has no
+    single answer (a tie, names whose orders disagree)."""
     project = rng.choice(pool["projects"])
     folder = oc.home(rng.choice((f"Documents/{project}", f"projects/{project}", f"work/{project}")))
     sub = f"{folder}/{rng.choice(('archive', 'older', 'extra', 'drafts'))}"
@@ -107,47 +126,42 @@ def _plan(query: str, files: oc.Files, rng: random.Random, pool: Mapping[str, An
             (names[::-1], "sorts in reverse")]
 
 
-@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng, pool, query = ctx.rng("goal"), values["pool"], values["params"]["query"]
+def _no_leak(facts: Mapping[str, Any], answer: Answer) -> bool:
+    """True when no fact (hence no phrasing, which carry no digits) reveals the secret `answer`."""
+    return not leaks(" ".join(str(v) for v in facts.values()), answer)
+
+
+def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[list[FileSpec], Target]:
+    query = params["query"]
     for _ in range(20):  # redraw until no stated path happens to reveal the answer (e.g. a date part "-12-")
         files = oc.Files(pool, rng)
         spec, facts, answer, misses = _plan(query, files, rng, pool)
         out = oc.home(f"{rng.choice(('Desktop', 'Documents'))}/{rng.choice(OUT_NAMES)}.txt")
         facts |= {"out": out, "question_lc": facts["question"][0].lower() + facts["question"][1:]}
-        if answer is not None and oc.no_leak(facts, answer) and all(wrong != answer for wrong, _ in misses):
-            break
-    else:
-        raise ValueError(f"{NAME}: every draw states the answer {answer!r}")
-    return {"tree": spec, "facts": facts, "target": {"out": out, "answer": answer, "misses": misses}}
+        if answer is not None and _no_leak(facts, answer) and all(wrong != answer for wrong, _ in misses):
+            return Goal(spec, facts, Target(out, answer, misses))
+    raise ValueError(f"{NAME}: every draw states the answer {answer!r}")
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    return {"rubric": [Check("answer", f"{t['out']} holds the correct answer.", "fs.answer_equals",
-                             {"path": t["out"], "answer": t["answer"]})]}
+def rubric(target: Target) -> list[Check]:
+    return [Check("answer", f"{target.out} holds the correct answer.", "fs.answer_equals",
+                  {"path": target.out, "answer": target.answer})]
 
 
-def _text(answer: Any) -> str:
+def _text(answer: Answer) -> str:
     return "\n".join(answer) + "\n" if isinstance(answer, list) else f"{answer}\n"
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    write = {"op": "fs.write_text", "path": t["out"]}
-    return {"solutions": [Solution("oracle", "writes the correct answer", [{**write, "text": _text(t["answer"])}])]
-            + [Solution(f"near-miss-{i}", why, [{**write, "text": _text(wrong)}])
-               for i, (wrong, why) in enumerate(t["misses"], start=1)]}
+def solve(target: Target) -> Attempts:
+    write = {"op": "fs.write_text", "path": target.out}
+    return Attempts(Attempt("writes the correct answer", [{**write, "text": _text(target.answer)}]),
+                    [Attempt(why, [{**write, "text": _text(wrong)}]) for wrong, why in target.misses])
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(oc.APP,),
+WORKFLOW = family(
+    NAME, oc.OS,
     description="Count files or lines, or list file names, and write the answer into a stated file.",
     knobs={"query": ("count_ext", "count_recursive", "count_lines", "count_matching", "total_lines", "list_names",
                      "list_ext", "largest")},
-    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

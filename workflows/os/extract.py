@@ -9,11 +9,13 @@ and deleting the archive afterwards.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.tree import FileSpec
 from workflows.os import kit as oc
 
@@ -28,9 +30,25 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng, pool, params = ctx.rng("goal"), values["pool"], values["params"]
+class Params(TypedDict):
+    format: Literal["zip", "tar.gz", "tar"]
+    mode: Literal["new_folder", "beside", "one_file"]
+
+
+@dataclass(frozen=True)
+class Target:
+    archive: str  # the archive's path
+    dest: str  # the folder to extract into
+    wanted: list[str]  # the members to extract (paths inside the archive)
+    contents: dict[str, str]  # wanted member -> sha256
+
+    @property
+    def here(self) -> str:
+        """The folder the archive is in."""
+        return self.archive.rsplit("/", 1)[0]
+
+
+def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[list[FileSpec], Target]:
     fmt, mode = params["format"], params["mode"]
     files = oc.Files(pool, rng)
     project = rng.choice(pool["projects"])
@@ -56,67 +74,56 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         task = (f"Extract all of its contents into the folder {dest} (create it), so that for example "
                 f"{example.path} ends up as {dest}/{example.path}.")
     facts = {"archive": archive.path, "task": task, "task_lc": task[0].lower() + task[1:]}
-    target = {"archive": archive.path, "dest": dest, "wanted": [m.path for m in wanted], "format": fmt,
-              "contents": {m.path: oc.sha(m) for m in wanted}}
-    return {"tree": spec, "facts": facts, "target": target}
+    target = Target(archive.path, dest, [m.path for m in wanted], {m.path: oc.sha(m) for m in wanted})
+    return Goal(spec, facts, target)
 
 
-@node("rubric", "rubric", ("tree", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec: list[FileSpec] = values["tree"]
-    t = values["target"]
-    dest = t["dest"]
-    after = {s.path: oc.sha(s) for s in spec} | {f"{dest}/{rel}": sha for rel, sha in t["contents"].items()}
+def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
+    t = target
+    dest = t.dest
+    after = {s.path: oc.sha(s) for s in tree} | {f"{dest}/{rel}": sha for rel, sha in t.contents.items()}
     names = oc.listing(after, dest, recursive=True)
     contents = {p[len(dest) + 1:]: sha for p, sha in after.items() if p.startswith(dest + "/")}
-    archive = [s for s in spec if s.path == t["archive"]][0]
+    archive = [s for s in tree if s.path == t.archive][0]
     checks = [
         oc.listing_check("extracted", dest, names, f"{dest} holds exactly {oc.quote_list(names)} (recursively), "
                          "the extracted files with their archived content.", recursive=True, contents=contents),
-        Check("archive_kept", f"{t['archive']} still exists, unchanged.", "fs.same_content",
-              {"path": t["archive"], "sha256": oc.sha(archive)}),
+        Check("archive_kept", f"{t.archive} still exists, unchanged.", "fs.same_content",
+              {"path": t.archive, "sha256": oc.sha(archive)}),
     ]
-    here = t["archive"].rsplit("/", 1)[0]
+    here = t.here
     if dest != here:  # extracting beside the archive as well is not what was asked
         beside = oc.listing(after, here)
         # the files that were there keep their bytes too: emptying one while extracting is no extraction
-        kept = {s.path.rsplit("/", 1)[1]: oc.sha(s) for s in spec if s.path.rsplit("/", 1)[0] == here}
+        kept = {s.path.rsplit("/", 1)[1]: oc.sha(s) for s in tree if s.path.rsplit("/", 1)[0] == here}
         checks.append(oc.listing_check("beside_kept", here, beside, f"{here} holds exactly {oc.quote_list(beside)}"
                                        " (nothing extracted beside the archive), its files unchanged.",
                                        contents=kept))
-    return {"rubric": checks}
+    return checks
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    base = {"op": "fs.extract", "path": t["archive"]}
-    members = {"members": t["wanted"]} if len(t["wanted"]) == 1 else {}
-    oracle = {**base, "dest": t["dest"], **members}
-    here = t["archive"].rsplit("/", 1)[0]
-    if t["dest"] == here:
-        stem = t["archive"].rsplit("/", 1)[1].split(".")[0]
-        wrong = Solution("near-miss-1", "extracts into a new folder named after the archive",
-                         [{**oracle, "dest": f"{here}/{stem}"}])
+def solve(target: Target) -> Attempts:
+    t = target
+    base = {"op": "fs.extract", "path": t.archive}
+    members = {"members": t.wanted} if len(t.wanted) == 1 else {}
+    oracle = {**base, "dest": t.dest, **members}
+    here = t.here
+    if t.dest == here:
+        stem = t.archive.rsplit("/", 1)[1].split(".")[0]
+        wrong = Attempt("extracts into a new folder named after the archive", [{**oracle, "dest": f"{here}/{stem}"}])
     else:
-        wrong = Solution("near-miss-1", "extracts beside the archive instead of into the asked folder",
-                         [{**oracle, "dest": here}])
+        wrong = Attempt("extracts beside the archive instead of into the asked folder", [{**oracle, "dest": here}])
     if members:
-        partial = Solution("near-miss-2", "extracts the whole archive instead of the one file",
-                           [{**base, "dest": t["dest"]}])
+        partial = Attempt("extracts the whole archive instead of the one file", [{**base, "dest": t.dest}])
     else:
-        partial = Solution("near-miss-2", "leaves one file out", [{**oracle, "members": t["wanted"][:-1]}])
-    gone = Solution("near-miss-3", "deletes the archive after extracting it",
-                    [oracle, {"op": "fs.delete", "path": t["archive"]}])
-    return {"solutions": [Solution("oracle", "extracts the asked files into the asked folder", [oracle]),
-                          wrong, partial, gone]}
+        partial = Attempt("leaves one file out", [{**oracle, "members": t.wanted[:-1]}])
+    gone = Attempt("deletes the archive after extracting it", [oracle, {"op": "fs.delete", "path": t.archive}])
+    return Attempts(Attempt("extracts the asked files into the asked folder", [oracle]), [wrong, partial, gone])
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(oc.APP,),
+WORKFLOW = family(
+    NAME, oc.OS,
     description="Extract a zip, tar.gz or tar archive into a stated folder, beside itself, or only one member.",
     knobs={"format": tuple(FORMATS), "mode": ("new_folder", "beside", "one_file")},
-    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

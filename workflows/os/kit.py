@@ -15,11 +15,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from forge.dag import Node, NodeContext, llm_node, node
+from forge.family import AppKit
 from forge.ids import digest
 from forge.model import HOME, Check
 from preparers import tree
 from preparers.tree import FileSpec
-from verifiers.grounding import leaks
 from workflows.common import instruction
 from workflows.os.content import POOL_SCHEMA, POOL_SKETCH, SCENARIOS, check_pool, generate_pool
 
@@ -30,7 +30,6 @@ LAUNCH = ["gnome-terminal"]
 
 IMAGE_EXTS = ("jpg", "png", "gif", "jpeg")
 AUDIO_EXTS = ("mp3", "wav")
-DOC_EXTS = ("pdf", "docx", "txt", "md")
 DATA_EXTS = ("csv", "xlsx", "tsv")
 #: Extension -> which pool list names files of that type.
 _STEMS = {**{e: "photos" for e in IMAGE_EXTS}, **{e: "tracks" for e in AUDIO_EXTS},
@@ -75,11 +74,6 @@ def quote_list(names: list[str]) -> str:
     """'a', 'b' and 'c' — how a list of names is written in an instruction."""
     quoted = [f"'{n}'" for n in names]
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
-
-
-def no_leak(facts: Mapping[str, Any], answer: Any) -> bool:
-    """True when no fact (hence no phrasing, which carry no digits) reveals the secret `answer`."""
-    return not leaks(" ".join(str(v) for v in facts.values()), answer)
 
 
 class Files:
@@ -191,3 +185,6 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 def source_nodes() -> tuple[Node, ...]:
     """sample -> content: the start of every OS family."""
     return (sample, content)
+
+
+OS = AppKit(apps=(APP,), source=source_nodes, state="tree", prepare=prepare, instruction=instruction)

@@ -10,11 +10,13 @@ their original content, and the source keeps only what should stay.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.tree import FileSpec
 from workflows.os import kit as oc
 
@@ -33,7 +35,20 @@ PHRASINGS = (
 )
 
 
-def _dest_for(ext: str, pool: Mapping[str, Any], rng: Any) -> str:
+class Params(TypedDict):
+    mapping: Literal["one_ext", "two_exts", "ext_group", "by_ext"]
+    dest: Literal["new", "existing"]
+    case: Literal["exact", "mixed"]
+
+
+@dataclass(frozen=True)
+class Target:
+    src: str  # the messy folder
+    moves: dict[str, str]  # source path -> destination path, for every file that moves
+    dests: list[str]  # the destination folders, one per extension group
+
+
+def _dest_for(ext: str, pool: Mapping[str, Any], rng: random.Random) -> str:
     project = rng.choice(pool["projects"])
     if ext in oc.IMAGE_EXTS:
         return oc.home(rng.choice((f"Pictures/{project}", "Pictures/sorted", f"Pictures/{ext}_files")))
@@ -45,9 +60,7 @@ def _dest_for(ext: str, pool: Mapping[str, Any], rng: Any) -> str:
                                                                               else ())))
 
 
-@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng, pool, params = ctx.rng("goal"), values["pool"], values["params"]
+def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[list[FileSpec], Target]:
     files = oc.Files(pool, rng)
     src = oc.home(rng.choice(SOURCES))
     mapping, mixed = params["mapping"], params["case"] == "mixed"
@@ -92,71 +105,62 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     keep = f"No file should be left loose in {src}." if mapping == "by_ext" else \
         f"Files of any other type stay in {src}."
     facts = {"src": src, "moves": what[0].upper() + what[1:], "moves_lc": what, "keep": keep, "case": case}
-    return {"tree": spec, "facts": facts, "target": {"src": src, "moves": moves, "dests": dests}}
+    return Goal(spec, facts, Target(src, moves, dests))
 
 
 def _family(ext: str) -> str:
     return next((name for name, exts in GROUPS.items() if ext in exts), ext)
 
 
-@node("rubric", "rubric", ("tree", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec: list[FileSpec] = values["tree"]
-    t = values["target"]
-    moves: dict[str, str] = t["moves"]
-    after = {moves.get(s.path, s.path): s for s in spec}
+def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
+    t = target
+    after = {t.moves.get(s.path, s.path): s for s in tree}
     checks = []
-    for i, dest in enumerate(t["dests"], start=1):
+    for i, dest in enumerate(t.dests, start=1):
         names = oc.listing(after, dest)
         contents = {p.rsplit("/", 1)[1]: oc.sha(s) for p, s in after.items() if p.rsplit("/", 1)[0] == dest}
         checks.append(oc.listing_check(f"dest{i}", dest, names, f"{dest} holds exactly {oc.quote_list(names)}, "
                                        "each with its original content.", contents=contents))
-    names = oc.listing(after, t["src"])
-    contents = {p.rsplit("/", 1)[1]: oc.sha(s) for p, s in after.items() if p.rsplit("/", 1)[0] == t["src"]}
-    checks.append(oc.listing_check("source", t["src"], names, f"{t['src']} holds exactly {oc.quote_list(names)}, "
+    names = oc.listing(after, t.src)
+    contents = {p.rsplit("/", 1)[1]: oc.sha(s) for p, s in after.items() if p.rsplit("/", 1)[0] == t.src}
+    checks.append(oc.listing_check("source", t.src, names, f"{t.src} holds exactly {oc.quote_list(names)}, "
                                    "the files left there with their original content.", contents=contents))
-    return {"rubric": checks}
+    return checks
 
 
 def _moves(moves: Mapping[str, str], op: str = "fs.move") -> list[dict[str, Any]]:
     return [{"op": op, "path": s, "dest": d} for s, d in moves.items()]
 
 
-@node("solve", "solve", ("params", "tree", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t, params = values["target"], values["params"]
-    moves: dict[str, str] = t["moves"]
+def solve(params: Params, tree: list[FileSpec], target: Target) -> Attempts:
+    t = target
+    moves = t.moves
     upper = {s: d for s, d in moves.items() if s.rsplit(".", 1)[1] != s.rsplit(".", 1)[1].lower()}
-    solutions = [Solution("oracle", "moves exactly the matching files", _moves(moves)),
-                 Solution("near-miss-1", "copies the files instead of moving them", _moves(moves, "fs.copy"))]
+    misses = [Attempt("copies the files instead of moving them", _moves(moves, "fs.copy"))]
     if upper and params["mapping"] == "by_ext":
         wrong = {s: (f"{d.rsplit('/', 2)[0]}/{oc.ext_of(s).upper()}/{s.rsplit('/', 1)[1]}" if s in upper else d)
                  for s, d in moves.items()}
-        solutions.append(Solution("near-miss-2", "names folders after the extension as written (JPG, not jpg)",
-                                  _moves(wrong)))
+        misses.append(Attempt("names folders after the extension as written (JPG, not jpg)", _moves(wrong)))
     elif upper:
-        solutions.append(Solution("near-miss-2", "matches extensions case-sensitively, leaving .JPG-style files",
-                                  _moves({s: d for s, d in moves.items() if s not in upper})))
+        misses.append(Attempt("matches extensions case-sensitively, leaving .JPG-style files",
+                              _moves({s: d for s, d in moves.items() if s not in upper})))
     else:
         last = sorted(moves)[-1]
-        solutions.append(Solution("near-miss-2", "misses one matching file",
-                                  _moves({s: d for s, d in moves.items() if s != last})))
-    stay = sorted(s.path for s in values["tree"] if s.path.rsplit("/", 1)[0] == t["src"] and s.path not in moves)
+        misses.append(Attempt("misses one matching file", _moves({s: d for s, d in moves.items() if s != last})))
+    stay = sorted(s.path for s in tree if s.path.rsplit("/", 1)[0] == t.src and s.path not in moves)
     if stay:
-        extra = {stay[0]: f"{t['dests'][0]}/{stay[0].rsplit('/', 1)[1]}"}
-        solutions.append(Solution("near-miss-3", "also moves a file of another type", _moves({**moves, **extra})))
+        extra = {stay[0]: f"{t.dests[0]}/{stay[0].rsplit('/', 1)[1]}"}
+        misses.append(Attempt("also moves a file of another type", _moves({**moves, **extra})))
     else:  # by_ext: every file moves
         loud = {s: f"{d.rsplit('/', 2)[0]}/{oc.ext_of(s).upper()}/{s.rsplit('/', 1)[1]}" for s, d in moves.items()}
-        solutions.append(Solution("near-miss-3", "names the subfolders in upper case (PDF, JPG)", _moves(loud)))
-    return {"solutions": solutions}
+        misses.append(Attempt("names the subfolders in upper case (PDF, JPG)", _moves(loud)))
+    return Attempts(Attempt("moves exactly the matching files", _moves(moves)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(oc.APP,),
+WORKFLOW = family(
+    NAME, oc.OS,
     description="Move files by extension from a messy folder into stated (new or existing) folders.",
     knobs={"mapping": ("one_ext", "two_exts", "ext_group", "by_ext"), "dest": ("new", "existing"),
            "case": ("exact", "mixed")},
-    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

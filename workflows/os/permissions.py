@@ -9,11 +9,13 @@ near-miss modes (400 for 600, 775 for 755, 750 for 700).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.tree import FileSpec
 from workflows.os import kit as oc
 
@@ -49,9 +51,20 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng, pool, params = ctx.rng("goal"), values["pool"], values["params"]
+class Params(TypedDict):
+    target: Literal["exec", "mode_755", "private_600", "readonly_444", "group_640", "dir_700"]
+    scope: Literal["one", "all_ext"]
+
+
+@dataclass(frozen=True)
+class Target:
+    folder: str  # the folder whose entries the task is about
+    modes: dict[str, str]  # path -> the mode to set ("+500": executable by the owner)
+    kind: str  # the `target` knob: a key of TARGETS
+    scope: str
+
+
+def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[list[FileSpec], Target]:
     kind, scope = params["target"], params["scope"]
     files = oc.Files(pool, rng)
     project = rng.choice(pool["projects"])
@@ -73,7 +86,6 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
             spec += [files.new(folder, ext) for _ in range(rng.randint(1, 2))]
     others = [e for e in ("md", "txt", "conf", "csv", "pdf") if e != ext]
     spec += [files.new(folder, e) for e in rng.sample(others, rng.randint(2, 3))]
-    names = [t.rsplit("/", 1)[1] for t in targets]
     noun = "folder" if kind == "dir_700" else "file"
     if scope == "one":
         what, it, is_are, target = targets[0], "it", "is", f"The {noun} is {targets[0]}."
@@ -85,9 +97,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         target = f"This concerns every .{ext} file in {folder}, and only those."
     facts = {"what": what, "it": it, "it_is": "it is" if scope == "one" else "each of them is", "is_are": is_are,
              "how": how, "folder": folder, "Target": target}
-    modes = {p: mode for p in targets}
-    return {"tree": spec, "facts": facts, "target": {"folder": folder, "modes": modes, "kind": kind,
-                                                      "scope": scope, "names": names}}
+    return Goal(spec, facts, Target(folder, {p: mode for p in targets}, kind, scope))
 
 
 def _folder_modes(spec: list[FileSpec], folder: str, changed: Mapping[str, str]) -> dict[str, str]:
@@ -100,65 +110,56 @@ def _folder_modes(spec: list[FileSpec], folder: str, changed: Mapping[str, str])
     return modes
 
 
-@node("rubric", "rubric", ("tree", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec: list[FileSpec] = values["tree"]
-    t = values["target"]
-    modes: dict[str, str] = t["modes"]
+def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
+    t = target
     checks = []
-    if t["scope"] == "one" or t["kind"] == "dir_700":
-        for i, (path, mode) in enumerate(sorted(modes.items()), start=1):
+    if t.scope == "one" or t.kind == "dir_700":
+        for i, (path, mode) in enumerate(sorted(t.modes.items()), start=1):
             if mode.startswith("+"):
                 checks.append(Check(f"target{i}", f"{path} is executable by its owner (read and execute bits set).",
                                     "fs.mode_bits", {"path": path, "require": mode[1:]}))
             else:
                 checks.append(Check(f"target{i}", f"{path} has mode {mode}.", "fs.file_mode",
                                     {"path": path, "mode": mode}))
-    folders = [t["folder"]] + (sorted(modes) if t["kind"] == "dir_700" else [])
+    folders = [t.folder] + (sorted(t.modes) if t.kind == "dir_700" else [])
     for i, folder in enumerate(folders, start=1):
-        expected = _folder_modes(spec, folder, modes)
+        expected = _folder_modes(tree, folder, t.modes)
         checks.append(Check(f"folder{i}", f"In {folder}, the entries have these modes: {expected}.",
                             "fs.dir_modes", {"path": folder, "modes": expected}))
     # a mode change leaves every file's bytes as they were: an emptied or rewritten script is not "chmod"
-    prefix = t["folder"].rstrip("/") + "/"
-    inside = [s for s in spec if s.path.startswith(prefix)]
-    names = oc.listing([s.path for s in inside], t["folder"], recursive=True)
-    checks.append(oc.listing_check("content", t["folder"], names, f"Below {t['folder']} the files are still "
+    prefix = t.folder.rstrip("/") + "/"
+    inside = [s for s in tree if s.path.startswith(prefix)]
+    names = oc.listing([s.path for s in inside], t.folder, recursive=True)
+    checks.append(oc.listing_check("content", t.folder, names, f"Below {t.folder} the files are still "
                                    f"{oc.quote_list(names)}, each with its original content.", recursive=True,
                                    contents={s.path.removeprefix(prefix): oc.sha(s) for s in inside}))
-    return {"rubric": checks}
+    return checks
 
 
 def _chmod(paths: list[str], mode: str, **extra: Any) -> list[dict[str, Any]]:
     return [{"op": "fs.chmod", "path": p, "mode": "755" if mode == "+500" else mode, **extra} for p in paths]
 
 
-@node("solve", "solve", ("tree", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec: list[FileSpec] = values["tree"]
-    t = values["target"]
-    targets = sorted(t["modes"])
-    mode, _, misses = TARGETS[t["kind"]]
-    solutions = [Solution("oracle", "sets the asked mode on exactly the targets", _chmod(targets, mode))]
-    solutions += [Solution(f"near-miss-{i}", why, _chmod(targets, wrong)) for i, (wrong, why) in
-                  enumerate(misses, start=1)]
-    if t["kind"] == "dir_700":
-        solutions.append(Solution("near-miss-3", "applies the mode recursively (chmod -R 700), files included",
-                                  _chmod(targets, mode, recursive=True)))
-    elif t["scope"] == "one":
-        siblings = sorted(s.path for s in spec if s.path.rsplit("/", 1)[0] == t["folder"] and s.path not in targets)
-        solutions.append(Solution("near-miss-3", "changes every file in the folder, not just the one asked",
-                                  _chmod(targets + siblings, mode)))
+def solve(tree: list[FileSpec], target: Target) -> Attempts:
+    t = target
+    targets = sorted(t.modes)
+    mode, _, wrong_modes = TARGETS[t.kind]
+    misses = [Attempt(why, _chmod(targets, wrong)) for wrong, why in wrong_modes]
+    if t.kind == "dir_700":
+        misses.append(Attempt("applies the mode recursively (chmod -R 700), files included",
+                              _chmod(targets, mode, recursive=True)))
+    elif t.scope == "one":
+        siblings = sorted(s.path for s in tree if s.path.rsplit("/", 1)[0] == t.folder and s.path not in targets)
+        misses.append(Attempt("changes every file in the folder, not just the one asked",
+                              _chmod(targets + siblings, mode)))
     else:
-        solutions.append(Solution("near-miss-3", "misses one of the files", _chmod(targets[:-1], mode)))
-    return {"solutions": solutions}
+        misses.append(Attempt("misses one of the files", _chmod(targets[:-1], mode)))
+    return Attempts(Attempt("sets the asked mode on exactly the targets", _chmod(targets, mode)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(oc.APP,),
+WORKFLOW = family(
+    NAME, oc.OS,
     description="Set permission bits: executable scripts, private (600/700), read-only (444), 640 or 755 modes.",
     knobs={"target": tuple(TARGETS), "scope": ("one", "all_ext")},
-    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
+from preparers.tree import FileSpec
 from workflows.os import kit as oc
 
 NAME = "os.rename"
@@ -28,6 +30,20 @@ PHRASINGS = (
     "Use the terminal (or the file manager) to rename {which}. {how} The files stay in {folder}.",
     "The names of the files in {folder} need fixing. {how} Do this for {which_short}, nothing else.",
 )
+
+
+class Params(TypedDict):
+    pattern: Literal["prefix", "suffix", "replace", "lowercase", "spaces", "date_prefix", "extension"]
+    scope: Literal["all", "ext"]
+
+
+@dataclass(frozen=True)
+class Target:
+    folder: str  # the folder whose files are renamed
+    renames: dict[str, str]  # old path -> new path, for every file the rule changes
+    others: list[str]  # paths of the files of another type that keep their names (scope `ext`)
+    pattern: str
+    arg: str  # the prefix, suffix, date or "old|new" of the pattern
 
 
 def _split(name: str) -> tuple[str, str]:
@@ -92,9 +108,7 @@ def _names(pattern: str, arg: str, files: oc.Files, rng: random.Random, ext: str
     return names
 
 
-@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng, pool, params = ctx.rng("goal"), values["pool"], values["params"]
+def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[list[FileSpec], Target]:
     pattern, scope = params["pattern"], params["scope"]
     files = oc.Files(pool, rng)
     project = rng.choice(pool["projects"])
@@ -135,53 +149,44 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     facts = {"folder": folder, "which": which, "which_short": which_short, "how": how[0].upper() + how[1:],
              "how_lc": how}
     renames = {f"{folder}/{n}": f"{folder}/{rule(n)}" for n in targets if rule(n) != n}
-    target = {"folder": folder, "renames": renames, "others": [f"{folder}/{n}" for n in others],
-              "pattern": pattern, "arg": arg}
-    return {"tree": spec, "facts": facts, "target": target}
+    return Goal(spec, facts, Target(folder, renames, [f"{folder}/{n}" for n in others], pattern, arg))
 
 
-@node("rubric", "rubric", ("tree", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    after = {t["renames"].get(s.path, s.path): s for s in values["tree"]}
-    names = oc.listing(after, t["folder"])
+def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
+    t = target
+    after = {t.renames.get(s.path, s.path): s for s in tree}
+    names = oc.listing(after, t.folder)
     contents = {p.rsplit("/", 1)[1]: oc.sha(s) for p, s in after.items()}
-    return {"rubric": [oc.listing_check("renamed", t["folder"], names, f"{t['folder']} holds exactly "
-                                        f"{oc.quote_list(names)}, each with its original content.",
-                                        contents=contents)]}
+    return [oc.listing_check("renamed", t.folder, names, f"{t.folder} holds exactly {oc.quote_list(names)}, each "
+                             "with its original content.", contents=contents)]
 
 
 def _ops(renames: Mapping[str, str]) -> list[dict[str, Any]]:
     return [{"op": "fs.rename", "path": s, "name": d.rsplit("/", 1)[1]} for s, d in renames.items()]
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    renames: dict[str, str] = t["renames"]
-    slip, why = SLIPS[t["pattern"]]
-    wrong = {s: f"{t['folder']}/{slip(s.rsplit('/', 1)[1], t['arg'])}" for s in renames}
+def solve(target: Target) -> Attempts:
+    t = target
+    renames = t.renames
+    slip, why = SLIPS[t.pattern]
+    wrong = {s: f"{t.folder}/{slip(s.rsplit('/', 1)[1], t.arg)}" for s in renames}
     skipped = dict(list(renames.items())[:-1])
-    solutions = [Solution("oracle", "renames exactly the stated files by the rule", _ops(renames)),
-                 Solution("near-miss-1", why, _ops(wrong)),
-                 Solution("near-miss-2", "skips one of the files", _ops(skipped))]
-    rule = _rule(t["pattern"], t["arg"])
-    extra = {s: f"{t['folder']}/{rule(s.rsplit('/', 1)[1])}" for s in t["others"]}
+    misses = [Attempt(why, _ops(wrong)), Attempt("skips one of the files", _ops(skipped))]
+    rule = _rule(t.pattern, t.arg)
+    extra = {s: f"{t.folder}/{rule(s.rsplit('/', 1)[1])}" for s in t.others}
     extra = {s: d for s, d in extra.items() if s != d}
     if extra:
-        solutions.append(Solution("near-miss-3", "also renames the files of another type", _ops({**renames, **extra})))
+        misses.append(Attempt("also renames the files of another type", _ops({**renames, **extra})))
     else:
         copies = [{"op": "fs.copy", "path": s, "dest": d} for s, d in renames.items()]
-        solutions.append(Solution("near-miss-3", "copies the files under the new names, keeping the old ones", copies))
-    return {"solutions": solutions}
+        misses.append(Attempt("copies the files under the new names, keeping the old ones", copies))
+    return Attempts(Attempt("renames exactly the stated files by the rule", _ops(renames)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(oc.APP,),
+WORKFLOW = family(
+    NAME, oc.OS,
     description="Batch-rename files by a stated rule (prefix, suffix, replace, lower case, spaces, date, extension).",
     knobs={"pattern": ("prefix", "suffix", "replace", "lowercase", "spaces", "date_prefix", "extension"),
            "scope": ("all", "ext")},
-    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -8,11 +8,13 @@ the target to the link's place.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers.tree import FileSpec
 from workflows.os import kit as oc
 
@@ -26,9 +28,21 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "pool"), ("tree", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng, pool, params = ctx.rng("goal"), values["pool"], values["params"]
+class Params(TypedDict):
+    target_kind: Literal["file", "folder"]
+    place: Literal["desktop", "renamed", "other_folder"]
+
+
+@dataclass(frozen=True)
+class Target:
+    link: str  # the path of the link to create
+    points_to: str  # the file or folder it must resolve to
+    stored: str  # what the oracle writes into the link (relative when side by side)
+    sibling: str  # the similarly named neighbour a careless link points to
+    kind: str  # file | folder
+
+
+def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[list[FileSpec], Target]:
     kind, place = params["target_kind"], params["place"]
     files = oc.Files(pool, rng)
     project, other = rng.sample(pool["projects"], 2)
@@ -58,46 +72,38 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     note = f"Leave the {noun} {target_path} itself where it is, unchanged."
     facts = {"link": link, "target": target_path, "kind": noun, "note": note}
     stored = target_path.rsplit("/", 1)[1] if place == "renamed" else target_path  # relative when side by side
-    return {"tree": spec, "facts": facts, "target": {"link": link, "target": target_path, "stored": stored,
-                                                     "sibling": sibling_path, "kind": kind}}
+    return Goal(spec, facts, Target(link, target_path, stored, sibling_path, kind))
 
 
-@node("rubric", "rubric", ("tree", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec: list[FileSpec] = values["tree"]
-    t = values["target"]
-    checks = [Check("link", f"{t['link']} is a symbolic link to {t['target']}.", "fs.symlink_to",
-                    {"path": t["link"], "target": t["target"]})]
-    if t["kind"] == "file":
-        original = next(s for s in spec if s.path == t["target"])
-        checks.append(Check("target_kept", f"{t['target']} is still a regular file with its original content.",
-                            "fs.same_content", {"path": t["target"], "sha256": oc.sha(original)}))
+def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
+    t = target
+    checks = [Check("link", f"{t.link} is a symbolic link to {t.points_to}.", "fs.symlink_to",
+                    {"path": t.link, "target": t.points_to})]
+    if t.kind == "file":
+        original = next(s for s in tree if s.path == t.points_to)
+        checks.append(Check("target_kept", f"{t.points_to} is still a regular file with its original content.",
+                            "fs.same_content", {"path": t.points_to, "sha256": oc.sha(original)}))
     else:
-        inside = {s.path[len(t["target"]) + 1:]: oc.sha(s) for s in spec if s.path.startswith(t["target"] + "/")}
-        checks.append(oc.listing_check("target_kept", t["target"], sorted(inside), f"{t['target']} is still a folder "
-                                       "holding its original files.", contents=inside))
-    return {"rubric": checks}
+        inside = {s.path[len(t.points_to) + 1:]: oc.sha(s) for s in tree if s.path.startswith(t.points_to + "/")}
+        checks.append(oc.listing_check("target_kept", t.points_to, sorted(inside), f"{t.points_to} is still a "
+                                       "folder holding its original files.", contents=inside))
+    return checks
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    link = {"op": "fs.symlink", "path": t["link"]}
-    return {"solutions": [
-        Solution("oracle", "creates the symbolic link", [{**link, "target": t["stored"]}]),
-        Solution("near-miss-1", "copies the target instead of linking it",
-                 [{"op": "fs.copy", "path": t["target"], "dest": t["link"]}]),
-        Solution("near-miss-2", "links to the similarly named sibling", [{**link, "target": t["sibling"]}]),
-        Solution("near-miss-3", "moves the target to the link's place",
-                 [{"op": "fs.move", "path": t["target"], "dest": t["link"]}]),
-    ]}
+def solve(target: Target) -> Attempts:
+    t = target
+    link = {"op": "fs.symlink", "path": t.link}
+    return Attempts(
+        Attempt("creates the symbolic link", [{**link, "target": t.stored}]),
+        [Attempt("copies the target instead of linking it", [{"op": "fs.copy", "path": t.points_to, "dest": t.link}]),
+         Attempt("links to the similarly named sibling", [{**link, "target": t.sibling}]),
+         Attempt("moves the target to the link's place", [{"op": "fs.move", "path": t.points_to, "dest": t.link}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(oc.APP,),
+WORKFLOW = family(
+    NAME, oc.OS,
     description="Create a symbolic link to a file or folder on the Desktop, under a new name, or in another folder.",
     knobs={"target_kind": ("file", "folder"), "place": ("desktop", "renamed", "other_folder")},
-    nodes=(*oc.source_nodes(), goal, oc.prepare, oc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

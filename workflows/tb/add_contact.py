@@ -5,10 +5,12 @@ from __future__ import annotations
 import random
 import unicodedata
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
+from preparers import thunderbird as tb
 from workflows.tb import kit as tc
 
 NAME = "tb.add_contact"
@@ -34,6 +36,28 @@ NAMES = {
 }
 PARTNERS = ("harborlight.com", "oakridge-consulting.com", "vantastudio.io", "pinecrest.org", "zephyrlogistics.com",
             "brightwater.de", "nordlys.no", "solcanto.es")
+
+
+class Params(TypedDict):
+    count: Literal[1, 2]
+    name_kind: Literal["plain", "accented", "hyphenated"]
+
+
+@dataclass(frozen=True)
+class Person:
+    """A contact to add, as the instruction writes it."""
+
+    display: str
+    first: str
+    last: str
+    email: str
+
+
+@dataclass(frozen=True)
+class Target:
+    profile: str  # the profile folder
+    people: tuple[Person, ...]  # the contacts to add, in the instruction's order
+    kind: str  # the `name_kind` knob
 
 
 def _ascii(text: str) -> str:
@@ -64,64 +88,52 @@ def _wrong_name(kind: str, first: str, last: str) -> tuple[str, str, str, str]:
     return first, first, "", "enters only the first name"
 
 
-@node("goal", "goal", ("params", "mailbox", "plan"), ("spec", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, plan = values["params"], values["plan"]
-    msgs = tc.messages(values["mailbox"], plan)
+def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: Mapping[str, Any]
+         ) -> Goal[tb.ProfileSpec, Target]:
+    msgs = tc.messages(mailbox, plan)
     folders = tc.layout(rng, msgs)
     existing = tc.contacts_from(rng, msgs, k=rng.randint(2, 4))
-    people = []
-    for first, last in rng.sample(NAMES[params["name_kind"]], params["count"]):
-        people.append({"display": f"{first} {last}", "first": first, "last": last, "email": _email(rng, first, last)})
+    people = tuple(Person(f"{first} {last}", first, last, _email(rng, first, last))
+                   for first, last in rng.sample(NAMES[params["name_kind"]], params["count"]))
     spec = tc.profile_spec(plan, folders, contacts=existing)
-    who = " and ".join(f"{p['display']} ({p['email']})" for p in people)
+    who = " and ".join(f"{p.display} ({p.email})" for p in people)
     two = len(people) == 2
     facts = {"who": who, "new": "new contacts" if two else "a new contact", "them": "both" if two else "them"}
-    target = {"profile": tc.profile_path(plan), "people": people, "kind": params["name_kind"]}
-    return {"spec": spec, "facts": facts, "target": target}
+    return Goal(spec, facts, Target(tc.profile_path(plan), people, params["name_kind"]))
 
 
-@node("rubric", "rubric", ("spec", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    return {"rubric": [
-        Check(f"contact-{i}", f"The Personal Address Book has a contact {p['display']} <{p['email']}>.",
-              "tb.contact_exists", {"path": t["profile"], "email": p["email"], "display_name": p["display"]})
-        for i, p in enumerate(t["people"], start=1)] + [tc.kept_check(values["spec"], t["profile"])]}
+def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
+    t = target
+    return [Check(f"contact-{i}", f"The Personal Address Book has a contact {p.display} <{p.email}>.",
+                  "tb.contact_exists", {"path": t.profile, "email": p.email, "display_name": p.display})
+            for i, p in enumerate(t.people, start=1)] + [tc.kept_check(spec, t.profile)]
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    people = t["people"]
+def solve(target: Target) -> Attempts:
+    t = target
 
-    def add(p: Mapping[str, str], **change: str) -> dict[str, Any]:
-        return {"op": "tb.add_contact", "path": t["profile"], "display_name": change.get("display", p["display"]),
-                "email": change.get("email", p["email"]), "first": change.get("first", p["first"]),
-                "last": change.get("last", p["last"]), **({"book": change["book"]} if "book" in change else {})}
+    def add(p: Person, book: str | None = None) -> dict[str, Any]:
+        return {"op": "tb.add_contact", "path": t.profile, "display_name": p.display, "email": p.email,
+                "first": p.first, "last": p.last, **({"book": book} if book else {})}
 
-    first = people[0]
-    display, f2, l2, why = _wrong_name(t["kind"], first["first"], first["last"])
-    rest = [add(p) for p in people[1:]]
-    solutions = [
-        Solution("oracle", "add every contact as written", [add(p) for p in people]),
-        Solution("near-miss-1", f"mistypes the address as {_typo(first['email'])}",
-                 [add(first, email=_typo(first["email"])), *rest]),
-        Solution("near-miss-2", "adds the contact to Collected Addresses instead of the Personal Address Book",
-                 [add(first, book="history.sqlite"), *rest]),
-        Solution("near-miss-3", why, [add(first, display=display, first=f2, last=l2), *rest]),
+    first = t.people[0]
+    display, f2, l2, why = _wrong_name(t.kind, first.first, first.last)
+    rest = [add(p) for p in t.people[1:]]
+    typo = _typo(first.email)
+    misses = [
+        Attempt(f"mistypes the address as {typo}", [add(replace(first, email=typo)), *rest]),
+        Attempt("adds the contact to Collected Addresses instead of the Personal Address Book",
+                [add(first, book="history.sqlite"), *rest]),
+        Attempt(why, [add(Person(display, f2, l2, first.email)), *rest]),
     ]
-    if len(people) > 1:
-        solutions.append(Solution("near-miss-4", "adds only the first person", [add(first)]))
-    return {"solutions": solutions}
+    if len(t.people) > 1:
+        misses.append(Attempt("adds only the first person", [add(first)]))
+    return Attempts(Attempt("add every contact as written", [add(p) for p in t.people]), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(tc.APP,),
+WORKFLOW = family(
+    NAME, tc.TB,
     description="Add people (display name and email) to Thunderbird's Personal Address Book.",
     knobs={"count": (1, 2), "name_kind": ("plain", "accented", "hyphenated")},
-    nodes=(*tc.source_nodes(), goal, tc.prepare, tc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

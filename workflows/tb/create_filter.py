@@ -3,12 +3,14 @@ run on the Inbox right away so the messages already there are handled too."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
+from dataclasses import dataclass
 from email.utils import parseaddr
-from typing import Any
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from preparers import thunderbird as tb
 from workflows.tb import kit as tc
 
@@ -27,6 +29,23 @@ SWAP = {"move": "copy", "copy": "move", "mark_read": "flag", "flag": "mark_read"
 RUN = " Then run the filter on the Inbox now, so the messages already there are handled as well."
 
 
+class Params(TypedDict):
+    field: Literal["subject", "from"]
+    action: Literal["move", "copy", "mark_read", "flag"]
+    apply: Literal["save_only", "run_now"]
+
+
+@dataclass(frozen=True)
+class Target:
+    profile: str  # the profile folder
+    name: str  # the filter's name
+    crit: tc.Criterion  # its condition, and the Inbox messages it matches
+    action: str  # a key of ACTIONS
+    dest: str | None  # the folder a move or copy goes to ("Parent/Leaf" for a subfolder)
+    wrong: str  # another folder, which a careless filter targets
+    run: bool  # the filter must also be run on the Inbox now
+
+
 def _describe(action: str, dest: str | None) -> str:
     if action in ("move", "copy"):
         parent, _, leaf = (dest or "").rpartition("/")
@@ -35,18 +54,16 @@ def _describe(action: str, dest: str | None) -> str:
     return "marks the messages as read" if action == "mark_read" else "flags (stars) the messages"
 
 
-def _name(rng: Any, crit: tc.Criterion, sender_name: str) -> str:
+def _name(rng: random.Random, crit: tc.Criterion, sender_name: str) -> str:
     if crit.field == "from":
         return rng.choice((f"From {sender_name}", f"{sender_name} mail", f"Sort {sender_name}"))
     word = crit.value[:1].upper() + crit.value[1:]
     return rng.choice((f"{word} messages", f"Sort {crit.value}", f"{word} filter"))
 
 
-@node("goal", "goal", ("params", "mailbox", "plan"), ("spec", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, plan = values["params"], values["plan"]
-    msgs = tc.messages(values["mailbox"], plan)
+def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: Mapping[str, Any]
+         ) -> Goal[tb.ProfileSpec, Target]:
+    msgs = tc.messages(mailbox, plan)
     crit = tc.pick_criterion(rng, msgs, params["field"])
     folders = tc.layout(rng, msgs, keep=crit.ids)
     folders = tc.with_flags(folders, crit.ids, read=False, flagged=False)
@@ -54,7 +71,7 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     customs = [f for f in folders if f not in ("Inbox", "Archives")]
     dest = None
     if action in ("move", "copy"):
-        theme = tc.theme_folder(rng, crit, tc.kinds(values["mailbox"], plan), list(folders))
+        theme = tc.theme_folder(rng, crit, tc.kinds(mailbox, plan), list(folders))
         dest = rng.choice((theme, f"Inbox/{theme}"))
         folders[dest] = []
     wrong = rng.choice([f for f in customs + ["Archives"] if f != dest])
@@ -66,11 +83,9 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     spec = tc.profile_spec(plan, folders, contacts=tc.contacts_from(rng, msgs), filters=existing)
     cond = (f"the subject contains '{crit.value}'" if crit.field == "subject"
             else f"the sender (From) contains {crit.value}")
-    facts = {"name": name, "cond": cond, "act": _describe(action, dest),
-             "run": RUN if params["apply"] == "run_now" else ""}
-    target = {"profile": tc.profile_path(plan), "name": name, "crit": crit, "action": action, "dest": dest,
-              "wrong": wrong, "run": params["apply"] == "run_now"}
-    return {"spec": spec, "facts": facts, "target": target}
+    run = params["apply"] == "run_now"
+    facts = {"name": name, "cond": cond, "act": _describe(action, dest), "run": RUN if run else ""}
+    return Goal(spec, facts, Target(tc.profile_path(plan), name, crit, action, dest, wrong, run))
 
 
 def _folder_args(path: str | None, key: str = "target", parent_key: str = "target_parent") -> dict[str, str]:
@@ -81,16 +96,14 @@ def _folder_args(path: str | None, key: str = "target", parent_key: str = "targe
     return {key: leaf, parent_key: parent} if parent else {key: leaf}
 
 
-@node("rubric", "rubric", ("spec", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    crit: tc.Criterion = t["crit"]
-    profile, action, dest = t["profile"], t["action"], t["dest"]
-    checks = [Check("filter", f"An enabled filter '{t['name']}' with the single condition {crit.field} contains "
+def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
+    t, crit = target, target.crit
+    profile, action, dest = t.profile, t.action, t.dest
+    checks = [Check("filter", f"An enabled filter '{t.name}' with the single condition {crit.field} contains "
                               f"'{crit.value}' has the action {ACTIONS[action]}" + (f" to '{dest}'." if dest else "."),
-                    "tb.filter_exists", {"path": profile, "name": t["name"], "field": crit.field,
+                    "tb.filter_exists", {"path": profile, "name": t.name, "field": crit.field,
                                          "value": crit.value, "action": ACTIONS[action], **_folder_args(dest)})]
-    if t["run"]:
+    if t.run:
         ids = list(crit.ids)
         if action in ("move", "copy"):
             checks.append(Check("applied", f"The {len(ids)} matching Inbox messages are in '{dest}'.",
@@ -104,57 +117,56 @@ def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
             state = {"read": True} if action == "mark_read" else {"flagged": True}
             checks.append(Check("applied", f"The {len(ids)} matching Inbox messages are {next(iter(state))}.",
                                 "tb.message_flags", {"path": profile, "folder": "Inbox", "message_ids": ids, **state}))
-    checks.append(tc.kept_check(values["spec"], profile, touched=list(crit.ids) if t["run"] else []))
-    return {"rubric": checks}
+    # excuse only what the filter's action changes: a move takes the messages away, a copy adds copies elsewhere,
+    # a flag changes their flag (a read mark is never checked)
+    ran = list(crit.ids) if t.run else []
+    checks.append(tc.kept_check(spec, profile, touched=ran if action == "move" else [],
+                                copied=ran if action == "copy" else [], relabeled=ran if action == "flag" else []))
+    return checks
 
 
-def _ops(t: Mapping[str, Any], *, field: str | None = None, value: str | None = None, action: str | None = None,
+def _ops(t: Target, *, field: str | None = None, value: str | None = None, action: str | None = None,
          dest: str | None = None, run: bool | None = None, op: str = "contains") -> list[dict[str, Any]]:
     """The oracle's ops, with one thing changed for a near-miss."""
-    crit: tc.Criterion = t["crit"]
-    action = action or t["action"]
-    dest = dest or t["dest"]
+    crit = t.crit
+    action = action or t.action
+    dest = dest or t.dest
     folder = dest if action in ("move", "copy") else ""
-    ops: list[dict[str, Any]] = [{"op": "tb.add_filter", "path": t["profile"], "name": t["name"],
+    ops: list[dict[str, Any]] = [{"op": "tb.add_filter", "path": t.profile, "name": t.name,
                                   "conditions": [[field or crit.field, op, value or crit.value]],
                                   "actions": [[ACTIONS[action], folder]]}]
-    if t["run"] if run is None else run:
-        base = {"path": t["profile"], **crit.op_args()}
-        ops.append({"move": {"op": "tb.move_messages", "source": "Inbox", "target": folder, **base},
-                    "copy": {"op": "tb.move_messages", "source": "Inbox", "target": folder, "copy": True, **base},
-                    "mark_read": {"op": "tb.mark_read", "folder": "Inbox", **base},
-                    "flag": {"op": "tb.mark_flagged", "folder": "Inbox", **base}}[action])
+    if t.run if run is None else run:
+        base = {"path": t.profile, **crit.op_args()}
+        runs: dict[str, dict[str, Any]] = {
+            "move": {"op": "tb.move_messages", "source": "Inbox", "target": folder, **base},
+            "copy": {"op": "tb.move_messages", "source": "Inbox", "target": folder, "copy": True, **base},
+            "mark_read": {"op": "tb.mark_read", "folder": "Inbox", **base},
+            "flag": {"op": "tb.mark_flagged", "folder": "Inbox", **base}}
+        ops.append(runs[action])
     return ops
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    crit: tc.Criterion = t["crit"]
+def solve(target: Target) -> Attempts:
+    t, crit = target, target.crit
     other_field = "from" if crit.field == "subject" else "subject"
-    solutions = [
-        Solution("oracle", "the filter as asked" + (", run on the Inbox" if t["run"] else ""), _ops(t)),
-        Solution("near-miss-1", f"puts the word in a {other_field} condition instead", _ops(t, field=other_field)),
-        Solution("near-miss-2", f"chooses the action {ACTIONS[SWAP[t['action']]]!r}",
-                 _ops(t, action=SWAP[t["action"]])),
-        Solution("near-miss-3", f"types a shortened value {crit.value[:-1]!r}", _ops(t, value=crit.value[:-1])),
+    misses = [
+        Attempt(f"puts the word in a {other_field} condition instead", _ops(t, field=other_field)),
+        Attempt(f"chooses the action {ACTIONS[SWAP[t.action]]!r}", _ops(t, action=SWAP[t.action])),
+        Attempt(f"types a shortened value {crit.value[:-1]!r}", _ops(t, value=crit.value[:-1])),
     ]
-    if t["dest"]:
-        solutions.append(Solution("near-miss-4", f"targets the folder '{t['wrong']}'", _ops(t, dest=t["wrong"])))
-    if t["run"]:
-        solutions.append(Solution(f"near-miss-{len(solutions)}", "saves the filter but never runs it",
-                                  _ops(t, run=False)))
+    if t.dest:
+        misses.append(Attempt(f"targets the folder '{t.wrong}'", _ops(t, dest=t.wrong)))
+    if t.run:
+        misses.append(Attempt("saves the filter but never runs it", _ops(t, run=False)))
     else:
-        solutions.append(Solution(f"near-miss-{len(solutions)}", "uses 'is' instead of 'contains'", _ops(t, op="is")))
-    return {"solutions": solutions}
+        misses.append(Attempt("uses 'is' instead of 'contains'", _ops(t, op="is")))
+    return Attempts(Attempt("the filter as asked" + (", run on the Inbox" if t.run else ""), _ops(t)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(tc.APP,),
+WORKFLOW = family(
+    NAME, tc.TB,
     description="Create a Thunderbird message filter on a subject word or sender with a move/copy/read/flag action.",
     knobs={"field": ("subject", "from"), "action": ("move", "copy", "mark_read", "flag"),
            "apply": ("save_only", "run_now")},
-    nodes=(*tc.source_nodes(), goal, tc.prepare, tc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
+from preparers import thunderbird as tb
 from workflows.tb import kit as tc
 
 NAME = "tb.create_folder"
@@ -17,11 +20,39 @@ PHRASINGS = (
     "Using Thunderbird, make a folder '{name}' {where}; the name must match exactly, including capitals.",
     "Set up a new folder in Thunderbird called '{name}'. It should be created {where}.",
 )
+#: name_kind -> the names a new folder may get ("{y}": the mailbox's year)
+NEW_NAMES = {
+    "word": ("Invoices", "Suppliers", "Insurance", "Warranty", "Volunteering", "Mentoring", "Research", "Partners",
+             "Press", "Legal", "Recipes", "Training"),
+    "two_words": ("Tax Documents", "Team Offsite", "Client Feedback", "Travel Plans", "Vendor Quotes", "Book Club",
+                  "Product Launch", "Board Meetings", "Side Projects", "Job Applications"),
+    "with_year": ("Taxes {y}", "Expenses {y}", "Trips {y}", "Budget {y}", "Events {y}", "Statements {y}"),
+}
 WHERE = {
     "top": "at the top level of Local Folders (not inside Inbox or any other folder)",
     "inbox_sub": "as a subfolder of the Inbox folder",
     "folder_sub": "as a subfolder of the existing '{parent}' folder",
 }
+
+
+class Params(TypedDict):
+    location: Literal["top", "inbox_sub", "folder_sub"]
+    name_kind: Literal["word", "two_words", "with_year"]
+
+
+@dataclass(frozen=True)
+class Target:
+    profile: str  # the profile folder
+    name: str  # the new folder's name
+    parent: str | None  # the folder it goes into (None: the top of Local Folders)
+    year: int  # the mailbox's year, which `with_year` names carry
+
+
+def _new_name(rng: random.Random, kind: str, taken: Sequence[str], year: int) -> str:
+    """A name of the kind that no existing folder has (whatever its case)."""
+    names = [n.format(y=year) for n in NEW_NAMES[kind]]
+    free = [n for n in names if n.casefold() not in {t.rpartition("/")[2].casefold() for t in taken}]
+    return rng.choice(free)
 
 
 def _variant(name: str, kind: str, year: int) -> tuple[str, str]:
@@ -33,59 +64,52 @@ def _variant(name: str, kind: str, year: int) -> tuple[str, str]:
     return (name[:-1], "drops the final s") if name.endswith("s") else (name + "s", "adds a plural s")
 
 
-@node("goal", "goal", ("params", "mailbox", "plan"), ("spec", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, plan = values["params"], values["plan"]
-    msgs = tc.messages(values["mailbox"], plan)
+def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: Mapping[str, Any]
+         ) -> Goal[tb.ProfileSpec, Target]:
+    msgs = tc.messages(mailbox, plan)
     folders = tc.layout(rng, msgs)
     year = int(plan["start"][:4])
-    name = tc.new_folder_name(rng, params["name_kind"], list(folders), year)
+    name = _new_name(rng, params["name_kind"], list(folders), year)
     tops = [f for f in folders if "/" not in f and f not in ("Inbox", "Archives")]
     parent = {"top": None, "inbox_sub": "Inbox", "folder_sub": rng.choice(tops)}[params["location"]]
     spec = tc.profile_spec(plan, folders, contacts=tc.contacts_from(rng, msgs))
     facts = {"name": name, "where": WHERE[params["location"]].format(parent=parent), "parent": parent or ""}
-    target = {"profile": tc.profile_path(plan), "name": name, "parent": parent, "year": year}
-    return {"spec": spec, "facts": facts, "target": target}
+    return Goal(spec, facts, Target(tc.profile_path(plan), name, parent, year))
 
 
-@node("rubric", "rubric", ("params", "spec", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    where = f"directly inside '{t['parent']}'" if t["parent"] else "at the top level of Local Folders"
-    args: dict[str, Any] = {"path": t["profile"], "folder": t["name"]}
-    if t["parent"]:
-        args["parent"] = t["parent"]
-    return {"rubric": [Check("folder", f"A Thunderbird folder named '{t['name']}' exists {where}.",
-                             "tb.folder_exists", args), tc.kept_check(values["spec"], t["profile"])]}
+def rubric(params: Params, spec: tb.ProfileSpec, target: Target) -> list[Check]:
+    t = target
+    where = f"directly inside '{t.parent}'" if t.parent else "at the top level of Local Folders"
+    args: dict[str, Any] = {"path": t.profile, "folder": t.name}
+    if t.parent:
+        args["parent"] = t.parent
+    return [Check("folder", f"A Thunderbird folder named '{t.name}' exists {where}.", "tb.folder_exists", args),
+            tc.kept_check(spec, t.profile)]
 
 
-@node("solve", "solve", ("params", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    name, parent = t["name"], t["parent"]
+def solve(params: Params, target: Target) -> Attempts:
+    t = target
+    name, parent = t.name, t.parent
 
     def create(path: str) -> list[dict[str, Any]]:
-        return [{"op": "tb.create_folder", "path": t["profile"], "folder": path}]
+        return [{"op": "tb.create_folder", "path": t.profile, "folder": path}]
 
     here = f"{parent}/" if parent else ""
     wrong_place = ("Inbox/" if not parent else "", "creates it inside Inbox instead of at the top level"
                    if not parent else "creates it at the top level instead of inside the stated folder")
-    wrong_name, why = _variant(name, values["params"]["name_kind"], t["year"])
+    wrong_name, why = _variant(name, params["name_kind"], t.year)
     lower = name.lower() if name.lower() != name else name.upper()
-    return {"solutions": [
-        Solution("oracle", f"create {here}{name}", create(f"{here}{name}")),
-        Solution("near-miss-1", wrong_place[1], create(f"{wrong_place[0]}{name}")),
-        Solution("near-miss-2", f"types the name in the wrong case ({lower!r})", create(f"{here}{lower}")),
-        Solution("near-miss-3", f"{why} ({wrong_name!r})", create(f"{here}{wrong_name}")),
-    ]}
+    return Attempts(
+        Attempt(f"create {here}{name}", create(f"{here}{name}")),
+        [Attempt(wrong_place[1], create(f"{wrong_place[0]}{name}")),
+         Attempt(f"types the name in the wrong case ({lower!r})", create(f"{here}{lower}")),
+         Attempt(f"{why} ({wrong_name!r})", create(f"{here}{wrong_name}"))],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(tc.APP,),
+WORKFLOW = family(
+    NAME, tc.TB,
     description="Create a Thunderbird mail folder with a stated name at a stated place in Local Folders.",
     knobs={"location": ("top", "inbox_sub", "folder_sub"), "name_kind": ("word", "two_words", "with_year")},
-    nodes=(*tc.source_nodes(), goal, tc.prepare, tc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -23,6 +23,7 @@ from typing import Any
 
 from forge.dag import Node, NodeContext, llm_node, node
 from forge.errors import WorkflowError
+from forge.family import AppKit
 from forge.model import HOME, Asset, Check
 from preparers import thunderbird as tb
 from verifiers.checks.thunderbird import MANAGED_PREFS
@@ -37,13 +38,6 @@ COMPANIES = ("alderfinch.com", "bluequarry.io", "northbeam.co", "tidewater-labs.
              "meridianhealth.org", "copperleaf.studio", "granitepeak.net", "solsticemedia.com", "lumaforge.io")
 TOP_FOLDERS = ("Projects", "Receipts", "Travel", "Clients", "Newsletters", "Team", "Personal", "Reports", "Finance")
 SUB_FOLDERS = ("Website Redesign", "Conferences", "Vendors", "Follow Up", "Hiring", "Old Projects", "Contracts")
-NEW_NAMES = {
-    "word": ("Invoices", "Suppliers", "Insurance", "Warranty", "Volunteering", "Mentoring", "Research", "Partners",
-             "Press", "Legal", "Recipes", "Training"),
-    "two_words": ("Tax Documents", "Team Offsite", "Client Feedback", "Travel Plans", "Vendor Quotes", "Book Club",
-                  "Product Launch", "Board Meetings", "Side Projects", "Job Applications"),
-    "with_year": ("Taxes {y}", "Expenses {y}", "Trips {y}", "Budget {y}", "Events {y}", "Statements {y}"),
-}
 CONTENT_TYPES = {"pdf": "application/pdf", "csv": "text/csv", "txt": "text/plain"}
 _STOP = {"your", "with", "from", "this", "that", "for", "the", "and", "next", "week", "is", "are", "new", "our",
          "ready", "notes", "after", "about", "tomorrow", "latest"}
@@ -242,12 +236,6 @@ def theme_folder(rng: random.Random, crit: Criterion, kinds_by_id: Mapping[str, 
     return rng.choice([n for n in names if n.casefold() not in low])
 
 
-def new_folder_name(rng: random.Random, kind: str, taken: Sequence[str], year: int) -> str:
-    names = [n.format(y=year) for n in NEW_NAMES[kind]]
-    free = [n for n in names if n.casefold() not in {t.rpartition("/")[2].casefold() for t in taken}]
-    return rng.choice(free)
-
-
 def contacts_from(rng: random.Random, msgs: Sequence[tb.Message], k: int = 3,
                   exclude: Sequence[str] = ()) -> tuple[tb.Contact, ...]:
     """A few people who wrote to the owner, as existing address-book cards."""
@@ -297,13 +285,15 @@ USER_BRANCHES = ("mail.compose.", "mail.SpellCheckBeforeSend", "mail.spellcheck.
 
 
 def kept_check(spec: tb.ProfileSpec, path: str, *, touched: Sequence[str] = (), prefs: Sequence[str] = (),
-               read: bool = False, relabeled: Sequence[str] = ()) -> Check:
-    """"Everything else is as it was": the messages outside `touched` (ids the task acts on) stay in their folders,
+               read: bool = False, relabeled: Sequence[str] = (), copied: Sequence[str] = ()) -> Check:
+    """"Everything else is as it was": the messages outside `touched` (ids the task moves) stay in their folders,
     once each, with their flag (and, with `read`, their read state; not by default: opening a message to look at
     it marks it read, and that is fine where the task has the user look for messages by content); the profile's
     prefs outside `prefs` (names the task sets) and `MANAGED_PREFS` keep their values, and no new pref appears
     under `USER_BRANCHES` besides `prefs`. `relabeled` messages (ids the task flags or marks) stay in their
-    folders like the others, only their flags are the task's."""
+    folders like the others, only their flags are the task's. `copied` messages (ids the task copies) stay where
+    they were with their flags, like the others; only copies of them may appear elsewhere. Moved messages
+    (`touched`, not relabeled) keep their flag in their new folder (`moved_flagged`)."""
     left = set(touched)
     messages = {f.path: [m.message_id for m in f.messages if m.message_id not in left] for f in spec.folders}
     for special in tb.SPECIAL_FOLDERS:
@@ -321,8 +311,11 @@ def kept_check(spec: tb.ProfileSpec, path: str, *, touched: Sequence[str] = (), 
     args["branches"] = list(USER_BRANCHES)
     if prefs:
         args["asked"] = sorted(set(prefs))
-    if left:
-        args["touched"] = sorted(left)
+    if left or copied:
+        args["touched"] = sorted(left | set(copied))
+    if left - set(relabeled):  # messages the task moves keep their flag wherever they go
+        args["moved_flagged"] = sorted(m.message_id for f in spec.folders for m in f.messages
+                                       if m.message_id in left and m.message_id not in relabeled and m.flagged)
     if spec.contacts:
         args["contacts"] = [c.email for c in spec.contacts]
     if spec.filters:
@@ -337,3 +330,6 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     assets = [Asset(f"{HOME}/{rel}", data, app=APP if rel.endswith("/prefs.js") else "")
               for rel, data in files.items()]
     return {"assets": assets, "launch": list(LAUNCH)}
+
+
+TB = AppKit(apps=(APP,), source=source_nodes, state="spec", prepare=prepare, instruction=instruction)

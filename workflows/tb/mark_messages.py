@@ -3,11 +3,14 @@ every other message as it was."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
+from preparers import thunderbird as tb
 from workflows.tb import kit as tc
 
 NAME = "tb.mark_messages"
@@ -25,11 +28,24 @@ MARKS = {
 SOURCES = {"inbox": "Inbox", "archives": "Archives"}
 
 
-@node("goal", "goal", ("params", "mailbox", "plan"), ("spec", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, plan = values["params"], values["plan"]
-    msgs = tc.messages(values["mailbox"], plan)
+class Params(TypedDict):
+    mark: Literal["read", "flagged"]
+    criterion: Literal["from", "subject", "before"]
+    folder: Literal["inbox", "archives"]
+
+
+@dataclass(frozen=True)
+class Target:
+    profile: str  # the profile folder
+    source: str  # the folder whose messages are marked
+    crit: tc.Criterion  # the messages to mark
+    mark: str  # read | flagged
+    untouched: list[str]  # Message-IDs of the folder's other messages that are not marked now
+
+
+def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: Mapping[str, Any]
+         ) -> Goal[tb.ProfileSpec, Target]:
+    msgs = tc.messages(mailbox, plan)
     crit = tc.pick_criterion(rng, msgs, params["criterion"])
     source = SOURCES[params["folder"]]
     folders = tc.layout(rng, msgs, source=source, keep=crit.ids)
@@ -43,49 +59,39 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     spec = tc.profile_spec(plan, folders, contacts=tc.contacts_from(rng, msgs))
     verb, leave, _ = MARKS[params["mark"]]
     facts = {"verb": verb, "leave": leave, "source": source, "what": crit.text}
-    target = {"profile": tc.profile_path(plan), "source": source, "crit": crit, "mark": params["mark"],
-              "untouched": untouched}
-    return {"spec": spec, "facts": facts, "target": target}
+    return Goal(spec, facts, Target(tc.profile_path(plan), source, crit, params["mark"], untouched))
 
 
-@node("rubric", "rubric", ("spec", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    crit: tc.Criterion = t["crit"]
-    state = MARKS[t["mark"]][2]
-    base = {"path": t["profile"], "folder": t["source"]}
-    return {"rubric": [
-        Check("marked", f"All {len(crit.ids)} messages in {t['source']} {crit.text} are {state}.",
+def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
+    t, crit = target, target.crit
+    state = MARKS[t.mark][2]
+    base = {"path": t.profile, "folder": t.source}
+    return [
+        Check("marked", f"All {len(crit.ids)} messages in {t.source} {crit.text} are {state}.",
               "tb.message_flags", {**base, "message_ids": list(crit.ids), state: True}),
-        Check("others", f"The other {len(t['untouched'])} messages of {t['source']} that were not {state} still "
-                        f"are not.", "tb.message_flags", {**base, "message_ids": t["untouched"], state: False}),
+        Check("others", f"The other {len(t.untouched)} messages of {t.source} that were not {state} still "
+                        f"are not.", "tb.message_flags", {**base, "message_ids": t.untouched, state: False}),
         # flagging needs no message opened (the list shows sender, subject and date): the others stay unread too
-        tc.kept_check(values["spec"], t["profile"], relabeled=list(crit.ids), read=t["mark"] == "flagged"),
-    ]}
+        tc.kept_check(spec, t.profile, relabeled=list(crit.ids), read=t.mark == "flagged"),
+    ]
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    crit: tc.Criterion = t["crit"]
-    op, other = ("tb.mark_read", "tb.mark_flagged") if t["mark"] == "read" else ("tb.mark_flagged", "tb.mark_read")
-    base = {"path": t["profile"], "folder": t["source"]}
-    return {"solutions": [
-        Solution("oracle", f"{MARKS[t['mark']][0]} the messages {crit.text}", [{"op": op, **base, **crit.op_args()}]),
-        Solution("near-miss-1", "marks every message of the folder",
-                 [{"op": op, **base, "field": "any", "value": ""}]),
-        Solution("near-miss-2", "marks only the first matching message",
-                 [{"op": op, **base, **crit.op_args(), "limit": 1}]),
-        Solution("near-miss-3", "uses the other marking (read instead of flagged, or the reverse)",
-                 [{"op": other, **base, **crit.op_args()}]),
-    ]}
+def solve(target: Target) -> Attempts:
+    t, crit = target, target.crit
+    op, other = ("tb.mark_read", "tb.mark_flagged") if t.mark == "read" else ("tb.mark_flagged", "tb.mark_read")
+    base = {"path": t.profile, "folder": t.source}
+    return Attempts(
+        Attempt(f"{MARKS[t.mark][0]} the messages {crit.text}", [{"op": op, **base, **crit.op_args()}]),
+        [Attempt("marks every message of the folder", [{"op": op, **base, "field": "any", "value": ""}]),
+         Attempt("marks only the first matching message", [{"op": op, **base, **crit.op_args(), "limit": 1}]),
+         Attempt("uses the other marking (read instead of flagged, or the reverse)",
+                 [{"op": other, **base, **crit.op_args()}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(tc.APP,),
+WORKFLOW = family(
+    NAME, tc.TB,
     description="Mark the messages of a folder that match a sender, subject word or date as read, or flag them.",
     knobs={"mark": ("read", "flagged"), "criterion": ("from", "subject", "before"), "folder": ("inbox", "archives")},
-    nodes=(*tc.source_nodes(), goal, tc.prepare, tc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

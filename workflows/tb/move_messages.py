@@ -3,11 +3,14 @@ date) into an existing folder, an existing subfolder, or a new top-level folder 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
+from preparers import thunderbird as tb
 from workflows.tb import kit as tc
 
 NAME = "tb.move_messages"
@@ -22,23 +25,38 @@ PHRASINGS = (
 SOURCES = {"inbox": "Inbox", "archives": "Archives"}
 
 
+class Params(TypedDict):
+    criterion: Literal["from", "subject", "before"]
+    target: Literal["existing_top", "existing_sub", "new_top"]
+    source: Literal["inbox", "archives"]
+
+
+@dataclass(frozen=True)
+class Target:
+    profile: str  # the profile folder
+    source: str  # the folder the messages leave
+    dest: str  # the folder path they go to ("Parent/Leaf" for a subfolder)
+    new: bool  # the destination must be created first
+    crit: tc.Criterion  # the messages to move
+    others: list[str]  # Message-IDs of the source's other messages
+    wrong: str  # another existing folder, where a careless move puts them
+
+
 def _split(path: str) -> tuple[str, str | None]:
     parent, _, leaf = path.rpartition("/")
     return leaf, parent or None
 
 
-@node("goal", "goal", ("params", "mailbox", "plan"), ("spec", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, plan = values["params"], values["plan"]
-    msgs = tc.messages(values["mailbox"], plan)
+def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: Mapping[str, Any]
+         ) -> Goal[tb.ProfileSpec, Target]:
+    msgs = tc.messages(mailbox, plan)
     crit = tc.pick_criterion(rng, msgs, params["criterion"])
     source = SOURCES[params["source"]]
     folders = tc.layout(rng, msgs, source=source, keep=crit.ids)
     tops = [f for f in folders if "/" not in f and f not in ("Inbox", "Archives")]
     sub = next(f for f in folders if "/" in f)
     kind = params["target"]
-    theme = tc.theme_folder(rng, crit, tc.kinds(values["mailbox"], plan), list(folders))
+    theme = tc.theme_folder(rng, crit, tc.kinds(mailbox, plan), list(folders))
     if kind == "new_top":
         dest_path = theme
         dest = f"a new top-level folder named '{dest_path}' (create it in Local Folders first)"
@@ -54,64 +72,55 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     wrong = rng.choice([f for f in [*tops, sub, "Archives", "Inbox"] if f not in (dest_path, source)])
     spec = tc.profile_spec(plan, folders, contacts=tc.contacts_from(rng, msgs))
     facts = {"source": source, "what": crit.text, "dest": dest}
-    target = {"profile": tc.profile_path(plan), "source": source, "dest": dest_path, "new": kind == "new_top",
-              "crit": crit, "others": others, "wrong": wrong}
-    return {"spec": spec, "facts": facts, "target": target}
+    return Goal(spec, facts, Target(tc.profile_path(plan), source, dest_path, kind == "new_top", crit, others, wrong))
 
 
-@node("rubric", "rubric", ("spec", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    crit: tc.Criterion = t["crit"]
-    leaf, parent = _split(t["dest"])
-    dest_args: dict[str, Any] = {"path": t["profile"], "folder": leaf, "message_ids": list(crit.ids)}
+def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
+    t, crit = target, target.crit
+    leaf, parent = _split(t.dest)
+    dest_args: dict[str, Any] = {"path": t.profile, "folder": leaf, "message_ids": list(crit.ids)}
     if parent:
         dest_args["parent"] = parent
-    return {"rubric": [
-        Check("moved", f"All {len(crit.ids)} messages {crit.text} are in the folder '{t['dest']}'.",
+    return [
+        Check("moved", f"All {len(crit.ids)} messages {crit.text} are in the folder '{t.dest}'.",
               "tb.messages_in_folder", dest_args),
-        Check("source-cleared", f"No message {crit.text} remains in {t['source']} (moved, not copied).",
-              "tb.messages_in_folder", {"path": t["profile"], "folder": t["source"], "count": 0,
-                                        **crit.op_args()}),
-        Check("others-kept", f"The other {len(t['others'])} messages of {t['source']} are still there.",
-              "tb.messages_in_folder", {"path": t["profile"], "folder": t["source"], "message_ids": t["others"]}),
-        tc.kept_check(values["spec"], t["profile"], touched=list(crit.ids)),
-    ]}
+        Check("source-cleared", f"No message {crit.text} remains in {t.source} (moved, not copied).",
+              "tb.messages_in_folder", {"path": t.profile, "folder": t.source, "count": 0, **crit.op_args()}),
+        Check("others-kept", f"The other {len(t.others)} messages of {t.source} are still there.",
+              "tb.messages_in_folder", {"path": t.profile, "folder": t.source, "message_ids": t.others}),
+        tc.kept_check(spec, t.profile, touched=list(crit.ids)),
+    ]
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    crit: tc.Criterion = t["crit"]
-    path, source, dest = t["profile"], t["source"], t["dest"]
+def solve(target: Target) -> Attempts:
+    t, crit = target, target.crit
+    path, source, dest = t.profile, t.source, t.dest
 
     def move(to: str, **extra: Any) -> dict[str, Any]:
         return {"op": "tb.move_messages", "path": path, "source": source, "target": to, **crit.op_args(), **extra}
 
-    create = [{"op": "tb.create_folder", "path": path, "folder": dest}] if t["new"] else []
+    create = [{"op": "tb.create_folder", "path": path, "folder": dest}] if t.new else []
     extra = {"op": "tb.move_messages", "path": path, "source": source, "target": dest, "field": "message_id",
-             "value": t["others"][0]}
-    if t["new"]:
-        wrong = (f"creates '{dest}' inside {source} instead of at the top level and moves the messages there",
-                 [{"op": "tb.create_folder", "path": path, "folder": f"{source}/{dest}"},
-                  move(f"{source}/{dest}")])
+             "value": t.others[0]}
+    if t.new:
+        wrong = Attempt(f"creates '{dest}' inside {source} instead of at the top level and moves the messages there",
+                        [{"op": "tb.create_folder", "path": path, "folder": f"{source}/{dest}"},
+                         move(f"{source}/{dest}")])
     else:
-        wrong = (f"moves the messages to '{t['wrong']}' instead of '{dest}'", [move(t["wrong"])])
-    return {"solutions": [
-        Solution("oracle", f"move the messages {crit.text} from {source} to {dest}", [*create, move(dest)]),
-        Solution("near-miss-1", "copies the messages instead of moving them", [*create, move(dest, copy=True)]),
-        Solution("near-miss-2", "moves only the first matching message", [*create, move(dest, limit=1)]),
-        Solution("near-miss-3", wrong[0], wrong[1]),
-        Solution("near-miss-4", "also moves one message that does not match", [*create, move(dest), extra]),
-    ]}
+        wrong = Attempt(f"moves the messages to '{t.wrong}' instead of '{dest}'", [move(t.wrong)])
+    return Attempts(
+        Attempt(f"move the messages {crit.text} from {source} to {dest}", [*create, move(dest)]),
+        [Attempt("copies the messages instead of moving them", [*create, move(dest, copy=True)]),
+         Attempt("moves only the first matching message", [*create, move(dest, limit=1)]),
+         wrong,
+         Attempt("also moves one message that does not match", [*create, move(dest), extra])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(tc.APP,),
+WORKFLOW = family(
+    NAME, tc.TB,
     description="Move the messages of a folder that match a sender, a subject word or a date into another folder.",
     knobs={"criterion": ("from", "subject", "before"), "target": ("existing_top", "existing_sub", "new_top"),
            "source": ("inbox", "archives")},
-    nodes=(*tc.source_nodes(), goal, tc.prepare, tc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

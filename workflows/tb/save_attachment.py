@@ -7,11 +7,14 @@ content), and the stated message carries a second attachment, so saving the wron
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import HOME, Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import HOME, Check
+from preparers import thunderbird as tb
 from workflows.tb import kit as tc
 
 NAME = "tb.save_attachment"
@@ -30,11 +33,28 @@ SUBFOLDERS = ("Statements", "Reports", "Paperwork", "Work Files", "Archive {y}",
 MKDIR = " Create the folder if it does not exist yet."
 
 
-@node("goal", "goal", ("params", "mailbox", "plan"), ("spec", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params, plan = values["params"], values["plan"]
-    msgs = tc.messages(values["mailbox"], plan)
+class Params(TypedDict):
+    kind: Literal["pdf", "csv", "txt"]
+    dest: Literal["documents", "desktop", "new_folder"]
+    rename: Literal["keep", "rename"]
+
+
+@dataclass(frozen=True)
+class Target:
+    profile: str  # the profile folder
+    dest: str  # the path to save the attachment to
+    message: str  # Message-ID of the stated message
+    decoy: str  # Message-ID of the earlier message with a same-named attachment
+    wanted: str  # the attachment's file name
+    extra: str  # the stated message's other attachment
+    sha256: str  # of the wanted attachment's bytes
+    size: int
+    subject: str  # the stated message's subject
+
+
+def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: Mapping[str, Any]
+         ) -> Goal[tb.ProfileSpec, Target]:
+    msgs = tc.messages(mailbox, plan)
     message = next(m for m in reversed(msgs) if len(m.attachments) == 2)
     wanted, extra = message.attachments
     decoy = next(m for m in msgs if m is not message and any(a.filename == wanted.filename for a in m.attachments))
@@ -48,46 +68,38 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     facts = {"subject": message.subject, "sender": sender, "date": f"{message.date:%Y-%m-%d}",
              "filename": wanted.filename, "dest": f"{folder}/{filename}",
              "mkdir": MKDIR if params["dest"] == "new_folder" else ""}
-    target = {"profile": tc.profile_path(plan), "dest": f"{folder}/{filename}", "message": message.message_id,
-              "decoy": decoy.message_id, "wanted": wanted.filename, "extra": extra.filename,
-              "sha256": hashlib.sha256(wanted.data).hexdigest(), "size": len(wanted.data), "subject": message.subject}
-    return {"spec": spec, "facts": facts, "target": target}
+    target = Target(tc.profile_path(plan), f"{folder}/{filename}", message.message_id, decoy.message_id,
+                    wanted.filename, extra.filename, hashlib.sha256(wanted.data).hexdigest(), len(wanted.data),
+                    message.subject)
+    return Goal(spec, facts, target)
 
 
-@node("rubric", "rubric", ("spec", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    return {"rubric": [Check("saved", f"{t['dest']} holds exactly the attachment {t['wanted']} of the message "
-                                      f"'{t['subject']}'.", "tb.file_saved",
-                             {"path": t["dest"], "sha256": t["sha256"], "size": t["size"]}),
-                       tc.kept_check(values["spec"], t["profile"])]}
+def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
+    t = target
+    return [Check("saved", f"{t.dest} holds exactly the attachment {t.wanted} of the message '{t.subject}'.",
+                  "tb.file_saved", {"path": t.dest, "sha256": t.sha256, "size": t.size}),
+            tc.kept_check(spec, t.profile)]
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
+def solve(target: Target) -> Attempts:
+    t = target
 
     def save(message: str, filename: str, dest: str) -> list[dict[str, Any]]:
-        return [{"op": "tb.save_attachment", "path": t["profile"], "folder": "Inbox", "message_id": message,
+        return [{"op": "tb.save_attachment", "path": t.profile, "folder": "Inbox", "message_id": message,
                  "filename": filename, "dest": dest}]
 
-    return {"solutions": [
-        Solution("oracle", f"save {t['wanted']} of the stated message to {t['dest']}",
-                 save(t["message"], t["wanted"], t["dest"])),
-        Solution("near-miss-1", "saves the same-named attachment of the earlier message",
-                 save(t["decoy"], t["wanted"], t["dest"])),
-        Solution("near-miss-2", "saves to the default Downloads folder instead of the stated path",
-                 save(t["message"], t["wanted"], f"{HOME}/Downloads/{t['wanted']}")),
-        Solution("near-miss-3", f"saves the other attachment ({t['extra']}) under the stated path",
-                 save(t["message"], t["extra"], t["dest"])),
-    ]}
+    return Attempts(
+        Attempt(f"save {t.wanted} of the stated message to {t.dest}", save(t.message, t.wanted, t.dest)),
+        [Attempt("saves the same-named attachment of the earlier message", save(t.decoy, t.wanted, t.dest)),
+         Attempt("saves to the default Downloads folder instead of the stated path",
+                 save(t.message, t.wanted, f"{HOME}/Downloads/{t.wanted}")),
+         Attempt(f"saves the other attachment ({t.extra}) under the stated path", save(t.message, t.extra, t.dest))],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(tc.APP,),
+WORKFLOW = family(
+    NAME, tc.TB,
     description="Save a stated attachment of a stated Thunderbird message to a stated file path.",
     knobs={"kind": ("pdf", "csv", "txt"), "dest": ("documents", "desktop", "new_folder"), "rename": ("keep", "rename")},
-    nodes=(*tc.source_nodes(), goal, tc.prepare, tc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

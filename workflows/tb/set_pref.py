@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict, get_args
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
+from preparers import thunderbird as tb
 from workflows.tb import kit as tc
 
 NAME = "tb.set_pref"
@@ -31,6 +33,10 @@ TITLES = ("Project Manager", "Senior Analyst", "Operations Lead", "Account Direc
 ORGS = ("Alder & Finch Ltd", "Blue Quarry Analytics", "Northbeam Co-op", "Tidewater Labs GmbH", "Kestrel Works Inc",
         "Meridian Health Partners")
 
+Setting = Literal["reply_on_top", "plain_text", "signature", "sig_on_forward", "no_sig_on_reply", "no_auto_quote",
+                  "organization", "reply_to", "bcc", "read_delay", "spellcheck_send", "return_receipt", "autosave",
+                  "no_new_mail_alert", "attach_vcard", "full_name", "close_on_delete"]
+SETTINGS: tuple[Setting, ...] = get_args(Setting)
 Prefs = list[tuple[str, Any]]
 #: setting -> (ask, checks [(primitive, args)], oracle prefs, [(why, prefs)] near-misses); built per task.
 Plan = tuple[str, list[tuple[str, dict[str, Any]]], Prefs, list[tuple[str, Prefs]]]
@@ -53,7 +59,7 @@ def _addr(rng: random.Random, plan: Mapping[str, Any]) -> str:
                        f"team-inbox@{plan['domain']}", f"records@{plan['domain']}"))
 
 
-def _settings(rng: random.Random, plan: Mapping[str, Any]) -> dict[str, Callable[[], Plan]]:
+def _settings(rng: random.Random, plan: Mapping[str, Any]) -> dict[Setting, Callable[[], Plan]]:
     owner = plan["owner"]
     full = f"{owner['first']} {owner['last']}"
     n = rng.choice((2, 3, 4, 8, 10))
@@ -157,49 +163,51 @@ def _settings(rng: random.Random, plan: Mapping[str, Any]) -> dict[str, Callable
     }
 
 
-SETTINGS = tuple(_settings(random.Random(0), {"owner": {"first": "A", "last": "B", "email": "a@b.c"},
-                                              "domain": "b.c"}))
+class Params(TypedDict):
+    setting: Setting
 
 
-@node("goal", "goal", ("params", "mailbox", "plan"), ("spec", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    plan = values["plan"]
-    msgs = tc.messages(values["mailbox"], plan)
+@dataclass(frozen=True)
+class Target:
+    profile: str  # the profile folder
+    ask: str  # the setting as the instruction asks for it
+    checks: list[tuple[str, dict[str, Any]]]  # (primitive, args) per check
+    oracle: Prefs  # the prefs the oracle writes
+    misses: list[tuple[str, Prefs]]  # (why, prefs) per near-miss
+
+
+def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: Mapping[str, Any]
+         ) -> Goal[tb.ProfileSpec, Target]:
+    msgs = tc.messages(mailbox, plan)
     spec = tc.profile_spec(plan, tc.layout(rng, msgs), contacts=tc.contacts_from(rng, msgs))
-    ask, checks, oracle, misses = _settings(rng, plan)[values["params"]["setting"]]()
+    ask, checks, oracle, misses = _settings(rng, plan)[params["setting"]]()
     facts = {"ask": ask, "email": plan["owner"]["email"]}
-    target = {"profile": tc.profile_path(plan), "ask": ask, "checks": checks, "oracle": oracle, "misses": misses}
-    return {"spec": spec, "facts": facts, "target": target}
+    return Goal(spec, facts, Target(tc.profile_path(plan), ask, checks, oracle, misses))
 
 
-@node("rubric", "rubric", ("spec", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    asked = [args["name"] for _, args in t["checks"]] + [name for name, _ in t["oracle"]]
-    return {"rubric": [
-        *(Check(f"pref-{i}", f"Thunderbird is set to {t['ask']}: {args['name']} is "
-                             f"{args.get('value', args.get('text'))!r}.", primitive, {"path": t["profile"], **args})
-          for i, (primitive, args) in enumerate(t["checks"], start=1)),
-        tc.kept_check(values["spec"], t["profile"], prefs=asked)]}
+def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
+    t = target
+    asked = [args["name"] for _, args in t.checks] + [name for name, _ in t.oracle]
+    return [
+        *(Check(f"pref-{i}", f"Thunderbird is set to {t.ask}: {args['name']} is "
+                             f"{args.get('value', args.get('text'))!r}.", primitive, {"path": t.profile, **args})
+          for i, (primitive, args) in enumerate(t.checks, start=1)),
+        tc.kept_check(spec, t.profile, prefs=asked)]
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
+def solve(target: Target) -> Attempts:
+    t = target
 
     def writes(prefs: Prefs) -> list[dict[str, Any]]:
-        return [{"op": "tb.set_pref", "path": t["profile"], "name": k, "value": v} for k, v in prefs]
+        return [{"op": "tb.set_pref", "path": t.profile, "name": k, "value": v} for k, v in prefs]
 
-    return {"solutions": [Solution("oracle", f"set: {t['ask']}", writes(t["oracle"]))] + [
-        Solution(f"near-miss-{i}", why, writes(prefs)) for i, (why, prefs) in enumerate(t["misses"], start=1)]}
+    return Attempts(Attempt(f"set: {t.ask}", writes(t.oracle)),
+                    [Attempt(why, writes(prefs)) for why, prefs in t.misses])
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(tc.APP,),
+WORKFLOW = family(
+    NAME, tc.TB,
     description="Change one Thunderbird setting (identity or app preference) to a stated value.",
     knobs={"setting": SETTINGS},
-    nodes=(*tc.source_nodes(), goal, tc.prepare, tc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

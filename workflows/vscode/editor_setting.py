@@ -7,12 +7,12 @@ the user's settings must survive.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.vscode import kit as vsc
 
 
@@ -79,61 +79,65 @@ def wrong_value(spec: Setting, value: Any) -> Any:
     return vsc.mistyped(value)
 
 
-@node("goal", "goal", ("params", "project", "plan"), ("workspace", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    spec = SETTINGS[values["params"]["setting"]]
+class Params(TypedDict):
+    setting: Literal["font_size", "tab_size", "word_wrap", "auto_save", "color_theme", "format_on_save", "rulers",
+                     "minimap", "line_numbers", "render_whitespace", "cursor_style", "font_family", "insert_spaces",
+                     "trim_whitespace", "final_newline", "terminal_font_size"]
+    initial: Literal["absent", "present"]
+
+
+@dataclass(frozen=True)
+class Target:
+    value: Any  # the asked value of the setting
+    kept: dict[str, Any]  # the user's other settings, which must survive
+
+
+def goal(rng: random.Random, params: Params, project: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[vsc.Workspace, Target]:
+    spec = SETTINGS[params["setting"]]
     value = rng.choice(spec.targets)
     avoid = (spec.key,) + ((spec.confusable,) if spec.confusable else ())
-    ws = vsc.base_workspace(values["project"], values["plan"], rng, avoid)
-    if values["params"]["initial"] == "present":
+    ws = vsc.base_workspace(project, plan, rng, avoid)
+    if params["initial"] == "present":
         ws = ws.with_user(spec.key, rng.choice([v for v in (spec.default, *spec.targets) if v != value]))
     facts = {"label": spec.label, "key": spec.key, "value": vsc.show(value)}
     kept = {k: v for k, v in ws.user_settings.items() if k != spec.key}
-    return {"workspace": ws, "facts": facts, "target": {"value": value, "kept": kept}}
+    return Goal(ws, facts, Target(value, kept))
 
 
-@node("rubric", "rubric", ("params", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec = SETTINGS[values["params"]["setting"]]
-    value = values["target"]["value"]
-    args: dict[str, Any] = {"path": vsc.USER_SETTINGS, "key": spec.key, "value": value}
+def rubric(params: Params, target: Target) -> list[Check]:
+    spec = SETTINGS[params["setting"]]
+    args: dict[str, Any] = {"path": vsc.USER_SETTINGS, "key": spec.key, "value": target.value}
     if spec.unordered:
         args["unordered"] = True
-    return {"rubric": [
-        Check("setting", f"The user setting {spec.key} is {vsc.show(value)}.", "vscode.setting_equals", args),
+    return [
+        Check("setting", f"The user setting {spec.key} is {vsc.show(target.value)}.", "vscode.setting_equals", args),
         Check("kept", "The user's other settings are unchanged.", "vscode.settings_kept",
-              {"path": vsc.USER_SETTINGS, "settings": values["target"]["kept"], "allowed": [spec.key]}),
-    ]}
+              {"path": vsc.USER_SETTINGS, "settings": target.kept, "allowed": [spec.key]}),
+    ]
 
 
-@node("solve", "solve", ("params", "workspace", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    spec = SETTINGS[values["params"]["setting"]]
-    ws: vsc.Workspace = values["workspace"]
-    value = values["target"]["value"]
+def solve(params: Params, workspace: vsc.Workspace, target: Target) -> Attempts:
+    spec = SETTINGS[params["setting"]]
+    value = target.value
     bad = wrong_value(spec, value)
-    solutions = [
-        Solution("oracle", f"sets {spec.key} to {vsc.show(value)} in the user settings",
-                 [vsc.set_setting(vsc.USER_SETTINGS, spec.key, value)]),
-        Solution("near-miss-1", f"sets {spec.key} to {vsc.show(bad)} instead",
-                 [vsc.set_setting(vsc.USER_SETTINGS, spec.key, bad)]),
-        Solution("near-miss-2", "sets it in the workspace settings (.vscode/settings.json) instead of the user's",
-                 [vsc.set_setting(ws.folder_settings_path, spec.key, value)]),
-        Solution("near-miss-3", "overwrites settings.json with just the new setting, losing the others",
-                 [vsc.replace_file(vsc.USER_SETTINGS, {spec.key: value})]),
+    misses = [
+        Attempt(f"sets {spec.key} to {vsc.show(bad)} instead", [vsc.set_setting(vsc.USER_SETTINGS, spec.key, bad)]),
+        Attempt("sets it in the workspace settings (.vscode/settings.json) instead of the user's",
+                [vsc.set_setting(workspace.folder_settings_path, spec.key, value)]),
+        Attempt("overwrites settings.json with just the new setting, losing the others",
+                [vsc.replace_file(vsc.USER_SETTINGS, {spec.key: value})]),
     ]
     if spec.confusable:
-        solutions.append(Solution("near-miss-4", f"changes the neighbouring setting {spec.confusable} instead",
-                                  [vsc.set_setting(vsc.USER_SETTINGS, spec.confusable, value)]))
-    return {"solutions": solutions}
+        misses.append(Attempt(f"changes the neighbouring setting {spec.confusable} instead",
+                              [vsc.set_setting(vsc.USER_SETTINGS, spec.confusable, value)]))
+    return Attempts(Attempt(f"sets {spec.key} to {vsc.show(value)} in the user settings",
+                            [vsc.set_setting(vsc.USER_SETTINGS, spec.key, value)]), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(vsc.APP,),
+WORKFLOW = family(
+    NAME, vsc.VSCODE,
     description="Set one VS Code user setting (editor, files or terminal) to a stated value, keeping the others.",
     knobs={"setting": tuple(SETTINGS), "initial": ("absent", "present")},
-    nodes=(*vsc.source_nodes(), goal, vsc.prepare, vsc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

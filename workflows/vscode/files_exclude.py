@@ -8,12 +8,12 @@ object must stay.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.vscode import kit as vsc
 
 NAME = "vscode.files_exclude"
@@ -46,12 +46,29 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "project", "plan"), ("workspace", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    kind, scope = values["params"]["kind"], values["params"]["scope"]
+class Params(TypedDict):
+    kind: Literal["files_exclude", "search_exclude", "watcher_exclude", "associations"]
+    scope: Literal["user", "workspace"]
+
+
+@dataclass(frozen=True)
+class Target:
+    path: str  # the settings file to edit
+    workspace: str | None  # the project folder, when that file is the workspace's .vscode/settings.json
+    key: str  # the object setting
+    entries: list[tuple[str, Any]]  # the entries to add: pattern -> true, or pattern -> language id
+    kept: dict[str, Any]  # the file's settings before the task, which must survive
+
+    def scope_args(self) -> dict[str, Any]:
+        """The checks' `workspace` argument, when the file is a workspace's."""
+        return {"workspace": self.workspace} if self.workspace else {}
+
+
+def goal(rng: random.Random, params: Params, project: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[vsc.Workspace, Target]:
+    kind, scope = params["kind"], params["scope"]
     key = KEYS[kind]
-    ws = vsc.base_workspace(values["project"], values["plan"], rng)
+    ws = vsc.base_workspace(project, plan, rng)
     count = rng.randint(1, 2)
     entries: list[tuple[str, Any]]
     if kind == "associations":
@@ -71,33 +88,24 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     text = " and ".join(f"\"{p}\": {vsc.show(v)}" for p, v in entries)
     facts = {"entries": text, "key": key, "where": where, "purpose": PURPOSE[kind]}
     kept = ws.user_settings if scope == "user" else (ws.folder_settings or {})
-    target = {"path": path, "workspace": workspace, "key": key, "entries": entries, "kept": kept}
-    return {"workspace": ws, "facts": facts, "target": target}
+    return Goal(ws, facts, Target(path, workspace, key, entries, kept))
 
 
-def _ws(t: Mapping[str, Any]) -> dict[str, Any]:
-    return {"workspace": t["workspace"]} if t["workspace"] else {}
-
-
-@node("rubric", "rubric", ("target",), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    checks = [Check(f"entry_{i}", f"{t['key']} maps {pattern!r} to {vsc.show(value)} in {t['path']}.",
+def rubric(target: Target) -> list[Check]:
+    t = target
+    checks = [Check(f"entry_{i}", f"{t.key} maps {pattern!r} to {vsc.show(value)} in {t.path}.",
                     "vscode.setting_equals",
-                    {"path": t["path"], "key": t["key"], "entry": pattern, "value": value, **_ws(t)})
-              for i, (pattern, value) in enumerate(t["entries"], start=1)]
-    if t["kept"]:
-        checks.append(Check("kept", f"The other settings in {t['path']} (and the earlier entries of {t['key']}) "
-                                    "are unchanged.", "vscode.settings_kept",
-                            {"path": t["path"], "settings": t["kept"], **_ws(t)}))
-    return {"rubric": checks}
+                    {"path": t.path, "key": t.key, "entry": pattern, "value": value, **t.scope_args()})
+              for i, (pattern, value) in enumerate(t.entries, start=1)]
+    checks.append(Check("kept", f"The other settings in {t.path} (and the earlier entries of {t.key}) are unchanged, "
+                                "and no other setting was added.", "vscode.settings_kept",
+                        {"path": t.path, "settings": t.kept, "allowed": [t.key], **t.scope_args()}))
+    return checks
 
 
-@node("solve", "solve", ("params", "workspace", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    ws: vsc.Workspace = values["workspace"]
-    t = values["target"]
-    kind, path, key, entries = values["params"]["kind"], t["path"], t["key"], t["entries"]
+def solve(params: Params, workspace: vsc.Workspace, target: Target) -> Attempts:
+    ws = workspace
+    kind, path, key, entries = params["kind"], target.path, target.key, target.entries
 
     def put(where: str, setting: str, pairs: list[tuple[str, Any]]) -> list[dict[str, Any]]:
         return [vsc.set_setting(where, setting, v, entry=p) for p, v in pairs]
@@ -105,30 +113,27 @@ def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     other_key = "search.exclude" if key == "files.exclude" else "files.exclude"
     other_path = ws.folder_settings_path if path == vsc.USER_SETTINGS else vsc.USER_SETTINGS
     if kind == "associations":
-        slip = ("uses the language's display name instead of its id",
-                [(p, {"jsonc": "JSON with Comments", "ini": "Ini"}.get(v, v.title())) for p, v in entries])
+        slip = Attempt("uses the language's display name instead of its id",
+                       put(path, key, [(p, {"jsonc": "JSON with Comments", "ini": "Ini"}.get(v, v.title()))
+                                       for p, v in entries]))
     else:
-        slip = ("leaves out the leading **/ of the patterns", [(p.removeprefix("**/"), v) for p, v in entries])
-    misses = [(f"adds the entries to {other_key} instead", put(path, other_key, entries)),
-              (slip[0], put(path, key, slip[1])),
-              ("adds them to the wrong settings file", put(other_path, key, entries))]
+        slip = Attempt("leaves out the leading **/ of the patterns",
+                       put(path, key, [(p.removeprefix("**/"), v) for p, v in entries]))
+    misses = [Attempt(f"adds the entries to {other_key} instead", put(path, other_key, entries)), slip,
+              Attempt("adds them to the wrong settings file", put(other_path, key, entries))]
     if len(entries) > 1:
-        misses.append(("adds only the first entry", put(path, key, entries[:1])))
+        misses.append(Attempt("adds only the first entry", put(path, key, entries[:1])))
     existing = ws.user_settings.get(key) if path == vsc.USER_SETTINGS else (ws.folder_settings or {}).get(key)
     if existing:
-        misses.append((f"replaces the whole {key} object, dropping its earlier entries",
-                       [vsc.set_setting(path, key, dict(entries))]))
-    solutions = [Solution("oracle", f"adds the entries to {key}", put(path, key, entries))]
-    solutions += [Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]
-    return {"solutions": solutions}
+        misses.append(Attempt(f"replaces the whole {key} object, dropping its earlier entries",
+                              [vsc.set_setting(path, key, dict(entries))]))
+    return Attempts(Attempt(f"adds the entries to {key}", put(path, key, entries)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(vsc.APP,),
+WORKFLOW = family(
+    NAME, vsc.VSCODE,
     description="Add glob patterns to files.exclude, search.exclude or files.watcherExclude, or add file "
                 "associations, in user or workspace settings.",
     knobs={"kind": tuple(KEYS), "scope": ("user", "workspace")},
-    nodes=(*vsc.source_nodes(), goal, vsc.prepare, vsc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

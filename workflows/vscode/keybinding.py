@@ -10,11 +10,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.vscode import kit as vsc
 
 NAME = "vscode.keybinding"
@@ -85,103 +85,113 @@ def _new_key(rng: random.Random, chord: str) -> str:
     return rng.choice(CHORD_KEYS if chord == "chord" else SINGLE_KEYS)
 
 
-@node("goal", "goal", ("params", "project", "plan"), ("workspace", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    action, chord = values["params"]["action"], values["params"]["chord"]
-    ws = vsc.base_workspace(values["project"], values["plan"], rng)
-    t: dict[str, Any] = {"action": action}
+class Params(TypedDict):
+    action: Literal["add", "add_when", "disable", "rebind"]
+    chord: Literal["single", "chord"]
+
+
+@dataclass(frozen=True)
+class Target:
+    action: str  # the knob
+    command: str  # the command to bind, unbind or rebind
+    when: str | None  # the rule's when clause (add_when; a default shortcut's own context)
+    neighbour: str  # another command an agent might pick instead
+    key: str | None = None  # add, add_when, rebind: the key to bind
+    old: str | None = None  # disable, rebind: the default key to remove
+    neighbour_key: str | None = None  # disable, rebind: the neighbouring command's default key ...
+    neighbour_when: str | None = None  # ... and its when clause
+
+
+def goal(rng: random.Random, params: Params, project: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[vsc.Workspace, Target]:
+    action, chord = params["action"], params["chord"]
+    ws = vsc.base_workspace(project, plan, rng)
     if action in ("add", "add_when"):
         (command, title, context), (neighbour, _, _) = rng.sample(COMMANDS, 2)
         key = _new_key(rng, chord)
-        t |= {"key": key, "command": command, "when": context if action == "add_when" else None,
-              "neighbour": neighbour}
+        target = Target(action, command, context if action == "add_when" else None, neighbour, key=key)
         what = f"bind {key} to the command {command} ({title})"
         if action == "add_when":
             what += f", active only when {context} (set this as the keybinding's when clause)"
     else:
         (old, command, when), (n_key, neighbour, n_when) = rng.sample(DEFAULTS[chord if action == "disable" else
                                                                                rng.choice(["single", "chord"])], 2)
-        t |= {"old": old, "command": command, "when": when, "neighbour": [n_key, neighbour, n_when]}
         if action == "disable":
+            target = Target(action, command, when, neighbour, old=old, neighbour_key=n_key, neighbour_when=n_when)
             what = f"remove the default shortcut {old} of the command {command}, so that {old} no longer runs it"
         else:
-            t["key"] = _new_key(rng, chord)
-            what = (f"change the shortcut of the command {command} from {old} to {t['key']}, so that {old} "
+            key = _new_key(rng, chord)
+            target = Target(action, command, when, neighbour, key=key, old=old, neighbour_key=n_key,
+                            neighbour_when=n_when)
+            what = (f"change the shortcut of the command {command} from {old} to {key}, so that {old} "
                     f"no longer runs it")
-    return {"workspace": ws, "facts": {"what": what}, "target": t}
+    return Goal(ws, {"what": what}, target)
 
 
-@node("rubric", "rubric", ("workspace", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    ws: vsc.Workspace = values["workspace"]
-    t = values["target"]
+def rubric(workspace: vsc.Workspace, target: Target) -> list[Check]:
+    t = target
     checks = []
-    if "key" in t:
-        args = {"path": vsc.KEYBINDINGS, "key": t["key"], "command": t["command"]}
-        if t["action"] == "add_when":
-            args["when"] = t["when"]
-        suffix = f" when {t['when']}" if t["action"] == "add_when" else ""
-        checks.append(Check("bound", f"{t['key']} runs {t['command']}{suffix}.", "vscode.keybinding_exists", args))
-    if "old" in t:
-        checks.append(Check("removed", f"The default {t['old']} -> {t['command']} is removed by a '-' rule.",
+    if t.key is not None:
+        args = {"path": vsc.KEYBINDINGS, "key": t.key, "command": t.command}
+        if t.action == "add_when":
+            args["when"] = str(t.when)
+        suffix = f" when {t.when}" if t.action == "add_when" else ""
+        checks.append(Check("bound", f"{t.key} runs {t.command}{suffix}.", "vscode.keybinding_exists", args))
+    if t.old is not None:
+        checks.append(Check("removed", f"The default {t.old} -> {t.command} is removed by a '-' rule.",
                             "vscode.keybinding_exists",
-                            {"path": vsc.KEYBINDINGS, "key": t["old"], "command": t["command"], "removed": True}))
-    if ws.keybindings:
-        checks.append(Check("kept", "The user's earlier custom shortcuts are still there.", "vscode.keybindings_kept",
-                            {"path": vsc.KEYBINDINGS, "rules": ws.keybindings}))
-    return {"rubric": checks}
+                            {"path": vsc.KEYBINDINGS, "key": t.old, "command": t.command, "removed": True}))
+    checks.append(Check("kept", "The user's earlier custom shortcuts are still there, and no other shortcut was "
+                                "added.", "vscode.keybindings_kept",
+                        {"path": vsc.KEYBINDINGS, "rules": workspace.keybindings,
+                         "allowed": [k for k in (t.key, t.old) if k]}))
+    return checks
 
 
 def _append(*rules: dict[str, str]) -> list[dict[str, Any]]:
     return [{"op": "json.append", "path": vsc.KEYBINDINGS, "key": [], "value": r} for r in rules]
 
 
-@node("solve", "solve", ("workspace", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    ws: vsc.Workspace = values["workspace"]
-    t = values["target"]
-    misses: list[tuple[str, list[dict[str, Any]]]]
-    if t["action"] in ("add", "add_when"):
-        oracle = _append(rule(t["key"], t["command"], t["when"]))
-        misses = [(f"presses {mistype(t['key'])} instead of {t['key']}",
-                   _append(rule(mistype(t["key"]), t["command"], t["when"]))),
-                  (f"binds the key to {t['neighbour']} instead", _append(rule(t["key"], t["neighbour"], t["when"])))]
-        if t["action"] == "add_when":
-            misses.append(("binds the key without the when clause", _append(rule(t["key"], t["command"]))))
-        if " " in t["key"]:
-            misses.append(("binds only the second part of the chord",
-                           _append(rule(t["key"].split(" ")[1], t["command"], t["when"]))))
+def solve(workspace: vsc.Workspace, target: Target) -> Attempts:
+    t = target
+    misses: list[Attempt]
+    if t.action in ("add", "add_when"):
+        key = str(t.key)
+        oracle = _append(rule(key, t.command, t.when))
+        misses = [Attempt(f"presses {mistype(key)} instead of {key}", _append(rule(mistype(key), t.command, t.when))),
+                  Attempt(f"binds the key to {t.neighbour} instead", _append(rule(key, t.neighbour, t.when)))]
+        if t.action == "add_when":
+            misses.append(Attempt("binds the key without the when clause", _append(rule(key, t.command))))
+        if " " in key:
+            misses.append(Attempt("binds only the second part of the chord",
+                                  _append(rule(key.split(" ")[1], t.command, t.when))))
     else:
-        removal = rule(t["old"], "-" + t["command"], t["when"])
-        n_key, neighbour, n_when = t["neighbour"]
-        if t["action"] == "disable":
+        old, neighbour = str(t.old), t.neighbour
+        removal = rule(old, "-" + t.command, t.when)
+        if t.action == "disable":
             oracle = _append(removal)
-            misses = [(f"removes the shortcut of {neighbour} instead", _append(rule(n_key, "-" + neighbour, n_when))),
-                      ("adds the shortcut again instead of removing it",
-                       _append(rule(t["old"], t["command"], t["when"])))]
+            misses = [Attempt(f"removes the shortcut of {neighbour} instead",
+                              _append(rule(str(t.neighbour_key), "-" + neighbour, t.neighbour_when))),
+                      Attempt("adds the shortcut again instead of removing it", _append(rule(old, t.command, t.when)))]
         else:
-            new = rule(t["key"], t["command"], t["when"])
+            key = str(t.key)
+            new = rule(key, t.command, t.when)
             oracle = _append(new, removal)
-            misses = [("adds the new shortcut but keeps the old one", _append(new)),
-                      ("removes the old shortcut and presses the wrong keys for the new one",
-                       _append(rule(mistype(t["key"]), t["command"], t["when"]), removal)),
-                      (f"binds the new key to {neighbour} instead",
-                       _append(rule(t["key"], neighbour, n_when), removal))]
-    if ws.keybindings:
+            misses = [Attempt("adds the new shortcut but keeps the old one", _append(new)),
+                      Attempt("removes the old shortcut and presses the wrong keys for the new one",
+                              _append(rule(mistype(key), t.command, t.when), removal)),
+                      Attempt(f"binds the new key to {neighbour} instead",
+                              _append(rule(key, neighbour, t.neighbour_when), removal))]
+    if workspace.keybindings:
         rules = [op["value"] for op in oracle]
-        misses.append(("overwrites keybindings.json with only the new rules, losing the earlier shortcuts",
-                       [vsc.replace_file(vsc.KEYBINDINGS, rules)]))
-    solutions = [Solution("oracle", "adds exactly the asked rules to keybindings.json", oracle)]
-    solutions += [Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]
-    return {"solutions": solutions}
+        misses.append(Attempt("overwrites keybindings.json with only the new rules, losing the earlier shortcuts",
+                              [vsc.replace_file(vsc.KEYBINDINGS, rules)]))
+    return Attempts(Attempt("adds exactly the asked rules to keybindings.json", oracle), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(vsc.APP,),
+WORKFLOW = family(
+    NAME, vsc.VSCODE,
     description="Add a keyboard shortcut (optionally with a when clause), remove a default one, or change one.",
     knobs={"action": ("add", "add_when", "disable", "rebind"), "chord": ("single", "chord")},
-    nodes=(*vsc.source_nodes(), goal, vsc.prepare, vsc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -19,13 +19,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from forge.axes import LOCATION, deepen, pick, span
 from forge.dag import Node, NodeContext, llm_node, node
+from forge.family import AppKit
 from forge.model import HOME, Asset
 from preparers import vscode
 from workflows.common import instruction
 from workflows.vscode.content import CONTENT_SCHEMA, LANGUAGES, generate_project, project_files
-
-__all__ = ["instruction"]  # re-exported: families call vsc.instruction(...)
 
 APP = "vs_code"
 USER_DIR = vscode.USER_DIR
@@ -115,11 +115,19 @@ def mistyped(value: Any) -> Any:
 
 # --- shared nodes -----------------------------------------------------------------------------------
 
+#: Difficulty axes (issue 15), the first level being today's behaviour with the same random draws.
+AXES: dict[str, tuple[Any, ...]] = {"location": LOCATION,
+                                    "settings": ("4-8", "9-12", "13-16")}  # the user's existing settings
+
+
 @node("sample", "sample", ("params",), ("plan",))
 def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     rng = ctx.rng("sample")
-    return {"plan": {"language": rng.choice(LANGUAGES), "root": rng.choice(PROJECT_ROOTS),
-                     "comments": rng.random() < 0.35, "n_settings": rng.randint(4, 8)}}
+    language = rng.choice(LANGUAGES)
+    root = deepen(rng.choice(PROJECT_ROOTS), pick(values["params"], "location", AXES))
+    low, high = span(pick(values["params"], "settings", AXES))
+    return {"plan": {"language": language, "root": root,
+                     "comments": rng.random() < 0.35, "n_settings": rng.randint(low, high)}}
 
 
 def _offline_project(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -157,6 +165,11 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 def source_nodes() -> tuple[Node, ...]:
     """sample -> content: the start of every VS Code family."""
     return (sample, content)
+
+
+#: The VS Code app kit: families built with `forge.family.family(NAME, VSCODE, ...)`.
+VSCODE = AppKit(apps=(APP,), source=source_nodes, state="workspace", prepare=prepare, instruction=instruction,
+                axes=AXES)
 
 
 # --- ops builders (solutions are data) ---------------------------------------------------------------

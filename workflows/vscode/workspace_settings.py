@@ -8,12 +8,12 @@ yet (for a folder, not even the .vscode directory). `count` is how many settings
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from verifiers.checks.json_doc import leaves
 from workflows.vscode import kit as vsc
 
@@ -51,14 +51,27 @@ def _text(settings: list[tuple[str, Any]]) -> str:
     return " and ".join(parts)
 
 
-@node("goal", "goal", ("params", "project", "plan"), ("workspace", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params = values["params"]
-    ws = vsc.base_workspace(values["project"], values["plan"], rng)
+class Params(TypedDict):
+    container: Literal["folder", "code_workspace"]
+    initial: Literal["none", "existing"]
+    count: Literal[1, 2]
+
+
+@dataclass(frozen=True)
+class Target:
+    path: str  # the file that holds the project's settings (.vscode/settings.json or the .code-workspace file)
+    workspace: str  # the project folder, or the workspace file, that VS Code has open
+    settings: list[tuple[str, Any]]  # the settings to set: key -> value
+    existing: dict[str, Any]  # the settings already in that file, which must stay
+    workspace_file: dict[str, Any]  # the initial .code-workspace file ({} for a folder)
+
+
+def goal(rng: random.Random, params: Params, project: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[vsc.Workspace, Target]:
+    ws = vsc.base_workspace(project, plan, rng)
     pool = list({k: v for k, v in (*BY_LANGUAGE[ws.project["language"]], *GENERIC)}.items())
     rng.shuffle(pool)
-    targets, rest = pool[:params["count"]], pool[params["count"]:]
+    settings, rest = pool[:params["count"]], pool[params["count"]:]
     existing = dict(rest[:rng.randint(1, 3)]) if params["initial"] == "existing" else {}
     if params["container"] == "folder":
         ws = replace(ws, folder_settings=existing or None)
@@ -68,64 +81,57 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         ws = replace(ws, code_workspace={"folders": [{"path": "."}], "settings": existing}, open_workspace_file=True)
         path = workspace = ws.workspace_file
         where = f"the \"settings\" of the workspace file {ws.workspace_file} (the workspace VS Code has open)"
-    facts = {"settings": _text(targets), "where": where, "folder": ws.folder}
-    target = {"path": path, "workspace": workspace, "targets": targets, "existing": existing,
-              "file": ws.code_workspace or {}}
-    return {"workspace": ws, "facts": facts, "target": target}
+    facts = {"settings": _text(settings), "where": where, "folder": ws.folder}
+    return Goal(ws, facts, Target(path, workspace, settings, existing, ws.code_workspace or {}))
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    base = {"path": t["path"], "workspace": t["workspace"]}
-    checks = [Check(f"setting_{i}", f"{k} is {vsc.show(v)} in {t['path']}.", "vscode.setting_equals",
-                    {**base, "key": k, "value": v}) for i, (k, v) in enumerate(t["targets"], start=1)]
-    if t["existing"]:
-        checks.append(Check("kept", f"The settings already in {t['path']} are unchanged.", "vscode.settings_kept",
-                            {**base, "settings": t["existing"]}))
-    if t["path"].endswith(".code-workspace"):  # the rest of the workspace file (its folders) is not the task's
-        rest = [leaf for leaf in leaves(t["file"]) if leaf[0][:1] != ["settings"]]
-        checks.append(Check("file_kept", f"Apart from its settings, {t['path']} is unchanged.", "json.values_kept",
-                            {"path": t["path"], "values": rest}))
-    return {"rubric": checks}
+def rubric(target: Target) -> list[Check]:
+    t = target
+    base = {"path": t.path, "workspace": t.workspace}
+    checks = [Check(f"setting_{i}", f"{k} is {vsc.show(v)} in {t.path}.", "vscode.setting_equals",
+                    {**base, "key": k, "value": v}) for i, (k, v) in enumerate(t.settings, start=1)]
+    checks.append(Check("kept", f"The settings already in {t.path} are unchanged, and no other setting was added.",
+                        "vscode.settings_kept",
+                        {**base, "settings": t.existing, "allowed": [k for k, _ in t.settings]}))
+    if t.path.endswith(".code-workspace"):  # the rest of the workspace file (its folders) is not the task's
+        rest = [leaf for leaf in leaves(t.workspace_file) if leaf[0][:1] != ["settings"]]
+        checks.append(Check("file_kept", f"Apart from its settings, {t.path} is unchanged.", "json.values_kept",
+                            {"path": t.path, "values": rest}))
+    return checks
 
 
-@node("solve", "solve", ("workspace", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    ws: vsc.Workspace = values["workspace"]
-    t = values["target"]
-    targets = t["targets"]
+def solve(workspace: vsc.Workspace, target: Target) -> Attempts:
+    ws, t = workspace, target
+    settings = t.settings
 
     def put(path: str, pairs: list[tuple[str, Any]]) -> list[dict[str, Any]]:
         return [vsc.set_setting(path, k, v) for k, v in pairs]
 
-    in_workspace_file = t["path"].endswith(".code-workspace")
-    wrong_place = (ws.folder_settings_path, "writes them to the folder's .vscode/settings.json instead of the "
-                   "workspace file") if in_workspace_file else (f"{ws.folder}/settings.json", "creates settings.json "
-                                                                "in the project root instead of in .vscode/")
-    misses = [("puts the settings in the user settings instead", put(vsc.USER_SETTINGS, targets)),
-              (wrong_place[1], put(wrong_place[0], targets))]
-    if len(targets) > 1:
-        misses.append(("sets only the first setting", put(t["path"], targets[:1])))
+    in_workspace_file = t.path.endswith(".code-workspace")
+    if in_workspace_file:
+        wrong_place = Attempt("writes them to the folder's .vscode/settings.json instead of the workspace file",
+                              put(ws.folder_settings_path, settings))
     else:
-        key, value = targets[0]
-        misses.append((f"sets {key} to a mistyped value", put(t["path"], [(key, vsc.mistyped(value))])))
-    if t["existing"]:
-        fresh = dict(targets)
-        ops = ([{"op": "json.set", "path": t["path"], "key": ["settings"], "value": fresh}] if in_workspace_file
-               else [vsc.replace_file(t["path"], fresh)])
-        misses.append(("replaces the existing workspace settings instead of adding to them", ops))
-    solutions = [Solution("oracle", "sets the settings in the project's own settings", put(t["path"], targets))]
-    solutions += [Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]
-    return {"solutions": solutions}
+        wrong_place = Attempt("creates settings.json in the project root instead of in .vscode/",
+                              put(f"{ws.folder}/settings.json", settings))
+    misses = [Attempt("puts the settings in the user settings instead", put(vsc.USER_SETTINGS, settings)), wrong_place]
+    if len(settings) > 1:
+        misses.append(Attempt("sets only the first setting", put(t.path, settings[:1])))
+    else:
+        key, value = settings[0]
+        misses.append(Attempt(f"sets {key} to a mistyped value", put(t.path, [(key, vsc.mistyped(value))])))
+    if t.existing:
+        fresh = dict(settings)
+        ops = ([{"op": "json.set", "path": t.path, "key": ["settings"], "value": fresh}] if in_workspace_file
+               else [vsc.replace_file(t.path, fresh)])
+        misses.append(Attempt("replaces the existing workspace settings instead of adding to them", ops))
+    return Attempts(Attempt("sets the settings in the project's own settings", put(t.path, settings)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(vsc.APP,),
+WORKFLOW = family(
+    NAME, vsc.VSCODE,
     description="Set project-specific VS Code settings in the folder's .vscode/settings.json or a .code-workspace "
                 "file, not in the user settings.",
     knobs={"container": ("folder", "code_workspace"), "initial": ("none", "existing"), "count": (1, 2)},
-    nodes=(*vsc.source_nodes(), goal, vsc.prepare, vsc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

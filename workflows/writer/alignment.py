@@ -3,11 +3,12 @@ justified. Paragraphs outside the target must not take the new alignment."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from verifiers.checks.docx import alignment
 from workflows.writer import kit as wc
 
@@ -28,11 +29,29 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    align, where = values["params"]["align"], values["params"]["target"]
-    layout = wc.compose(rng, values["document"], values["plan"])
+class Params(TypedDict):
+    align: Literal["left", "center", "right", "justify"]
+    target: Literal["title", "paragraph", "body"]
+
+
+@dataclass(frozen=True)
+class Target:
+    align: str
+    where: str  # the `target` knob: title | paragraph | body
+    paragraph: str | None  # the title, or the locator of the one paragraph to align (None for body)
+    paragraphs: list[str]  # the locators of every body paragraph (body)
+    unchanged: list[str]  # locators of paragraphs that must keep their alignment
+    body: list[str]  # locators of all body paragraphs
+
+    @property
+    def targets(self) -> list[str]:
+        return [self.paragraph] if self.paragraph else self.paragraphs
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
+    align, where = params["align"], params["target"]
+    layout = wc.compose(rng, document, plan)
     if align == "left":  # start from a document where left alignment is not already there
         layout = layout.with_blocks([wc.Para(b.text, b.role, b.style, {**b.fmt, "align": "justify"})
                                      if isinstance(b, wc.Para) and b.role == "body" else
@@ -55,57 +74,46 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                 "the title, the headings or the short lines at the top and bottom)")
         unchanged = [title]
     facts = {"path": layout.path, "what": what, "how": WORDS[align]}
-    target = {"align": align, "paragraph": paragraph, "paragraphs": paragraphs, "unchanged": unchanged,
-              "body": [loc for _, loc in body], "title": title, "where": where}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, facts, Target(align, where, paragraph, paragraphs, unchanged, [loc for _, loc in body]))
 
 
-@node("rubric", "rubric", ("layout", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    targets = [t["paragraph"]] if t["paragraph"] else t["paragraphs"]
+def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
     # every other paragraph keeps the alignment it had: re-aligning them (to anything) is not the task
-    kept = wc.kept_paragraphs(layout, values["assets"], targets, alignment)
-    args: dict[str, Any] = {"path": layout.path, "align": t["align"], "unchanged": kept}
-    if t["paragraph"]:
-        args["paragraph"] = t["paragraph"]
+    kept = wc.kept_paragraphs(layout, assets, target.targets, alignment)
+    args: dict[str, Any] = {"path": layout.path, "align": target.align, "unchanged": kept}
+    if target.paragraph:
+        args["paragraph"] = target.paragraph
     else:
-        args["paragraphs"] = t["paragraphs"]
-    return {"rubric": [Check(
-        id="align", criterion=f"In {layout.path}, the {t['where']} target is aligned {t['align']} and every other "
-                              "paragraph keeps its alignment.",
-        primitive="docx.paragraph_alignment", args=args), wc.text_kept(layout),
-        wc.chars_kept(layout, values["assets"])]}
+        args["paragraphs"] = target.paragraphs
+    return [Check(id="align", criterion=f"In {layout.path}, the {target.where} target is aligned {target.align} and "
+                                        "every other paragraph keeps its alignment.",
+                  primitive="docx.paragraph_alignment", args=args),
+            wc.text_kept(layout), wc.chars_kept(layout, assets)]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    targets = [t["paragraph"]] if t["paragraph"] else t["paragraphs"]
-    base = {"op": "docx.set_alignment", "path": layout.path, "align": t["align"]}
-    if t["where"] == "body":
-        wrong_target = ("misses the last body paragraph", targets[:-1])
-    elif t["where"] == "title":
-        wrong_target = ("aligns the first body paragraph instead of the title", t["body"][:1])
+def solve(layout: wc.Layout, target: Target) -> Attempts:
+    targets = target.targets
+    base = {"op": "docx.set_alignment", "path": layout.path, "align": target.align}
+    if target.where == "body":
+        wrong_target = Attempt("misses the last body paragraph", [{**base, "paragraphs": targets[:-1]}])
+    elif target.where == "title":
+        wrong_target = Attempt("aligns the first body paragraph instead of the title",
+                               [{**base, "paragraphs": target.body[:1]}])
     else:
-        wrong_target = ("aligns the next paragraph instead", [t["unchanged"][0]])
-    return {"solutions": [
-        Solution("oracle", f"aligns the target {t['align']}", [{**base, "paragraphs": targets}]),
-        Solution("near-miss-1", f"aligns it {WRONG[t['align']]} instead",
-                 [{**base, "paragraphs": targets, "align": WRONG[t["align"]]}]),
-        Solution("near-miss-2", wrong_target[0], [{**base, "paragraphs": wrong_target[1]}]),
-        Solution("near-miss-3", "aligns the whole document (select all)",
-                 [{**base, "paragraphs": [wc.norm(p) for p in layout.texts()]}]),
-    ]}
+        wrong_target = Attempt("aligns the next paragraph instead", [{**base, "paragraphs": [target.unchanged[0]]}])
+    return Attempts(
+        Attempt(f"aligns the target {target.align}", [{**base, "paragraphs": targets}]),
+        [Attempt(f"aligns it {WRONG[target.align]} instead",
+                 [{**base, "paragraphs": targets, "align": WRONG[target.align]}]),
+         wrong_target,
+         Attempt("aligns the whole document (select all)",
+                 [{**base, "paragraphs": [wc.norm(p) for p in layout.texts()]}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Align the title, a paragraph or all body paragraphs left, center, right or justified.",
     knobs={"align": ("left", "center", "right", "justify"), "target": ("title", "paragraph", "body")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

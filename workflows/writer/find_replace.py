@@ -8,12 +8,13 @@ compares the whole text against the expected result and counts the old and new t
 
 from __future__ import annotations
 
+import random
 import re
-from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from workflows.writer import kit as wc
 from workflows.writer.content import DEPTS, WEEKDAYS
 
@@ -87,7 +88,7 @@ def replace_all(text: str, old: str, new: str, match_case: bool, first_only: boo
                   flags=0 if match_case else re.IGNORECASE)
 
 
-def _inject(rng: Any, layout: wc.Layout, sentences: list[str]) -> wc.Layout:
+def _inject(rng: random.Random, layout: wc.Layout, sentences: list[str]) -> wc.Layout:
     """Append the sentences to distinct body paragraphs (in document order)."""
     body = [i for i, b in enumerate(layout.blocks) if isinstance(b, wc.Para) and b.role == "body"]
     chosen = sorted(rng.sample(body, min(len(sentences), len(body))))
@@ -100,11 +101,24 @@ def _inject(rng: Any, layout: wc.Layout, sentences: list[str]) -> wc.Layout:
     return layout.with_blocks(blocks)
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    term, case = values["params"]["term"], values["params"]["case"]
-    base = wc.compose(rng, values["document"], values["plan"])
+class Params(TypedDict):
+    term: Literal["name", "word", "phrase"]
+    case: Literal["match", "ignore"]
+
+
+@dataclass(frozen=True)
+class Target:
+    old: str
+    new: str
+    match_case: bool
+    expected: list[str]  # every paragraph's text after the replacement
+    new_count: int  # how often `new` occurs afterwards
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
+    term, case = params["term"], params["case"]
+    base = wc.compose(rng, document, plan)
     text = " ".join(base.texts())
     seen = text if case == "match" else text.lower()
     pairs = [p for p in POOLS[term, case]
@@ -126,49 +140,40 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     match_case = case == "match"
     expected = [replace_all(t, old, new, match_case) for t in layout.texts()]
     facts = {"path": layout.path, "old": old, "new": new, "case": case_text}
-    target = {"old": old, "new": new, "match_case": match_case, "expected": expected,
-              "new_count": sum(t.count(new) for t in expected)}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, facts, Target(old, new, match_case, expected, sum(t.count(new) for t in expected)))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    how = "exactly as written" if t["match_case"] else "in any capitalization"
-    return {"rubric": [
-        Check(id="text", criterion=f"{layout.path} reads as before except that \"{t['old']}\" ({how}) is now "
-                                   f"\"{t['new']}\".",
-              primitive="docx.body_text", args={"path": layout.path, "paragraphs": t["expected"]}),
-        Check(id="old-gone", criterion=f"\"{t['old']}\" ({how}) no longer occurs in {layout.path}.",
+def rubric(layout: wc.Layout, target: Target) -> list[Check]:
+    how = "exactly as written" if target.match_case else "in any capitalization"
+    return [
+        Check(id="text", criterion=f"{layout.path} reads as before except that \"{target.old}\" ({how}) is now "
+                                   f"\"{target.new}\".",
+              primitive="docx.body_text", args={"path": layout.path, "paragraphs": target.expected}),
+        Check(id="old-gone", criterion=f"\"{target.old}\" ({how}) no longer occurs in {layout.path}.",
               primitive="docx.occurrences",
-              args={"path": layout.path, "phrase": t["old"], "count": 0, "match_case": t["match_case"]}),
-        Check(id="new-count", criterion=f"\"{t['new']}\" occurs {t['new_count']} times, typed exactly.",
-              primitive="docx.occurrences", args={"path": layout.path, "phrase": t["new"], "count": t["new_count"]}),
-    ]}
+              args={"path": layout.path, "phrase": target.old, "count": 0, "match_case": target.match_case}),
+        Check(id="new-count", criterion=f"\"{target.new}\" occurs {target.new_count} times, typed exactly.",
+              primitive="docx.occurrences",
+              args={"path": layout.path, "phrase": target.new, "count": target.new_count}),
+    ]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    base = {"op": "docx.replace_text", "path": layout.path, "old": t["old"]}
-    right = {**base, "new": t["new"], "match_case": t["match_case"]}
-    variant = t["new"].upper() if t["new"].upper() != t["new"] else t["new"].lower()
-    wrong_case = "ignores case, changing look-alikes too" if t["match_case"] else "matches case, missing variants"
-    return {"solutions": [
-        Solution("oracle", "Replace All with the asked case setting", [right]),
-        Solution("near-miss-1", "replaces only the first occurrence", [{**right, "first_only": True}]),
-        Solution("near-miss-2", wrong_case, [{**right, "match_case": not t["match_case"]}]),
-        Solution("near-miss-3", f"types the replacement as {variant!r}", [{**right, "new": variant}]),
-    ]}
+def solve(layout: wc.Layout, target: Target) -> Attempts:
+    base = {"op": "docx.replace_text", "path": layout.path, "old": target.old}
+    right = {**base, "new": target.new, "match_case": target.match_case}
+    variant = target.new.upper() if target.new.upper() != target.new else target.new.lower()
+    wrong_case = "ignores case, changing look-alikes too" if target.match_case else "matches case, missing variants"
+    return Attempts(
+        Attempt("Replace All with the asked case setting", [right]),
+        [Attempt("replaces only the first occurrence", [{**right, "first_only": True}]),
+         Attempt(wrong_case, [{**right, "match_case": not target.match_case}]),
+         Attempt(f"types the replacement as {variant!r}", [{**right, "new": variant}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Find and replace a name, word or phrase in a Writer document, matching case or ignoring it.",
     knobs={"term": ("name", "word", "phrase"), "case": ("match", "ignore")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

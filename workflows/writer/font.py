@@ -3,11 +3,12 @@ phrase inside one. The rest of the paragraph and the other body paragraphs must 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.writer import kit as wc
 
 NAME = "writer.font"
@@ -36,7 +37,7 @@ def _describe(prop: str, value: Any) -> tuple[str, str]:
     }[prop]
 
 
-def _phrase(rng: Any, text: str) -> str:
+def _phrase(rng: random.Random, text: str) -> str:
     """2-4 consecutive words from the middle of `text`, without edge punctuation, occurring once."""
     words = text.split()
     for _ in range(50):
@@ -55,11 +56,26 @@ def _part(text: str) -> str:
     return words[0] if len(words) > 1 else text[:max(1, len(text) // 2)]
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    prop, where = values["params"]["property"], values["params"]["target"]
-    layout = wc.compose(rng, values["document"], values["plan"])
+class Params(TypedDict):
+    property: Literal["font", "size", "bold", "italic", "underline"]
+    target: Literal["title", "paragraph", "phrase"]
+
+
+@dataclass(frozen=True)
+class Target:
+    prop: str  # the `property` knob
+    value: Any  # the font name, the size in pt, or True
+    where: str  # the `target` knob: title | paragraph | phrase
+    paragraph: str  # the title, or the locator of the body paragraph
+    phrase: str | None  # the words inside the paragraph (phrase only)
+    unchanged: list[str]  # locators of body paragraphs that must not take the formatting
+    short: str  # the formatting in a few words ("size 14 pt")
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
+    prop, where = params["property"], params["target"]
+    layout = wc.compose(rng, document, plan)
     body = wc.targets(layout, "body")
     value: Any = {"font": rng.choice(FONTS), "size": rng.choice(SIZES["title" if where == "title" else "body"]),
                   "bold": True, "italic": True, "underline": True}[prop]
@@ -77,64 +93,49 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
             what = f"the words {wc.quoted(phrase)} in the paragraph beginning {wc.quoted(paragraph)}"
     verb, short = _describe(prop, value)
     facts = {"path": layout.path, "task": verb.format(what=what)}
-    target = {"prop": prop, "value": value, "paragraph": paragraph, "phrase": phrase, "unchanged": unchanged,
-              "short": short, "where": where}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, facts, Target(prop, value, where, paragraph, phrase, unchanged, short))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    args: dict[str, Any] = {"path": layout.path, "paragraph": t["paragraph"], t["prop"]: t["value"],
-                            "unchanged": t["unchanged"]}
-    if t["phrase"]:
-        args["phrase"] = t["phrase"]
-    what = wc.quoted(t["phrase"]) if t["phrase"] else f"the paragraph {wc.quoted(t['paragraph'])}"
-    return {"rubric": [Check(
-        id="format", criterion=f"In {layout.path}, {what} is {t['short']}, and no other body text is.",
-        primitive="docx.char_format", args=args), wc.text_kept(layout)]}
+def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+    args: dict[str, Any] = {"path": layout.path, "paragraph": target.paragraph, target.prop: target.value,
+                            "unchanged": target.unchanged}
+    if target.phrase:
+        args["phrase"] = target.phrase
+    what = wc.quoted(target.phrase) if target.phrase else f"the paragraph {wc.quoted(target.paragraph)}"
+    return [Check(id="format", criterion=f"In {layout.path}, {what} is {target.short}, and no other body text is.",
+                  primitive="docx.char_format", args=args),
+            wc.text_kept(layout), wc.chars_kept(layout, assets, [target.paragraph])]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    prop, value = t["prop"], t["value"]
-    base = {"op": "docx.format_chars", "path": layout.path, "paragraph_start": t["paragraph"]}
-    right = {**base, prop: value, **({"phrase": t["phrase"]} if t["phrase"] else {})}
+def solve(layout: wc.Layout, target: Target) -> Attempts:
+    prop, value = target.prop, target.value
+    base = {"op": "docx.format_chars", "path": layout.path, "paragraph_start": target.paragraph}
+    right = {**base, prop: value, **({"phrase": target.phrase} if target.phrase else {})}
     if prop == "font":
         wrong = {**right, "font": next(f for f in FONTS if f != value)}
     elif prop == "size":
         wrong = {**right, "size": value - 2}
     else:
         wrong = {k: v for k, v in right.items() if k != prop} | {WRONG[prop]: True}
-    if t["where"] == "phrase":
-        spread = {**base, prop: value}
-        partial = {**right, "phrase": _part(t["phrase"])}
-        miss = ("formats the whole paragraph instead of the words", "selects only part of the phrase")
-    elif t["where"] == "paragraph":
-        spread = {**base, prop: value, "paragraph_start": t["unchanged"][0]}
-        text = next(p.text for p in layout.paragraphs if wc.norm(p.text).startswith(t["paragraph"]))
-        partial = {**right, "phrase": text.split(". ")[0]}
-        miss = ("formats a different paragraph", "formats only the first sentence")
+    if target.phrase is not None:
+        spread = Attempt("formats the whole paragraph instead of the words", [{**base, prop: value}])
+        partial = Attempt("selects only part of the phrase", [{**right, "phrase": _part(target.phrase)}])
+    elif target.where == "paragraph":
+        spread = Attempt("formats a different paragraph",
+                         [{**base, prop: value, "paragraph_start": target.unchanged[0]}])
+        text = next(p.text for p in layout.paragraphs if wc.norm(p.text).startswith(target.paragraph))
+        partial = Attempt("formats only the first sentence", [{**right, "phrase": text.split(". ")[0]}])
     else:
-        spread = {**base, prop: value, "paragraph_start": t["unchanged"][0]}
-        partial = {**right, "phrase": _part(t["paragraph"])}
-        miss = ("formats the first body paragraph instead of the title", "selects only part of the title")
-    return {"solutions": [
-        Solution("oracle", f"{t['short']} on the stated text", [right]),
-        Solution("near-miss-1", miss[0], [spread]),
-        Solution("near-miss-2", miss[1], [partial]),
-        Solution("near-miss-3", "applies the wrong value or property", [wrong]),
-    ]}
+        spread = Attempt("formats the first body paragraph instead of the title",
+                         [{**base, prop: value, "paragraph_start": target.unchanged[0]}])
+        partial = Attempt("selects only part of the title", [{**right, "phrase": _part(target.paragraph)}])
+    return Attempts(Attempt(f"{target.short} on the stated text", [right]),
+                    [spread, partial, Attempt("applies the wrong value or property", [wrong])])
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Set font, size, bold, italic or underline on the title, a paragraph or a phrase in a paragraph.",
     knobs={"property": ("font", "size", "bold", "italic", "underline"), "target": ("title", "paragraph", "phrase")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -3,11 +3,12 @@ center or right. A typed "1" is not a page number: the check wants a PAGE field.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.writer import kit as wc
 
 NAME = "writer.header_footer"
@@ -26,12 +27,24 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    part, content, align = values["params"]["part"], values["params"]["content"], values["params"]["align"]
-    document = values["document"]
-    layout = wc.compose(rng, document, values["plan"])
+class Params(TypedDict):
+    part: Literal["header", "footer"]
+    content: Literal["text", "page_number"]
+    align: Literal["left", "center", "right"]
+
+
+@dataclass(frozen=True)
+class Target:
+    part: str  # header | footer
+    text: str | None  # the stated text; None for a page number field
+    page_number: bool
+    align: str
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
+    part, content, align = params["part"], params["content"], params["align"]
+    layout = wc.compose(rng, document, plan)
     text = None
     if content == "text":
         text = rng.choice((f"{document['org']} | {rng.choice(LABELS)}", f"{document['title']} | {document['org']}",
@@ -40,52 +53,42 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     else:
         shown = "an automatic page number (a page number field that changes from page to page, not a typed number)"
     facts = {"path": layout.path, "part": part, "content": shown, "align": align, "align_word": ALIGN_WORDS[align]}
-    return {"layout": layout, "facts": facts,
-            "target": {"part": part, "text": text, "page_number": content == "page_number", "align": align}}
+    return Goal(layout, facts, Target(part, text, content == "page_number", align))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    args: dict[str, Any] = {"path": layout.path, "part": t["part"], "page_number": t["page_number"],
-                            "align": t["align"]}
+def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+    args: dict[str, Any] = {"path": layout.path, "part": target.part, "page_number": target.page_number,
+                            "align": target.align}
     what = "a page number field"
-    if t["text"]:
-        args["text"] = t["text"]
-        what = f'"{t["text"]}"'
-    return {"rubric": [Check(
-        id=t["part"], criterion=f"The {t['part']} of {layout.path} holds {what}, aligned {t['align']}.",
-        primitive="docx.header_footer", args=args), wc.text_kept(layout)]}
+    if target.text:
+        args["text"] = target.text
+        what = f'"{target.text}"'
+    return [Check(id=target.part, criterion=f"The {target.part} of {layout.path} holds {what}, aligned {target.align}.",
+                  primitive="docx.header_footer", args=args),
+            wc.text_kept(layout), wc.chars_kept(layout, assets)]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    other_part = "footer" if t["part"] == "header" else "header"
-    other_align = "center" if t["align"] != "center" else "right"
-    right = {"op": "docx.set_header_footer", "path": layout.path, "part": t["part"], "align": t["align"],
-             **({"text": t["text"]} if t["text"] else {"page_number": True})}
-    if t["text"]:
-        words = t["text"].split(" | ")
-        third = Solution("near-miss-3", "types only part of the text", [{**right, "text": words[0]}])
+def solve(layout: wc.Layout, target: Target) -> Attempts:
+    other_part = "footer" if target.part == "header" else "header"
+    other_align = "center" if target.align != "center" else "right"
+    right = {"op": "docx.set_header_footer", "path": layout.path, "part": target.part, "align": target.align,
+             **({"text": target.text} if target.text else {"page_number": True})}
+    if target.text:
+        third = Attempt("types only part of the text", [{**right, "text": target.text.split(" | ")[0]}])
     else:
-        third = Solution("near-miss-3", "types the number 1 instead of inserting a page number field",
-                         [{**right, "literal_number": True}])
-    return {"solutions": [
-        Solution("oracle", f"{t['part']} as stated", [right]),
-        Solution("near-miss-1", f"puts it in the {other_part} instead", [{**right, "part": other_part}]),
-        Solution("near-miss-2", f"aligns it {other_align}", [{**right, "align": other_align}]),
-        third,
-    ]}
+        third = Attempt("types the number 1 instead of inserting a page number field",
+                        [{**right, "literal_number": True}])
+    return Attempts(
+        Attempt(f"{target.part} as stated", [right]),
+        [Attempt(f"puts it in the {other_part} instead", [{**right, "part": other_part}]),
+         Attempt(f"aligns it {other_align}", [{**right, "align": other_align}]),
+         third],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Add a header or footer with stated text or an automatic page number, aligned left/center/right.",
     knobs={"part": ("header", "footer"), "content": ("text", "page_number"), "align": ("left", "center", "right")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -6,11 +6,12 @@ the next). The check is exclusive: only the stated lines may carry the heading s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.writer import kit as wc
 
 NAME = "writer.heading"
@@ -30,11 +31,21 @@ def _lines(lines: list[str]) -> str:
     return ", ".join(wc.quoted(t) for t in lines)
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params = values["params"]
-    layout = wc.compose(rng, values["document"], values["plan"], styled=False)
+class Params(TypedDict):
+    level: Literal[1, 2, 3]
+    target: Literal["title", "section", "all_sections", "outline"]
+
+
+@dataclass(frozen=True)
+class Target:
+    groups: list[tuple[str, list[str]]]  # (paragraph style, the lines that must carry it), first group first
+    headings: list[str]  # every section line
+    title: str
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
+    layout = wc.compose(rng, document, plan, styled=False)
     level, target = params["level"], params["target"]
     title = layout.texts("title")[0]
     headings = layout.texts("heading")
@@ -53,27 +64,22 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         groups = [(style, [title]), (sub, headings)]
         task = (f'apply the paragraph style "{style}" to the title line {wc.quoted(title)} and the style "{sub}" '
                 f"to every section line: {_lines(headings)}")
-    facts = {"path": layout.path, "task": task}
-    return {"layout": layout, "facts": facts, "target": {"groups": groups, "headings": headings, "title": title}}
+    return Goal(layout, {"path": layout.path, "task": task}, Target(groups, headings, title))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
+def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
     checks = [Check(id=f"style-{i}", criterion=f"In {layout.path}, exactly the lines {_lines(lines)} use the "
                                                f"paragraph style {style!r}.",
                     primitive="docx.styled_paragraphs",
                     args={"path": layout.path, "style": style, "paragraphs": lines})
-              for i, (style, lines) in enumerate(values["target"]["groups"], start=1)]
-    return {"rubric": [*checks, wc.text_kept(layout)]}
+              for i, (style, lines) in enumerate(target.groups, start=1)]
+    styled = [line for _, lines in target.groups for line in lines]  # a heading style brings its own font
+    return [*checks, wc.text_kept(layout), wc.chars_kept(layout, assets, styled)]
 
 
-@node("solve", "solve", ("params", "layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    level = values["params"]["level"]
-    groups: list[tuple[str, list[str]]] = t["groups"]
+def solve(params: Params, layout: wc.Layout, target: Target) -> Attempts:
+    level = params["level"]
+    groups = target.groups
 
     def ops(pairs: list[tuple[str, list[str]]]) -> list[dict[str, Any]]:
         return [{"op": "docx.set_style", "path": layout.path, "paragraphs": lines, "style": style}
@@ -81,26 +87,23 @@ def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 
     wrong_level = f"Heading {level + 1 if level < 3 else level - 1}"
     first_style, first_lines = groups[0]
-    others = [h for h in t["headings"] if h not in first_lines] or [t["title"]]
+    others = [h for h in target.headings if h not in first_lines] or [target.title]
     wrong_target = [(first_style, [others[0]] + first_lines[1:])] + groups[1:]
     body = layout.texts("body")
     after = layout.texts()[layout.texts().index(first_lines[-1]) + 1]
     extra = body[0] if after not in body else after
-    return {"solutions": [
-        Solution("oracle", "applies the stated heading styles", ops(groups)),
-        Solution("near-miss-1", f"uses {wrong_level} instead of {first_style}",
-                 ops([(wrong_level, first_lines)] + groups[1:])),
-        Solution("near-miss-2", "styles the wrong line", ops(wrong_target)),
-        Solution("near-miss-3", "also styles the paragraph after the heading line",
-                 ops([(first_style, [*first_lines, extra])] + groups[1:])),
-    ]}
+    return Attempts(
+        Attempt("applies the stated heading styles", ops(groups)),
+        [Attempt(f"uses {wrong_level} instead of {first_style}", ops([(wrong_level, first_lines)] + groups[1:])),
+         Attempt("styles the wrong line", ops(wrong_target)),
+         Attempt("also styles the paragraph after the heading line",
+                 ops([(first_style, [*first_lines, extra])] + groups[1:]))],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Apply Heading 1/2/3 paragraph styles to stated title or section lines of a document.",
     knobs={"level": (1, 2, 3), "target": ("title", "section", "all_sections", "outline")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

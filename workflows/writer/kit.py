@@ -1,7 +1,7 @@
 """Nodes and helpers shared by the LibreOffice Writer families.
 
 Every Writer family starts with `sample` (plan: theme, document kind, folder, paper) and the `content`
-LLM node (a realistic document: see writer_content.py), then its own `goal` node composes a `Layout`
+LLM node (a realistic document: see workflows/writer/content.py), then its own `goal` composes a `Layout`
 (the initial document) plus `facts` (what the instruction states). The shared `prepare` node builds the
 docx asset, and the shared `instruction` LLM node phrases the facts.
 
@@ -16,7 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick
 from forge.dag import Node, NodeContext, llm_node, node
+from forge.family import AppKit
 from forge.model import HOME, Asset, Check
 from preparers import docx
 from workflows.common import instruction
@@ -74,6 +76,7 @@ class Layout:
     header: Mapping[str, Any] | None = None
     footer: Mapping[str, Any] | None = None
     author: str = ""
+    lookalikes: int = 0  # axis `lookalikes`: older copies of the document beside it
 
     @property
     def filename(self) -> str:
@@ -155,7 +158,8 @@ def compose(rng: random.Random, document: Mapping[str, Any], plan: Mapping[str, 
                 blocks.append(Grid(tuple(rows)))
     blocks += [Para(line, "closing") for line in document["closing"]]
     path = f"{HOME}/{plan['folder']}/{document['file_stem']}.docx"
-    return Layout(path=path, blocks=tuple(blocks), paper=plan["paper"], author=document["author"])
+    return Layout(path=path, blocks=tuple(blocks), paper=plan["paper"], author=document["author"],
+                  lookalikes=int(plan.get("lookalikes", 0)))
 
 
 def targets(layout: Layout, *roles: str) -> list[tuple[Para, str]]:
@@ -171,11 +175,19 @@ def targets(layout: Layout, *roles: str) -> list[tuple[Para, str]]:
 
 # --- shared nodes -----------------------------------------------------------------------------------
 
+#: Difficulty axes (issue 15), the first level being today's behaviour with the same random draws.
+AXES: dict[str, tuple[Any, ...]] = {"location": LOCATION, "lookalikes": LOOKALIKES}
+
+
 @node("sample", "sample", ("params",), ("plan",))
 def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     rng = ctx.rng("sample")
-    return {"plan": {"theme": rng.choice(THEME_NAMES), "kind": rng.choice(KINDS), "folder": rng.choice(FOLDERS),
-                     "paper": rng.choice(PAPERS)}}
+    theme, kind = rng.choice(THEME_NAMES), rng.choice(KINDS)
+    folder = deepen(rng.choice(FOLDERS), pick(values["params"], "location", AXES))
+    plan = {"theme": theme, "kind": kind, "folder": folder, "paper": rng.choice(PAPERS)}
+    if pick(values["params"], "lookalikes", AXES) != "0":  # only when moved: the default plan stays as it was
+        plan["lookalikes"] = pick(values["params"], "lookalikes", AXES)
+    return {"plan": plan}
 
 
 def _offline_document(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -189,7 +201,9 @@ content = llm_node("content", kind="llm", inputs=("plan",), output="document", p
 
 def document_outputs(layout: Layout) -> dict[str, Any]:
     """The prepare node's outputs: the docx at the layout's path, opened in Writer."""
-    return {"assets": [Asset(layout.path, docx.build(layout.spec()), app="writer")],
+    data = docx.build(layout.spec())
+    copies = [Asset(path, data, app="writer") for path in look_alike_paths(layout.path, layout.lookalikes)]
+    return {"assets": [Asset(layout.path, data, app="writer"), *copies],
             "launch": ["libreoffice", "--writer", layout.path]}
 
 
@@ -235,10 +249,11 @@ def text_kept(layout: Layout | str, assets: Sequence[Asset] = ()) -> Check:
                  primitive="docx.body_text", args={"path": path, "paragraphs": texts})
 
 
-def chars_kept(layout: Layout, assets: Sequence[Asset]) -> Check:
-    """The check that every paragraph keeps its initial character formatting (bold, italic, underline, size,
-    font), for the families whose task changes paragraph properties only. The fonts the initial file names
-    anywhere (runs, styles, theme) are passed along, so a re-save that spells out the default font passes."""
+def chars_kept(layout: Layout, assets: Sequence[Asset], targets: Sequence[str] = ()) -> Check:
+    """The check that every paragraph but `targets` (texts or locators of the paragraphs the task formats) keeps
+    its initial character formatting (bold, italic, underline, size, font): "leave the rest unchanged" covers
+    fonts and emphasis too. The fonts the initial file names anywhere (runs, styles, theme) are passed along, so
+    a re-save that spells out the default font passes."""
     import io
     import re
     import zipfile
@@ -252,10 +267,15 @@ def chars_kept(layout: Layout, assets: Sequence[Asset]) -> Check:
     return Check(id="chars_kept", criterion=f"Every paragraph of {layout.path} keeps its character formatting: "
                                             "no font, size, bold, italic or underline changed.",
                  primitive="docx.chars_kept",
-                 args={"path": layout.path, "paragraphs": kept_paragraphs(layout, assets, [], run_formats),
+                 args={"path": layout.path, "paragraphs": kept_paragraphs(layout, assets, targets, run_formats),
                        "fonts": [f for f in fonts if f]})
 
 
 def quoted(text: str) -> str:
     """How a paragraph is named in an instruction."""
     return f'"{text}"'
+
+
+#: The Writer app kit: families built with `forge.family.family(NAME, WRITER, ...)`.
+WRITER = AppKit(apps=(APP,), source=source_nodes, state="layout", prepare=prepare, instruction=instruction,
+                axes=AXES)

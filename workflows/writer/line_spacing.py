@@ -3,11 +3,12 @@ or on every body paragraph; the title, headings and other paragraphs keep theirs
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from verifiers.checks.docx import line_spacing_of
 from workflows.writer import kit as wc
 
@@ -34,11 +35,23 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    spacing, where = values["params"]["spacing"], values["params"]["target"]
-    layout = wc.compose(rng, values["document"], values["plan"])
+class Params(TypedDict):
+    spacing: Literal["single", "one_half", "double", "exact", "at_least"]
+    target: Literal["paragraph", "body"]
+
+
+@dataclass(frozen=True)
+class Target:
+    spacing: str  # the key in SPACINGS
+    where: str  # the `target` knob: paragraph | body
+    targets: list[str]  # locators of the paragraphs to respace
+    unchanged: list[str]  # locators of paragraphs that must keep their spacing
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
+    spacing, where = params["spacing"], params["target"]
+    layout = wc.compose(rng, document, plan)
     body = wc.targets(layout, "body")
     # the Title style is single-spaced already, so it can only show a change for the other spacings
     keep = [loc for _, loc in wc.targets(layout, *(("heading",) if spacing == "single" else ("title", "heading")))]
@@ -53,53 +66,44 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         what = (f"every body paragraph (the {len(body)} paragraphs of running text under the section headings; not "
                 "the title, the headings or the short lines at the top and bottom)")
     facts = {"path": layout.path, "what": what, "how": SPACINGS[spacing][2]}
-    return {"layout": layout, "facts": facts,
-            "target": {"spacing": spacing, "where": where, "targets": targets, "unchanged": unchanged}}
+    return Goal(layout, facts, Target(spacing, where, targets, unchanged))
 
 
-@node("rubric", "rubric", ("layout", "target", "assets"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    rule, value, how, _ = SPACINGS[t["spacing"]]
+def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+    rule, value, how, _ = SPACINGS[target.spacing]
     # every other paragraph keeps the spacing it had: respacing them (to anything) is not the task
-    kept = wc.kept_paragraphs(layout, values["assets"], t["targets"], lambda doc, p: list(line_spacing_of(doc, p)))
+    kept = wc.kept_paragraphs(layout, assets, target.targets, lambda doc, p: list(line_spacing_of(doc, p)))
     args: dict[str, Any] = {"path": layout.path, "rule": rule, "value": value, "unchanged": kept}
-    if t["where"] == "paragraph":
-        args["paragraph"] = t["targets"][0]
+    if target.where == "paragraph":
+        args["paragraph"] = target.targets[0]
     else:
-        args["paragraphs"] = t["targets"]
-    return {"rubric": [Check(
-        id="spacing", criterion=f"In {layout.path}, the {t['where']} target has {how}; title, headings and other "
-                                "paragraphs keep their spacing.",
-        primitive="docx.line_spacing", args=args), wc.text_kept(layout), wc.chars_kept(layout, values["assets"])]}
+        args["paragraphs"] = target.targets
+    return [Check(id="spacing", criterion=f"In {layout.path}, the {target.where} target has {how}; title, headings "
+                                          "and other paragraphs keep their spacing.",
+                  primitive="docx.line_spacing", args=args),
+            wc.text_kept(layout), wc.chars_kept(layout, assets)]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    rule, value, _, (wrong_rule, wrong_value, why) = SPACINGS[t["spacing"]]
+def solve(layout: wc.Layout, target: Target) -> Attempts:
+    rule, value, _, (wrong_rule, wrong_value, why) = SPACINGS[target.spacing]
     base = {"op": "docx.set_line_spacing", "path": layout.path, "rule": rule, "value": value}
-    targets = t["targets"]
-    if t["where"] == "body":
-        partial = ("misses the last body paragraph", targets[:-1])
+    targets = target.targets
+    if target.where == "body":
+        partial = Attempt("misses the last body paragraph", [{**base, "paragraphs": targets[:-1]}])
     else:
-        partial = ("changes the next paragraph instead", t["unchanged"][:1])
-    return {"solutions": [
-        Solution("oracle", "sets the stated spacing on the target", [{**base, "paragraphs": targets}]),
-        Solution("near-miss-1", why, [{**base, "paragraphs": targets, "rule": wrong_rule, "value": wrong_value}]),
-        Solution("near-miss-2", partial[0], [{**base, "paragraphs": partial[1]}]),
-        Solution("near-miss-3", "changes every paragraph, title and headings included",
-                 [{**base, "paragraphs": [wc.norm(p) for p in layout.texts()]}]),
-    ]}
+        partial = Attempt("changes the next paragraph instead", [{**base, "paragraphs": target.unchanged[:1]}])
+    return Attempts(
+        Attempt("sets the stated spacing on the target", [{**base, "paragraphs": targets}]),
+        [Attempt(why, [{**base, "paragraphs": targets, "rule": wrong_rule, "value": wrong_value}]),
+         partial,
+         Attempt("changes every paragraph, title and headings included",
+                 [{**base, "paragraphs": [wc.norm(p) for p in layout.texts()]}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Set single, 1.5, double, exact or at-least line spacing on a paragraph or all body paragraphs.",
     knobs={"spacing": tuple(SPACINGS), "target": ("paragraph", "body")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -4,14 +4,16 @@ which is what Writer's toolbar buttons save."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.writer import kit as wc
 
 NAME = "writer.lists"
+STYLES = {"bullet": "List Bullet", "number": "List Number"}  # what the oracle applies
 KIND_WORDS = {"bullet": "a bulleted list", "number": "a numbered list (1, 2, 3 ...)"}
 PHRASINGS = (
     "Open {path} in LibreOffice Writer. Under the line {lead}, turn {span} into {kind}.{nested} Don't change the "
@@ -26,12 +28,23 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    kind, structure = values["params"]["kind"], values["params"]["structure"]
-    document = values["document"]
-    layout = wc.compose(rng, document, values["plan"], items=True)
+class Params(TypedDict):
+    kind: Literal["bullet", "number"]
+    structure: Literal["flat", "nested"]
+
+
+@dataclass(frozen=True)
+class Target:
+    kind: str  # bullet | number
+    items: list[str]  # locators of the first-level lines
+    subitems: list[str]  # locators of the second-level lines (nested only)
+    lead: str  # locator of the lead-in line, which is not part of the list
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
+    kind, structure = params["kind"], params["structure"]
+    layout = wc.compose(rng, document, plan, items=True)
     subs: dict[str, list[str]] = {}
     if structure == "nested":
         for item in rng.sample(document["items"], 2):
@@ -54,54 +67,45 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
                   "lines form the first level.")
     lead = layout.texts("lead")[0]
     facts = {"path": layout.path, "lead": wc.quoted(lead), "span": span, "kind": KIND_WORDS[kind], "nested": nested}
-    target = {"kind": kind, "items": items, "subitems": subitems, "lead": layout.locate(lead) or lead}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, facts, Target(kind, items, subitems, layout.locate(lead) or lead))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    args: dict[str, Any] = {"path": layout.path, "kind": t["kind"], "items": t["items"]}
-    if t["subitems"]:
-        args["subitems"] = t["subitems"]
-    return {"rubric": [Check(
-        id="list", criterion=f"In {layout.path}, the {len(t['items'])} action items are {t['kind']} list items"
-                             + (" with their sub-points at the second level" if t["subitems"] else "")
-                             + ", and no other paragraph is a list item.",
-        primitive="docx.list_paragraphs", args=args), wc.text_kept(layout)]}
+def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+    args: dict[str, Any] = {"path": layout.path, "kind": target.kind, "items": target.items}
+    if target.subitems:
+        args["subitems"] = target.subitems
+    return [Check(id="list", criterion=f"In {layout.path}, the {len(target.items)} action items are {target.kind} "
+                                       "list items"
+                                       + (" with their sub-points at the second level" if target.subitems else "")
+                                       + ", and no other paragraph is a list item.",
+                  primitive="docx.list_paragraphs", args=args),
+            wc.text_kept(layout), wc.chars_kept(layout, assets)]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    style = {"bullet": "List Bullet", "number": "List Number"}
-    other = "number" if t["kind"] == "bullet" else "bullet"
+def solve(layout: wc.Layout, target: Target) -> Attempts:
+    other = "number" if target.kind == "bullet" else "bullet"
 
     def ops(kind: str, items: list[str], subitems: list[str]) -> list[dict[str, Any]]:
-        out = [{"op": "docx.set_style", "path": layout.path, "paragraphs": items, "style": style[kind]}]
+        out = [{"op": "docx.set_style", "path": layout.path, "paragraphs": items, "style": STYLES[kind]}]
         if subitems:
             out.append({"op": "docx.set_style", "path": layout.path, "paragraphs": subitems,
-                        "style": f"{style[kind]} 2"})
+                        "style": f"{STYLES[kind]} 2"})
         return out
 
-    items, subs = t["items"], t["subitems"]
-    second = (Solution("near-miss-2", "keeps the sub-points at the first level", ops(t["kind"], items + subs, []))
-              if subs else Solution("near-miss-2", "leaves out the last item", ops(t["kind"], items[:-1], [])))
-    return {"solutions": [
-        Solution("oracle", f"applies {style[t['kind']]} to the items", ops(t["kind"], items, subs)),
-        Solution("near-miss-1", f"makes a {other} list instead", ops(other, items, subs)),
-        second,
-        Solution("near-miss-3", "includes the lead-in line in the list", ops(t["kind"], [t["lead"], *items], subs)),
-    ]}
+    kind, items, subs = target.kind, target.items, target.subitems
+    second = (Attempt("keeps the sub-points at the first level", ops(kind, items + subs, [])) if subs else
+              Attempt("leaves out the last item", ops(kind, items[:-1], [])))
+    return Attempts(
+        Attempt(f"applies {STYLES[kind]} to the items", ops(kind, items, subs)),
+        [Attempt(f"makes a {other} list instead", ops(other, items, subs)),
+         second,
+         Attempt("includes the lead-in line in the list", ops(kind, [target.lead, *items], subs))],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Format typed action items as a bulleted or numbered list, flat or with second-level sub-points.",
     knobs={"kind": ("bullet", "number"), "structure": ("flat", "nested")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -4,11 +4,12 @@ manual page break (Ctrl+Enter) or the paragraph's "page break before" setting.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.writer import kit as wc
 
 NAME = "writer.page_break"
@@ -23,11 +24,27 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    where = values["params"]["target"]
-    layout = wc.compose(rng, values["document"], values["plan"])
+class Params(TypedDict):
+    target: Literal["heading", "paragraph", "every_heading", "after_paragraph"]
+
+
+@dataclass(frozen=True)
+class Target:
+    where: str  # the `target` knob
+    paragraph: str | None  # the one paragraph that must start a page (heading, paragraph)
+    paragraphs: list[str]  # the paragraphs that must start a page (every_heading, after_paragraph)
+    at: int  # index (in `locs`) of the (first) paragraph that starts a page
+    locs: list[str]  # every paragraph's locator, in document order
+
+    @property
+    def targets(self) -> list[str]:
+        return [self.paragraph] if self.paragraph else self.paragraphs
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
+    where = params["target"]
+    layout = wc.compose(rng, document, plan)
     texts = layout.texts()
     locs = [layout.locate(t) or wc.norm(t) for t in texts]
     headings = [i for i, p in enumerate(layout.paragraphs) if p.role == "heading"]
@@ -53,57 +70,45 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         paragraphs = [locs[at]]
         task = (f"insert a manual page break right after the paragraph beginning {wc.quoted(locs[anchor])}, so that "
                 "whatever follows it starts on a new page")
-    facts = {"path": layout.path, "task": task}
-    target = {"where": where, "paragraph": paragraph, "paragraphs": paragraphs, "at": at, "locs": locs,
-              "headings": [locs[i] for i in headings]}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, {"path": layout.path, "task": task}, Target(where, paragraph, paragraphs, at, locs))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
+def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
     args: dict[str, Any] = {"path": layout.path}
-    if t["paragraph"]:
-        args["paragraph"] = t["paragraph"]
+    if target.paragraph:
+        args["paragraph"] = target.paragraph
     else:
-        args["paragraphs"] = t["paragraphs"]
-    starts = ", ".join(wc.quoted(p) for p in ([t["paragraph"]] if t["paragraph"] else t["paragraphs"]))
-    return {"rubric": [Check(
-        id="breaks", criterion=f"In {layout.path}, exactly these paragraphs start a new page: {starts}.",
-        primitive="docx.page_breaks", args=args), wc.text_kept(layout)]}
+        args["paragraphs"] = target.paragraphs
+    starts = ", ".join(wc.quoted(p) for p in target.targets)
+    return [Check(id="breaks", criterion=f"In {layout.path}, exactly these paragraphs start a new page: {starts}.",
+                  primitive="docx.page_breaks", args=args),
+            wc.text_kept(layout), wc.chars_kept(layout, assets)]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    locs, at = t["locs"], t["at"]
-    how = "property" if t["where"] in ("heading", "every_heading") else "run"
+def solve(layout: wc.Layout, target: Target) -> Attempts:
+    locs, at = target.locs, target.at
+    how = "property" if target.where in ("heading", "every_heading") else "run"
 
     def breaks(*selectors: str) -> list[dict[str, Any]]:
         return [{"op": "docx.page_break", "path": layout.path, "paragraph_start": s, "how": how} for s in selectors]
 
-    targets = [t["paragraph"]] if t["paragraph"] else t["paragraphs"]
+    targets = target.targets
     after = locs[at + 1] if at + 1 < len(locs) else locs[at - 2]
-    if t["where"] == "every_heading":
-        misses = [("misses the last heading", breaks(*targets[:-1])),
-                  ("breaks after each heading instead of before it", breaks(*(locs[locs.index(h) + 1]
-                                                                              for h in targets))),
-                  ("also breaks before the title block's last line", breaks(locs[at - 1], *targets))]
+    if target.where == "every_heading":
+        misses = [Attempt("misses the last heading", breaks(*targets[:-1])),
+                  Attempt("breaks after each heading instead of before it",
+                          breaks(*(locs[locs.index(h) + 1] for h in targets))),
+                  Attempt("also breaks before the title block's last line", breaks(locs[at - 1], *targets))]
     else:
-        misses = [("breaks one paragraph too late", breaks(after)),
-                  ("breaks one paragraph too early", breaks(locs[at - 1])),
-                  ("adds a second break before the next paragraph as well", breaks(*targets, after))]
-    return {"solutions": [Solution("oracle", "page break exactly where asked", breaks(*targets))] + [
-        Solution(f"near-miss-{i}", why, ops) for i, (why, ops) in enumerate(misses, start=1)]}
+        misses = [Attempt("breaks one paragraph too late", breaks(after)),
+                  Attempt("breaks one paragraph too early", breaks(locs[at - 1])),
+                  Attempt("adds a second break before the next paragraph as well", breaks(*targets, after))]
+    return Attempts(Attempt("page break exactly where asked", breaks(*targets)), misses)
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Insert a page break before a stated heading or paragraph, before every heading, or after a paragraph.",
     knobs={"target": ("heading", "paragraph", "every_heading", "after_paragraph")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -3,11 +3,12 @@ cm, mm or inches; sides not mentioned must keep their margins."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from preparers.docx import twips
 from workflows.writer import kit as wc
 
@@ -33,11 +34,23 @@ def _show(value: float) -> str:
     return f"{value:g}"
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    unit, sides = values["params"]["unit"], values["params"]["sides"]
-    layout = wc.compose(rng, values["document"], values["plan"])
+class Params(TypedDict):
+    unit: Literal["cm", "mm", "in"]
+    sides: Literal["all", "left_right", "top_bottom", "left_only"]
+
+
+@dataclass(frozen=True)
+class Target:
+    unit: str
+    value: float  # the new margin, in `unit`
+    sides: list[str]  # the margins to set (top, bottom, left, right)
+    keep: dict[str, int]  # the other margins: side -> their initial width in twips
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
+    unit, sides = params["unit"], params["sides"]
+    layout = wc.compose(rng, document, plan)
     initial = wc.DEFAULT_MARGIN[layout.paper]
     value = rng.choice([v for v in VALUES[unit] if abs(twips(v, unit) - initial) > 100])
     changed = SIDES[sides]
@@ -48,29 +61,21 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     kept = [s for s in ("top", "bottom", "left", "right") if s not in changed]
     keep = f"Leave the {' and '.join(kept)} margin{'s' if len(kept) > 1 else ''} as they are. " if kept else ""
     facts = {"path": layout.path, "margins": margins, "keep": keep}
-    target = {"unit": unit, "value": value, "sides": list(changed), "keep": {s: initial for s in kept},
-              "initial": initial}
-    return {"layout": layout, "facts": facts, "target": target}
+    return Goal(layout, facts, Target(unit, value, list(changed), {s: initial for s in kept}))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    args: dict[str, Any] = {"path": layout.path, "unit": t["unit"], **{s: t["value"] for s in t["sides"]}}
-    if t["keep"]:
-        args["keep"] = t["keep"]
-    return {"rubric": [Check(
-        id="margins", criterion=f"{layout.path} has {', '.join(t['sides'])} margin(s) of {_show(t['value'])} "
-                                f"{t['unit']}; the other margins are unchanged.",
-        primitive="docx.page_margins", args=args), wc.text_kept(layout)]}
+def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+    args: dict[str, Any] = {"path": layout.path, "unit": target.unit, **{s: target.value for s in target.sides}}
+    if target.keep:
+        args["keep"] = target.keep
+    return [Check(id="margins", criterion=f"{layout.path} has {', '.join(target.sides)} margin(s) of "
+                                          f"{_show(target.value)} {target.unit}; the other margins are unchanged.",
+                  primitive="docx.page_margins", args=args),
+            wc.text_kept(layout), wc.chars_kept(layout, assets)]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    unit, value, sides = t["unit"], t["value"], t["sides"]
+def solve(layout: wc.Layout, target: Target) -> Attempts:
+    unit, value, sides = target.unit, target.value, target.sides
     set_ = {"op": "docx.set_margins", "path": layout.path}
     right = twips(value, unit)
     other_unit = {"cm": "in", "mm": "in", "in": "cm"}[unit]
@@ -78,21 +83,18 @@ def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     partial = sides[:1] if len(sides) > 1 else ["right"]
     overreach = ["top", "bottom", "left", "right"] if len(sides) < 4 else ["top", "bottom"]
     last_why = "sets every margin, not only the asked ones" if len(sides) < 4 else "sets top and bottom only"
-    return {"solutions": [
-        Solution("oracle", "sets the stated margins", [{**set_, **{s: right for s in sides}}]),
-        Solution("near-miss-1", f"types the value as {other_unit} instead of {unit}",
-                 [{**set_, **{s: wrong for s in sides}}]),
-        Solution("near-miss-2", "changes only some of the asked margins" if len(sides) > 1 else
+    return Attempts(
+        Attempt("sets the stated margins", [{**set_, **{s: right for s in sides}}]),
+        [Attempt(f"types the value as {other_unit} instead of {unit}", [{**set_, **{s: wrong for s in sides}}]),
+         Attempt("changes only some of the asked margins" if len(sides) > 1 else
                  "changes the right margin instead of the left", [{**set_, **{s: right for s in partial}}]),
-        Solution("near-miss-3", last_why, [{**set_, **{s: right for s in overreach}}]),
-    ]}
+         Attempt(last_why, [{**set_, **{s: right for s in overreach}}])],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Set page margins (all, left/right, top/bottom or left only) in cm, mm or inches.",
     knobs={"unit": ("cm", "mm", "in"), "sides": ("all", "left_right", "top_bottom", "left_only")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

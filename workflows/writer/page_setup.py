@@ -5,12 +5,12 @@ The initial document has the other orientation, usually on another paper, so bot
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
-from typing import Any
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.writer import kit as wc
 
 NAME = "writer.page_setup"
@@ -28,56 +28,59 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    paper, orientation = values["params"]["paper"], values["params"]["orientation"]
-    layout = wc.compose(rng, values["document"], values["plan"])
+class Params(TypedDict):
+    paper: Literal["A4", "Letter", "Legal", "A5"]
+    orientation: Literal["landscape", "portrait"]
+
+
+@dataclass(frozen=True)
+class Target:
+    paper: str
+    orientation: str
+    start_paper: str  # the initial document's paper
+    start: str  # the initial document's orientation
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
+    paper, orientation = params["paper"], params["orientation"]
+    layout = wc.compose(rng, document, plan)
     start_paper = rng.choice([p for p in ("A4", "Letter") if p != paper])
     start = "portrait" if orientation == "landscape" else "landscape"
     layout = replace(layout, paper=start_paper, orientation=start)
     facts = {"path": layout.path, "paper": paper, "orientation": orientation}
-    return {"layout": layout, "facts": facts,
-            "target": {"paper": paper, "orientation": orientation, "start_paper": start_paper, "start": start}}
+    return Goal(layout, facts, Target(paper, orientation, start_paper, start))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    return {"rubric": [Check(
-        id="page", criterion=f"Every page of {layout.path} is {t['paper']} in {t['orientation']} orientation.",
-        primitive="docx.page_size", args={"path": layout.path, "paper": t["paper"], "orientation": t["orientation"]}),
-        wc.text_kept(layout)]}
+def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+    return [Check(id="page", criterion=f"Every page of {layout.path} is {target.paper} in {target.orientation} "
+                                       "orientation.",
+                  primitive="docx.page_size",
+                  args={"path": layout.path, "paper": target.paper, "orientation": target.orientation}),
+            wc.text_kept(layout), wc.chars_kept(layout, assets)]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
+def solve(layout: wc.Layout, target: Target) -> Attempts:
     base = {"op": "docx.set_page", "path": layout.path}
-    paper, orientation = t["paper"], t["orientation"]
-    other = next(p for p in PAPERS if p not in (paper, t["start_paper"]))
-    third = (Solution("near-miss-3", "flips the orientation flag but keeps portrait page dimensions",
-                      [{**base, "paper": paper, "orientation": orientation, "swap": False}])
+    paper, orientation = target.paper, target.orientation
+    other = next(p for p in PAPERS if p not in (paper, target.start_paper))
+    third = (Attempt("flips the orientation flag but keeps portrait page dimensions",
+                     [{**base, "paper": paper, "orientation": orientation, "swap": False}])
              if orientation == "landscape" else
-             Solution("near-miss-3", f"picks {other} instead of {paper}",
-                      [{**base, "paper": other, "orientation": orientation}]))
-    return {"solutions": [
-        Solution("oracle", f"{paper} {orientation}", [{**base, "paper": paper, "orientation": orientation}]),
-        Solution("near-miss-1", f"sets {paper} but keeps the {t['start']} orientation",
-                 [{**base, "paper": paper, "orientation": t["start"]}]),
-        Solution("near-miss-2", f"turns the page {orientation} but keeps {t['start_paper']} paper",
-                 [{**base, "paper": t["start_paper"], "orientation": orientation}]),
-        third,
-    ]}
+             Attempt(f"picks {other} instead of {paper}", [{**base, "paper": other, "orientation": orientation}]))
+    return Attempts(
+        Attempt(f"{paper} {orientation}", [{**base, "paper": paper, "orientation": orientation}]),
+        [Attempt(f"sets {paper} but keeps the {target.start} orientation",
+                 [{**base, "paper": paper, "orientation": target.start}]),
+         Attempt(f"turns the page {orientation} but keeps {target.start_paper} paper",
+                 [{**base, "paper": target.start_paper, "orientation": orientation}]),
+         third],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Set a document's paper size (A4, Letter, Legal, A5) and orientation (portrait or landscape).",
     knobs={"paper": PAPERS, "orientation": ("landscape", "portrait")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

@@ -3,11 +3,12 @@ optionally with a bold header row."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import random
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Asset, Check
 from workflows.writer import kit as wc
 
 NAME = "writer.table_insert"
@@ -25,13 +26,22 @@ PHRASINGS = (
 )
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    params = values["params"]
-    document = values["document"]
+class Params(TypedDict):
+    placement: Literal["after_paragraph", "end"]
+    header: Literal["plain", "bold"]
+
+
+@dataclass(frozen=True)
+class Target:
+    rows: list[list[str]]  # the table to insert, header row first
+    after: str | None  # locator of the paragraph the table follows; None: at the end of the document
+    bold: bool  # whether the header row must be bold
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
     at_end = params["placement"] == "end"
-    layout = wc.compose(rng, document, values["plan"], table="" if at_end else "lead")
+    layout = wc.compose(rng, document, plan, table="" if at_end else "lead")
     if at_end:
         layout = layout.with_blocks([b for b in layout.blocks if not (isinstance(b, wc.Para) and b.role == "closing")])
         after = None
@@ -47,51 +57,45 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     facts = {"path": layout.path, "where": where, "ncols": len(rows[0]), "nrows": len(rows),
              "rows": f"{shown} (cells separated by |, the first row is the header)",
              "bold": " Make the text of the header row bold." if bold else ""}
-    return {"layout": layout, "facts": facts, "target": {"rows": rows, "after": after, "bold": bold}}
+    return Goal(layout, facts, Target(rows, after, bold))
 
 
-@node("rubric", "rubric", ("layout", "target"), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    where = f"directly after the paragraph {wc.quoted(t['after'])}" if t["after"] else "at the end of the document"
-    args: dict[str, Any] = {"path": layout.path, "rows": t["rows"], "count": 1, "bold_header": t["bold"]}
-    if t["after"]:
-        args["after"] = t["after"]
-    return {"rubric": [Check(
-        id="table", criterion=f"{layout.path} has one table, {where}, holding exactly the stated {len(t['rows'])} "
-                              "rows" + (" with a bold header row." if t["bold"] else "."),
-        primitive="docx.table_inserted", args=args), wc.text_kept(layout)]}
+def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+    where = (f"directly after the paragraph {wc.quoted(target.after)}" if target.after else
+             "at the end of the document")
+    args: dict[str, Any] = {"path": layout.path, "rows": target.rows, "count": 1, "bold_header": target.bold}
+    if target.after:
+        args["after"] = target.after
+    bold = " with a bold header row." if target.bold else "."
+    return [Check(id="table", criterion=f"{layout.path} has one table, {where}, holding exactly the stated "
+                                        f"{len(target.rows)} rows{bold}",
+                  primitive="docx.table_inserted", args=args),
+            wc.text_kept(layout), wc.chars_kept(layout, assets)]
 
 
-@node("solve", "solve", ("layout", "target"), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    layout: wc.Layout = values["layout"]
-    t = values["target"]
-    rows: list[list[str]] = t["rows"]
-    base = {"op": "docx.insert_table", "path": layout.path, "bold_header": t["bold"]}
-    here = {"after": t["after"]} if t["after"] else {}
-    elsewhere = {} if t["after"] else {"after": layout.locate(layout.texts("body")[0])}
+def solve(layout: wc.Layout, target: Target) -> Attempts:
+    rows = target.rows
+    base = {"op": "docx.insert_table", "path": layout.path, "bold_header": target.bold}
+    here = {"after": target.after} if target.after else {}
+    elsewhere = {} if target.after else {"after": layout.locate(layout.texts("body")[0])}
     swapped = [list(r) for r in rows]
     swapped[1][1], swapped[2][1] = rows[2][1], rows[1][1]
     if swapped == rows:
         swapped[1][1] = rows[1][1] + " " + rows[1][2]
-    third = (Solution("near-miss-3", "leaves the header row in normal weight",
-                      [{**base, "rows": rows, **here, "bold_header": False}]) if t["bold"] else
-             Solution("near-miss-3", "mixes up two cells of the second column", [{**base, "rows": swapped, **here}]))
-    return {"solutions": [
-        Solution("oracle", "inserts the stated rows at the stated place", [{**base, "rows": rows, **here}]),
-        Solution("near-miss-1", "leaves out the last row", [{**base, "rows": rows[:-1], **here}]),
-        Solution("near-miss-2", "inserts the table at the wrong place", [{**base, "rows": rows, **elsewhere}]),
-        third,
-    ]}
+    third = (Attempt("leaves the header row in normal weight", [{**base, "rows": rows, **here, "bold_header": False}])
+             if target.bold else
+             Attempt("mixes up two cells of the second column", [{**base, "rows": swapped, **here}]))
+    return Attempts(
+        Attempt("inserts the stated rows at the stated place", [{**base, "rows": rows, **here}]),
+        [Attempt("leaves out the last row", [{**base, "rows": rows[:-1], **here}]),
+         Attempt("inserts the table at the wrong place", [{**base, "rows": rows, **elsewhere}]),
+         third],
+    )
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Insert a table with stated rows after a stated paragraph or at the end, optionally bold header.",
     knobs={"placement": ("after_paragraph", "end"), "header": ("plain", "bold")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )

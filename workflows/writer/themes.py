@@ -2,8 +2,8 @@
 
 Each `Theme` holds subject lines, audiences, sections (heading variants + sentences), list items with two
 sub-points each, and a three-column table spec. Sentences use `{slot}` fields filled per document
-(see `writer_content._context`). House rule for all text here: no hyphens, slashes, apostrophes, percent or
-currency signs, and no two sentences of a theme share their first four words.
+(see `workflows.writer.content._context`). House rule for all text here: no hyphens, slashes, apostrophes,
+percent or currency signs, and no two sentences of a theme share their first four words.
 """
 
 from __future__ import annotations

@@ -7,11 +7,13 @@ whitespace-separated tokens; characters are counted per paragraph, paragraph bre
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, TypedDict
 
-from forge.dag import NodeContext, Workflow, node
-from forge.model import Check, Solution
+from forge.family import Attempt, Attempts, Goal, family
+from forge.model import Check
 from verifiers.grounding import leaks
 from workflows.writer import kit as wc
 
@@ -40,11 +42,22 @@ def measure(texts: Sequence[str], metric: str) -> int:
     return sum(len("".join(t.split())) for t in texts)
 
 
-@node("goal", "goal", ("params", "document", "plan"), ("layout", "facts", "target"))
-def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    rng = ctx.rng("goal")
-    metric, scope = values["params"]["metric"], values["params"]["scope"]
-    layout = wc.compose(rng, values["document"], values["plan"])
+class Params(TypedDict):
+    metric: Literal["words", "characters", "characters_no_spaces"]
+    scope: Literal["document", "paragraph", "section"]
+
+
+@dataclass(frozen=True)
+class Target:
+    answer: str  # the text file the count goes into
+    value: int  # the right count
+    wrong: list[tuple[str, int]]  # (how a near-miss miscounts, the number it writes)
+
+
+def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
+         ) -> Goal[wc.Layout, Target]:
+    metric, scope = params["metric"], params["scope"]
+    layout = wc.compose(rng, document, plan)
     paras = layout.paragraphs
     answer = f"{layout.folder}/{rng.choice(('count', 'word_count', 'length', 'answer'))}.txt"
     options = []
@@ -82,33 +95,26 @@ def goal(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         flipped = "characters_no_spaces" if metric == "characters" else "characters"
         wrong[1] = (f"reports {METRICS[flipped]} instead", measure(texts, flipped))
     wrong = [(why, v if v != value else value + 1) for why, v in wrong]
-    return {"layout": layout, "facts": facts, "target": {"answer": answer, "value": value, "wrong": wrong}}
+    return Goal(layout, facts, Target(answer, value, wrong))
 
 
-@node("rubric", "rubric", ("target",), ("rubric",))
-def rubric(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-    return {"rubric": [Check(id="count", criterion=f"{t['answer']} holds the correct count and nothing else.",
-                             primitive="docx.answer_number", args={"path": t["answer"], "value": t["value"]})]}
+def rubric(target: Target) -> list[Check]:
+    return [Check(id="count", criterion=f"{target.answer} holds the correct count and nothing else.",
+                  primitive="docx.answer_number", args={"path": target.answer, "value": target.value})]
 
 
-@node("solve", "solve", ("target",), ("solutions",))
-def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
-    t = values["target"]
-
+def solve(target: Target) -> Attempts:
     def write(value: int) -> list[dict[str, Any]]:
-        return [{"op": "docx.write_text", "path": t["answer"], "text": f"{value}\n"}]
+        return [{"op": "docx.write_text", "path": target.answer, "text": f"{value}\n"}]
 
-    return {"solutions": [Solution("oracle", "writes the right count", write(t["value"])),
-                          Solution("near-miss-1", "off by one", write(t["value"] - 1))] + [
-        Solution(f"near-miss-{i}", why, write(v)) for i, (why, v) in enumerate(t["wrong"], start=2)]}
+    return Attempts(Attempt("writes the right count", write(target.value)),
+                    [Attempt("off by one", write(target.value - 1)),
+                     *(Attempt(why, write(v)) for why, v in target.wrong)])
 
 
-WORKFLOW = Workflow(
-    name=NAME,
-    version=1,
-    apps=(wc.APP,),
+WORKFLOW = family(
+    NAME, wc.WRITER,
     description="Count words or characters of a document, paragraph or section and write the number to a file.",
     knobs={"metric": tuple(METRICS), "scope": ("document", "paragraph", "section")},
-    nodes=(*wc.source_nodes(), goal, wc.prepare, wc.instruction(NAME, PHRASINGS), rubric, solve),
+    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
 )
