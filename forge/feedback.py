@@ -8,6 +8,8 @@ Two inputs, both walked by `ingest`:
   (`infra` = true) and left out of the difficulty statistics (forge.stats).
 - JSONL files, one row per attempt:
   `{task_id, success | score, steps?, tokens?, failure_reason?, model?, failed_checks?}`.
+- optionally (`states`, `forge feedback ingest --states DIR`) the student's final states, `DIR/<task_id>/`: the
+  rubric is re-run on each (sandboxed, as `forge check` does) to get per-check outcomes the results lack.
 
 Task ids map back to catalog tasks (an OSWorld export keeps Forge's task id as the OSWorld id); ids the
 catalog does not hold are reported and skipped. A malformed input stops the ingest before anything is
@@ -35,8 +37,8 @@ import hashlib
 import json
 import math
 from collections import Counter
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -45,6 +47,7 @@ from sqlalchemy import select
 from forge.catalog import Catalog, StudentResultRow, TaskRow
 from forge.errors import ForgeError
 from forge.ids import digest
+from forge.sandbox import Sandbox
 
 #: Files that mark a folder as one task's result folder in the OSWorld layout.
 _MARKERS = ("result.txt", "traj.jsonl", "runtime.log")
@@ -90,9 +93,11 @@ class IngestReport:
     infra: int = 0
     unknown: list[tuple[str, str]] = field(default_factory=list)  # (source, task id)
     rounds: set[int] = field(default_factory=set)
+    rechecked: int = 0  # attempts whose failed checks came from re-running the rubric on their final state
 
     def as_dict(self) -> dict[str, Any]:
         return {"added": self.added, "already_ingested": self.already, "infra_failures": self.infra,
+                "rechecked": self.rechecked,
                 "unknown": [{"source": s, "task_id": t} for s, t in self.unknown], "rounds": sorted(self.rounds)}
 
 
@@ -321,14 +326,48 @@ def collect(path: Path, known_runs: frozenset[str] | set[str] = frozenset()) -> 
     return _read_jsonl_files(files, known_runs) + attempts
 
 
-def ingest(catalog: Catalog, path: Path, round_n: int | None = None) -> IngestReport:
+def rerun_rubrics(attempts: list[Attempt], states: Path, packages: Mapping[str, str | None],
+                  sandbox: Sandbox) -> tuple[list[Attempt], int]:
+    """Attempts that ran and carry no `failed_checks`, whose final state is `states/<task_id>/` (the folder that
+    stands for /home/user), get them from the package's rubric re-run on that state through the sandboxed check
+    path `forge check` uses (the state is untrusted: copied without following links, read by a confined worker).
+    Returns the attempts and how many were re-checked. Identity is unchanged: the state adds what the results
+    did not say, it is not another attempt."""
+    from forge.package import load_package
+    from forge.solve import check_state
+
+    if not states.is_dir() or states.is_symlink():
+        raise FeedbackError(f"{states}: --states must be a folder holding one final state per task id")
+    out, checked = [], 0
+    for attempt in attempts:
+        folder = states / attempt.task_id
+        package = packages.get(attempt.task_id)
+        if attempt.infra or attempt.failed_checks is not None or package is None or folder.is_symlink() \
+                or not folder.is_dir():
+            out.append(attempt)
+            continue
+        outcomes = check_state(load_package(Path(package)), sandbox, folder)
+        out.append(replace(attempt, failed_checks=[o["id"] for o in outcomes if not o["passed"]]))
+        checked += 1
+    return out, checked
+
+
+def ingest(catalog: Catalog, path: Path, round_n: int | None = None, *, states: Path | None = None,
+           sandbox: Sandbox | None = None) -> IngestReport:
     """Read every attempt under `path` (all-or-nothing on malformed input) and add the new ones.
 
-    An attempt's round is `round_n` when given, else the round its task was generated in."""
+    An attempt's round is `round_n` when given, else the round its task was generated in. With `states`, the
+    rubric is re-run on each attempt's final state there (see `rerun_rubrics`)."""
     with catalog.session() as session:
         known_runs = set(session.scalars(select(StudentResultRow.source_run).distinct()))
     attempts = collect(path, known_runs)
     report = IngestReport()
+    if states is not None:
+        with catalog.session() as session:
+            ids = sorted({a.task_id for a in attempts})
+            packages = {row.id: row.path for i in range(0, len(ids), 500) for row in session.execute(
+                select(TaskRow.id, TaskRow.path).where(TaskRow.id.in_(ids[i:i + 500])))}
+        attempts, report.rechecked = rerun_rubrics(attempts, states, packages, sandbox or Sandbox())
     with catalog.session() as session, session.begin():
         ids = sorted({a.task_id for a in attempts})
         tasks: dict[str, tuple[str, int]] = {}

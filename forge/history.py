@@ -6,26 +6,29 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
-
-from forge.catalog import Catalog, RoundRow, SkillRow, TaxonomyChangeRow
+from forge.catalog import Catalog
 from forge.database import shown
 from forge.errors import UnknownNameError, did_you_mean
 
 
 def per_round(catalog: Catalog) -> list[dict[str, Any]]:
-    """For round 0 (the seed) and every recorded round: skills that existed at its end, added and retired in
-    it, and the existing skills per app (a multi-app skill counts under `multi_apps`)."""
-    with catalog.session() as session:
-        skills = list(session.execute(select(SkillRow.id, SkillRow.app, SkillRow.round)))
-        retired = Counter(session.scalars(select(TaxonomyChangeRow.round).where(TaxonomyChangeRow.action == "retire")))
-        rounds = sorted({0, *session.scalars(select(RoundRow.id)), *(r for _, _, r in skills)})
+    """For round 0 (the seed) and every recorded round: skills that existed at its end (atomic single-app skills
+    and multi-app chains apart), added (the same split) and retired in it, and the existing skills per app (a
+    multi-app skill counts under `multi_apps`)."""
+    skills, retired, recorded = catalog.skill_rounds()
+    rounds = sorted({0, *recorded, *(r for _, _, r in skills)})
     table = []
     for number in rounds:
         existing = [(sid, app) for sid, app, r in skills if r <= number]
-        table.append({"round": number, "skills": len(existing), "added": sum(r == number for _, _, r in skills),
+        added = [app for _, app, r in skills if r == number]
+        chains = sum(app == "multi_apps" for _, app in existing)
+        table.append({"round": number, "skills": len(existing), "added": len(added),
                       "retired": retired.get(number, 0),
-                      "multi_app": sum(app == "multi_apps" for _, app in existing),
+                      # atomic = single-app skills; chains = multi-app skills (steps that pass data on)
+                      "atomic": len(existing) - chains, "chains": chains,
+                      "added_atomic": sum(app != "multi_apps" for app in added),
+                      "added_chains": sum(app == "multi_apps" for app in added),
+                      "multi_app": chains,
                       "by_app": dict(sorted(Counter(app for _, app in existing).items()))})
     return table
 
@@ -44,21 +47,17 @@ class Step:
 def lineage(catalog: Catalog, skill_id: str) -> list[Step]:
     """The skill, then its parent, grandparent ... back to a seed skill; each with every change made to it."""
     steps: list[Step] = []
-    with catalog.session() as session:
-        current: str | None = skill_id
-        while current is not None and len(steps) < 50:
-            row = session.get(SkillRow, current)
-            if row is None:
-                if not steps:
-                    known = list(session.scalars(select(SkillRow.id)))
-                    hint = did_you_mean(skill_id, known)
-                    raise UnknownNameError(f"unknown skill {skill_id!r} in {shown(catalog.url)}.{hint} "
-                                           "List them with `forge sql \"SELECT id FROM skills\"`.")
-                break
-            changes = [{"round": c.round, "operator": c.operator, "action": c.action, "reason": c.reason,
-                        "stats": c.stats} for c in session.scalars(
-                            select(TaxonomyChangeRow).where(TaxonomyChangeRow.skill_id == current)
-                            .order_by(TaxonomyChangeRow.id))]
-            steps.append(Step(row.id, row.origin, row.round, row.operator, row.parent, dict(row.params), changes))
-            current = row.parent if row.parent != row.id else None
+    current: str | None = skill_id
+    while current is not None and len(steps) < 50:
+        row = catalog.skill(current)
+        if row is None:
+            if not steps:
+                hint = did_you_mean(skill_id, catalog.skill_ids())
+                raise UnknownNameError(f"unknown skill {skill_id!r} in {shown(catalog.url)}.{hint} "
+                                       "List them with `forge sql \"SELECT id FROM skills\"`.")
+            break
+        changes = [{"round": c.round, "operator": c.operator, "action": c.action, "reason": c.reason,
+                    "stats": c.stats} for c in catalog.changes(current)]
+        steps.append(Step(row.id, row.origin, row.round, row.operator, row.parent, dict(row.params), changes))
+        current = row.parent if row.parent != row.id else None
     return steps

@@ -20,10 +20,10 @@ from html import escape
 from pathlib import Path
 from string import Template
 
-from sqlalchemy import func, select
-
-from forge.catalog import Catalog, RunRow, SkillRow, StudentResultRow, TaskRow
+from forge.catalog import Catalog
+from forge.database import shown
 from forge.report_svg import bar_chart
+from forge.student import MODEL as SIMULATED
 
 TEMPLATE = Path(__file__).resolve().parent / "templates" / "report.html"
 RECENT_RUNS = 12
@@ -38,23 +38,23 @@ class Chart:
 
 
 def taxonomy_chart(catalog: Catalog) -> Chart:
-    with catalog.session() as s:
-        rows = s.execute(select(SkillRow.app, SkillRow.round, func.count()).where(SkillRow.status != "retired")
-                         .group_by(SkillRow.app, SkillRow.round)).all()
-    note = "Active skills per app, split by the round that added them (0 = seed taxonomy)."
+    rows = catalog.active_skills()
+    chains = sum(r[2] for r in rows if r[0] == "multi_apps")
+    note = (f"Active skills per app, split by the round that added them (0 = seed taxonomy): "
+            f"{sum(r[2] for r in rows) - chains:,} atomic (single-app) skills and {chains:,} chains (multi-app "
+            "skills whose steps pass data on, under multi_apps).")
     if not rows:
         return Chart("taxonomy", "Taxonomy size by app and round", note, None)
     apps = sorted({r[0] for r in rows})
-    rounds = sorted({int(r[1] or 0) for r in rows})
-    counts = {(r[0], int(r[1] or 0)): r[2] for r in rows}
+    rounds = sorted({r[1] for r in rows})
+    counts = {(r[0], r[1]): r[2] for r in rows}
     series = {f"round {n}": [float(counts.get((a, n), 0)) for a in apps] for n in rounds}
     return Chart("taxonomy", "Taxonomy size by app and round", note,
                  bar_chart("taxonomy", "skills by app and round", apps, series, stacked=True))
 
 
 def gate_chart(catalog: Catalog) -> Chart:
-    with catalog.session() as s:
-        rows = s.execute(select(TaskRow.status, func.count()).group_by(TaskRow.status)).all()
+    rows = catalog.tasks_by_status()
     note = "Every generated task by the class the gate gave it."
     if not rows:
         return Chart("gate", "Acceptance by gate class", note, None)
@@ -67,13 +67,7 @@ def gate_chart(catalog: Catalog) -> Chart:
 
 
 def student_chart(catalog: Catalog) -> Chart:
-    from forge.student import MODEL as SIMULATED
-
-    with catalog.session() as s:
-        rows = s.execute(select(func.coalesce(SkillRow.family, StudentResultRow.skill_id), StudentResultRow.round,
-                                StudentResultRow.success, StudentResultRow.model)
-                         .outerjoin(SkillRow, SkillRow.id == StudentResultRow.skill_id)
-                         .where(StudentResultRow.infra.is_(False), StudentResultRow.success.is_not(None))).all()
+    rows = catalog.student_outcomes()
     title = "Student pass rate by family and round"
     note = ("Share of the student's attempts that succeeded, per family and round, with successes/attempts "
             "(infrastructure failures excluded); a family without attempts in a round shows \"no data\".")
@@ -107,18 +101,14 @@ def llm_charts(catalog: Catalog) -> list[Chart]:
     """Tokens and cost per task, by app, over the tasks of runs that used a model: a task's own answers (cached
     ones included: the task needs them), counted once however often it was regenerated. Offline runs spend
     nothing and are left out: their token counts are estimates (`llm_calls.estimated_tokens`)."""
-    with catalog.session() as s:
-        usage = s.execute(select(TaskRow.app, func.count(), func.sum(TaskRow.prompt_tokens + TaskRow.completion_tokens),
-                                 func.sum(TaskRow.cost_usd))
-                          .join(RunRow, RunRow.id == TaskRow.run_id)
-                          .where(RunRow.backend != "offline").group_by(TaskRow.app)).all()
+    usage = catalog.model_usage_by_app()
     tokens_note = ("LLM tokens (prompt + completion) per task generated with a model, by app; offline runs use none "
                    "and are not shown.")
     cost_note = "LLM cost per task generated with a model, by app (USD); offline runs cost nothing."
     if not usage:
         return [Chart("tokens", "Tokens per task", tokens_note, None), Chart("cost", "Cost per task", cost_note, None)]
     apps = sorted(r[0] for r in usage)
-    per_app = {r[0]: (int(r[1]), float(r[2] or 0), float(r[3] or 0)) for r in usage}
+    per_app = {r[0]: (r[1], r[2], r[3]) for r in usage}
     tokens: list[float | None] = [per_app[a][1] / per_app[a][0] for a in apps]
     cost: list[float | None] = [per_app[a][2] / per_app[a][0] for a in apps]
     labels = [f"{a} (n={per_app[a][0]})" for a in apps]
@@ -131,18 +121,13 @@ def llm_charts(catalog: Catalog) -> list[Chart]:
 def throughput_chart(catalog: Catalog) -> Chart:
     """Tasks a run generated and gated itself per minute: tasks it skipped because an earlier run had recorded
     them (a resumed run) did no work and are not counted; a run that recorded nothing is left out."""
-    with catalog.session() as s:
-        runs = list(s.scalars(select(RunRow).where(RunRow.finished_at.is_not(None)).order_by(RunRow.id.desc())
-                              .limit(RECENT_RUNS)))
-        made = dict(s.execute(select(TaskRow.run_id, func.count()).where(TaskRow.run_id.in_([r.id for r in runs]))
-                              .group_by(TaskRow.run_id)).all()) if runs else {}
+    runs = catalog.recent_runs(RECENT_RUNS)
     note = (f"Tasks generated and gated per minute of wall-clock time, last {RECENT_RUNS} finished runs; only the "
             "tasks a run recorded itself (resumed tasks are skipped work).")
     labels: list[str] = []
     rates: list[float | None] = []
-    for run in reversed(runs):
+    for run, done in reversed(runs):
         minutes = _minutes(run.started_at, run.finished_at)
-        done = int(made.get(run.id, 0))
         if minutes and done:
             labels.append(f"run {run.id} ({run.started_at[:10]}, {done} tasks)")
             rates.append(done / minutes)
@@ -161,15 +146,7 @@ def _minutes(start: str, end: str | None) -> float:
 
 
 def _summary(catalog: Catalog) -> str:
-    with catalog.session() as s:
-        numbers = {
-            "skills": s.scalar(select(func.count()).select_from(SkillRow)) or 0,
-            "tasks": s.scalar(select(func.count()).select_from(TaskRow)) or 0,
-            "accepted": s.scalar(select(func.count()).select_from(TaskRow).where(TaskRow.status == "accepted")) or 0,
-            "student attempts": s.scalar(select(func.count()).select_from(StudentResultRow)) or 0,
-            "runs": s.scalar(select(func.count()).select_from(RunRow)) or 0,
-        }
-    return "".join(f"<div><b>{v:,}</b>{escape(k)}</div>" for k, v in numbers.items())
+    return "".join(f"<div><b>{v:,}</b>{escape(k)}</div>" for k, v in catalog.sizes().items())
 
 
 def render_report(catalog: Catalog) -> str:
@@ -182,9 +159,8 @@ def render_report(catalog: Catalog) -> str:
                 else '<p class="empty">No data yet.</p>')
         sections.append(f'<section id="section-{chart.id}"><h2>{escape(chart.title)}</h2>'
                         f"<p>{escape(chart.note)}</p>{body}</section>")
-    shown = catalog.engine.url.render_as_string(hide_password=True)
     return Template(TEMPLATE.read_text(encoding="utf-8")).substitute(
-        catalog=escape(shown), summary=_summary(catalog), sections="\n".join(sections))
+        catalog=escape(shown(catalog.url)), summary=_summary(catalog), sections="\n".join(sections))
 
 
 def write_report(catalog: Catalog, out: Path) -> Path:

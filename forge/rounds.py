@@ -6,17 +6,22 @@ plain `Generator` (the Prefect `round` flow calls the same two functions around 
 prepare_round(N), in order, each decision recorded in `taxonomy_changes`:
 1. `retire` and `reallocate` turn round N-1's per-skill statistics into weights (saturated skills lose
    weight, then retire; failed skills gain weight);
-2. `compose` (multi-app), `harder` (same-app extra step, or look-alike copies of the working file) and
-   `propose` (unused knob values) make `grow` candidates (default: as many as the task budget), drawn
-   toward the skills the student failed;
+2. `forge.expand.analysis` groups round N-1's attempts by family x axis level x failed check, and the operators
+   turn it into candidates (round 1, without statistics: `explore`, every axis level once per family):
+   `propose` (around each failure cluster), `variant` (every knob combination of a failing family along its
+   failing axes), `decompose` (the steps of a failing chain), `chain` (a chain whose steps all pass), then
+   harder variants of what passes (all of them for a student that fails nothing, else at most a tenth of the
+   rest). The statistics set how many; `limit` only samples what is probed now (scaled-down runs);
 3. `probe.admit` refuses duplicates and keeps the candidates whose k probe tasks all pass the gate;
-4. `reallocate.allocate` spreads the budget over the active skills by weight, 40 % to multi-app skills.
+4. `reallocate.allocate` spreads the budget over the active skills by weight, 40 % to multi-app skills, after
+   one task for each skill added this round (up to half of each share).
 Task ids of round N use the run seed `seed * 100 + N`, so rounds never collide. Preparing a round twice
 returns the plan recorded the first time (nothing is expanded twice).
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -27,28 +32,30 @@ from sqlalchemy import select, update
 from forge.catalog import Catalog, RoundRow, RunRow, SkillRow, TaskRow, TaxonomyChangeRow, now
 from forge.errors import ForgeError
 from forge.expand import (
+    Candidate,
     catalog_taxonomy,
+    chain,
     change,
-    compose,
-    harder,
     knob_key,
     propose,
     reallocate,
     record,
     retire,
     seed_taxonomy,
+    variant,
     weights,
 )
-from forge.expand.probe import DEFAULT_K, admit, blocked_family_pairs, refused_before
+from forge.expand.analysis import Analysis, analyse_round
+from forge.expand.probe import DEFAULT_K, admit, refused_before
 from forge.generate import Generator, Outcome
-from forge.ids import TaskId
+from forge.ids import TaskId, derive_seed
 from forge.llm import Backend
 from forge.sandbox import Sandbox
 from forge.stats import skill_stats
+from forge.taxonomy import Skill
 
-#: Shares of a round's new candidates per operator (`propose` gets what unused knob values there are).
-HARDER_SHARE = 0.35
-PROPOSE_SHARE = 0.05
+#: The weight of a step skill of a chain the student fails (a never-solved skill gets 4 from reallocate).
+STEP_WEIGHT = 2.5
 
 
 class RoundError(ForgeError, ValueError):
@@ -82,46 +89,93 @@ def _apply(catalog: Catalog, decisions: list[retire.Decision]) -> None:
                     row.status = "retired"
 
 
-def expand(catalog: Catalog, round_n: int, *, grow: int, k: int, seed: int, sandbox: Sandbox,
-           backend: Backend | None = None) -> dict[str, Any]:
+def candidates(catalog: Catalog, round_n: int, *, seed: int, taxonomy: dict[str, Skill],
+               backend: Backend | None = None) -> tuple[list[Candidate], list[tuple[str, str]], Analysis]:
+    """Round N's new skill candidates from round N-1's statistics (explore in round 1), deduplicated in operator
+    order, plus the proposer's refusals and the analysis they came from. Nothing is probed or written here."""
+    analysis = analyse_round(catalog, round_n - 1, taxonomy) if round_n > 1 else Analysis()
+    taken = {knob_key(s) for s in taxonomy.values()} | refused_before(catalog)
+    if analysis.attempts == 0:
+        return variant.explore(round_n=round_n, seed=seed, taken=taken), [], analysis
+    proposed, bad = propose.propose(analysis=analysis, round_n=round_n, seed=seed, taxonomy=taxonomy,
+                                    backend=backend)
+    fresh = []
+    for cand in proposed:
+        key = knob_key(cand.skill)
+        if key not in taken:
+            taken.add(key)
+            fresh.append(cand)
+    out = [*fresh, *variant.around_failures(analysis, round_n=round_n, taken=taken),
+           *chain.decompose(analysis, taxonomy, round_n=round_n, taken=taken),
+           *chain.chain(analysis, round_n=round_n, taken=taken)]
+    # Harder variants of what passes: all of them when nothing fails; else only as many as a tenth of the
+    # additions aimed at failures (the strongest skills first), so the taxonomy grows toward what is failed.
+    harder = variant.harder(analysis, taxonomy, round_n=round_n, taken=set(taken))
+    if out:
+        rank = {sid: (-(t.rate or 0.0), -t.attempts, sid) for sid, t in analysis.skills.items()}
+        harder = sorted(harder, key=lambda c: rank.get(str(c.stats.get("from")), (0.0, 0, "")))[:len(out) // 10]
+    return [*out, *harder], bad, analysis
+
+
+def sample_candidates(found: list[Candidate], limit: int | None, seed: int, round_n: int) -> list[Candidate]:
+    """At most `limit` candidates, a seeded sample that keeps each operator's share (for scaled-down runs and
+    tests: the statistics decide what is wanted, `limit` only how much of it is probed now)."""
+    if limit is None or len(found) <= limit:
+        return found
+    rng = random.Random(derive_seed(seed, round_n, "sample"))
+    by_op: dict[str, list[Candidate]] = {}
+    for cand in found:
+        by_op.setdefault(cand.operator, []).append(cand)
+    out: list[Candidate] = []
+    for _, cands in sorted(by_op.items()):
+        share = max(1, round(limit * len(cands) / len(found)))
+        out += rng.sample(cands, min(share, len(cands)))
+    return sorted(out[:limit], key=lambda c: c.skill.id)
+
+
+def expand(catalog: Catalog, round_n: int, *, k: int, seed: int, sandbox: Sandbox, backend: Backend | None = None,
+           limit: int | None = None) -> dict[str, Any]:
     """Steps 1-3 of a round (see the module docstring); returns what changed, by operator."""
     taxonomy = catalog_taxonomy(catalog)
     stats = skill_stats(catalog, round_n - 1) if round_n > 1 else {}
     current = weights(catalog)
     with catalog.session() as session:  # a rerun after a crash must not halve weights twice
         reweighted = session.scalar(select(TaxonomyChangeRow.id).where(
-            TaxonomyChangeRow.round == round_n, TaxonomyChangeRow.operator.in_((retire.OPERATOR, reallocate.OPERATOR))))
+            TaxonomyChangeRow.round == round_n, TaxonomyChangeRow.operator.in_((retire.OPERATOR, reallocate.OPERATOR,
+                                                                              chain.DECOMPOSE)),
+            TaxonomyChangeRow.action == "reweight"))
     retired = [] if reweighted else retire.decide(stats, current, round_n)
     realloc = [] if reweighted else reallocate.decide(stats, current, round_n, skip={d.skill_id for d in retired})
     _apply(catalog, retired + realloc)
     record(catalog, round_n, [change(op, d.action, d.skill_id, d.reason, stats=stats[d.skill_id].as_dict())
                               for op, ds in ((retire.OPERATOR, retired), (reallocate.OPERATOR, realloc)) for d in ds])
-    taken = {knob_key(s) for s in taxonomy.values()} | refused_before(catalog)
-    pressures = compose.pressure(stats, taxonomy)
-    proposed, bad = propose.propose(n=round(grow * PROPOSE_SHARE), round_n=round_n, seed=seed, taxonomy=taxonomy,
-                                    backend=backend)
+    found, bad, analysis = candidates(catalog, round_n, seed=seed, taxonomy=taxonomy, backend=backend)
+    after = weights(catalog)  # a step skill reallocate already weighed (or retire retired) keeps that weight
+    steps = [] if reweighted else [
+        retire.Decision(sid, "reweight", STEP_WEIGHT, f"{why}: weight {after[sid]:.2f} -> {STEP_WEIGHT:.2f}")
+        for sid, why in chain.step_skills(analysis).items() if 0 < after.get(sid, 0) < STEP_WEIGHT]
+    _apply(catalog, steps)
+    record(catalog, round_n, [change(chain.DECOMPOSE, d.action, d.skill_id, d.reason) for d in steps])
     record(catalog, round_n, [change(propose.OPERATOR, "refuse", label, f"proposal does not fit its family: {why}")
                               for label, why in bad])
-    taken |= {knob_key(c.skill) for c in proposed}
-    n_harder = round(grow * HARDER_SHARE)
-    blocked = blocked_family_pairs(catalog)
-    hard = harder.propose(n=n_harder, round_n=round_n, seed=seed, taken=taken, pressures=pressures, blocked=blocked)
-    multi = compose.propose(n=max(0, grow - len(proposed) - len(hard)), round_n=round_n, seed=seed, taken=taken,
-                            pressures=pressures, blocked=blocked)
-    admission = admit(catalog, [*multi, *hard, *proposed], taxonomy, round_n=round_n, k=k,
-                      seed=round_seed(seed, round_n) + 50, sandbox=sandbox)
+    probed = sample_candidates(found, limit, seed, round_n)
+    admission = admit(catalog, probed, taxonomy, round_n=round_n, k=k, seed=round_seed(seed, round_n) + 50,
+                      sandbox=sandbox)
     added = Counter(c.operator for c in admission.added)
     return {"retired": sum(d.action == "retire" for d in retired), "reweighted": len(realloc) + len(retired)
-            - sum(d.action == "retire" for d in retired), "candidates": len(multi) + len(hard) + len(proposed),
-            "added": dict(added), "refused": len(admission.refused) + len(bad), "probe_tasks": admission.probe_tasks,
-            "added_multi_app": sum(len(c.skill.apps) > 1 for c in admission.added)}
+            - sum(d.action == "retire" for d in retired), "wanted": dict(Counter(c.operator for c in found)),
+            "candidates": len(probed), "added": dict(added), "refused": len(admission.refused) + len(bad),
+            "probe_tasks": admission.probe_tasks, "attempts_analysed": analysis.attempts,
+            "added_chains": sum(len(c.skill.apps) > 1 for c in admission.added),
+            "added_atomic": sum(len(c.skill.apps) == 1 for c in admission.added)}
 
 
 def prepare_round(db: str | None, round_n: int, budget: int, seed: int, out: str, *, k: int = DEFAULT_K,
-                  grow: int | None = None, sandbox: Sandbox | None = None, backend: Backend | None = None
+                  limit: int | None = None, sandbox: Sandbox | None = None, backend: Backend | None = None
                   ) -> list[str]:
     """Expand from round N-1's statistics, allocate `budget` tasks, record the round; returns the task ids
-    to generate, in plan order. `grow` candidates are probed (default: `budget`). `out` is where the
+    to generate, in plan order. At most `limit` of the candidates the statistics call for are probed (default:
+    all). `out` is where the
     round's packages go (recorded with the round)."""
     if round_n < 1:
         raise RoundError(f"--round {round_n}: rounds are numbered from 1 (round 0 is the seed taxonomy)")
@@ -135,10 +189,13 @@ def prepare_round(db: str | None, round_n: int, budget: int, seed: int, out: str
     with catalog.session() as session, session.begin():
         session.merge(RoundRow(id=round_n, status="preparing", budget=budget, seed=seed, started_at=now(),
                                counts={"out": out}))
-    changes = expand(catalog, round_n, grow=budget if grow is None else grow, k=k, seed=seed,
+    changes = expand(catalog, round_n, limit=limit, k=k, seed=seed,
                      sandbox=sandbox or Sandbox(), backend=backend)
     taxonomy = catalog_taxonomy(catalog)
-    plan = reallocate.allocate(list(taxonomy.values()), weights(catalog), budget, seed, round_seed(seed, round_n))
+    with catalog.session() as session:
+        fresh = set(session.scalars(select(SkillRow.id).where(SkillRow.round == round_n)))
+    plan = reallocate.allocate(list(taxonomy.values()), weights(catalog), budget, seed, round_seed(seed, round_n),
+                               fresh=fresh)
     ids = [str(t) for t in plan]
     multi = sum(len(taxonomy[t.skill_id].apps) > 1 for t in plan)
     with catalog.session() as session, session.begin():
@@ -193,11 +250,11 @@ def finish_round(db: str | None, round_n: int, out: str, results: str | None) ->
 
 
 def run_round(db: str | None, round_n: int, budget: int, seed: int, out: str, *, results: str | None = None,
-              k: int = DEFAULT_K, grow: int | None = None, sandbox: Sandbox | None = None,
+              k: int = DEFAULT_K, limit: int | None = None, sandbox: Sandbox | None = None,
               progress: Callable[[Outcome], None] | None = None) -> dict[str, Any]:
     """prepare -> generate (a plain Generator over the plan) -> finish."""
     sandbox = sandbox or Sandbox()
-    ids = prepare_round(db, round_n, budget, seed, out, k=k, grow=grow, sandbox=sandbox)
+    ids = prepare_round(db, round_n, budget, seed, out, k=k, limit=limit, sandbox=sandbox)
     catalog = Catalog(db)
     run_id = catalog.start_run(seed=round_seed(seed, round_n), requested=len(ids), selection={"round": round_n},
                                out_dir=out, backend="offline")

@@ -1,14 +1,18 @@
 """A SIMULATED student: writes OSWorld-layout results for a round's accepted tasks, without running any agent.
 
-This is a stand-in so feedback rounds run offline end to end; its numbers say nothing about a real model.
-Each task's outcome is drawn from its own `random.Random` (seed, task id): the chance of success falls with
-the skill's difficulty (easy 0.85, medium 0.6, hard 0.35), times a fixed aptitude per family (0.55..1.1,
-hashed from the family name, so some families are systematically weak); for a composite skill it is the
-product over its parts, for a variant with look-alike copies 0.8 x its base's. About 3 % of runs crash
-(traj.jsonl ends with an `{"Error": ...}` line, no result.txt); about 30 % of the failed runs score a fraction
-(0.25, 0.5 or 0.75), as OSWorld's "and" metrics do.
+This is a stand-in so feedback rounds run offline end to end; its numbers say nothing about a real model. It has
+hidden, planted weaknesses, each a rule over what a task's skill says — its family, knob values and difficulty-axis
+levels (`Weakness.rule`), never the task's files or the rubric — and an outcome drawn from the task's own
+`random.Random` (seed, model, task id). A task no weakness touches succeeds with `base` (0.95 by default); one a
+weakness touches succeeds with that weakness's `chance`, which grows with practice: after `learn` earlier attempts
+at tasks the same weakness touches (earlier rounds, this model, read from the catalog) half the gap to `base` is
+closed, after 2 x `learn` three quarters, and so on. About 3 % of runs crash (traj.jsonl ends with an
+`{"Error": ...}` line, no result.txt); a failed run scores 0, or a fraction (0.25, 0.5, 0.75) a third of the time.
 
-Layout: `<out>/pyautogui/screenshot/<model>/<domain>/<task_id>/{result.txt, traj.jsonl}`.
+`PLANTED` is the student the benchmark uses (tables over 20 rows, date columns, the deepest folders, look-alike
+files, Thunderbird filters, Calc tables and totals carried into Writer: about a fifth of a first round's tasks);
+`ALL_PASS` fails nothing. Layout: `<out>/pyautogui/screenshot/<model>/<domain>/<task_id>/{result.txt,
+traj.jsonl}`; `write_jsonl` writes the same outcomes as one JSONL file instead.
 """
 
 from __future__ import annotations
@@ -16,71 +20,167 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 
-from forge.catalog import Catalog, TaskRow
+from forge.axes import axis_params
+from forge.catalog import Catalog, StudentResultRow, TaskRow
 from forge.expand import catalog_taxonomy
 from forge.ids import derive_seed
 from forge.taxonomy import Skill
-from workflows.composite import part_ids, seed_parts
-from workflows.distractors import NAME as DISTRACTORS
 
 MODEL = "simulated-student"
-BASE = {"easy": 0.85, "medium": 0.6, "hard": 0.35}
 CRASH = 0.03
-FRACTIONAL = 0.3
+FRACTIONAL = 1 / 3
+
+Rule = Callable[[str, Mapping[str, Any]], bool]
 
 
-def aptitude(family: str) -> float:
-    """A fixed per-family factor in 0.55..1.1: the simulated student's strengths and weaknesses."""
-    return 0.55 + 0.55 * (derive_seed("aptitude", family) % 1000) / 999
+@dataclass(frozen=True)
+class Weakness:
+    """A planted weakness: tasks whose (family, params with axis defaults filled) match `rule` succeed with
+    `chance` at first, closing half the gap to the student's base rate per `learn` practice attempts."""
+
+    name: str
+    rule: Rule
+    chance: float = 0.1
+    learn: int = 4
 
 
-def success_chance(skill: Skill, taxonomy: dict[str, Skill]) -> float:
-    """Composites: the product over their parts; a variant with look-alike copies: its base's, times 0.8."""
-    parts = part_ids(skill.family, skill.params)
-    if not parts:
-        return min(1.0, BASE.get(skill.difficulty, 0.6) * aptitude(skill.family))
-    chance = 0.8 if skill.family == DISTRACTORS else 1.0
-    for part_id in parts:
-        part = taxonomy.get(part_id)
-        family = part.family if part else seed_parts()[part_id].family
-        chance *= min(1.0, BASE[part.difficulty if part else "medium"] * aptitude(family))
-    return chance
+@dataclass(frozen=True)
+class SimulatedStudent:
+    name: str
+    weaknesses: tuple[Weakness, ...] = ()
+    base: float = 0.95
+
+    def hits(self, family: str, params: Mapping[str, Any]) -> list[Weakness]:
+        """The weaknesses a skill (family, params with axis defaults filled) touches."""
+        return [w for w in self.weaknesses if w.rule(family, params)]
+
+    def chance(self, family: str, params: Mapping[str, Any], practice: Mapping[str, int]) -> float:
+        """Success chance for a skill, given practice attempts per weakness name."""
+        chance = self.base
+        for weakness in self.hits(family, params):
+            learnt = 1 - 0.5 ** (practice.get(weakness.name, 0) / max(weakness.learn, 1))
+            chance = min(chance, weakness.chance + (self.base - weakness.chance) * learnt)
+        return chance
 
 
-def simulate(catalog: Catalog, round_n: int, out: Path, *, seed: int = 0, model: str = MODEL) -> Counter[str]:
-    """Write one result folder per accepted task of round `round_n`; returns counts (success, fail,
-    fractional, crash)."""
+def _level(params: Mapping[str, Any], axis: str, default: Any) -> Any:
+    return params.get(axis, default)
+
+
+#: The benchmark's student (see the module docstring).
+PLANTED = SimulatedStudent("planted", (
+    Weakness("tables over 20 rows", lambda f, p: _level(p, "rows", "8-16") not in ("8-16",)),
+    Weakness("date columns", lambda f, p: "date" in {str(v) for v in p.values()}),
+    Weakness("deep folders", lambda f, p: _level(p, "location", "near") == "deeper"),
+    Weakness("thunderbird filters", lambda f, p: f == "tb.create_filter"),
+    Weakness("look-alike files", lambda f, p: str(_level(p, "lookalikes", "0")) != "0"),
+    Weakness("Calc data into Writer", lambda f, p: f in ("multi.sheet_doc_table", "multi.totals_report")),
+))
+ALL_PASS = SimulatedStudent("all-pass", (), base=1.0)
+STUDENTS = {s.name: s for s in (PLANTED, ALL_PASS)}
+
+
+def skill_params(skill: Skill) -> dict[str, Any]:
+    """What the student reads of a skill: its knob values with every axis level filled in."""
+    from workflows import families
+
+    family = families().get(skill.family)
+    return {**skill.params, **(axis_params(skill.params, family.axes) if family else {})}
+
+
+def practice(catalog: Catalog, student: SimulatedStudent, before_round: int, model: str,
+             taxonomy: Mapping[str, Skill]) -> Counter[str]:
+    """Attempts this model made, in rounds before `before_round`, at tasks each weakness touches."""
+    with catalog.session() as session:
+        rows = session.execute(select(StudentResultRow.skill_id).where(
+            StudentResultRow.model == model, StudentResultRow.round < before_round,
+            StudentResultRow.infra.is_(False)))
+        done = Counter(r.skill_id for r in rows)
+    out: Counter[str] = Counter()
+    for skill_id, n in done.items():
+        skill = taxonomy.get(skill_id)
+        if skill is not None:
+            for weakness in student.hits(skill.family, skill_params(skill)):
+                out[weakness.name] += n
+    return out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    task_id: str
+    app: str
+    skill_id: str
+    kind: str  # success | fail | fractional | crash
+    score: float | None
+    steps: int
+
+
+def outcomes(catalog: Catalog, round_n: int, *, student: SimulatedStudent = PLANTED, seed: int = 0,
+             model: str = MODEL) -> list[Outcome]:
+    """The simulated outcome of every accepted task of round `round_n`, in task id order."""
     taxonomy = catalog_taxonomy(catalog)
+    learnt = practice(catalog, student, round_n, model, taxonomy)
     with catalog.session() as session:
         tasks = list(session.execute(select(TaskRow.id, TaskRow.skill_id, TaskRow.app)
                                      .where(TaskRow.round == round_n, TaskRow.status == "accepted")
                                      .order_by(TaskRow.id)))
-    counts: Counter[str] = Counter()
+    out = []
     for task_id, skill_id, app in tasks:
         rng = random.Random(derive_seed(seed, model, task_id))
-        folder = out / "pyautogui" / "screenshot" / model / app / task_id
-        folder.mkdir(parents=True, exist_ok=True)
         steps = rng.randint(3, 25)
-        lines = [{"step_num": i, "action": "pyautogui.click()", "response": "(simulated)", "reward": 0, "done":
-                  i == steps, "info": {}, "screenshot_file": f"step_{i}.png"} for i in range(1, steps + 1)]
         if rng.random() < CRASH:
-            lines = lines[:rng.randint(1, steps)] + [{"Error": "simulated crash: the VM stopped responding"}]
-            (folder / "result.txt").unlink(missing_ok=True)
-            counts["crash"] += 1
+            out.append(Outcome(task_id, app, skill_id, "crash", None, rng.randint(1, steps)))
+            continue
+        skill = taxonomy.get(skill_id)
+        chance = student.chance(skill.family, skill_params(skill), learnt) if skill else 0.5
+        if rng.random() < chance:
+            out.append(Outcome(task_id, app, skill_id, "success", 1.0, steps))
+        elif rng.random() < FRACTIONAL:
+            out.append(Outcome(task_id, app, skill_id, "fractional", rng.choice((0.25, 0.5, 0.75)), steps))
         else:
-            skill = taxonomy.get(skill_id)
-            chance = success_chance(skill, taxonomy) if skill else 0.5
-            if rng.random() < chance:
-                score, kind = 1.0, "success"
-            elif rng.random() < FRACTIONAL:
-                score, kind = rng.choice((0.25, 0.5, 0.75)), "fractional"
-            else:
-                score, kind = 0.0, "fail"
-            (folder / "result.txt").write_text(f"{score}\n")
-            counts[kind] += 1
+            out.append(Outcome(task_id, app, skill_id, "fail", 0.0, steps))
+    return out
+
+
+def simulate(catalog: Catalog, round_n: int, out: Path, *, seed: int = 0, model: str = MODEL,
+             student: SimulatedStudent = PLANTED) -> Counter[str]:
+    """Write one OSWorld result folder per accepted task of round `round_n`; returns counts (success, fail,
+    fractional, crash)."""
+    counts: Counter[str] = Counter()
+    for o in outcomes(catalog, round_n, student=student, seed=seed, model=model):
+        folder = out / "pyautogui" / "screenshot" / model / o.app / o.task_id
+        folder.mkdir(parents=True, exist_ok=True)
+        lines: list[dict[str, Any]] = [
+            {"step_num": i, "action": "pyautogui.click()", "response": "(simulated)", "reward": 0,
+             "done": i == o.steps, "info": {}, "screenshot_file": f"step_{i}.png"} for i in range(1, o.steps + 1)]
+        if o.kind == "crash":
+            lines.append({"Error": "simulated crash: the VM stopped responding"})
+            (folder / "result.txt").unlink(missing_ok=True)
+        else:
+            (folder / "result.txt").write_text(f"{o.score}\n")
         (folder / "traj.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+        counts[o.kind] += 1
+    return counts
+
+
+def write_jsonl(catalog: Catalog, round_n: int, path: Path, *, seed: int = 0, model: str = MODEL,
+                student: SimulatedStudent = PLANTED) -> Counter[str]:
+    """The same outcomes as JSONL rows {task_id, score, steps, model, failure_reason} (crashes left out)."""
+    counts: Counter[str] = Counter()
+    with path.open("w") as stream:
+        for o in outcomes(catalog, round_n, student=student, seed=seed, model=model):
+            counts[o.kind] += 1
+            if o.kind == "crash":
+                continue
+            row = {"task_id": o.task_id, "score": o.score, "steps": o.steps, "model": model}
+            if o.kind != "success":
+                row["failure_reason"] = "simulated: the student did not finish the task"
+            stream.write(json.dumps(row) + "\n")
     return counts

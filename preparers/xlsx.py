@@ -36,8 +36,8 @@ def build_workbook(spec: dict[str, Any]) -> Workbook:
         formats = sheet.get("number_formats", {})
         for col in ws.iter_cols(min_row=2):
             for cell in col:
-                if isinstance(cell.value, dt.date):
-                    cell.number_format = DATE_FORMAT
+                if isinstance(cell.value, dt.date):  # a date column's own format when the spec gives one
+                    cell.number_format = formats.get(cell.column_letter, DATE_FORMAT)
                 elif cell.column_letter in formats and cell.value is not None:
                     cell.number_format = formats[cell.column_letter]
         if sheet.get("bold_header", True) and sheet["rows"]:

@@ -1,12 +1,15 @@
-"""Taxonomy expansion across feedback rounds: operators turn the student's statistics into new skills.
+"""Taxonomy expansion across feedback rounds: the student's statistics decide which skills exist next round.
 
-One module per operator — `reallocate` (weights toward weak skills), `harder` (a weak or saturated skill
-plus an extra same-app step, or with look-alike copies of its working file), `compose` (two skills of
-different apps in one task: multi-app), `propose` (new knob values of an existing family: an offline
-deterministic proposer, or an LLM through a Backend), `retire` (down-weight, then retire, saturated
-skills) — plus `probe` (a candidate joins only when k probe tasks of it pass the real gate) and the
-duplicate rule here: a skill that has the same family and the same knob values as an existing one (order of
-composite parts ignored) is a duplicate, never added.
+`analysis` groups a round's attempts by family x axis level x failed check. The operators read it, one module
+each: `variant` (an atomic skill, a seed skill at other difficulty-axis levels: around the levels a family fails,
+one step harder where a skill passes; `explore` samples every level in round 1, before there are statistics),
+`chain` (`decompose`: the steps of a failed chain as skills; `chain`: a multi-app chain whose steps all pass),
+`propose` (an LLM, or its offline stand-in, picks new knob values and axis levels around a failure cluster),
+`reallocate` (weights toward weak skills) and `retire` (down-weight, then retire, saturated skills); `probe`
+admits a candidate only when k probe tasks of it pass the real gate, and the duplicate rule here refuses a
+skill that has the same family, knob values and axis levels as an existing one. How many skills a round adds
+follows from the statistics; nothing sets a count. The composite families (`compose.pair`,
+`variant.distractors`) stay loadable for catalogs that hold them, but no operator adds unrelated pairs any more.
 
 Every decision writes a `taxonomy_changes` row (operator, action add | reweight | retire | refuse, skill,
 parent, the reason in words and the statistics behind it).
@@ -45,8 +48,14 @@ class Candidate:
 
 
 def knob_key(skill: Skill) -> str:
-    """What makes two skills the same: family + knob values (a composite's parts as a set, not in order)."""
+    """What makes two skills the same: family + knob values + axis levels (an axis at its default level is the
+    same skill as one that does not name it; a composite's parts as a set, not in order)."""
+    from workflows import families
+
     params: Any = dict(skill.params)
+    family = families().get(skill.family)
+    if family is not None:
+        params = {k: v for k, v in params.items() if k not in family.axes or v != family.axes[k][0]}
     if skill.family == COMPOSE:
         params = sorted(str(v) for v in params.values())
     return json.dumps([skill.family, params], sort_keys=True, default=str)

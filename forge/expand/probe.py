@@ -1,6 +1,6 @@
 """Admission of candidate skills: the duplicate rule, then k probe tasks through the real gate.
 
-`admit` refuses a candidate that has the same family and knob values as an existing skill (or an earlier
+`admit` refuses a candidate that has the same family, knob values and axis levels as an existing skill (or an earlier
 candidate), or that was already refused by an earlier round; the others are probed together in one
 `Generator` run into a temporary folder and a temporary catalog (probe tasks are evidence, not dataset).
 A candidate joins — a `skills` row with origin `round-N`, its parent, operator and round, plus an `add`
@@ -39,14 +39,6 @@ class Admission:
 def refused_before(catalog: Catalog) -> set[str]:
     with catalog.session() as session:
         return set(session.scalars(select(TaxonomyChangeRow.skill_id).where(TaxonomyChangeRow.action == "refuse")))
-
-
-def blocked_family_pairs(catalog: Catalog) -> set[frozenset[str]]:
-    """Family pairs whose files collided when composed (a refused probe said so): not worth probing again."""
-    with catalog.session() as session:
-        rows = session.scalars(select(TaxonomyChangeRow).where(TaxonomyChangeRow.action == "refuse",
-                                                               TaxonomyChangeRow.reason.contains("cannot be composed")))
-        return {frozenset(row.stats["families"]) for row in rows if len(row.stats.get("families", ())) == 2}
 
 
 def duplicates(candidates: Sequence[Candidate], taxonomy: Mapping[str, Skill], refused: set[str]

@@ -1,22 +1,25 @@
-"""propose: new variants of existing families — knob values no skill uses yet.
+"""propose: a model (or its offline stand-in) proposes skills around a failure cluster — new knob values and
+axis levels of the failing family.
 
-The proposer answers through a `forge.llm.Backend` (node `taxonomy_propose`): a model may suggest
-`{family, params, description}` items; offline, a deterministic proposer enumerates each single-app or
-multi-app family's knob space (sorted, seeded shuffle) and returns the combinations no skill uses. Every
-proposal is validated against its family's knobs (`Workflow.check_params`) before it becomes a candidate;
-invalid ones are returned as refusals with the family's own message.
+A cluster is one (family, axis, failing level) with the checks that failed there (`analysis`). The proposer
+answers through a `forge.llm.Backend` (node `taxonomy_propose`) given the clusters, each family's knobs and axes:
+`{family, params, description}` items. Offline, a deterministic proposer returns, per cluster, knob combinations
+of the family at the failing level that no skill has yet (seeded order). Every proposal is validated against
+its family (`Workflow.check_params`: knobs and axis levels) before it becomes a candidate, and is probed through
+the gate like every other; invalid ones are returned as refusals with the family's own message. How many: PER
+cluster, so the number follows the statistics.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
-import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from forge.expand import Candidate, knob_key
+from forge.expand.analysis import Analysis
 from forge.ids import derive_seed
 from forge.llm import Backend, LLMRequest, OfflineBackend
 from forge.taxonomy import Skill
@@ -33,61 +36,81 @@ SCHEMA: dict[str, Any] = {
         "properties": {"family": {"type": "string"}, "params": {"type": "object"},
                        "description": {"type": "string", "minLength": 10}}}}},
 }
-PROMPT = ("Propose up to {n} new desktop skills for a task generator. Each maps onto one existing workflow family "
-          "and sets every knob of that family to an allowed value; a proposal must not repeat the knob values of "
-          "an existing skill. Families and their knobs (JSON): {families}\nAnswer as JSON: "
-          '{{"proposals": [{{"family": ..., "params": {{...}}, "description": ...}}]}}')
+PROMPT = ("A student fails these desktop tasks (failure clusters: family, difficulty axis, failing level, success "
+          "rate, failed checks; JSON): {clusters}\nPropose up to {n} new skills that practise around these failures. "
+          "Each maps onto one of these workflow families, sets every knob to an allowed value and may set axes to "
+          "allowed levels; it must not repeat an existing skill. Families, knobs and axes (JSON): {families}\n"
+          'Answer as JSON: {{"proposals": [{{"family": ..., "params": {{...}}, "description": ...}}]}}')
 
 
-def unused_combinations(taxonomy: Mapping[str, Skill]) -> list[dict[str, Any]]:
-    """Knob combinations of the non-composite families that no skill of `taxonomy` has, sorted."""
-    from workflows import families
+PER = 2
+
+
+def clusters(analysis: Analysis) -> list[dict[str, Any]]:
+    """The failure clusters: (family, axis, failing level) with their tallies and top failed checks, worst first."""
+    from forge.expand.variant import atomic_families, failing_levels, judged
+
+    out = []
+    for family in sorted(analysis.families):
+        if family not in atomic_families():
+            continue
+        axes = atomic_families()[family].axes
+        for axis, levels in sorted(failing_levels(analysis, family).items()):
+            for level in levels:
+                tally = judged(analysis, family, axis, level, level == axes[axis][0])
+                if tally is not None and level != axes[axis][0]:  # a default level is no new level to propose
+                    out.append({"family": family, "axis": axis, "level": level, **tally.as_dict()})
+    return sorted(out, key=lambda c: (c["success_rate"] or 0.0, -c["attempts"], c["family"], c["axis"]))
+
+
+def offline_proposals(found: list[dict[str, Any]], taxonomy: Mapping[str, Skill], rng: random.Random
+                      ) -> list[dict[str, Any]]:
+    """Per cluster, up to PER knob combinations of its family at its level that no skill has (seeded order)."""
+    from forge.expand.variant import atomic_skill, seeds_by_family
 
     used = {knob_key(s) for s in taxonomy.values()}
-    found = []
-    for name, family in sorted(families().items()):
-        if name in BUILT:
-            continue
-        keys = sorted(family.knobs)
-        for values in itertools.product(*(family.knobs[k] for k in keys)):
-            params = dict(zip(keys, values, strict=True))
-            probe = Skill(id="?", family=name, apps=family.apps, params=params, description="", difficulty="medium")
-            if knob_key(probe) not in used:
-                knobs = ", ".join(f"{k}={v}" for k, v in params.items())
-                found.append({"family": name, "params": params, "description": f"{family.description} ({knobs})"})
-    return found
+    out = []
+    for cluster in found:
+        seeds = list(seeds_by_family().get(cluster["family"], ()))
+        rng.shuffle(seeds)
+        picked = 0
+        for base in seeds:
+            skill = atomic_skill(base, {cluster["axis"]: cluster["level"]}, round_n=0, operator=OPERATOR)
+            key = knob_key(skill)
+            if key in used or skill.id == base.id:
+                continue
+            used.add(key)
+            out.append({"family": skill.family, "params": dict(skill.params), "description": skill.description})
+            picked += 1
+            if picked == PER:
+                break
+    return out
 
 
-def _skill_id(family: str, params: Mapping[str, Any], taken: set[str]) -> str:
-    stem = family + "." + "_".join(re.sub(r"[^a-z0-9]+", "_", str(v).lower()).strip("_") or "x"
-                                   for _, v in sorted(params.items()))
-    skill_id, n = stem, 2
-    while skill_id in taken:
-        skill_id, n = f"{stem}_v{n}", n + 1
-    return skill_id
-
-
-def propose(*, n: int, round_n: int, seed: int, taxonomy: Mapping[str, Skill], backend: Backend | None = None
-            ) -> tuple[list[Candidate], list[tuple[str, str]]]:
-    """Up to n candidates, plus refusals (proposal label, problem) for proposals that do not fit a family."""
+def propose(*, analysis: Analysis, round_n: int, seed: int, taxonomy: Mapping[str, Skill],
+            backend: Backend | None = None) -> tuple[list[Candidate], list[tuple[str, str]]]:
+    """Candidates around the failure clusters, plus refusals (proposal label, problem) for proposals that do not
+    fit a family."""
+    from forge.expand.variant import atomic_skill, base_of
     from workflows import families
 
+    found = clusters(analysis)
+    n = PER * len(found)
     if n <= 0:
         return [], []
-    offline = unused_combinations(taxonomy)
     rng = random.Random(derive_seed(seed, round_n, OPERATOR))
     known = families()
-    catalogue = {name: {k: list(v) for k, v in f.knobs.items()}
-                 for name, f in sorted(known.items()) if name not in BUILT}
-    request = LLMRequest(NODE, PROMPT.format(n=n, families=json.dumps(catalogue, sort_keys=True)), SCHEMA,
-                         lambda r: {"proposals": r.sample(offline, min(n, len(offline)))}, rng)
+    catalogue = {c["family"]: {"knobs": {k: list(v) for k, v in known[c["family"]].knobs.items()},
+                               "axes": {k: list(v) for k, v in known[c["family"]].axes.items()}} for c in found}
+    request = LLMRequest(NODE, PROMPT.format(n=n, clusters=json.dumps(found, sort_keys=True, default=str),
+                                             families=json.dumps(catalogue, sort_keys=True)), SCHEMA,
+                         lambda r: {"proposals": offline_proposals(found, taxonomy, r)}, rng)
     response = (backend or OfflineBackend()).complete(request)
     try:
         proposals = json.loads(response.text)["proposals"]
     except (json.JSONDecodeError, KeyError, TypeError) as exc:
         return [], [(NODE, f"answer is not the proposals JSON ({exc}); raw: {response.text[:200]!r}")]
     candidates, refusals = [], []
-    ids = set(taxonomy)
     for i, item in enumerate(proposals[:n]):
         label = f"proposal {i}"
         family = known.get(item.get("family", "")) if isinstance(item, dict) else None
@@ -95,17 +118,20 @@ def propose(*, n: int, round_n: int, seed: int, taxonomy: Mapping[str, Skill], b
             refusals.append((label, f"family {item.get('family') if isinstance(item, dict) else item!r} "
                                     "is not a proposable family"))
             continue
-        params = item.get("params") or {}
+        params = item.get("params") if isinstance(item.get("params"), dict) else {}
         problem = family.check_params(params)
-        if problem:
-            refusals.append((f"{label} ({family.name})", problem))
+        probe = Skill(id="?", family=family.name, apps=family.apps, params=dict(params), description="",
+                      difficulty="medium")
+        base = None if problem else base_of(probe)
+        if problem or base is None:
+            refusals.append((f"{label} ({family.name})", problem or "no seed skill has these knob values"))
             continue
-        skill_id = _skill_id(family.name, params, ids)
-        ids.add(skill_id)
-        skill = Skill(id=skill_id, family=family.name, apps=family.apps, params=dict(params),
-                      description=str(item.get("description", family.description)), difficulty="medium",
-                      category="proposed", origin=f"round-{round_n}", source=f"round {round_n} {OPERATOR}")
+        levels = {k: v for k, v in params.items() if k in family.axes}
+        skill = atomic_skill(base, levels, round_n=round_n, operator=OPERATOR)
+        if isinstance(item.get("description"), str) and backend is not None:
+            skill = replace(skill, description=item["description"][:300])
         candidates.append(Candidate(skill, OPERATOR, f"{'offline proposer' if backend is None else backend.name}"
-                                    f": knob values {dict(params)} of {family.name} that no skill covers yet",
-                                    {"unused_combinations": len(offline)}))
+                                    f": {dict(params)} of {family.name}, around the failure clusters "
+                                    f"{[(c['family'], c['axis'], c['level']) for c in found[:3]]}",
+                                    {"clusters": found[:5]}))
     return candidates, refusals

@@ -1,5 +1,6 @@
-"""Expansion: the composite family through the real gate, the duplicate rule, probing into a real catalog,
-operators drawn toward weak skills, the proposer's validation and retirement."""
+"""Expansion: the composite family through the real gate (still loadable), the duplicate rule (axis levels
+included), probing into a real catalog, the operators (explore, variant around failures and one step harder,
+decompose and chain), the proposer's validation and retirement."""
 
 from __future__ import annotations
 
@@ -13,18 +14,19 @@ from forge.catalog import Catalog, SkillRow, TaxonomyChangeRow
 from forge.dag import NodeContext
 from forge.errors import WorkflowError
 from forge.expand import Candidate, catalog_taxonomy, knob_key, reallocate, retire, seed_taxonomy
-from forge.expand import compose as compose_op
-from forge.expand import harder as harder_op
+from forge.expand import chain as chain_op
 from forge.expand import propose as propose_op
-from forge.expand.compose import Pressure, composite_skill
+from forge.expand import variant as variant_op
+from forge.expand.analysis import analyse
 from forge.expand.probe import admit, duplicates
 from forge.llm import LLMRequest, LLMResponse, OfflineBackend
 from forge.model import Asset
 from forge.sandbox import Sandbox
 from forge.stats import SkillStats
+from forge.taxonomy import Skill
 from tests.gatekit import gate_package, make_package
 from workflows import get_family
-from workflows.composite import part_ids, prepare, seed_parts
+from workflows.composite import prepare, seed_parts
 
 COMPOSE = get_family("compose.pair")
 CROSS = {"first": "os.copy.file_bak", "second": "writer.align.paragraph_justify"}
@@ -68,7 +70,8 @@ def test_parts_writing_the_same_file_are_refused():
 
 def test_look_alike_copies_variant_passes_the_gate_and_the_copy_is_checked(tmp_path):
     family = get_family("variant.distractors")
-    folder = make_package(family, {"base": "calc.dedup.key", "copies": 2}, tmp_path, seed=3, skill_id="vd.test")
+    folder = make_package(family, {"base": "writer.align.paragraph_justify", "copies": 2}, tmp_path, seed=3,
+                          skill_id="vd.test")
     verdict = gate_package(folder)
     assert verdict.status == "accepted", verdict.evidence
     task = json.loads((folder / "task.json").read_text())
@@ -82,8 +85,12 @@ def test_look_alike_copies_variant_passes_the_gate_and_the_copy_is_checked(tmp_p
 
 
 def candidate(first: str, second: str, operator: str = "compose") -> Candidate:
+    """A composite skill (catalogs of earlier versions hold them; no operator makes them any more)."""
     pool = seed_parts()
-    skill = composite_skill(pool[first], pool[second], operator=operator, round_n=1, category="test")
+    apps = tuple(dict.fromkeys([*pool[first].apps, *pool[second].apps]))
+    skill = Skill(id=f"cx.{first}__{second}", family="compose.pair", apps=apps,
+                  params={"first": first, "second": second}, description=f"First {first}, then {second}.",
+                  difficulty="hard", parent=first, origin="round-1")
     return Candidate(skill, operator, f"test: {first} + {second}", {"families": [pool[first].family,
                                                                                  pool[second].family]})
 
@@ -122,37 +129,63 @@ def test_admit_probes_through_the_gate_and_records_lineage(tmp_path):
                                                   f"and knob values {dict(dupe.skill.params)} (a new skill must differ "
                                                   "in what is checked or in knobs)")
     assert good.skill.id in catalog_taxonomy(catalog)
-    from forge.expand.probe import blocked_family_pairs
-    assert blocked_family_pairs(catalog) == {frozenset({"chrome.add_bookmark"})}
 
 
 def stats(skill_id: str, attempts: int, successes: int) -> SkillStats:
     return SkillStats(skill_id, attempts, successes, 0, successes / attempts, successes / attempts, 5.0)
 
 
-def test_operators_are_deterministic_and_lean_on_weak_skills():
-    pressures = {sid: Pressure(0, 0.0) for sid in seed_parts()}
-    weak, learnt = "calc.sort.numeric_desc", "os.copy.file_bak"
-    pressures[weak], pressures[learnt] = Pressure(10, 0.0), Pressure(10, 10.0)
-    assert pressures[weak].weight() == 5.0 and pressures[learnt].weight() == 1.0
+def test_an_axis_at_its_default_level_is_the_same_skill():
+    seed = seed_taxonomy()["calc.sort.numeric_asc"]
+    named = Skill(id="x", family=seed.family, apps=seed.apps, params={**seed.params, "rows": "8-16"},
+                  description="", difficulty="easy")
+    moved = variant_op.atomic_skill(seed, {"rows": "32-40", "location": "near"}, round_n=2, operator="variant")
+    assert knob_key(named) == knob_key(seed) != knob_key(moved)
+    assert moved.id == "calc.sort.numeric_asc.rows_32_40" and moved.parent == seed.id
+    assert moved.params == {**seed.params, "rows": "32-40"}
+    assert moved.description.endswith(", with 32-40 rows.")
 
-    def draw(seed: int) -> list[Candidate]:
-        return compose_op.propose(n=40, round_n=2, seed=seed, taken=set(), pressures=pressures)
 
-    first = draw(1)
-    assert [c.skill.id for c in first] == [c.skill.id for c in draw(1)]
-    assert [c.skill.id for c in first] != [c.skill.id for c in draw(2)]
-    assert all(len(c.skill.apps) > 1 and not set(seed_parts()[c.skill.params["first"]].apps)
-               & set(seed_parts()[c.skill.params["second"]].apps) for c in first), "compose crosses apps"
-    # harder: once statistics exist, only weak or saturated skills get an extra same-app step.
-    hard = harder_op.propose(n=9, round_n=2, seed=1, taken=set(), pressures=pressures)
-    assert {part_ids(c.skill.family, c.skill.params)[0] for c in hard} <= {weak, learnt}
-    copies = [c for c in hard if c.skill.family == "variant.distractors"]
-    steps = [c for c in hard if c.skill.family == "compose.pair"]
-    assert (len(copies), len(steps)) == (3, 6), "a third of the harder variants are look-alike copies"
-    assert all(set(seed_parts()[c.skill.params["second"]].apps) & set(seed_parts()[c.skill.params["first"]].apps)
-               for c in steps), "the extra step is in the same app"
-    assert any("weak (success 0.00 over 10 attempts <= 0.5)" in c.reason for c in hard)
+def test_explore_samples_every_axis_level_once_per_family():
+    first = variant_op.explore(round_n=1, seed=3, taken=set())
+    assert [c.skill.id for c in first] == [c.skill.id for c in variant_op.explore(round_n=1, seed=3, taken=set())]
+    calc = [c for c in first if c.skill.family == "calc.sort_rows"]
+    levels = sorted((a, lv) for c in calc for a, lv in c.skill.params.items() if a not in ("key_kind", "order"))
+    axes = get_family("calc.sort_rows").axes
+    assert levels == sorted((a, lv) for a, lvs in axes.items() for lv in lvs[1:])
+
+
+def test_variants_go_around_failures_and_one_step_beyond_passes():
+    taxonomy = seed_taxonomy()
+    moved = variant_op.atomic_skill(taxonomy["calc.sort.date_desc"], {"rows": "20-28"}, round_n=1,
+                                    operator="explore")
+    taxonomy = {**taxonomy, moved.id: moved}
+    attempts = [(moved.id, False, ["sorted"])] * 3 + [("calc.sort.date_desc", True, None)] * 2 + \
+               [("writer.align.paragraph_justify", True, None)] * 2
+    analysis = analyse(attempts, taxonomy)
+    assert analysis.levels["calc.sort_rows", "rows", "20-28"].checks == {"sorted": 3}
+    assert variant_op.failing_levels(analysis, "calc.sort_rows") == {"rows": ["20-28"]}
+    around = variant_op.around_failures(analysis, round_n=2, taken={knob_key(s) for s in taxonomy.values()})
+    assert {c.skill.family for c in around} == {"calc.sort_rows"}
+    assert {c.skill.params["rows"] for c in around} == {"20-28", "32-40"}, "the failing level and one beyond"
+    assert len(around) == 2 * 6 - 1, "every knob combination; the explored skill itself exists"
+    assert all("calc.sort_rows fails at rows=20-28" in c.reason for c in around)
+    harder = variant_op.harder(analysis, taxonomy, round_n=2, taken=set())
+    assert sorted(c.stats["from"] for c in harder) == ["calc.sort.date_desc", "writer.align.paragraph_justify"]
+    assert all(c.skill.id != c.stats["from"] for c in harder)
+
+
+def test_a_failing_chain_is_decomposed_into_its_steps():
+    taxonomy = seed_taxonomy()
+    chain = next(s for s in taxonomy.values() if s.family == "multi.sheet_doc_table")
+    analysis = analyse([(chain.id, False, None)] * 2, taxonomy)
+    assert list(chain_op.failing_chains(analysis)) == ["multi.sheet_doc_table"]
+    steps = chain_op.step_skills(analysis)
+    assert steps and {taxonomy[sid].family for sid in steps} == set(chain_op.STEPS["multi.sheet_doc_table"])
+    assert all("chain multi.sheet_doc_table, which the student fails (0/2)" in why for why in steps.values())
+    assert chain_op.decompose(analysis, taxonomy, round_n=2, taken=set()) == [], "no axis level to carry over"
+    assert chain_op.failing_chains(analyse([(chain.id, False, None)], taxonomy)) == {}, "one attempt is no evidence"
+    assert all(set(chain_op.steps_of(f)) == set(steps) for f, steps in chain_op.STEPS.items()), "steps exist"
 
 
 def test_reallocation_favours_failed_skills():
@@ -172,6 +205,10 @@ def test_reallocation_favours_failed_skills():
     multi = sum(len(taxonomy[t.skill_id].apps) > 1 for t in plan)
     assert multi == 800, "40 % of the budget goes to multi-app skills"
     assert plan == reallocate.allocate(list(taxonomy.values()), weights, 2000, 1, 102)
+    fresh = {"calc.sort.numeric_asc", "os.copy.file_bak"}
+    small = reallocate.allocate(list(taxonomy.values()), weights, 10, 1, 102, fresh=fresh)
+    assert fresh <= {t.skill_id for t in small} and len(small) == 10, "skills added this round are tried first"
+    assert sum(len(taxonomy[t.skill_id].apps) > 1 for t in small) == 4
     assert len({str(t) for t in plan}) == len(plan)
 
 
@@ -202,21 +239,38 @@ class ScriptedModel:
 
 def test_proposer_validates_against_the_family_schema():
     taxonomy = seed_taxonomy()
-    unused = propose_op.unused_combinations(taxonomy)
-    assert unused, "the seed leaves a few knob combinations free"
-    model = ScriptedModel([unused[0], {"family": "os.copy", "params": {"what": "teleport"}, "description": "x" * 12},
+    moved = variant_op.atomic_skill(taxonomy["calc.sort.date_desc"], {"location": "deeper"}, round_n=1,
+                                    operator="explore")
+    bigger = variant_op.atomic_skill(taxonomy["os.copy.file_bak"], {}, round_n=1, operator="explore")
+    taxonomy = {**taxonomy, moved.id: moved}
+    analysis = analyse([(moved.id, False, ["sorted"])] * 2 + [(bigger.id, True, None)], taxonomy)
+    clusters = propose_op.clusters(analysis)
+    assert [(c["family"], c["axis"], c["level"]) for c in clusters] == [("calc.sort_rows", "location", "deeper")]
+    assert clusters[0]["failed_checks"] == {"sorted": 2}
+    analysis = analyse([(moved.id, False, ["sorted"])] * 2 + [(moved.id.replace("location_deeper", "rows_32_40"),
+                                                               False, None)], {**taxonomy, **{
+        s.id: s for s in [variant_op.atomic_skill(taxonomy["calc.sort.date_desc"], {"rows": "32-40"}, round_n=1,
+                                                  operator="explore")]}})
+    assert len(propose_op.clusters(analysis)) == 2, "two clusters: up to 2 x PER proposals"
+    good = {"family": "calc.sort_rows", "params": {"key_kind": "text", "order": "asc", "location": "deeper"},
+            "description": "Sort a table deep in the folders"}
+    model = ScriptedModel([good, {"family": "os.copy", "params": {"what": "teleport"}, "description": "x" * 12},
                            {"family": "os.cpy", "params": {}, "description": "unknown family"},
                            {"family": "compose.pair", "params": CROSS, "description": "composites come from compose"}])
-    candidates, refusals = propose_op.propose(n=4, round_n=1, seed=1, taxonomy=taxonomy, backend=model)
-    assert [c.skill.params for c in candidates] == [unused[0]["params"]]
-    assert candidates[0].skill.family == unused[0]["family"] and candidates[0].reason.startswith("scripted: ")
+    candidates, refusals = propose_op.propose(analysis=analysis, round_n=2, seed=1, taxonomy=taxonomy,
+                                              backend=model)
+    assert [c.skill.params for c in candidates] == [good["params"]]
+    assert candidates[0].skill.id == "calc.sort.text_asc.location_deeper"
+    assert candidates[0].reason.startswith("scripted: ")
     problems = dict(refusals)
     assert problems["proposal 1 (os.copy)"].startswith("what='teleport', but family 'os.copy' allows")
     assert "not a proposable family" in problems["proposal 2"] and "not a proposable family" in problems["proposal 3"]
-    assert "os.copy" in model.prompts[0], "the prompt lists the families and their knobs"
-    offline, _ = propose_op.propose(n=2, round_n=1, seed=1, taxonomy=taxonomy)
-    again, _ = propose_op.propose(n=2, round_n=1, seed=1, taxonomy=taxonomy)
-    assert [c.skill.id for c in offline] == [c.skill.id for c in again] and len(offline) == min(2, len(unused))
+    assert '"axis": "location"' in model.prompts[0] and '"level": "deeper"' in model.prompts[0]
+    offline, _ = propose_op.propose(analysis=analysis, round_n=2, seed=1, taxonomy=taxonomy)
+    again, _ = propose_op.propose(analysis=analysis, round_n=2, seed=1, taxonomy=taxonomy)
+    assert [c.skill.id for c in offline] == [c.skill.id for c in again] and len(offline) == 2 * propose_op.PER
+    assert {(c.skill.params.get("location"), c.skill.params.get("rows")) for c in offline} == {
+        ("deeper", None), (None, "32-40")}
 
 
 def test_catalog_taxonomy_keeps_a_retired_seed_skill_retired(tmp_path: Path):

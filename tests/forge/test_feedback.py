@@ -166,3 +166,28 @@ def test_missing_path_says_what_to_give(catalog_db, tmp_path):
     result = invoke("feedback", "ingest", str(tmp_path / "nowhere"), "--db", copy_db(catalog_db, tmp_path))
     assert result.exit_code == 1
     assert "no such file or folder; give a results folder or a JSONL file" in result.output
+
+
+def test_ingest_with_states_reruns_the_rubric_for_failed_checks(catalog_db, tmp_path):
+    """`--states DIR`: the rubric is re-run (sandboxed) on each attempt's final state to record what failed."""
+    db = copy_db(catalog_db, tmp_path)
+    paths = dict(sqlite3.connect(db.removeprefix("sqlite:///")).execute(
+        f"SELECT id, path FROM tasks WHERE id IN ('{C}', '{D}')").fetchall())
+    states = tmp_path / "states"
+    for task_id, solution in ((C, "oracle"), (D, "none")):
+        done = invoke("solve", paths[task_id], "--state", str(states / task_id), "--solution", solution)
+        assert done.exit_code == 0, done.output
+    results = tmp_path / "r.jsonl"
+    results.write_text(json.dumps({"task_id": C, "success": True}) + "\n"
+                       + json.dumps({"task_id": D, "success": False}) + "\n"
+                       + json.dumps({"task_id": A, "success": False, "failed_checks": ["sorted"]}) + "\n")
+    report = invoke("feedback", "ingest", str(results), "--states", str(states), "--db", db, "--json")
+    assert report.exit_code == 0, report.output
+    assert json.loads(report.output)["rechecked"] == 2
+    failed = dict(sqlite3.connect(db.removeprefix("sqlite:///")).execute(
+        "SELECT task_id, failed_checks FROM student_results").fetchall())
+    assert json.loads(failed[C]) == [], "the oracle's end state passes every check"
+    assert json.loads(failed[D]), "the untouched state fails the rubric"
+    assert json.loads(failed[A]) == ["sorted"], "failed checks the results give are kept"
+    bad = invoke("feedback", "ingest", str(results), "--states", str(tmp_path / "nope"), "--db", db)
+    assert bad.exit_code == 1 and "--states must be a folder" in bad.output

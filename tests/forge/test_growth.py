@@ -1,0 +1,101 @@
+"""The reviewer's test of issue 15: the taxonomy grows toward what the student fails.
+
+Round 1 (real gate, real SQLite catalog) is generated once; then two students answer it as JSONL
+(`task_id`, `success`, `score`, `failure_reason`): one with a hidden weakness rule (it fails every Calc task), one
+that passes everything. Round 2's additions for the weak student lean to the weak families — at least twice their
+share of round 1's tasks and more than half — and differ from the all-pass student's, which are harder variants of
+what it passed. Probing is sampled (`limit`) to keep the test small; the shares are checked on what the statistics
+call for and on what was really admitted through the gate.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from forge.catalog import Catalog, SkillRow, TaskRow
+from forge.expand import catalog_taxonomy
+from forge.feedback import ingest
+from forge.generate import Generator
+from forge.ids import TaskId
+from forge.rounds import candidates, finish_round, prepare_round
+from forge.sandbox import Sandbox
+
+
+def weak_rule(family: str) -> bool:
+    """The hidden weakness: every Calc task fails."""
+    return family.startswith("calc.")
+
+
+@pytest.fixture(scope="module")
+def round_one(tmp_path_factory) -> tuple[Path, list[tuple[str, str]]]:
+    root = tmp_path_factory.mktemp("growth")
+    db = f"sqlite:///{root / 'forge.db'}"
+    sandbox = Sandbox()
+    plan = prepare_round(db, 1, 30, 7, str(root / "round1"), k=1, limit=4, sandbox=sandbox)
+    catalog = Catalog(db)
+    Generator(root / "round1", catalog, sandbox=sandbox, taxonomy=catalog_taxonomy(catalog)).run(
+        [TaskId.parse(t) for t in plan])
+    finish_round(db, 1, str(root / "round1"), None)
+    taxonomy = catalog_taxonomy(catalog)
+    with catalog.session() as session:
+        tasks = [(t.id, taxonomy[t.skill_id].family) for t in session.scalars(
+            select(TaskRow).where(TaskRow.round == 1, TaskRow.status == "accepted").order_by(TaskRow.id))]
+    catalog.engine.dispose()
+    return root, tasks
+
+
+def student(root: Path, tasks: list[tuple[str, str]], name: str, fails) -> str:
+    """A copy of round 1's catalog with this student's JSONL results ingested; returns its URL."""
+    db_path = root / f"{name}.db"
+    with sqlite3.connect(root / "forge.db") as source, sqlite3.connect(db_path) as copy:
+        source.backup(copy)  # the catalog may be in WAL mode: a file copy could miss recent writes
+    results = root / f"{name}.jsonl"
+    with results.open("w") as out:
+        for task_id, family in tasks:
+            failed = fails(family)
+            out.write(json.dumps({"task_id": task_id, "success": not failed, "score": 0.0 if failed else 1.0,
+                                  "failure_reason": "wrong result" if failed else None}) + "\n")
+    db = f"sqlite:///{db_path}"
+    report = ingest(Catalog(db), results, 1)
+    assert report.added == len(tasks) and not report.unknown
+    return db
+
+
+def additions(db: str, root: Path, name: str) -> tuple[Counter[str], list[str]]:
+    """Round 2 for this catalog: the families the statistics call for, and the skills admitted (sampled probes)."""
+    catalog = Catalog(db)
+    found, _, _ = candidates(catalog, 2, seed=7, taxonomy=catalog_taxonomy(catalog))
+    prepare_round(db, 2, 10, 7, str(root / f"{name}-round2"), k=1, limit=8, sandbox=Sandbox())
+    with catalog.session() as session:
+        added = list(session.scalars(select(SkillRow.family).where(SkillRow.round == 2)))
+    catalog.engine.dispose()
+    return Counter(c.skill.family for c in found), added
+
+
+def test_round_two_leans_to_the_weak_families_and_differs_from_an_all_pass_student(round_one):
+    root, tasks = round_one
+    assert len(tasks) >= 25, "round 1's tasks passed the gate"
+    base_rate = sum(weak_rule(f) for _, f in tasks) / len(tasks)
+    assert 0 < base_rate < 0.5
+
+    wanted, added = additions(student(root, tasks, "weak", weak_rule), root, "weak")
+    share = sum(n for f, n in wanted.items() if weak_rule(f)) / sum(wanted.values())
+    assert share > 0.5 and share >= 2 * base_rate, (share, base_rate, wanted)
+    assert added, "some of the sampled candidates passed their probe"
+    admitted = sum(weak_rule(f) for f in added) / len(added)
+    assert admitted > 0.5 and admitted >= 2 * base_rate, (admitted, base_rate, added)
+
+    easy_wanted, easy_added = additions(student(root, tasks, "easy", lambda family: False), root, "easy")
+    assert easy_wanted and set(easy_wanted) != set(wanted) or easy_wanted != wanted
+    easy_share = sum(n for f, n in easy_wanted.items() if weak_rule(f)) / sum(easy_wanted.values())
+    print(f"base rate {base_rate:.1%}; weak student: {share:.1%} of {sum(wanted.values())} candidates and "
+          f"{admitted:.1%} of {len(added)} admitted in weak families; all-pass student: {easy_share:.1%} of "
+          f"{sum(easy_wanted.values())} candidates")
+    assert easy_share < share, "the all-pass student's expansion does not chase the weak student's failures"
+    assert easy_added and Counter(easy_added) != Counter(added)
