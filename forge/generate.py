@@ -278,9 +278,7 @@ class Generator:
             """One short write transaction per `commit_every` tasks: the catalog is never locked while
             tasks are generated or gated (another process may write the same catalog meanwhile)."""
             if unwritten:
-                with self.catalog.session() as session, session.begin():
-                    for outcome, row, calls in unwritten:
-                        self.catalog.record(session, row, outcome.stages, calls)
+                self.catalog.record_all((row, outcome.stages, calls) for outcome, row, calls in unwritten)
                 unwritten.clear()
                 release_free_memory()
 
@@ -389,11 +387,15 @@ class Generator:
         start = time.perf_counter()
         verdict = gate.verify(job.folder, dedup=False)
         if self.judge is not None and verdict.accepted:
-            stage, calls = self.judge.review(job.task)
-            verdict.stages.append(stage)
-            job.calls.extend(calls)
-            if self.budget is not None:
-                self.budget.add(calls)
+            for review in (self.judge.read_back, self.judge.review):
+                stage, calls = review(job.task)
+                verdict.stages.append(stage)
+                job.calls.extend(calls)
+                if self.budget is not None:
+                    self.budget.add(calls)
+                if stage.name == "readback" and not stage.passed:
+                    verdict.status = "grounding_fail"  # the model read another goal than the rubric checks
+                    break
         job.row.seconds_verify = time.perf_counter() - start
         return verdict
 

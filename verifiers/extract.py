@@ -88,6 +88,7 @@ BINDINGS: dict[tuple[str, str], Binding] = {
     ("docx.header_footer", "page_number"): Binding("page_number", _when("page_number")),
     ("docx.occurrences", "match_case"): Binding("case", _choice({True: "match", False: "any"})),
     ("vscode.keybinding_exists", "removed"): Binding("unbind", _when("removed")),
+    ("xlsx.blanks_filled", "fill"): Binding("fill", _same),
     **_EMPHASIS,
 }
 
@@ -361,3 +362,62 @@ def neighbours(text: str) -> list[tuple[str, str, str]]:
         elif before and m.start() - before[-1][0] <= 60 and not re.search(r"[.;:]", text[before[-1][0]:m.start()]):
             found.append((before[-1][1], m.group(1).lower(), m.group(2)))
     return found
+
+
+def current_positions(text: str) -> set[int]:
+    """Where the instruction says a slide is now: "(currently slide 3)", "now slide 3", "which is slide 3"."""
+    return {int(n) for n in re.findall(r"\b(?:currently|now|which is|at present)\s+(?:the\s+)?slide\s+(\d+)\b",
+                                       text, re.IGNORECASE)}
+
+
+_EMPTY_SHA = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+_DATED = re.compile(r"\b(before|after|older than|earlier than|newer than|later than|since)\s+(\d{4}-\d{2}-\d{2})\b"
+                    r"(?!\s+or\s+(?:later|earlier|after|before))", re.IGNORECASE)
+
+
+def _dated_side(word: str, cutoff: str) -> Callable[[str, str], bool]:
+    early = word.lower() in ("before", "older than", "earlier than")
+
+    def holds(name: str, _sha: str) -> bool:
+        found = re.findall(r"\d{4}-\d{2}-\d{2}", name.rsplit("/", 1)[-1])
+        return bool(found) and all((day < cutoff) if early else (day >= cutoff if word.lower() == "since"
+                                                                   else day > cutoff) for day in found)
+    return holds
+
+
+def _ends_with(suffix: str) -> Callable[[str, str], bool]:
+    return lambda name, _sha: name.lower().endswith(suffix)
+
+
+def deletes_the_rest(text: str) -> bool:
+    """"Delete everything else", "remove all other files": the instruction empties the folder."""
+    verb, rest = r"delete|remove|get rid of|erase", r"else|other files?|the rest"
+    return bool(re.search(rf"\b(?:{verb})\s+(?:everything|all)\s+(?:{rest})\b", text, re.IGNORECASE))
+
+
+def removal_claims(text: str) -> list[tuple[str, Callable[[str, str], bool]]]:
+    """What an instruction says the files to delete are, as (phrase, holds(relative name, sha256)) pairs:
+    "with the extension .tmp", "backup file", "empty file", "' (copy)'", "a date before 2023-06-12"."""
+    claims: list[tuple[str, Callable[[str, str], bool]]] = []
+    for ext in re.findall(r"\bextension\s+\.(\w+)\b|(?<![\w/])\.(\w+) files\b", text, re.IGNORECASE):
+        suffix = "." + next(e for e in ext if e).lower()
+        claims.append((f"extension {suffix}", _ends_with(suffix)))
+    if re.search(r"\bbackup files?\b", text, re.IGNORECASE):
+        claims.append(("backup file", lambda name, _sha: name.endswith(("~", ".bak"))))
+    if re.search(r"\bempty files?\b|\b0 bytes\b", text, re.IGNORECASE):
+        claims.append(("empty file", lambda _name, sha: sha == _EMPTY_SHA))
+    if re.search(r"\(copy\)", text):
+        claims.append(("' (copy)'", lambda name, _sha: "(copy)" in name))
+    claims += [(m.group(0), _dated_side(m.group(1), m.group(2))) for m in _DATED.finditer(text)]
+    return claims
+
+
+def removal_scope(text: str) -> str:
+    """'flat' ("directly in X only", "leave its subfolders alone"), 'recursive' ("and all of its subfolders"), or ''."""
+    if re.search(r"\bdirectly in\b|\bsubfolders alone\b|\bnot (?:in )?(?:its|the) subfolders\b|\btop level only\b",
+                 text, re.IGNORECASE):
+        return "flat"
+    if re.search(r"\ball (?:of )?its subfolders\b|\brecursively\b|\bsubfolders too\b|\bevery subfolder\b",
+                 text, re.IGNORECASE):
+        return "recursive"
+    return ""

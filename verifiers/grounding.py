@@ -30,7 +30,8 @@ from verifiers import extract, roundtrip
 from verifiers.lexicon import DOMAINS, pref_phrase, prose
 from verifiers.roundtrip import Ungrounded
 
-__all__ = ["Ungrounded", "ground", "leaks", "mentions", "renderings", "text_of", "visible_text"]
+__all__ = ["Ungrounded", "deck_reader", "ground", "leaks", "mentions", "renderings", "slide_titles", "text_of",
+           "visible_text"]
 
 
 def renderings(value: Any) -> list[str]:
@@ -88,6 +89,52 @@ def visible_text(root: Path, assets: Iterable[Mapping[str, Any]]) -> str:
         if sum(map(len, parts)) > 8 * _VISIBLE_LIMIT:
             break  # enough to ground any literal; a package of huge assets does not fill the memory
     return "\n".join(parts)
+
+
+def deck_reader(root: Path, assets: Iterable[Mapping[str, Any]]) -> Callable[[str], list[str]]:
+    """`deck(dest)`: the slide titles, in order, of the initial presentation the task puts at `dest`."""
+    files = {str(a.get("dest")): str(a.get("file", "")) for a in assets}
+
+    def deck(dest: str) -> list[str]:
+        path = root / files.get(dest, "")
+        if dest not in files or path.is_symlink() or not path.is_file():
+            return []
+        with path.open("rb") as handle:
+            return slide_titles(handle.read(_VISIBLE_LIMIT))
+
+    return deck
+
+
+_TITLE_PLACEHOLDER = re.compile(r'<p:ph[^>]*type="(?:title|ctrTitle)"')
+
+
+def _title_of(slide_xml: str) -> str:
+    """The text of the slide's title placeholder shape ('' when it has none)."""
+    for shape in slide_xml.split("</p:sp>"):
+        shape = shape[shape.rfind("<p:sp>"):]
+        if _TITLE_PLACEHOLDER.search(shape):
+            return html.unescape(" ".join("".join(re.findall(r"<a:t>([^<]*)</a:t>", shape)).split()))
+    return ""
+
+
+def slide_titles(data: bytes) -> list[str]:
+    """The title of each slide of a pptx, in presentation order ('' for a slide without one; [] for a file that is
+    not a readable pptx). Read with bounded member reads and regular expressions: no XML parser on a file that may
+    come from elsewhere."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as deck:
+            def member(name: str) -> str:
+                with deck.open(name) as handle:
+                    return handle.read(_VISIBLE_LIMIT // 4).decode("utf-8", "ignore")
+
+            rels = dict(re.findall(r'<Relationship [^>]*?Id="([^"]+)"[^>]*?Target="([^"]+)"',
+                                   member("ppt/_rels/presentation.xml.rels")))
+            rels |= {i: t for t, i in re.findall(r'<Relationship [^>]*?Target="([^"]+)"[^>]*?Id="([^"]+)"',
+                                                 member("ppt/_rels/presentation.xml.rels"))}
+            ids = re.findall(r'<p:sldId [^>]*?r:id="([^"]+)"', member("ppt/presentation.xml"))[:500]
+            return [_title_of(member("ppt/" + rels.get(rid, "").lstrip("/").removeprefix("ppt/"))) for rid in ids]
+    except (zipfile.BadZipFile, KeyError, OSError, RuntimeError, ValueError, NotImplementedError):
+        return []
 
 
 def text_of(data: bytes, *, depth: int = 0) -> str:
@@ -279,6 +326,7 @@ ACTIONS: dict[str, str] = {
     "xlsx.range_sorted": r"sort|order|reorder|arrange|rearrange|rank",
     "xlsx.sheet_names": r"sheet|tab",
     "xlsx.values_replaced": r"replace|rename|change|correct|substitut",
+    "xlsx.blanks_filled": r"fill|blank|empty|missing",
     "docx.paragraph_alignment": r"align|justif|cent(?:er|re)",
     "docx.line_spacing": r"spacing|spaced",
     "docx.list_paragraphs": r"list|bullet|number",
@@ -348,10 +396,12 @@ def action_of(primitive: str) -> str | None:
 
 # --- the stage ----------------------------------------------------------------------------------------
 
-def ground(task: Mapping[str, Any], visible: Callable[[], str]) -> str:
+def ground(task: Mapping[str, Any], visible: Callable[[], str],
+           deck: Callable[[str], list[str]] = lambda path: []) -> str:
     """Check `task`'s instruction against its rubric; returns evidence, raises `Ungrounded` naming the arg.
 
-    `visible()` gives the initial state's text (called only when a check needs it)."""
+    `visible()` gives the initial state's text (called only when a check needs it); `deck(path)` the slide titles
+    of the initial presentation at `path`, in order (`deck_reader`)."""
     from verifiers import checks  # the check registry imports every check module: load it on first use
 
     text = str(task.get("instruction") or "")
@@ -393,7 +443,7 @@ def ground(task: Mapping[str, Any], visible: Callable[[], str]) -> str:
             if name in args and leaks(text, args[name]):
                 raise Ungrounded(f"{where}: the answer {name}={args[name]!r} appears in the instruction")
     semantic = _semantics(text, rubric)
-    numbers = roundtrip.check(text, rubric, initial)
+    numbers = roundtrip.check(text, rubric, initial, (task.get("setup") or {}).get("assets") or (), deck)
     _purpose(text, rubric)
     return (f"{stated} checked literals stated or visible; {semantic} goal arguments expressed, none contradicted; "
             f"{numbers} numbers read back from the instruction agree; no answer leaked")

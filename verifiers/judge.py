@@ -1,9 +1,13 @@
 """Optional LLM judge (`forge generate --llm-judge`, off by default): is the instruction fair to the checks?
 
-The model reads the instruction and the rubric's human criteria and answers whether the instruction fully
-specifies what is checked. Its verdict is evidence, not a gate: it is stored as a verification row
-(`llm_judge`, passed = fully specified) of accepted tasks, with its calls in the ledger (node `judge`). The
-executable checks, not the judge, decide acceptance. Prompt: workflows/prompts/judge.txt.
+Two questions to the model, on accepted tasks:
+1. the judge: the model reads the instruction and the rubric's human criteria and answers whether the instruction
+   fully specifies what is checked. Its verdict is evidence, not a gate: it is stored as a verification row
+   (`llm_judge`, passed = fully specified), with its calls in the ledger (node `judge`). Prompt:
+   workflows/prompts/judge.txt.
+2. the read-back (verifiers/readback.py), a gate: the model reads the instruction ALONE and says which value of
+   each goal argument it asks for; a value other than the rubric's makes the task `grounding_fail` (stage
+   `readback`, node `readback` in the ledger).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from forge.dag import LLMCall, LLMOutputError, NodeContext, llm_node
 from forge.ids import TaskId
 from forge.llm import Backend, LLMUnavailableError
 from verifiers.gate import Stage
+from verifiers.readback import read_back
+from verifiers.roundtrip import Ungrounded
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -55,3 +61,12 @@ class Judge:
         unstated = "; ".join(verdict["unstated"])
         evidence = f"judge: {verdict['reason']}" + (f" Unstated: {unstated}" if unstated else "")
         return Stage("llm_judge", bool(verdict["fully_specified"]), evidence, time.perf_counter() - start), ctx.calls
+
+    def read_back(self, task: Mapping[str, Any]) -> tuple[Stage, list[LLMCall]]:
+        """The model's read-back of the instruction alone, as a stage that fails on a disagreement with the rubric."""
+        start = time.perf_counter()
+        try:
+            evidence, calls = read_back(str(task.get("instruction", "")), list(task.get("rubric", [])), self.backend)
+        except Ungrounded as exc:
+            return Stage("readback", False, str(exc), time.perf_counter() - start), []
+        return Stage("readback", True, evidence, time.perf_counter() - start), calls

@@ -267,7 +267,14 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "deleted": _b(r"delet(?:e|es|ed|ing)", r"remov(?:e|es|ed|ing)", r"get(?:s|ting)? rid of", r"drop(?:s|ped)?",
                      "take out"),
         "duplicated": _b(r"duplicat(?:e|es|ed|ing)", r"cop(?:y|ies)", "second copy"),
-        NEUTRAL: _b(r"(?:do not|don't|not) (?:copy|delete|remove|duplicate) it"),
+        "moved": _b(r"mov(?:e|es|ed|ing)", r"reorder(?:s|ed|ing)?", r"drag(?:s|ged|ging)?"),
+        NEUTRAL: _b(r"(?:do not|don't|not) (?:copy|delete|remove|duplicate) it", r"(?:do not|don't|not) copy",
+                    r"(?:do not|don't|not) duplicate"),
+    }, contradicts={"moved": ("duplicated", "deleted"), "duplicated": ("deleted",), "deleted": ("duplicated",)}),
+    Domain("removal", {  # a clean-up: files the rubric's listing no longer holds were asked to go
+        "deleted": _b(r"delet(?:e|es|ed|ing)", r"remov(?:e|es|ed|ing)", r"get(?:s|ting)? rid of", "clean out",
+                      r"eras(?:e|es|ed|ing)", r"trash(?:es|ed)?", r"throw(?:s|ing)? away", "purge"),
+        NEUTRAL: _b(r"(?:do not|don't|not|never) (?:delete|remove|erase|trash)", r"not to (?:delete|remove)"),
     }),
     Domain("case", {
         "match": _b("exactly as written", "match case", r"case[- ]sensitive", "same capitalization",
@@ -280,6 +287,13 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
                                     "no longer runs", "no longer")}),
     Domain("side", {"width": _b("width", "wide"), "height": _b("height", "high", "tall")}),
     Domain("executable", {"executable": _b("executable", r"\+x", "run it", "runnable", "execute permission")}),
+    Domain("fill", {  # what the empty cells of a column get (calc.fill_blanks)
+        "average": _b(r"averages?", "mean", "arithmetic mean"),
+        "previous": _b(r"previous (?:value|entry|number|figure)", r"(?:value|entry) (?:directly )?above",
+                       r"(?:last|nearest) (?:filled )?value above", r"carry (?:the value )?(?:forward|down)",
+                       "forward fill", "fill down"),
+        "zero": _b("zero", "zeros", "zeroes", "a 0"),
+    }),
 )}
 
 

@@ -14,16 +14,19 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from verifiers import extract
-from verifiers.lexicon import prose
+from verifiers.lexicon import DOMAINS, prose
 
 
 class Ungrounded(Exception):
     """The instruction does not ask for what the rubric checks; the message names the check and argument."""
 
 
-def check(text: str, rubric: list[dict[str, Any]], visible: Callable[[], str] = str) -> int:
+def check(text: str, rubric: list[dict[str, Any]], visible: Callable[[], str] = str,
+          assets: Iterable[Mapping[str, Any]] = (), deck: Callable[[str], list[str]] = lambda path: []) -> int:
     """Numbers and orders bound to the goal, read back from the instruction alone, must agree with the rubric;
-    `visible()` gives the initial state's text (for dates of messages). Returns how many readings were compared."""
+    `visible()` gives the initial state's text (for dates of messages), `assets` the task's initial files (dest,
+    sha256), `deck(path)` the slide titles of an initial presentation in order. Returns how many readings were
+    compared."""
     read = 0
     all_modes = {str(c["args"]["mode"]) for c in rubric if c["primitive"] == "fs.file_mode" and "mode" in c["args"]}
     for item in rubric:  # every mode some check asks for: an instruction may state any of them
@@ -116,7 +119,8 @@ def check(text: str, rubric: list[dict[str, Any]], visible: Callable[[], str] = 
             if wants_exec and not extract.expressed(text, "executable"):
                 raise Ungrounded(f"{where}: modes make files executable but the instruction does not ask for that")
     return (read + _counts(text, rubric) + _orders(text, rubric) + _sorted_tables(text, rubric)
-            + _colours(text, rubric) + _dated(text, rubric, visible))
+            + _colours(text, rubric) + _dated(text, rubric, visible) + _moves(text, rubric, deck)
+            + _cleanup(text, rubric, assets) + _received(text, rubric, visible))
 
 
 def _cut(value: Any) -> str:
@@ -266,6 +270,50 @@ def message_dates(mail: str) -> dict[str, date]:
     return found
 
 
+def message_subjects(mail: str) -> dict[str, set[date]]:
+    """Subject -> the dates of the messages with that subject, for every message of the mbox text `mail`."""
+    found: dict[str, set[date]] = {}
+    for block in re.split(r"\nFrom ", mail):
+        head = block[:4000]
+        subject = re.search(r"^Subject:\s*(.+)$", head, re.IGNORECASE | re.MULTILINE)
+        when = re.search(r"^Date:\s*(.+)$", head, re.IGNORECASE | re.MULTILINE)
+        if subject and when:
+            try:
+                day = parsedate_to_datetime(when.group(1).strip()).date()
+            except (TypeError, ValueError, IndexError):
+                continue
+            found.setdefault(subject.group(1).strip(), set()).add(day)
+    return found
+
+
+#: "the message 'Invoice 2077' from x@y.com (received 2023-03-29)", "'Student Scores' (a@b.com, 2024-06-23)"
+_MESSAGE_DATE = re.compile(r"(?<!\w)'([^'\n]+)'(?!\w)(?:(?!\.\s)[^;'\n]){0,100}?\b(\d{4}-\d{2}-\d{2})\b")
+
+
+def _received(text: str, rubric: list[dict[str, Any]], visible: Callable[[], str]) -> int:
+    """A message named by its subject and a date must be in the initial mailbox on that date: a wrong date makes
+    the instruction point at a message that does not exist."""
+    named = _MESSAGE_DATE.findall(text)
+    if not named or not rubric:
+        return 0
+    subjects = message_subjects(visible())
+    read = 0
+    for subject, day in named:
+        if subject not in subjects:
+            continue  # a quoted folder or file name, not a message
+        read += 1
+        try:
+            said = date.fromisoformat(day)
+        except ValueError:
+            raise Ungrounded(f"rubric {rubric[0]['id']}: the instruction dates the message {subject!r} {day}, "
+                             "which is no calendar date") from None
+        if said not in subjects[subject]:
+            raise Ungrounded(f"rubric {rubric[0]['id']}: the instruction names the message {subject!r} received "
+                             f"{day}, but the initial mailbox has it on "
+                             f"{', '.join(sorted(map(str, subjects[subject])))}")
+    return read
+
+
 def _dated(text: str, rubric: list[dict[str, Any]], visible: Callable[[], str]) -> int:
     """"Messages dated before 2023-09-29": the messages a check marks or moves are exactly those (as their Date
     headers in the initial mailbox say), and the ones it keeps unmarked or in place are not."""
@@ -305,4 +353,84 @@ def _dated(text: str, rubric: list[dict[str, Any]], visible: Callable[[], str]) 
             if fits != chosen:
                 raise Ungrounded(f"rubric {item['id']}: message_ids include {message_id!r} (dated {on}), but the "
                                  f"instruction {'selects' if chosen else 'leaves out'} messages {word} {day}")
+    return read
+
+
+def _moves(text: str, rubric: list[dict[str, Any]], deck: Callable[[str], list[str]]) -> int:
+    """A slide the rubric places that was already in the deck (and is not duplicated) is moved: the instruction must
+    say so, must not ask for a copy, and where it says the slide is now ("currently slide 3") must be true."""
+    if any(c["primitive"] == "pptx.slide_count" for c in rubric):
+        return 0  # a duplicate or a deletion: the slide count check's binding judges the wording
+    read = 0
+    for item in rubric:
+        title, path = item["args"].get("title"), item["args"].get("path")
+        if item["primitive"] != "pptx.slide_position" or not isinstance(title, str) or not isinstance(path, str):
+            continue
+        order = [" ".join(t.split()) for t in deck(path)]
+        if " ".join(title.split()) not in order:
+            continue  # an added slide
+        read += 1
+        said = extract.expressed(text, "slides")
+        if "moved" not in said:
+            raise Ungrounded(f"rubric {item['id']}: title={title!r} is checked at a new place in the same deck, but "
+                             f"the instruction does not ask to move it{_said(said)}")
+        for other in DOMAINS["slides"].against("moved"):
+            if other in said:
+                raise Ungrounded(f"rubric {item['id']}: title={title!r} is moved (one copy, same deck), but the "
+                                 f"instruction asks for {other!r} ({said[other][0]!r})")
+        now = order.index(" ".join(title.split())) + 1
+        for stated in extract.current_positions(text) - {now}:
+            raise Ungrounded(f"rubric {item['id']}: title={title!r} is slide {now} of the initial deck, but the "
+                             f"instruction says it is currently slide {stated}")
+    return read
+
+
+def _said(said: Mapping[str, list[str]]) -> str:
+    return f"; it reads as {sorted(said)}" if said else ""
+
+
+def _cleanup(text: str, rubric: list[dict[str, Any]], assets: Iterable[Mapping[str, Any]]) -> int:
+    """A listing that no longer holds some initial files (and not under a new name: that is a move) asks for their
+    deletion: the instruction must ask to delete, and what it says the files are ("backup files", "a date before
+    2023-06-12", "directly in X only") must pick exactly the deleted ones."""
+    initial = {str(a.get("dest")): str(a.get("sha256")) for a in assets}
+    listings = [(item, item["args"]["path"], item["args"]["names"]) for item in rubric
+                if item["primitive"] == "fs.dir_listing" and isinstance(item["args"].get("path"), str)
+                and isinstance(item["args"].get("names"), list)]
+    arrived: set[Any] = set()  # the contents of files at a new name or place: what left a folder that way moved
+    for item, root, names in listings:
+        contents = item["args"].get("contents") if isinstance(item["args"].get("contents"), dict) else {}
+        arrived |= {contents.get(n) for n in names if f"{root}/{n}" not in initial}
+    read = 0
+    for item, root, names in listings:
+        before = {dest[len(root) + 1:]: sha for dest, sha in initial.items() if dest.startswith(root + "/")}
+        if item["args"].get("recursive") is not True:  # a listing of the folder's own entries
+            before = {name: sha for name, sha in before.items() if "/" not in name}
+        deleted = sorted(n for n in set(before) - set(map(str, names)) if before[n] not in arrived)
+        if not deleted:
+            continue
+        read += 1
+        where = f"rubric {item['id']}: names leave out {deleted[0]!r}"
+        said = extract.expressed(text, "removal")
+        if "deleted" not in said:
+            raise Ungrounded(f"{where}, but the instruction does not ask to delete anything")
+        kept = sorted(set(before) - set(deleted))
+        if kept and extract.deletes_the_rest(text):
+            raise Ungrounded(f"{where}; {kept[0]!r} stays, but the instruction deletes everything else")
+        claims = extract.removal_claims(text)
+        for phrase, holds in claims:
+            wrong = [n for n in deleted if not holds(n, before[n])]
+            if wrong:
+                raise Ungrounded(f"{where}; {wrong[0]!r} is deleted, but the instruction deletes files of "
+                                 f"{phrase!r}")
+        scope = extract.removal_scope(text)
+        if scope == "flat" and any("/" in n for n in deleted):
+            raise Ungrounded(f"{where}; {next(n for n in deleted if '/' in n)!r} in a subfolder is deleted, but the "
+                             "instruction keeps to the top folder")
+        if claims and scope:
+            matching = [n for n, sha in before.items() if all(holds(n, sha) for _, holds in claims)
+                        and (scope == "recursive" or "/" not in n)]
+            missed = sorted(set(matching) - set(deleted))
+            if missed:
+                raise Ungrounded(f"{where}; {missed[0]!r} fits what the instruction deletes but stays")
     return read

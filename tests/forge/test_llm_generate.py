@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 from collections import deque
 from pathlib import Path
@@ -169,6 +170,8 @@ def test_the_llm_judge_stores_its_verdict_as_evidence_and_its_calls_in_the_ledge
         if node_of(body) == "judge":
             assert "Criteria the checker tests:" in body["messages"][1]["content"]
             return Reply(json.dumps(next(verdicts)))
+        if node_of(body) == "readback":
+            return Reply(json.dumps(reader(body, contradict=False)))
         return answering(answers)(body)
 
     db = tmp_path / "c.db"
@@ -183,3 +186,44 @@ def test_the_llm_judge_stores_its_verdict_as_evidence_and_its_calls_in_the_ledge
     assert sorted(rows) == [(0, "judge: The column is implicit. Unstated: the sort column"),  # judged in gate threads
                             (1, "judge: Every checked value is stated.")]
     assert [r[1] for r in ledger(db)].count("judge") == 2
+    assert [r[1] for r in ledger(db)].count("readback") == 2
+
+
+def reader(body, *, contradict: bool) -> dict:
+    """A model that reads the instruction in the prompt the way the extractor does, or (`contradict`) answers
+    another option of every question: a model that understood the opposite goal."""
+    from verifiers import extract
+
+    prompt = body["messages"][1]["content"]
+    instruction = prompt.split("Instruction:\n", 1)[1].split("\n\nQuestions:", 1)[0]
+    answers = {}
+    for key, domain, options in re.findall(r"^(q\d+): which (.+)\? options: (.+)$", prompt, re.MULTILINE):
+        choices = [o for o in options.split(", ") if o != "unknown"]
+        said = [v for v in extract.expressed(instruction, domain.replace(" ", "_")) if v in choices]
+        answers[key] = next(o for o in choices if o not in said) if contradict else (said or ["unknown"])[0]
+    return {"answers": answers}
+
+
+def test_a_model_that_reads_another_goal_makes_the_task_grounding_fail(world, tmp_path):
+    from verifiers.judge import Judge
+
+    taxonomy, ids, answers = world
+
+    def responder(body):
+        if node_of(body) == "judge":
+            return Reply(json.dumps({"fully_specified": True, "unstated": [], "reason": "fine"}))
+        if node_of(body) == "readback":
+            return Reply(json.dumps(reader(body, contradict=True)))
+        return answering(answers)(body)
+
+    db = tmp_path / "c.db"
+    catalog = Catalog(f"sqlite:///{db}")
+    with LLMServer(responder) as server:
+        backend = openai_backend(server, catalog)
+        counts = Generator(tmp_path / "out", catalog, sandbox=Sandbox(), taxonomy=taxonomy, backend=backend,
+                           judge=Judge(backend)).run(ids[:2])
+    assert counts == {"grounding_fail": 2}
+    rows = sqlite3.connect(db).execute(
+        "SELECT evidence FROM verifications WHERE verifier = 'readback' AND passed = 0").fetchall()
+    assert len(rows) == 2 and all("a model reading the instruction alone understood" in r[0] for r in rows), rows
+    assert sorted(p.parent.name for p in (tmp_path / "out" / "rejected").glob("*/*")) == ["grounding_fail"] * 2

@@ -21,7 +21,7 @@ from forge.package import load_package
 from forge.taxonomy import load_taxonomy
 from tests.gatekit import gate_package, make_package
 from verifiers import extract
-from verifiers.grounding import Ungrounded, ground, visible_text
+from verifiers.grounding import Ungrounded, ground, slide_titles, visible_text
 from verifiers.lexicon import DOMAINS
 from workflows import get_family
 
@@ -73,6 +73,24 @@ CONTRADICTIONS = [
     ("tb-flag-date-side", "tb.mark.flagged_before_in_archives", 1, r"dated before", "dated after", "message_ids"),
     ("chrome-startup-mode", "chrome.settings.startup_continue", 1,
      r"'Continue where you left off' so the tabs of the last session come back", "'Open the New Tab page'", "mode"),
+    # a moved slide: the verb and where the slide is now (read from the initial deck)
+    ("impress-currently-slide", "impress.move_slide.down_before", 1, r"\(currently slide \d+\)",
+     "(currently slide 1)", "title"),
+    ("impress-move-to-copy", "impress.move_slide.up_after", 1, r"Move it", "Copy it", "title"),
+    ("impress-do-not-copy-dropped", "impress.move_slide.up_after", 1, r"do not copy it", "copy it", "title"),
+    # a clean-up: the instruction must pick exactly the files the listing leaves out
+    ("cleanup-delete-to-keep", "os.cleanup.backup_recursive", 1, r"delete every", "keep every", "names"),
+    ("cleanup-date-side", "os.cleanup.dated_flat", 1, r"before (20)", r"after \1", "names"),
+    ("cleanup-kind", "os.cleanup.backup_recursive", 1, r"backup file", "empty file", "names"),
+    ("cleanup-depth", "os.cleanup.backup_recursive", 1, r"in (/\S+) and all of its subfolders",
+     r"directly in \1 only", "names"),
+    ("cleanup-everything-else", "os.cleanup.empty_recursive", 1, r"Don't delete anything else",
+     "Delete everything else", "names"),
+    # a message named by subject and date must be in the mailbox on that date
+    ("message-received-date", "multi.attachment_folder.month_one_dated", 1, r"received (\d{4})-(\d\d)-(\d\d)",
+     r"received \1-\2-01", "message"),
+    ("message-date-in-parentheses", "multi.attachment_sheet.csv_none_desktop", 1, r"(\d{4})-(\d\d)-(\d\d)\)",
+     r"\1-01-01)", "message"),
 ]
 
 DATES_AND_A_PATH = "2024-01-05 2024-02-11 2024-03-02 2024-03-30 {path}"
@@ -268,3 +286,18 @@ def test_grounding_judges_hostile_argument_values_without_crashing(weird):
         task = {"instruction": text, "rubric": [titles, {"id": "c", "criterion": "", "primitive": name, "args": args}]}
         with contextlib.suppress(Ungrounded):
             ground(task, lambda: "")
+
+
+@pytest.mark.parametrize("data", [b"", b"PK\x03\x04garbage", b"not a zip at all" * 100])
+def test_slide_titles_of_a_damaged_deck_are_empty(data):
+    assert slide_titles(data) == []
+
+
+def test_slide_titles_follow_the_presentation_order(tmp_path):
+    folder = _package("impress.move_slide.down_before", 1, tmp_path)
+    task = json.loads((folder / "task.json").read_text("utf-8"))
+    asset = next(a for a in task["setup"]["assets"] if a["dest"].endswith(".pptx"))
+    titles = slide_titles((folder / asset["file"]).read_bytes())
+    moved = next(c["args"]["title"] for c in task["rubric"] if c["primitive"] == "pptx.slide_position")
+    current = int(re.search(r"currently slide (\d+)", task["instruction"]).group(1))
+    assert titles[current - 1] == moved and len(titles) >= 4
