@@ -160,8 +160,6 @@ def test_concurrent_calls_overlap_up_to_the_limit_and_give_the_same_packages(wor
 
 
 def test_the_llm_judge_stores_its_verdict_as_evidence_and_its_calls_in_the_ledger(world, tmp_path):
-    from verifiers.judge import Judge
-
     taxonomy, ids, answers = world
     verdicts = iter([{"fully_specified": True, "unstated": [], "reason": "Every checked value is stated."},
                      {"fully_specified": False, "unstated": ["the sort column"], "reason": "The column is implicit."}])
@@ -175,11 +173,7 @@ def test_the_llm_judge_stores_its_verdict_as_evidence_and_its_calls_in_the_ledge
         return answering(answers)(body)
 
     db = tmp_path / "c.db"
-    catalog = Catalog(f"sqlite:///{db}")
-    with LLMServer(responder) as server:
-        backend = openai_backend(server, catalog)
-        counts = Generator(tmp_path / "out", catalog, sandbox=Sandbox(), taxonomy=taxonomy, backend=backend,
-                           judge=Judge(backend)).run(ids[:2])
+    counts = judged_run(responder, taxonomy, ids[:2], tmp_path)
     assert counts == {"accepted": 2}  # the judge is evidence, not a gate
     rows = sqlite3.connect(db).execute(
         "SELECT passed, evidence FROM verifications WHERE verifier = 'llm_judge'").fetchall()
@@ -187,6 +181,17 @@ def test_the_llm_judge_stores_its_verdict_as_evidence_and_its_calls_in_the_ledge
                             (1, "judge: Every checked value is stated.")]
     assert [r[1] for r in ledger(db)].count("judge") == 2
     assert [r[1] for r in ledger(db)].count("readback") == 2
+
+
+def judged_run(responder, taxonomy, ids, tmp_path: Path):
+    """Generate `ids` with the judge on, against a loopback server answering with `responder`; catalog c.db."""
+    from verifiers.judge import Judge
+
+    catalog = Catalog(f"sqlite:///{tmp_path / 'c.db'}")
+    with LLMServer(responder) as server:
+        backend = openai_backend(server, catalog)
+        return Generator(tmp_path / "out", catalog, sandbox=Sandbox(), taxonomy=taxonomy, backend=backend,
+                         judge=Judge(backend)).run(ids)
 
 
 def reader(body, *, contradict: bool) -> dict:
@@ -205,8 +210,6 @@ def reader(body, *, contradict: bool) -> dict:
 
 
 def test_a_model_that_reads_another_goal_makes_the_task_grounding_fail(world, tmp_path):
-    from verifiers.judge import Judge
-
     taxonomy, ids, answers = world
 
     def responder(body):
@@ -217,11 +220,7 @@ def test_a_model_that_reads_another_goal_makes_the_task_grounding_fail(world, tm
         return answering(answers)(body)
 
     db = tmp_path / "c.db"
-    catalog = Catalog(f"sqlite:///{db}")
-    with LLMServer(responder) as server:
-        backend = openai_backend(server, catalog)
-        counts = Generator(tmp_path / "out", catalog, sandbox=Sandbox(), taxonomy=taxonomy, backend=backend,
-                           judge=Judge(backend)).run(ids[:2])
+    counts = judged_run(responder, taxonomy, ids[:2], tmp_path)
     assert counts == {"grounding_fail": 2}
     rows = sqlite3.connect(db).execute(
         "SELECT evidence FROM verifications WHERE verifier = 'readback' AND passed = 0").fetchall()
