@@ -124,7 +124,7 @@ def rubric(params: Params, target: Target, assets: list[Asset]) -> list[Check]:
     return [Check("table", f"{t.doc} has, right after \"{t.lead}\", a table with the header "
                            f"{t.header} and the {len(rows)} asked rows of {layout.filename}.",
                   "multi.docx_table", {"path": t.doc, "after": t.lead, "header": t.header, "rows": expected}),
-            wc.text_kept(t.doc, assets)]
+            wc.text_kept(t.doc, assets), wc.chars_kept(t.doc, assets)]
 
 
 def solve(params: Params, target: Target) -> Attempts:

@@ -249,26 +249,36 @@ def text_kept(layout: Layout | str, assets: Sequence[Asset] = ()) -> Check:
                  primitive="docx.body_text", args={"path": path, "paragraphs": texts})
 
 
-def chars_kept(layout: Layout, assets: Sequence[Asset], targets: Sequence[str] = ()) -> Check:
-    """The check that every paragraph but `targets` (texts or locators of the paragraphs the task formats) keeps
-    its initial character formatting (bold, italic, underline, size, font): "leave the rest unchanged" covers
-    fonts and emphasis too. The fonts the initial file names anywhere (runs, styles, theme) are passed along, so
-    a re-save that spells out the default font passes."""
+def chars_kept(layout: Layout | str, assets: Sequence[Asset], targets: Sequence[str] = ()) -> Check:
+    """The check that every paragraph but `targets` (texts or locators of the paragraphs the task edits or formats)
+    keeps its initial character formatting (bold, italic, underline, size, font): "leave the rest unchanged" covers
+    fonts and emphasis too. The document is a `Layout`, or a path whose initial bytes are among `assets` (a report
+    or a document another app's family made). The fonts the initial file names anywhere (runs, styles, theme) are
+    passed along, so a re-save that spells out the default font passes."""
     import io
     import re
     import zipfile
 
+    from verifiers.checks.docx import find, from_bytes, para_text
     from verifiers.checks.docx_scope import run_formats
 
-    data = next(a.data for a in assets if a.dest == layout.path)
+    path = layout.path if isinstance(layout, Layout) else layout
+    data = next(a.data for a in assets if a.dest == path)
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         xml = "".join(zf.read(n).decode("utf-8", "replace") for n in zf.namelist() if n.endswith(".xml"))
     fonts = sorted(set(re.findall(r'w:(?:ascii|hAnsi)="([^"]+)"', xml)) | set(re.findall(r'typeface="([^"]+)"', xml)))
-    return Check(id="chars_kept", criterion=f"Every paragraph of {layout.path} keeps its character formatting: "
+    if isinstance(layout, Layout):
+        paragraphs = kept_paragraphs(layout, assets, targets, run_formats)
+    else:
+        doc = from_bytes(data)
+        texts = [norm(para_text(p)) for p in doc.paragraphs()]
+        where = [locator(texts, i) if text else None for i, text in enumerate(texts)]
+        paragraphs = {w: run_formats(doc, find(doc, w)) for w, text in zip(where, texts, strict=True)
+                      if w is not None and not any(text.startswith(norm(t)) for t in targets)}
+    return Check(id="chars_kept", criterion=f"Every paragraph of {path} keeps its character formatting: "
                                             "no font, size, bold, italic or underline changed.",
                  primitive="docx.chars_kept",
-                 args={"path": layout.path, "paragraphs": kept_paragraphs(layout, assets, targets, run_formats),
-                       "fonts": [f for f in fonts if f]})
+                 args={"path": path, "paragraphs": paragraphs, "fonts": [f for f in fonts if f]})
 
 
 def quoted(text: str) -> str:
