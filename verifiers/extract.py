@@ -375,13 +375,18 @@ _DATED = re.compile(r"\b(before|after|older than|earlier than|newer than|later t
                     r"(?!\s+or\s+(?:later|earlier|after|before))", re.IGNORECASE)
 
 
-def _dated_side(word: str, cutoff: str) -> Callable[[str, str], bool]:
-    early = word.lower() in ("before", "older than", "earlier than")
+def on_side(word: str, day: str, cutoff: str) -> bool:
+    """Is the ISO `day` `word` ("before", "older than", "since", "after" ...) the ISO `cutoff`?"""
+    word = word.lower()
+    if word in ("before", "older than", "earlier than"):
+        return day < cutoff
+    return day >= cutoff if word == "since" else day > cutoff
 
+
+def _dated_side(word: str, cutoff: str) -> Callable[[str, str], bool]:
     def holds(name: str, _sha: str) -> bool:
         found = re.findall(r"\d{4}-\d{2}-\d{2}", name.rsplit("/", 1)[-1])
-        return bool(found) and all((day < cutoff) if early else (day >= cutoff if word.lower() == "since"
-                                                                   else day > cutoff) for day in found)
+        return bool(found) and all(on_side(word, day, cutoff) for day in found)
     return holds
 
 

@@ -255,34 +255,34 @@ _RELATION = re.compile(r"\b(before|after|since|earlier than|older than|later tha
                        re.IGNORECASE)
 
 
-def message_dates(mail: str) -> dict[str, date]:
-    """Message-ID -> the date of its Date header, for every message of the mbox text `mail`."""
-    found: dict[str, date] = {}
+def _headers(mail: str) -> list[tuple[str, str, date]]:
+    """(Message-ID, Subject, date of the Date header) of every message of the mbox text `mail` that has a Date."""
+    found = []
     for block in re.split(r"\nFrom ", mail):
         head = block[:4000]
         mid = re.search(r"^Message-ID:\s*<([^>\n]+)>", head, re.IGNORECASE | re.MULTILINE)
+        subject = re.search(r"^Subject:\s*(.+)$", head, re.IGNORECASE | re.MULTILINE)
         when = re.search(r"^Date:\s*(.+)$", head, re.IGNORECASE | re.MULTILINE)
-        if mid and when:
+        if when:
             try:
-                found[mid.group(1)] = parsedate_to_datetime(when.group(1).strip()).date()
+                day = parsedate_to_datetime(when.group(1).strip()).date()
             except (TypeError, ValueError, IndexError):
                 continue
+            found.append((mid.group(1) if mid else "", subject.group(1).strip() if subject else "", day))
     return found
+
+
+def message_dates(mail: str) -> dict[str, date]:
+    """Message-ID -> the date of its Date header, for every message of the mbox text `mail`."""
+    return {mid: day for mid, _, day in _headers(mail) if mid}
 
 
 def message_subjects(mail: str) -> dict[str, set[date]]:
     """Subject -> the dates of the messages with that subject, for every message of the mbox text `mail`."""
     found: dict[str, set[date]] = {}
-    for block in re.split(r"\nFrom ", mail):
-        head = block[:4000]
-        subject = re.search(r"^Subject:\s*(.+)$", head, re.IGNORECASE | re.MULTILINE)
-        when = re.search(r"^Date:\s*(.+)$", head, re.IGNORECASE | re.MULTILINE)
-        if subject and when:
-            try:
-                day = parsedate_to_datetime(when.group(1).strip()).date()
-            except (TypeError, ValueError, IndexError):
-                continue
-            found.setdefault(subject.group(1).strip(), set()).add(day)
+    for _, subject, day in _headers(mail):
+        if subject:
+            found.setdefault(subject, set()).add(day)
     return found
 
 
@@ -324,7 +324,7 @@ def _dated(text: str, rubric: list[dict[str, Any]], visible: Callable[[], str]) 
         return 0
     word, day = next(iter(relations))
     try:
-        cutoff = date.fromisoformat(day)
+        date.fromisoformat(day)  # "before 2023-13-45" reads as nothing
     except ValueError:
         return 0
     other = sorted(extract.dates(text) - {day})
@@ -348,9 +348,7 @@ def _dated(text: str, rubric: list[dict[str, Any]], visible: Callable[[], str]) 
         read += 1
         for message_id, on in zip(args["message_ids"], when, strict=False):
             assert on is not None
-            fits = on < cutoff if word in ("before", "earlier than", "older than") else (
-                on >= cutoff if word == "since" else on > cutoff)
-            if fits != chosen:
+            if extract.on_side(word, on.isoformat(), day) != chosen:
                 raise Ungrounded(f"rubric {item['id']}: message_ids include {message_id!r} (dated {on}), but the "
                                  f"instruction {'selects' if chosen else 'leaves out'} messages {word} {day}")
     return read

@@ -217,18 +217,21 @@ def source_nodes() -> tuple[Node, ...]:
     return (sample, content)
 
 
-def kept_paragraphs(layout: Layout, assets: Sequence[Asset], targets: Sequence[str],
+def kept_paragraphs(layout: Layout | str, assets: Sequence[Asset], targets: Sequence[str],
                     measure: Callable[[Any, Any], Any]) -> dict[str, Any]:
-    """{locator: measure(doc, paragraph)} in the initial document for every paragraph that is not one of
-    `targets` (and has a unique locator): what an "unchanged" check compares the end state with. The initial
-    document is read with the checks' own reader, so styles and defaults resolve exactly as they will."""
-    from verifiers.checks.docx import find, from_bytes
+    """{locator: measure(doc, paragraph)} in the initial document (a `Layout`, or a path whose initial bytes are
+    among `assets`) for every paragraph that is not one of `targets` (and has a unique locator): what an
+    "unchanged" check compares the end state with. The initial document is read with the checks' own reader, so
+    styles and defaults resolve exactly as they will."""
+    from verifiers.checks.docx import find, from_bytes, para_text
 
-    doc = from_bytes(next(a.data for a in assets if a.dest == layout.path))
+    path = layout.path if isinstance(layout, Layout) else layout
+    doc = from_bytes(next(a.data for a in assets if a.dest == path))
+    texts = [norm(t) for t in (layout.texts() if isinstance(layout, Layout) else map(para_text, doc.paragraphs()))]
     kept = {}
-    for text in layout.texts():
-        where = layout.locate(text) if norm(text) else None
-        if where is not None and not any(norm(text).startswith(norm(t)) for t in targets):
+    for i, text in enumerate(texts):
+        where = locator(texts, i) if text else None
+        if where is not None and not any(text.startswith(norm(t)) for t in targets):
             kept[where] = measure(doc, find(doc, where))
     return kept
 
@@ -259,7 +262,6 @@ def chars_kept(layout: Layout | str, assets: Sequence[Asset], targets: Sequence[
     import re
     import zipfile
 
-    from verifiers.checks.docx import find, from_bytes, para_text
     from verifiers.checks.docx_scope import run_formats
 
     path = layout.path if isinstance(layout, Layout) else layout
@@ -267,14 +269,7 @@ def chars_kept(layout: Layout | str, assets: Sequence[Asset], targets: Sequence[
     with zipfile.ZipFile(io.BytesIO(data)) as zf:
         xml = "".join(zf.read(n).decode("utf-8", "replace") for n in zf.namelist() if n.endswith(".xml"))
     fonts = sorted(set(re.findall(r'w:(?:ascii|hAnsi)="([^"]+)"', xml)) | set(re.findall(r'typeface="([^"]+)"', xml)))
-    if isinstance(layout, Layout):
-        paragraphs = kept_paragraphs(layout, assets, targets, run_formats)
-    else:
-        doc = from_bytes(data)
-        texts = [norm(para_text(p)) for p in doc.paragraphs()]
-        where = [locator(texts, i) if text else None for i, text in enumerate(texts)]
-        paragraphs = {w: run_formats(doc, find(doc, w)) for w, text in zip(where, texts, strict=True)
-                      if w is not None and not any(text.startswith(norm(t)) for t in targets)}
+    paragraphs = kept_paragraphs(layout, assets, targets, run_formats)
     return Check(id="chars_kept", criterion=f"Every paragraph of {path} keeps its character formatting: "
                                             "no font, size, bold, italic or underline changed.",
                  primitive="docx.chars_kept",
