@@ -392,19 +392,19 @@ def _cleanup(text: str, rubric: list[dict[str, Any]], assets: Iterable[Mapping[s
     deletion: the instruction must ask to delete, and what it says the files are ("backup files", "a date before
     2023-06-12", "directly in X only") must pick exactly the deleted ones."""
     initial = {str(a.get("dest")): str(a.get("sha256")) for a in assets}
-    listings = [(item, item["args"]["path"], item["args"]["names"]) for item in rubric
-                if item["primitive"] == "fs.dir_listing" and isinstance(item["args"].get("path"), str)
-                and isinstance(item["args"].get("names"), list)]
-    arrived: set[Any] = set()  # the contents of files at a new name or place: what left a folder that way moved
+    listings = [(item, item["args"]["path"], [n for n in item["args"]["names"] if isinstance(n, str)])
+                for item in rubric if item["primitive"] == "fs.dir_listing"
+                and isinstance(item["args"].get("path"), str) and isinstance(item["args"].get("names"), list)]
+    arrived: set[str] = set()  # the contents of files at a new name or place: what left a folder that way moved
     for item, root, names in listings:
         contents = item["args"].get("contents") if isinstance(item["args"].get("contents"), dict) else {}
-        arrived |= {contents.get(n) for n in names if f"{root}/{n}" not in initial}
+        arrived |= {str(contents.get(n)) for n in names if f"{root}/{n}" not in initial}
     read = 0
     for item, root, names in listings:
         before = {dest[len(root) + 1:]: sha for dest, sha in initial.items() if dest.startswith(root + "/")}
         if item["args"].get("recursive") is not True:  # a listing of the folder's own entries
             before = {name: sha for name, sha in before.items() if "/" not in name}
-        deleted = sorted(n for n in set(before) - set(map(str, names)) if before[n] not in arrived)
+        deleted = sorted(n for n in set(before) - set(names) if before[n] not in arrived)
         if not deleted:
             continue
         read += 1

@@ -301,3 +301,14 @@ def test_slide_titles_follow_the_presentation_order(tmp_path):
     moved = next(c["args"]["title"] for c in task["rubric"] if c["primitive"] == "pptx.slide_position")
     current = int(re.search(r"currently slide (\d+)", task["instruction"]).group(1))
     assert titles[current - 1] == moved and len(titles) >= 4
+
+
+def test_a_hostile_listing_or_deck_is_read_without_a_crash():
+    task = {"instruction": "Delete every backup file in /home/user/x.",
+            "setup": {"assets": [{"dest": "/home/user/x/a~", "sha256": "1"}, {"dest": None}]},
+            "rubric": [{"id": "r", "criterion": "", "primitive": "fs.dir_listing",
+                        "args": {"path": "/home/user/x", "names": [{}, ["a"], 3], "contents": {"k": [1]}}}]}
+    assert "no answer leaked" in ground(task, str)
+    task["instruction"] = "Keep every backup file in /home/user/x."
+    with pytest.raises(Ungrounded, match="does not ask to delete"):
+        ground(task, str)
