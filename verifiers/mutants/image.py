@@ -52,6 +52,8 @@ def _save(image: Image.Image, host: Path, fmt: str, dpi: tuple[float, float] | N
         image = image.convert("RGB")
     if dpi and fmt != "WEBP":
         params["dpi"] = dpi
+    if fmt == "PNG":  # lossless at any level; the fastest level keeps a mutant's save off the gate's hot path
+        params.setdefault("compress_level", 1)
     out = io.BytesIO()
     image.save(out, fmt, **params)
     host.write_bytes(out.getvalue())
@@ -186,7 +188,7 @@ def _resave(rel: str, fmt: str) -> tuple[str, Callable[[Path], None]]:
 
             meta = PngInfo()
             meta.add_text("Software", "GIMP 2.10.34")
-            _save(image, host, fmt, dpi, compress_level=9, pnginfo=meta)
+            _save(image, host, fmt, dpi, compress_level=1, pnginfo=meta)  # bytes unlike the preparers' level 3
         elif fmt == "JPEG":
             with Image.open(host) as opened:  # same quantisation tables: the pixels barely move
                 _save(opened, host, fmt, dpi, quality="keep", comment=b"Created with GIMP")
