@@ -236,12 +236,27 @@ def _merges_inks(curve: np.ndarray, count: np.ndarray) -> bool:
 def _grey_versions(expected: Image.Image) -> list[Image.Image]:
     """The grey pictures GIMP's conversions make of a colour picture: Image > Mode > Grayscale and Desaturate's
     Luma (weighted sum; Pillow's "L"), Average, Lightness ((max + min) / 2) and Luminance (in linear light). No
-    tone curve maps one onto another: they weight hues differently (pure blue: luma 29, lightness 128)."""
-    rgb = np.asarray(flatten(expected).convert("RGB"), dtype=np.float64) / 255
+    tone curve maps one onto another: they weight hues differently (pure blue: luma 29, lightness 128). Every
+    mutant of a task is measured against the same expected picture, so they are made once per picture (copies
+    are handed out: a caller may not change the cached ones)."""
+    rgb_image = flatten(expected).convert("RGB")
+    key = (hashlib.blake2b(rgb_image.tobytes(), digest_size=16).hexdigest(), rgb_image.size)
+    if key not in _GREYS:
+        if len(_GREYS) >= 8:
+            _GREYS.clear()
+        _GREYS[key] = _make_grey_versions(rgb_image)
+    return [grey.copy() for grey in _GREYS[key]]
+
+
+_GREYS: dict[tuple[str, tuple[int, int]], list[Image.Image]] = {}
+
+
+def _make_grey_versions(expected: Image.Image) -> list[Image.Image]:
+    rgb = np.asarray(expected, dtype=np.float64) / 255
     lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4) @ np.array([0.2126, 0.7152, 0.0722])
     greys = [rgb.mean(axis=2), (rgb.max(axis=2) + rgb.min(axis=2)) / 2,
              np.where(lin <= 0.0031308, lin * 12.92, 1.055 * np.power(lin, 1 / 2.4) - 0.055)]
-    return [flatten(expected).convert("L"),
+    return [expected.convert("L"),
             *(Image.fromarray(np.clip(g * 255 + 0.5, 0, 255).astype(np.uint8), "L") for g in greys)]
 
 
