@@ -1,17 +1,24 @@
 """Three feedback rounds with the SIMULATED student (planted weaknesses), and what an all-pass student would get.
 
-Each round: expand from the previous round's statistics (the statistics decide how many candidates; `--probe`
-of them, a seeded sample keeping each operator's share, go through the real gate with k probe tasks), generate
-`--budget` tasks, simulate the student (forge.student.PLANTED: hidden per-axis weaknesses that grow with
-practice), ingest. Prints per round:
-- the candidates the statistics call for, per operator, atomic skills and chains apart; how many were probed and
-  admitted, and the projection (candidates x admission rate);
-- (a) the share of the candidates aimed at the planted weaknesses (the student's own rule says the skill touches
+Each round: expand from the previous round's statistics (the statistics decide how many candidates), admit
+candidates through the real gate with k probe tasks, generate `--budget` tasks, simulate the student
+(forge.student.PLANTED: hidden per-axis weaknesses that grow with practice, family by family), ingest.
+
+Two scales. The default is a quick look: `--probe` candidates (a seeded sample keeping each operator's share) are
+probed and admitted, and the rest is a projection (candidates x admission rate). `--full` runs the loop at the
+scale of issue 15's target: every candidate is considered, `--sample` of them per family x axis level group are
+probed through the gate, the rest join on their group's sample (`forge.expand.probe`, the evidence is in each
+`taxonomy_changes` row), and `--budget` defaults to 1,200 tasks a round, enough for the statistics to cover the
+families. Prints per round:
+- the candidates the statistics call for and the skills admitted, per operator, atomic skills and chains apart;
+- (a) the share of the additions aimed at the planted weaknesses (the student's own rule says the skill touches
   one; for a `decompose` step, the chain it comes from), against their base rate in the previous round's tasks;
 - (b) the student's success on tasks its weaknesses touch, round over round;
-then (c) round 2's expansion for an all-pass student over the same round 1 (a copy of the catalog), and totals.
+then (c) round 2's expansion for an all-pass student over the same round 1 (a copy of the catalog), and totals
+against the targets (>= 7,000 atomic skills added in three rounds, >= 70 % of additions aimed at the weaknesses).
 
     python benchmarks/rounds.py [--budget 60] [--probe 40] [--k 1] [--seed 1] [--rounds 3] [--keep DIR]
+    python benchmarks/rounds.py --full [--budget 1200] [--sample 1]
 """
 
 from __future__ import annotations
@@ -59,45 +66,55 @@ def _pct(n: int, d: int) -> str:
 def round_once(db: str, root: Path, number: int, args: argparse.Namespace, sandbox: Sandbox) -> dict[str, Any]:
     catalog = Catalog(db)
     found, _, _ = candidates(catalog, number, seed=args.seed, taxonomy=catalog_taxonomy(catalog))
+    aimed_ids = {c.skill.id for c in found if aimed_candidate(PLANTED, c)}
     t0 = time.perf_counter()
     out = root / f"round{number}"
-    plan = prepare_round(db, number, args.budget, args.seed, str(out), k=args.k, limit=args.probe, sandbox=sandbox)
+    plan = prepare_round(db, number, args.budget, args.seed, str(out), k=args.k, limit=args.probe, sandbox=sandbox,
+                         sample=args.sample)
     t1 = time.perf_counter()
     catalog = Catalog(db)
-    counts = Generator(out, catalog, sandbox=sandbox, taxonomy=catalog_taxonomy(catalog)).run(
-        [TaskId.parse(t) for t in plan])
-    summary = finish_round(db, number, str(out), None)
     taxonomy = catalog_taxonomy(catalog)
+    counts = Generator(out, catalog, sandbox=sandbox, taxonomy=taxonomy).run([TaskId.parse(t) for t in plan])
+    summary = finish_round(db, number, str(out), None)
     results = outcomes(catalog, number, student=PLANTED, seed=args.seed)
     simulate(catalog, number, root / f"results{number}", seed=args.seed, student=PLANTED)
     ingest(catalog, root / f"results{number}", number)
     t2 = time.perf_counter()
     expansion = summary["expansion"]
     atomic = [c for c in found if len(c.skill.apps) == 1]
-    chains = [c for c in found if len(c.skill.apps) > 1]
-    n_aimed = sum(aimed_candidate(PLANTED, c) for c in found)
+    added = [s for s in taxonomy.values() if s.origin == f"round-{number}"]
+    added_atomic = sum(len(s.apps) == 1 for s in added)
+    added_aimed = sum(s.id in aimed_ids or aimed(PLANTED, s) for s in added)
     probed = expansion["candidates"]
-    admitted = sum(expansion["added"].values())
-    rate = admitted / probed if probed else 0.0
+    rate = len(added) / probed if probed else 0.0
     ran = [o for o in results if o.kind != "crash"]
     touched = [o for o in ran if o.skill_id in taxonomy and aimed(PLANTED, taxonomy[o.skill_id])]
-    base = len(touched) / len(ran) if ran else 0.0
     won = sum(o.kind == "success" for o in touched)
     print(f"\nround {number}: the statistics call for {len(found)} candidates "
-          f"({len(atomic)} atomic, {len(chains)} chains) {dict(Counter(c.operator for c in found))}")
-    print(f"  probed {probed} (k={args.k}), admitted {admitted} {expansion['added']} ({rate:.0%}); projected "
-          f"additions {len(found) * rate:.0f} ({len(atomic) * rate:.0f} atomic)")
-    print(f"  (a) aimed at the planted weaknesses: {_pct(n_aimed, len(found))} of the candidates; base rate in "
-          f"round {number - 1 if number > 1 else 1}'s tasks {args.base_rate:.1%}" if number > 1 else
-          f"  (a) round 1 explores (no statistics): {_pct(n_aimed, len(found))} of its candidates touch a weakness")
+          f"({len(atomic)} atomic, {len(found) - len(atomic)} chains) {dict(Counter(c.operator for c in found))}")
+    per_group = f", {args.sample} per family x axis level group" if args.sample else ""
+    on_sample = f" ({expansion.get('added_on_sample', 0)} on their group's sample)" if args.sample else ""
+    print(f"  considered {probed}, {expansion['probe_tasks']} probe tasks (k={args.k}{per_group}); admitted "
+          f"{len(added)}: {added_atomic} atomic, {len(added) - added_atomic} chains {expansion['added']}{on_sample}")
+    if args.probe is not None and probed < len(found):
+        print(f"  projected additions (candidates x admission rate {rate:.0%}): {len(found) * rate:.0f} "
+              f"({len(atomic) * rate:.0f} atomic)")
+    if number > 1:
+        print(f"  (a) additions aimed at the planted weaknesses: {_pct(added_aimed, len(added))}; candidates "
+              f"{_pct(len(aimed_ids), len(found))}; base rate in round {number - 1}'s tasks {args.base_rate:.1%}")
+    else:
+        print(f"  (a) round 1 explores (no statistics): {_pct(added_aimed, len(added))} of its additions touch "
+              "a weakness")
     print(f"  tasks {dict(counts)}; planted weaknesses touch {_pct(len(touched), len(ran))} of the tasks the "
           f"student ran")
     print(f"  (b) success on tasks the weaknesses touch: {_pct(won, len(touched))}; on the rest: "
           f"{_pct(sum(o.kind == 'success' for o in ran if o not in touched), len(ran) - len(touched))}")
-    print(f"  time: expand+probe {t1 - t0:.0f} s, generate+student {t2 - t1:.0f} s")
-    args.base_rate = base
-    return {"wanted": len(found), "atomic": len(atomic), "aimed": n_aimed, "rate": rate,
-            "won": won, "touched": len(touched), "ids": {c.skill.id for c in found}}
+    print(f"  time: expand+probe {t1 - t0:.0f} s, generate+student {t2 - t1:.0f} s", flush=True)
+    args.base_rate = len(touched) / len(ran) if ran else 0.0
+    projected = len(atomic) * rate if args.probe is not None and probed < len(found) else added_atomic
+    return {"wanted": len(found), "atomic": added_atomic, "projected_atomic": projected, "added": len(added),
+            "chains": len(added) - added_atomic, "aimed": added_aimed, "won": won, "touched": len(touched),
+            "ids": {c.skill.id for c in found}}
 
 
 def all_pass_round_two(root: Path, seed: int) -> set[str]:
@@ -118,20 +135,29 @@ def all_pass_round_two(root: Path, seed: int) -> set[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--budget", type=int, default=60, help="Tasks generated per round.")
-    parser.add_argument("--probe", type=int, default=40, help="Candidates probed per round (a sample).")
+    parser.add_argument("--full", action="store_true",
+                        help="Issue 15's scale: consider every candidate, probe a sample per family x axis level.")
+    parser.add_argument("--budget", type=int, help="Tasks generated per round (default 60; --full: 1200).")
+    parser.add_argument("--probe", type=int, help="Candidates considered per round, a sample (default 40; --full: "
+                        "all).")
+    parser.add_argument("--sample", type=int, help="Probed candidates per family x axis level group (--full: 1).")
     parser.add_argument("--k", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="Keep the catalog and packages here (default: a temp folder).")
     args = parser.parse_args()
+    args.budget = args.budget or (1200 if args.full else 60)
+    args.probe = args.probe if args.probe is not None or args.full else 40
+    args.sample = args.sample or (1 if args.full else None)
     args.base_rate = 0.0
     root = args.keep or Path(tempfile.mkdtemp(prefix="forge-rounds-"))
     root.mkdir(parents=True, exist_ok=True)
     db_path = root / "forge.db"
     db = f"sqlite:///{db_path}"
     sandbox = Sandbox()
-    print(f"SIMULATED student {PLANTED.name!r}: weaknesses {[w.name for w in PLANTED.weaknesses]}; catalog {db}")
+    print(f"SIMULATED student {PLANTED.name!r}: weaknesses {[w.name for w in PLANTED.weaknesses]}; catalog {db}; "
+          f"budget {args.budget} tasks a round, {'all' if args.probe is None else args.probe} candidates considered"
+          f"{f', {args.sample} probed per family x axis level group' if args.sample else ''}")
     rows = []
     start = time.perf_counter()
     for number in range(1, args.rounds + 1):
@@ -140,14 +166,15 @@ def main() -> None:
                 source.backup(target)
         rows.append(round_once(db, root, number, args, sandbox))
     later = rows[1:]
-    wanted = sum(r["wanted"] for r in later)
-    projected_atomic = sum(r["atomic"] * r["rate"] for r in rows)
-    print(f"\nrounds 2-{args.rounds}: {_pct(int(sum(r['aimed'] for r in later)), wanted)} of the candidates aimed at "
-          f"the planted weaknesses (target {TARGET_AIMED:.0%})")
+    print(f"\natomic skills added per round: {[r['atomic'] for r in rows]} = {sum(r['atomic'] for r in rows)} "
+          f"(target {TARGET_ATOMIC}); chains added per round: {[r['chains'] for r in rows]}")
+    if args.probe is not None:
+        print(f"projected atomic additions over {args.rounds} rounds (candidates x admission rate): "
+              f"{sum(r['projected_atomic'] for r in rows):.0f}")
+    print(f"(a) rounds 2-{args.rounds}: {_pct(int(sum(r['aimed'] for r in later)), sum(r['added'] for r in later))} "
+          f"of the additions aimed at the planted weaknesses (target {TARGET_AIMED:.0%})")
     per_round = ", ".join(f"{r['won'] / max(r['touched'], 1):.0%}" for r in rows)
     print(f"(b) success on weakness tasks per round: {per_round}")
-    print(f"projected atomic additions over {args.rounds} rounds (candidates x admission rate): "
-          f"{projected_atomic:.0f} (target {TARGET_ATOMIC})")
     if args.rounds >= 2:
         planted, easy = rows[1]["ids"], all_pass_round_two(root, args.seed)
         print(f"(c) round 2 for an all-pass student: {len(easy)} candidates (harder variants of what it passed), "

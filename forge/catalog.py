@@ -10,7 +10,7 @@ import datetime as dt
 import os
 import socket
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -270,6 +270,177 @@ class Catalog:
         with self.session() as session:
             unfinished = session.scalar(select(func.min(RoundRow.id)).where(RoundRow.status != "closed"))
             return unfinished, int(session.scalar(select(func.max(RoundRow.id))) or 0)
+
+    # ---- the feedback loop (forge.rounds, forge.expand, forge.feedback, forge.student) ----
+    # Each method is one question the loop asks, in one transaction: a round that crashes resumes from what
+    # the committed transactions left (forge.rounds), so these boundaries are part of its contract.
+
+    def round_row(self, round_n: int) -> RoundRow | None:
+        with self.session() as session:
+            return session.get(RoundRow, round_n)
+
+    def start_round(self, round_n: int, *, budget: int, seed: int, out: str) -> None:
+        """Record round N as `preparing` (a rerun of an unprepared round starts it again)."""
+        with self.session() as session, session.begin():
+            session.merge(RoundRow(id=round_n, status="preparing", budget=budget, seed=seed, started_at=now(),
+                                   counts={"out": out}))
+
+    def open_round(self, round_n: int, counts: dict[str, Any]) -> None:
+        """Round N is prepared: `open`, with its counts (the plan among them)."""
+        with self.session() as session, session.begin():
+            row = session.get(RoundRow, round_n)
+            if row is None:
+                raise LookupError(f"round {round_n} is not recorded; start it first")
+            row.status, row.counts = "open", counts
+
+    def file_round_tasks(self, round_n: int, task_ids: Sequence[str], chunk: int = 500
+                         ) -> tuple[Counter[str], Counter[str]]:
+        """Mark `task_ids` (those recorded) as round N's; returns the round's tasks per status and its accepted
+        tasks per app, read in the same transaction."""
+        with self.session() as session, session.begin():
+            for i in range(0, len(task_ids), chunk):
+                session.execute(update(TaskRow).where(TaskRow.id.in_(task_ids[i:i + chunk])).values(round=round_n))
+            statuses = Counter(session.scalars(select(TaskRow.status).where(TaskRow.round == round_n)))
+            apps = Counter(session.scalars(select(TaskRow.app).where(TaskRow.round == round_n,
+                                                                     TaskRow.status == "accepted")))
+        return statuses, apps
+
+    def close_round(self, round_n: int, counts: Mapping[str, Any]) -> None:
+        """Round N is `closed`: `counts` are merged over the counts recorded when it opened."""
+        with self.session() as session, session.begin():
+            row = session.get(RoundRow, round_n)
+            if row is None:
+                raise LookupError(f"round {round_n} is not recorded; it cannot be closed")
+            row.status, row.finished_at = "closed", now()
+            row.counts = {**row.counts, **counts}
+
+    def skill_rows(self) -> list[SkillRow]:
+        """Every skill row (seed skills and those rounds added), retired ones included."""
+        with self.session() as session:
+            return list(session.scalars(select(SkillRow)))
+
+    def skill_weights(self) -> dict[str, float]:
+        with self.session() as session:
+            return {row.id: row.weight for row in session.execute(select(SkillRow.id, SkillRow.weight))}
+
+    def skills_of_round(self, round_n: int) -> set[str]:
+        """Ids of the skills round N added."""
+        with self.session() as session:
+            return set(session.scalars(select(SkillRow.id).where(SkillRow.round == round_n)))
+
+    def set_weights(self, decisions: Iterable[tuple[str, float, bool]]) -> None:
+        """(skill id, new weight, retire?) for each decision, in one transaction; unknown ids are skipped."""
+        with self.session() as session, session.begin():
+            for skill_id, weight, retire in decisions:
+                row = session.get(SkillRow, skill_id)
+                if row is not None:
+                    row.weight = weight
+                    if retire:
+                        row.status = "retired"
+
+    def add_round_skills(self, round_n: int, added: Iterable[tuple[Any, str]]) -> None:
+        """Admit (skill, operator) pairs as active skills of round N (origin `round-N`, weight 1), in one
+        transaction; `skill` is a `forge.taxonomy.Skill`."""
+        with self.session() as session, session.begin():
+            for s, operator in added:
+                session.merge(SkillRow(id=s.id, family=s.family, app=s.app, apps=list(s.apps), category=s.category,
+                                       params=dict(s.params), description=s.description, difficulty=s.difficulty,
+                                       parent=s.parent, origin=f"round-{round_n}", status="active", weight=1.0,
+                                       round=round_n, operator=operator))
+
+    def record_changes(self, round_n: int, changes: Iterable[TaxonomyChangeRow]) -> int:
+        """Write `taxonomy_changes` rows as round N's, in one transaction; returns how many."""
+        rows = list(changes)
+        with self.session() as session, session.begin():
+            for row in rows:
+                row.round = round_n
+                session.add(row)
+        return len(rows)
+
+    def reweighted_in_round(self, round_n: int, operators: Sequence[str]) -> bool:
+        """Whether one of `operators` already reweighed a skill in round N (a rerun after a crash must not
+        halve weights twice)."""
+        with self.session() as session:
+            return session.scalar(select(TaxonomyChangeRow.id).where(
+                TaxonomyChangeRow.round == round_n, TaxonomyChangeRow.operator.in_(list(operators)),
+                TaxonomyChangeRow.action == "reweight").limit(1)) is not None
+
+    def refused_skill_ids(self) -> set[str]:
+        """Ids of every candidate a round refused."""
+        with self.session() as session:
+            return set(session.scalars(select(TaxonomyChangeRow.skill_id)
+                                       .where(TaxonomyChangeRow.action == "refuse")))
+
+    def round_attempts(self, round_n: int) -> list[tuple[str, bool, list[str] | None]]:
+        """(skill id, success, failed checks) of every attempt of round N that ran (no infra failures), in the
+        order they were ingested."""
+        with self.session() as session:
+            rows = session.execute(select(StudentResultRow.skill_id, StudentResultRow.success,
+                                          StudentResultRow.failed_checks)
+                                   .where(StudentResultRow.round == round_n, StudentResultRow.infra.is_(False))
+                                   .order_by(StudentResultRow.id))
+            return [(r.skill_id, bool(r.success), list(r.failed_checks) if r.failed_checks else None) for r in rows]
+
+    def attempts_per_skill(self, model: str, before_round: int) -> Counter[str]:
+        """Attempts (infra failures left out) `model` made at each skill in rounds before `before_round`."""
+        with self.session() as session:
+            return Counter(session.scalars(select(StudentResultRow.skill_id).where(
+                StudentResultRow.model == model, StudentResultRow.round < before_round,
+                StudentResultRow.infra.is_(False))))
+
+    def accepted_skills_in_round(self, round_n: int) -> list[tuple[str, str, str]]:
+        """(id, skill id, app) of the accepted tasks of round N, by id."""
+        with self.session() as session:
+            return [(row.id, row.skill_id, row.app) for row in session.execute(
+                select(TaskRow.id, TaskRow.skill_id, TaskRow.app)
+                .where(TaskRow.round == round_n, TaskRow.status == "accepted").order_by(TaskRow.id))]
+
+    def result_source_runs(self) -> set[str]:
+        """The `source_run` of every ingested attempt (how ingest recognizes a results file it has seen)."""
+        with self.session() as session:
+            return set(session.scalars(select(StudentResultRow.source_run).distinct()))
+
+    def task_paths(self, task_ids: Sequence[str], chunk: int = 500) -> dict[str, str | None]:
+        """id -> package path of those of `task_ids` recorded."""
+        with self.session() as session:
+            return {row.id: row.path for i in range(0, len(task_ids), chunk) for row in session.execute(
+                select(TaskRow.id, TaskRow.path).where(TaskRow.id.in_(task_ids[i:i + chunk])))}
+
+    def add_attempts(self, attempts: Sequence[Any], round_n: int | None, chunk: int = 500
+                     ) -> list[tuple[str, int | None]]:
+        """Add a student's attempts (`forge.feedback.Attempt`) in one transaction; returns, per attempt in order,
+        (`added` | `already` | `unknown`, the round it is filed under). An attempt is filed under `round_n` when
+        given, else under its task's round; one whose `key` is stored already is `already`, one whose task the
+        catalog does not hold is `unknown`."""
+        out: list[tuple[str, int | None]] = []
+        with self.session() as session, session.begin():
+            ids = sorted({a.task_id for a in attempts})
+            tasks: dict[str, tuple[str, int | None]] = {}
+            for i in range(0, len(ids), chunk):
+                query = select(TaskRow.id, TaskRow.skill_id, TaskRow.round).where(TaskRow.id.in_(ids[i:i + chunk]))
+                tasks.update({row.id: (row.skill_id, row.round) for row in session.execute(query)})
+            keys = set(session.scalars(select(StudentResultRow.attempt_key)))
+            for a in attempts:
+                if a.task_id not in tasks:
+                    out.append(("unknown", None))
+                    continue
+                skill_id, task_round = tasks[a.task_id]
+                round_of = task_round if round_n is None else round_n
+                if a.key in keys:
+                    out.append(("already", round_of))
+                    continue
+                keys.add(a.key)
+                session.add(StudentResultRow(attempt_key=a.key, task_id=a.task_id, skill_id=skill_id, round=round_of,
+                                             model=a.model, score=a.score, success=a.success, steps=a.steps,
+                                             tokens=a.tokens, failure_reason=a.failure_reason, infra=a.infra,
+                                             source=a.source, source_run=a.source_run, record_hash=a.record_hash,
+                                             failed_checks=a.failed_checks))
+                out.append(("added", round_of))
+        return out
+
+    def close(self) -> None:
+        """Release the catalog's connections (a temporary catalog before its folder is removed)."""
+        self.engine.dispose()
 
     # ---- the report's aggregates (forge.report); every one tolerates empty tables ----
 

@@ -42,9 +42,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
-from sqlalchemy import select
-
-from forge.catalog import Catalog, StudentResultRow, TaskRow
+from forge.catalog import Catalog
 from forge.errors import ForgeError
 from forge.ids import digest
 from forge.sandbox import Sandbox
@@ -358,43 +356,21 @@ def ingest(catalog: Catalog, path: Path, round_n: int | None = None, *, states: 
 
     An attempt's round is `round_n` when given, else the round its task was generated in. With `states`, the
     rubric is re-run on each attempt's final state there (see `rerun_rubrics`)."""
-    with catalog.session() as session:
-        known_runs = set(session.scalars(select(StudentResultRow.source_run).distinct()))
-    attempts = collect(path, known_runs)
+    attempts = collect(path, catalog.result_source_runs())
     report = IngestReport()
     if states is not None:
-        with catalog.session() as session:
-            ids = sorted({a.task_id for a in attempts})
-            packages = {row.id: row.path for i in range(0, len(ids), 500) for row in session.execute(
-                select(TaskRow.id, TaskRow.path).where(TaskRow.id.in_(ids[i:i + 500])))}
+        packages = catalog.task_paths(sorted({a.task_id for a in attempts}))
         attempts, report.rechecked = rerun_rubrics(attempts, states, packages, sandbox or Sandbox())
-    with catalog.session() as session, session.begin():
-        ids = sorted({a.task_id for a in attempts})
-        tasks: dict[str, tuple[str, int]] = {}
-        for i in range(0, len(ids), 500):
-            query = select(TaskRow.id, TaskRow.skill_id, TaskRow.round).where(TaskRow.id.in_(ids[i:i + 500]))
-            tasks.update({row.id: (row.skill_id, row.round) for row in session.execute(query)})
-        keys = set(session.scalars(select(StudentResultRow.attempt_key)))
-        for attempt in attempts:
-            if attempt.task_id not in tasks:
-                report.unknown.append((attempt.source, attempt.task_id))
-                continue
-            skill_id, task_round = tasks[attempt.task_id]
-            round_of = task_round if round_n is None else round_n
-            key = attempt.key
-            if key in keys:
-                report.already += 1
-                continue
-            keys.add(key)
-            session.add(StudentResultRow(attempt_key=key, task_id=attempt.task_id, skill_id=skill_id, round=round_of,
-                                         model=attempt.model, score=attempt.score, success=attempt.success,
-                                         steps=attempt.steps, tokens=attempt.tokens,
-                                         failure_reason=attempt.failure_reason, infra=attempt.infra,
-                                         source=attempt.source, source_run=attempt.source_run,
-                                         record_hash=attempt.record_hash, failed_checks=attempt.failed_checks))
+    for attempt, (status, round_of) in zip(attempts, catalog.add_attempts(attempts, round_n), strict=True):
+        if status == "unknown":
+            report.unknown.append((attempt.source, attempt.task_id))
+        elif status == "already":
+            report.already += 1
+        else:
             report.added += 1
             report.infra += attempt.infra
-            report.rounds.add(round_of)
+            if round_of is not None:
+                report.rounds.add(round_of)
     from forge.stats import ensure_views
 
     ensure_views(catalog)

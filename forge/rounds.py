@@ -12,7 +12,8 @@ prepare_round(N), in order, each decision recorded in `taxonomy_changes`:
    failing axes), `decompose` (the steps of a failing chain), `chain` (a chain whose steps all pass), then
    harder variants of what passes (all of them for a student that fails nothing, else at most a tenth of the
    rest). The statistics set how many; `limit` only samples what is probed now (scaled-down runs);
-3. `probe.admit` refuses duplicates and keeps the candidates whose k probe tasks all pass the gate;
+3. `probe.admit` refuses duplicates and keeps the candidates whose k probe tasks all pass the gate (at scale,
+   `sample`: a seeded sample per family x axis level group is probed and the rest join on it, said so in their rows);
 4. `reallocate.allocate` spreads the budget over the active skills by weight, 40 % to multi-app skills, after
    one task for each skill added this round (up to half of each share).
 Task ids of round N use the run seed `seed * 100 + N`, so rounds never collide. Preparing a round twice
@@ -27,9 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select, update
-
-from forge.catalog import Catalog, RoundRow, RunRow, SkillRow, TaskRow, TaxonomyChangeRow, now
+from forge.catalog import Catalog
 from forge.errors import ForgeError
 from forge.expand import (
     Candidate,
@@ -67,26 +66,14 @@ def round_seed(seed: int, round_n: int) -> int:
     return seed * 100 + round_n
 
 
-def _round_row(catalog: Catalog, round_n: int) -> RoundRow | None:
-    with catalog.session() as session:
-        return session.get(RoundRow, round_n)
-
-
 def _ensure_seed(catalog: Catalog) -> None:
     """Seed skills the catalog does not hold yet are added (never overwriting a weight or a retirement)."""
-    with catalog.session() as session:
-        present = set(session.scalars(select(SkillRow.id)))
+    present = set(catalog.skill_ids())
     catalog.sync_skills(s for s in seed_taxonomy().values() if s.id not in present)
 
 
 def _apply(catalog: Catalog, decisions: list[retire.Decision]) -> None:
-    with catalog.session() as session, session.begin():
-        for d in decisions:
-            row = session.get(SkillRow, d.skill_id)
-            if row is not None:
-                row.weight = d.weight
-                if d.action == "retire":
-                    row.status = "retired"
+    catalog.set_weights((d.skill_id, d.weight, d.action == "retire") for d in decisions)
 
 
 def candidates(catalog: Catalog, round_n: int, *, seed: int, taxonomy: dict[str, Skill],
@@ -134,16 +121,14 @@ def sample_candidates(found: list[Candidate], limit: int | None, seed: int, roun
 
 
 def expand(catalog: Catalog, round_n: int, *, k: int, seed: int, sandbox: Sandbox, backend: Backend | None = None,
-           limit: int | None = None) -> dict[str, Any]:
-    """Steps 1-3 of a round (see the module docstring); returns what changed, by operator."""
+           limit: int | None = None, sample: int | None = None) -> dict[str, Any]:
+    """Steps 1-3 of a round (see the module docstring); returns what changed, by operator. `sample`: probe that
+    many candidates per family x axis level group and admit the rest on their groups' samples (`probe.admit`)."""
     taxonomy = catalog_taxonomy(catalog)
     stats = skill_stats(catalog, round_n - 1) if round_n > 1 else {}
     current = weights(catalog)
-    with catalog.session() as session:  # a rerun after a crash must not halve weights twice
-        reweighted = session.scalar(select(TaxonomyChangeRow.id).where(
-            TaxonomyChangeRow.round == round_n, TaxonomyChangeRow.operator.in_((retire.OPERATOR, reallocate.OPERATOR,
-                                                                              chain.DECOMPOSE)),
-            TaxonomyChangeRow.action == "reweight"))
+    # a rerun after a crash must not halve weights twice
+    reweighted = catalog.reweighted_in_round(round_n, (retire.OPERATOR, reallocate.OPERATOR, chain.DECOMPOSE))
     retired = [] if reweighted else retire.decide(stats, current, round_n)
     realloc = [] if reweighted else reallocate.decide(stats, current, round_n, skip={d.skill_id for d in retired})
     _apply(catalog, retired + realloc)
@@ -160,51 +145,45 @@ def expand(catalog: Catalog, round_n: int, *, k: int, seed: int, sandbox: Sandbo
                               for label, why in bad])
     probed = sample_candidates(found, limit, seed, round_n)
     admission = admit(catalog, probed, taxonomy, round_n=round_n, k=k, seed=round_seed(seed, round_n) + 50,
-                      sandbox=sandbox)
+                      sandbox=sandbox, sample=sample)
     added = Counter(c.operator for c in admission.added)
     return {"retired": sum(d.action == "retire" for d in retired), "reweighted": len(realloc) + len(retired)
             - sum(d.action == "retire" for d in retired), "wanted": dict(Counter(c.operator for c in found)),
             "candidates": len(probed), "added": dict(added), "refused": len(admission.refused) + len(bad),
-            "probe_tasks": admission.probe_tasks, "attempts_analysed": analysis.attempts,
+            "probe_tasks": admission.probe_tasks, "added_on_sample": admission.sampled,
+            "attempts_analysed": analysis.attempts,
             "added_chains": sum(len(c.skill.apps) > 1 for c in admission.added),
             "added_atomic": sum(len(c.skill.apps) == 1 for c in admission.added)}
 
 
 def prepare_round(db: str | None, round_n: int, budget: int, seed: int, out: str, *, k: int = DEFAULT_K,
-                  limit: int | None = None, sandbox: Sandbox | None = None, backend: Backend | None = None
-                  ) -> list[str]:
+                  limit: int | None = None, sandbox: Sandbox | None = None, backend: Backend | None = None,
+                  sample: int | None = None) -> list[str]:
     """Expand from round N-1's statistics, allocate `budget` tasks, record the round; returns the task ids
-    to generate, in plan order. At most `limit` of the candidates the statistics call for are probed (default:
-    all). `out` is where the
-    round's packages go (recorded with the round)."""
+    to generate, in plan order. At most `limit` of the candidates the statistics call for are considered
+    (default: all); with `sample`, only that many per family x axis level group are probed (`probe.admit`).
+    `out` is where the round's packages go (recorded with the round)."""
     if round_n < 1:
         raise RoundError(f"--round {round_n}: rounds are numbered from 1 (round 0 is the seed taxonomy)")
     if budget < 1:
         raise RoundError(f"--budget {budget}: a round needs at least one task")
     catalog = Catalog(db)
-    existing = _round_row(catalog, round_n)
+    existing = catalog.round_row(round_n)
     if existing is not None and "plan" in existing.counts:
         return list(existing.counts["plan"])
     _ensure_seed(catalog)
-    with catalog.session() as session, session.begin():
-        session.merge(RoundRow(id=round_n, status="preparing", budget=budget, seed=seed, started_at=now(),
-                               counts={"out": out}))
+    catalog.start_round(round_n, budget=budget, seed=seed, out=out)
     changes = expand(catalog, round_n, limit=limit, k=k, seed=seed,
-                     sandbox=sandbox or Sandbox(), backend=backend)
+                     sandbox=sandbox or Sandbox(), backend=backend, sample=sample)
     taxonomy = catalog_taxonomy(catalog)
-    with catalog.session() as session:
-        fresh = set(session.scalars(select(SkillRow.id).where(SkillRow.round == round_n)))
+    fresh = catalog.skills_of_round(round_n)
     plan = reallocate.allocate(list(taxonomy.values()), weights(catalog), budget, seed, round_seed(seed, round_n),
                                fresh=fresh)
     ids = [str(t) for t in plan]
     multi = sum(len(taxonomy[t.skill_id].apps) > 1 for t in plan)
-    with catalog.session() as session, session.begin():
-        row = session.get(RoundRow, round_n)
-        assert row is not None
-        row.status = "open"
-        row.counts = {"out": out, "expansion": changes, "planned": len(ids), "planned_multi_app": multi,
-                      "skills_active": sum(s.status == "active" for s in taxonomy.values()),
-                      "skills_total": len(taxonomy), "plan": ids}
+    catalog.open_round(round_n, {"out": out, "expansion": changes, "planned": len(ids), "planned_multi_app": multi,
+                                 "skills_active": sum(s.status == "active" for s in taxonomy.values()),
+                                 "skills_total": len(taxonomy), "plan": ids})
     return ids
 
 
@@ -224,16 +203,11 @@ def finish_round(db: str | None, round_n: int, out: str, results: str | None) ->
     from forge.feedback import ingest
 
     catalog = Catalog(db)
-    row = _round_row(catalog, round_n)
+    row = catalog.round_row(round_n)
     if row is None or "plan" not in row.counts:
         raise RoundError(f"round {round_n} was not prepared; run `forge round run --round {round_n}` first")
     ids: list[str] = list(row.counts["plan"])
-    with catalog.session() as session, session.begin():
-        for i in range(0, len(ids), 500):
-            session.execute(update(TaskRow).where(TaskRow.id.in_(ids[i:i + 500])).values(round=round_n))
-        statuses = Counter(session.scalars(select(TaskRow.status).where(TaskRow.round == round_n)))
-        accepted_apps = Counter(session.scalars(select(TaskRow.app).where(TaskRow.round == round_n,
-                                                                          TaskRow.status == "accepted")))
+    statuses, accepted_apps = catalog.file_round_tasks(round_n, ids)
     exported = _export(catalog, Path(out), round_n, statuses.get("accepted", 0))
     counts = {key: value for key, value in row.counts.items() if key != "plan"}
     counts.update({"tasks": dict(statuses), "accepted_by_app": dict(accepted_apps),
@@ -241,27 +215,19 @@ def finish_round(db: str | None, round_n: int, out: str, results: str | None) ->
                    "export": exported})
     if results:
         counts["ingest"] = ingest(catalog, Path(results), round_n).as_dict()
-    with catalog.session() as session, session.begin():
-        stored = session.get(RoundRow, round_n)
-        assert stored is not None
-        stored.status, stored.finished_at = "closed", now()
-        stored.counts = {**stored.counts, **{k: v for k, v in counts.items() if k != "expansion"}}
+    catalog.close_round(round_n, {k: v for k, v in counts.items() if k != "expansion"})
     return counts
 
 
 def run_round(db: str | None, round_n: int, budget: int, seed: int, out: str, *, results: str | None = None,
               k: int = DEFAULT_K, limit: int | None = None, sandbox: Sandbox | None = None,
-              progress: Callable[[Outcome], None] | None = None) -> dict[str, Any]:
+              progress: Callable[[Outcome], None] | None = None, sample: int | None = None) -> dict[str, Any]:
     """prepare -> generate (a plain Generator over the plan) -> finish."""
     sandbox = sandbox or Sandbox()
-    ids = prepare_round(db, round_n, budget, seed, out, k=k, limit=limit, sandbox=sandbox)
+    ids = prepare_round(db, round_n, budget, seed, out, k=k, limit=limit, sandbox=sandbox, sample=sample)
     catalog = Catalog(db)
     run_id = catalog.start_run(seed=round_seed(seed, round_n), requested=len(ids), selection={"round": round_n},
-                               out_dir=out, backend="offline")
-    with catalog.session() as session, session.begin():
-        run = session.get(RunRow, run_id)
-        assert run is not None
-        run.round = round_n
+                               out_dir=out, backend="offline", round=round_n)
     generator = Generator(Path(out), catalog, sandbox=sandbox, taxonomy=catalog_taxonomy(catalog), run_id=run_id)
     status = "failed"
     counts: Counter[str] = Counter()

@@ -5,14 +5,16 @@ hidden, planted weaknesses, each a rule over what a task's skill says — its fa
 levels (`Weakness.rule`), never the task's files or the rubric — and an outcome drawn from the task's own
 `random.Random` (seed, model, task id). A task no weakness touches succeeds with `base` (0.95 by default); one a
 weakness touches succeeds with that weakness's `chance`, which grows with practice: after `learn` earlier attempts
-at tasks the same weakness touches (earlier rounds, this model, read from the catalog) half the gap to `base` is
-closed, after 2 x `learn` three quarters, and so on. About 3 % of runs crash (traj.jsonl ends with an
-`{"Error": ...}` line, no result.txt); a failed run scores 0, or a fraction (0.25, 0.5, 0.75) a third of the time.
+at tasks of the same family the same weakness touches (earlier rounds, this model, read from the catalog) half the
+gap to `base` is closed, after 2 x `learn` three quarters, and so on. Practice is per family: sorting 40-row
+tables teaches sorting them, not charting them, so a weakness fades family by family as the rounds practise it.
+About 3 % of runs crash (traj.jsonl ends with an `{"Error": ...}` line, no result.txt); a failed run scores 0, or
+a fraction (0.25, 0.5, 0.75) a third of the time.
 
 `PLANTED` is the student the benchmark uses (tables over 20 rows, date columns, the deepest folders, look-alike
 files, Thunderbird filters, Calc tables and totals carried into Writer: about a fifth of a first round's tasks);
 `ALL_PASS` fails nothing. Layout: `<out>/pyautogui/screenshot/<model>/<domain>/<task_id>/{result.txt,
-traj.jsonl}`; `write_jsonl` writes the same outcomes as one JSONL file instead.
+traj.jsonl}`.
 """
 
 from __future__ import annotations
@@ -25,10 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
-
 from forge.axes import axis_params
-from forge.catalog import Catalog, StudentResultRow, TaskRow
+from forge.catalog import Catalog
 from forge.expand import catalog_taxonomy
 from forge.ids import derive_seed
 from forge.taxonomy import Skill
@@ -43,7 +43,8 @@ Rule = Callable[[str, Mapping[str, Any]], bool]
 @dataclass(frozen=True)
 class Weakness:
     """A planted weakness: tasks whose (family, params with axis defaults filled) match `rule` succeed with
-    `chance` at first, closing half the gap to the student's base rate per `learn` practice attempts."""
+    `chance` at first, closing half the gap to the student's base rate per `learn` practice attempts in that
+    family."""
 
     name: str
     rule: Rule
@@ -61,11 +62,11 @@ class SimulatedStudent:
         """The weaknesses a skill (family, params with axis defaults filled) touches."""
         return [w for w in self.weaknesses if w.rule(family, params)]
 
-    def chance(self, family: str, params: Mapping[str, Any], practice: Mapping[str, int]) -> float:
-        """Success chance for a skill, given practice attempts per weakness name."""
+    def chance(self, family: str, params: Mapping[str, Any], practice: Mapping[tuple[str, str], int]) -> float:
+        """Success chance for a skill, given practice attempts per (weakness name, family)."""
         chance = self.base
         for weakness in self.hits(family, params):
-            learnt = 1 - 0.5 ** (practice.get(weakness.name, 0) / max(weakness.learn, 1))
+            learnt = 1 - 0.5 ** (practice.get((weakness.name, family), 0) / max(weakness.learn, 1))
             chance = min(chance, weakness.chance + (self.base - weakness.chance) * learnt)
         return chance
 
@@ -96,19 +97,15 @@ def skill_params(skill: Skill) -> dict[str, Any]:
 
 
 def practice(catalog: Catalog, student: SimulatedStudent, before_round: int, model: str,
-             taxonomy: Mapping[str, Skill]) -> Counter[str]:
-    """Attempts this model made, in rounds before `before_round`, at tasks each weakness touches."""
-    with catalog.session() as session:
-        rows = session.execute(select(StudentResultRow.skill_id).where(
-            StudentResultRow.model == model, StudentResultRow.round < before_round,
-            StudentResultRow.infra.is_(False)))
-        done = Counter(r.skill_id for r in rows)
-    out: Counter[str] = Counter()
+             taxonomy: Mapping[str, Skill]) -> Counter[tuple[str, str]]:
+    """Attempts this model made, in rounds before `before_round`, per (weakness, family) it touches."""
+    done = catalog.attempts_per_skill(model, before_round)
+    out: Counter[tuple[str, str]] = Counter()
     for skill_id, n in done.items():
         skill = taxonomy.get(skill_id)
         if skill is not None:
             for weakness in student.hits(skill.family, skill_params(skill)):
-                out[weakness.name] += n
+                out[weakness.name, skill.family] += n
     return out
 
 
@@ -127,12 +124,8 @@ def outcomes(catalog: Catalog, round_n: int, *, student: SimulatedStudent = PLAN
     """The simulated outcome of every accepted task of round `round_n`, in task id order."""
     taxonomy = catalog_taxonomy(catalog)
     learnt = practice(catalog, student, round_n, model, taxonomy)
-    with catalog.session() as session:
-        tasks = list(session.execute(select(TaskRow.id, TaskRow.skill_id, TaskRow.app)
-                                     .where(TaskRow.round == round_n, TaskRow.status == "accepted")
-                                     .order_by(TaskRow.id)))
     out = []
-    for task_id, skill_id, app in tasks:
+    for task_id, skill_id, app in catalog.accepted_skills_in_round(round_n):
         rng = random.Random(derive_seed(seed, model, task_id))
         steps = rng.randint(3, 25)
         if rng.random() < CRASH:
@@ -169,18 +162,3 @@ def simulate(catalog: Catalog, round_n: int, out: Path, *, seed: int = 0, model:
         counts[o.kind] += 1
     return counts
 
-
-def write_jsonl(catalog: Catalog, round_n: int, path: Path, *, seed: int = 0, model: str = MODEL,
-                student: SimulatedStudent = PLANTED) -> Counter[str]:
-    """The same outcomes as JSONL rows {task_id, score, steps, model, failure_reason} (crashes left out)."""
-    counts: Counter[str] = Counter()
-    with path.open("w") as stream:
-        for o in outcomes(catalog, round_n, student=student, seed=seed, model=model):
-            counts[o.kind] += 1
-            if o.kind == "crash":
-                continue
-            row = {"task_id": o.task_id, "score": o.score, "steps": o.steps, "model": model}
-            if o.kind != "success":
-                row["failure_reason"] = "simulated: the student did not finish the task"
-            stream.write(json.dumps(row) + "\n")
-    return counts

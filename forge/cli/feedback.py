@@ -107,6 +107,10 @@ def run(
     grow: Annotated[int | None, typer.Option("--grow", help="Probe at most this many of the new skill "
                                              "candidates the student's statistics call for (a sample keeping "
                                              "each operator's share; default: all of them).")] = None,
+    sample: Annotated[int | None, typer.Option("--sample", min=1, help="At scale: probe only this many "
+                                               "candidates per family x axis level group; the others join on "
+                                               "their group's sample (recorded as such). Default: probe each.")
+                      ] = None,
     results: Annotated[Path | None, typer.Option("--results", help="Student results to ingest at the end "
                                                  "(or later, with `forge feedback ingest --round N`).")] = None,
     as_json: JsonOption = False,
@@ -119,7 +123,7 @@ def run(
     from forge.rounds import run_round
 
     counts = run_round(db, round_n, budget, seed, str(out), results=str(results) if results else None, k=k,
-                       limit=grow, sandbox=sandbox(no_sandbox, timeout))
+                       limit=grow, sandbox=sandbox(no_sandbox, timeout), sample=sample)
     if as_json:
         print(json.dumps(counts, indent=2))
         return

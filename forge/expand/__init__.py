@@ -23,8 +23,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from sqlalchemy import select
-
 from forge.catalog import Catalog, SkillRow, TaxonomyChangeRow
 from forge.errors import TaxonomyError
 from forge.taxonomy import Skill, load_taxonomy
@@ -81,9 +79,7 @@ def catalog_taxonomy(catalog: Catalog) -> dict[str, Skill]:
 
     skills = dict(seed_taxonomy())
     known = families()
-    with catalog.session() as session:
-        rows = list(session.scalars(select(SkillRow)))
-    for row in rows:
+    for row in catalog.skill_rows():
         if row.id in skills:
             skills[row.id] = _replace_status(skills[row.id], row.status)
             continue
@@ -104,18 +100,12 @@ def _replace_status(skill: Skill, status: str) -> Skill:
 
 
 def weights(catalog: Catalog) -> dict[str, float]:
-    with catalog.session() as session:
-        return {row.id: row.weight for row in session.execute(select(SkillRow.id, SkillRow.weight))}
+    return catalog.skill_weights()
 
 
 def record(catalog: Catalog, round_n: int, changes: Iterable[TaxonomyChangeRow]) -> int:
     """Write change rows (their `round` is set here); returns how many."""
-    rows = list(changes)
-    with catalog.session() as session, session.begin():
-        for row in rows:
-            row.round = round_n
-            session.add(row)
-    return len(rows)
+    return catalog.record_changes(round_n, changes)
 
 
 def change(operator: str, action: str, skill_id: str, reason: str, *, parent: str | None = None,

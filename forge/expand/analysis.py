@@ -14,10 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import select
-
 from forge.axes import axis_params
-from forge.catalog import Catalog, StudentResultRow
+from forge.catalog import Catalog
 from forge.taxonomy import Skill
 
 
@@ -93,12 +91,7 @@ def analyse(attempts: list[tuple[str, bool, list[str] | None]], taxonomy: Mappin
 
 def round_attempts(catalog: Catalog, round_n: int) -> list[tuple[str, bool, list[str] | None]]:
     """(skill id, success, failed checks) of every attempt of round `round_n` that ran (no infra failures)."""
-    with catalog.session() as session:
-        rows = session.execute(select(StudentResultRow.skill_id, StudentResultRow.success,
-                                      StudentResultRow.failed_checks)
-                               .where(StudentResultRow.round == round_n, StudentResultRow.infra.is_(False))
-                               .order_by(StudentResultRow.id))
-        return [(r.skill_id, bool(r.success), list(r.failed_checks) if r.failed_checks else None) for r in rows]
+    return catalog.round_attempts(round_n)
 
 
 def analyse_round(catalog: Catalog, round_n: int, taxonomy: Mapping[str, Skill]) -> Analysis:

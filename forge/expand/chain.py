@@ -69,7 +69,7 @@ def decompose(analysis: Analysis, taxonomy: Mapping[str, Skill], *, round_n: int
         where = ", ".join(f"{a}={lv}" for a, lvs in sorted(bad.items()) for lv in lvs) or "every level"
         for step in steps_of(chain):
             axes = atomic_families()[step].axes
-            levels = {a: lvs[-1] for a, lvs in bad.items() if a in axes and lvs[-1] != axes[a][0]}
+            levels = {a: lvs[-1] for a, lvs in bad.items() if a in axes and lvs[-1] in axes[a][1:]}
             if not levels:
                 continue
             reason = (f"chain {chain} fails ({tally.successes}/{tally.attempts}; at {where}): its step {step} as a "
@@ -107,7 +107,8 @@ def chain(analysis: Analysis, *, round_n: int, taken: set[str]) -> list[Candidat
             continue
         axes = atomic_families()[family].axes
         passed = sorted({(a, lv) for s in steps for (f, a, lv), t in analysis.levels.items()
-                         if f == s and a in axes and lv != axes[a][0] and t.rate is not None and t.rate >= SATURATED})
+                         if f == s and a in axes and lv in axes[a][1:] and t.rate is not None
+                         and t.rate >= SATURATED})  # a step's axis may share the name but not the levels
         reason = (f"every step of chain {family} passes ({', '.join(f'{s} {r:.2f}' for s, r in rates.items())}): "
                   "the chain, where one step's output is the next step's input")
         for base in seeds_by_family().get(family, ()):

@@ -18,7 +18,7 @@ from forge.expand import chain as chain_op
 from forge.expand import propose as propose_op
 from forge.expand import variant as variant_op
 from forge.expand.analysis import analyse
-from forge.expand.probe import admit, duplicates
+from forge.expand.probe import _by_sample, admit, duplicates, groups_of, sample_probes
 from forge.llm import LLMRequest, LLMResponse, OfflineBackend
 from forge.model import Asset
 from forge.sandbox import Sandbox
@@ -131,6 +131,50 @@ def test_admit_probes_through_the_gate_and_records_lineage(tmp_path):
     assert good.skill.id in catalog_taxonomy(catalog)
 
 
+def level_candidates(family: str, levels: dict[str, str]) -> list[Candidate]:
+    """Every knob combination of `family` at `levels`, as variant candidates."""
+    return [Candidate(variant_op.atomic_skill(base, levels, round_n=2, operator="variant"), "variant", "test")
+            for base in variant_op.seeds_by_family()[family]]
+
+
+def test_sampled_admission_probes_one_per_group_and_records_the_sample(tmp_path):
+    catalog = Catalog(f"sqlite:///{tmp_path / 'forge.db'}")
+    cands = level_candidates("calc.sort_rows", {"rows": "20-28"})[:3]
+    assert {g for c in cands for g in groups_of(c.skill)} == {"calc.sort_rows rows=20-28"}
+    result = admit(catalog, cands, seed_taxonomy(), round_n=2, k=1, seed=5, sandbox=Sandbox(), sample=1)
+    assert result.probe_tasks == 1, "one probe for the group, not one per candidate"
+    assert sorted(c.skill.id for c in result.added) == sorted(c.skill.id for c in cands)
+    assert result.sampled == 2
+    with catalog.session() as session:
+        rows = {c.skill_id: c for c in session.scalars(select(TaxonomyChangeRow))}
+    probed = [sid for sid, row in rows.items() if row.stats["probes"] == 1]
+    assert len(probed) == 1 and "1/1 probe tasks passed the gate" in rows[probed[0]].reason
+    for sid, row in rows.items():
+        if sid not in probed:
+            assert row.action == "add" and row.stats["probes"] == 0 and "not probed itself" in row.reason
+            assert row.stats["sampled"] == {"calc.sort_rows rows=20-28": probed}
+
+
+def test_a_failed_group_sample_refuses_the_rest_of_its_group():
+    seed = seed_taxonomy()["calc.sort.numeric_asc"]
+    both = Candidate(variant_op.atomic_skill(seed, {"rows": "20-28", "location": "deep"}, round_n=2,
+                                             operator="variant"), "variant", "test")
+    assert groups_of(both.skill) == ["calc.sort_rows location=deep", "calc.sort_rows rows=20-28"]
+    assert groups_of(seed) == ["calc.sort_rows plain"]
+    groups = {"calc.sort_rows location=deep": ["p1"], "calc.sort_rows rows=20-28": ["p2"]}
+    joins, why, sampled = _by_sample(both, groups, {"p1", "p2"}, {}, 1)
+    assert joins and sampled == groups and "not probed itself" in why
+    joins, why, _ = _by_sample(both, groups, {"p1"}, {"p2": "probe p2: unrealistic: too few rows"}, 1)
+    assert not joins and "p2, failed: probe p2: unrealistic: too few rows" in why
+    assert not _by_sample(both, {"calc.sort_rows rows=20-28": ["p2"]}, {"p2"}, {}, 1)[0], "a group nobody probed"
+    many = level_candidates("calc.sort_rows", {"rows": "20-28"}) + level_candidates("calc.sort_rows",
+                                                                                    {"location": "deep"})
+    picked = sample_probes(many, 2, seed=3)
+    assert [c.skill.id for c in picked] == [c.skill.id for c in sample_probes(many, 2, seed=3)]
+    assert len(picked) == 4 and {g for c in picked for g in groups_of(c.skill)} == {
+        "calc.sort_rows rows=20-28", "calc.sort_rows location=deep"}
+
+
 def stats(skill_id: str, attempts: int, successes: int) -> SkillStats:
     return SkillStats(skill_id, attempts, successes, 0, successes / attempts, successes / attempts, 5.0)
 
@@ -184,7 +228,10 @@ def test_a_failing_chain_is_decomposed_into_its_steps():
     assert steps and {taxonomy[sid].family for sid in steps} == set(chain_op.STEPS["multi.sheet_doc_table"])
     assert all("chain multi.sheet_doc_table, which the student fails (0/2)" in why for why in steps.values())
     assert chain_op.decompose(analysis, taxonomy, round_n=2, taken=set()) == [], "no axis level to carry over"
-    assert chain_op.failing_chains(analyse([(chain.id, False, None)], taxonomy)) == {}, "one attempt is no evidence"
+    # a chain family without axes is judged on its overall rate: one attempt is no evidence (with axes, one
+    # failed attempt at the default levels is: `variant.judged`)
+    plain = [s for s in taxonomy.values() if s.family in chain_op.STEPS and not get_family(s.family).axes]
+    assert all(chain_op.failing_chains(analyse([(s.id, False, None)], taxonomy)) == {} for s in plain[:3])
     assert all(set(chain_op.steps_of(f)) == set(steps) for f, steps in chain_op.STEPS.items()), "steps exist"
 
 

@@ -13,6 +13,8 @@ from typer.testing import CliRunner
 from forge.cli import app
 from forge.expand import seed_taxonomy
 from forge.rounds import RoundError, finish_round, prepare_round
+from forge.taxonomy import Skill
+from tests.pgkit import postgres_server  # noqa: F401  (session fixture, for db_url's PostgreSQL case)
 
 runner = CliRunner()
 
@@ -134,3 +136,63 @@ def test_counts_separate_atomic_skills_from_chains_and_failures_are_listed(two_r
     unknown = invoke("student", "simulate", "--round", "1", "--out", str(root / "x"), "--student", "planed",
                      "--db", db)
     assert unknown.exit_code == 1 and "Did you mean 'planted'?" in unknown.output
+
+
+def test_the_simulated_student_learns_family_by_family():
+    """Practice closes half the gap per `learn` attempts, in the family practised only: a round that practises
+    large tables in one family leaves the weakness standing in the others (so later rounds still have failures
+    to expand around)."""
+    from forge.student import PLANTED
+
+    big = {"rows": "40-60"}
+    weakness = PLANTED.hits("calc.sort_rows", big)[0]
+    assert PLANTED.chance("calc.sort_rows", big, {}) == weakness.chance
+    practised = {(weakness.name, "calc.sort_rows"): weakness.learn}
+    assert PLANTED.chance("calc.sort_rows", big, practised) == pytest.approx((weakness.chance + PLANTED.base) / 2)
+    assert PLANTED.chance("calc.chart", big, practised) == weakness.chance
+    assert PLANTED.chance("calc.sort_rows", {"rows": "8-16"}, {}) == PLANTED.base
+
+
+def test_the_loops_catalog_questions_on_sqlite_and_postgresql(db_url):
+    """The queries the loop asks the catalog (forge.rounds, forge.expand, forge.feedback, forge.student), each one
+    `Catalog` method, on both databases: a round's lifecycle, weights, lineage, attempts."""
+    from forge.catalog import Catalog, TaskRow
+    from forge.expand import change
+    from forge.feedback import Attempt
+
+    catalog = Catalog(db_url)
+    seeds = [seed_taxonomy()[sid] for sid in ("calc.sort.numeric_asc", "calc.sort.date_desc")]
+    catalog.sync_skills(seeds)
+    catalog.start_round(1, budget=2, seed=4, out="out")
+    assert catalog.round_row(1).status == "preparing" and catalog.round_row(2) is None
+    new = Skill(id="calc.sort.numeric_asc.rows_32_40", family="calc.sort_rows", apps=("libreoffice_calc",),
+                params={**seeds[0].params, "rows": "32-40"}, description="d", difficulty="hard", parent=seeds[0].id)
+    catalog.add_round_skills(1, [(new, "variant")])
+    assert catalog.record_changes(1, [change("variant", "add", new.id, "r"), change("variant", "refuse", "x", "r"),
+                                      change("reallocate", "reweight", seeds[1].id, "r")]) == 3
+    assert catalog.refused_skill_ids() == {"x"} and catalog.skills_of_round(1) == {new.id}
+    assert catalog.reweighted_in_round(1, ["reallocate"]) and not catalog.reweighted_in_round(1, ["retire"])
+    catalog.set_weights([(seeds[1].id, 2.5, False), (seeds[0].id, 0.5, True), ("no.such.skill", 9.0, True)])
+    assert catalog.skill_weights() == {seeds[0].id: 0.5, seeds[1].id: 2.5, new.id: 1.0}
+    assert {r.id: r.status for r in catalog.skill_rows()}[seeds[0].id] == "retired"
+    catalog.open_round(1, {"out": "out", "plan": ["t1", "t2"]})
+    tasks = [TaskRow(id=t, skill_id=s, family="calc.sort_rows", app="libreoffice_calc", status=st, seed=4, idx=0,
+                     workflow_signature="sig", path=f"/p/{t}", round=0)
+             for t, s, st in (("t1", new.id, "accepted"), ("t2", seeds[1].id, "rejected"), ("t3", new.id, "accepted"))]
+    catalog.record_all((t, [], []) for t in tasks)
+    statuses, apps = catalog.file_round_tasks(1, ["t1", "t2"])
+    assert statuses == {"accepted": 1, "rejected": 1} and apps == {"libreoffice_calc": 1}
+    assert catalog.accepted_skills_in_round(1) == [("t1", new.id, "libreoffice_calc")]
+    assert catalog.task_paths(["t1", "t3", "t9"]) == {"t1": "/p/t1", "t3": "/p/t3"}
+    attempts = [Attempt(t, "m", s, s == 1.0, 3, None, None, infra, "src", "run1", f"h{t}{i}", failed_checks=checks)
+                for i, (t, s, infra, checks) in enumerate((("t1", 0.0, False, ["c1"]), ("t3", 1.0, False, None),
+                                                          ("t9", 1.0, False, None), ("t1", None, True, None)))]
+    assert catalog.add_attempts(attempts, None) == [("added", 1), ("added", 0), ("unknown", None), ("added", 1)]
+    assert catalog.add_attempts(attempts[:1], 2) == [("already", 2)], "the round is not part of the identity"
+    assert catalog.result_source_runs() == {"run1"}
+    assert catalog.round_attempts(1) == [(new.id, False, ["c1"])], "infra failures left out"
+    assert catalog.attempts_per_skill("m", 2) == {new.id: 2} and catalog.attempts_per_skill("m", 1) == {new.id: 1}
+    catalog.close_round(1, {"tasks": dict(statuses)})
+    row = catalog.round_row(1)
+    assert row.status == "closed" and row.counts == {"out": "out", "plan": ["t1", "t2"], "tasks": dict(statuses)}
+    catalog.close()
