@@ -58,7 +58,7 @@ def test_every_skill_passes_the_gate(tmp_path, skill_id):
     assert (verdict.status, verdict.evidence) == ("accepted", "all stages passed"), [
         (s.name, s.evidence) for s in verdict.stages if not s.passed]
     stages = [s.name for s in verdict.stages]
-    assert stages[:6] == ["safety", "schema", "grounding", "setup", "noop", "oracle"]
+    assert stages[:7] == ["safety", "schema", "grounding", "content", "setup", "noop", "oracle"]
     assert any(s.startswith("near-miss:") for s in stages)
     assert stages[-2:] == ["mutation", "dedup"], "the mutation control runs on every task, after the near-misses"
 

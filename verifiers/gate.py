@@ -1,11 +1,13 @@
 """The gate: verifier nodes that accept or reject a whole task package.
 
 Stages run cheap-first and stop at the first blocking failure:
-safety -> schema -> grounding -> setup -> no-op -> oracle -> near-miss -> mutation -> dedup; then, for the
+safety -> schema -> grounding -> content -> setup -> no-op -> oracle -> near-miss -> mutation -> dedup; then, for the
 tasks the real-app tier samples, `real-open` and `alternative` (forge.realapps, batched across tasks).
 `mutation` (verifiers.mutation) damages the oracle's end state in ways no instruction allows, and rewrites it in
 ways a correct solution may: the rubric must reject the first and accept the second. It runs in the check
 worker, right after the oracle control, on the oracle's state.
+`content` (verifiers.content) rejects what a person would not believe as `unrealistic`: a "week N" subject that
+contradicts its Date, an attachment dated after its mail, "a area chart", "1 rows", a "{name}" or "None" left in text.
 `safety` looks at the package before anything runs (symlinks, special files, paths that climb out);
 scripts that break out of their limits during setup or a solution make the task `unsafe` too.
 Every stage leaves a `Stage` with evidence; the verdict's class is one of `CLASSES`.
@@ -39,14 +41,15 @@ from forge.package import Package, dedup_key, load_package, task_schema
 from preparers.ops import OpError
 from preparers.ops import validate as validate_ops
 from verifiers import checks
+from verifiers.content import Unrealistic, review
 from verifiers.controls import Control, InProcess
 from verifiers.grounding import Ungrounded, deck_reader, ground, visible_text
 from verifiers.mutation import BUDGET, headline
 from verifiers.mutation import judge as judge_mutants
 from verifiers.rubric import CheckOutcome
 
-CLASSES = ("accepted", "schema_fail", "grounding_fail", "setup_fail", "unsafe", "trivial", "unsolvable", "lax",
-           "strict", "duplicate", "llm_fail", "infra_fail")
+CLASSES = ("accepted", "schema_fail", "grounding_fail", "unrealistic", "setup_fail", "unsafe", "trivial", "unsolvable",
+           "lax", "strict", "duplicate", "llm_fail", "infra_fail")
 
 
 @dataclass(frozen=True)
@@ -233,6 +236,14 @@ def _check_grounding(package: Package) -> str:
         raise _Fail("grounding_fail", str(exc)) from None
 
 
+def _check_content(package: Package) -> str:
+    """Nothing in the instruction or the initial state that a person would not believe (verifiers/content.py)."""
+    try:
+        return review(package.task, package.root)
+    except Unrealistic as exc:
+        raise _Fail("unrealistic", str(exc)) from None
+
+
 def _snapshot(root: Path) -> dict[str, str]:
     """{relative path: sha256} of the regular files below `root`, read through directory descriptors."""
     try:
@@ -292,6 +303,7 @@ class Gate:
         self._stage(verdict, "safety", lambda: _check_safety(package))
         self._stage(verdict, "schema", lambda: _check_schema(package))
         self._stage(verdict, "grounding", lambda: _check_grounding(package))
+        self._stage(verdict, "content", lambda: _check_content(package))
         initial = tmp / "initial"
         initial.mkdir()
         self._stage(verdict, "setup", lambda: self._setup(package, initial))

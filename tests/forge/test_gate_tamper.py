@@ -35,7 +35,7 @@ def edit_task(folder: Path, change: Callable[[dict], None]) -> None:
 def test_untouched_package_is_accepted(package):
     verdict = gate_package(package)
     assert verdict.status == "accepted", verdict.stages
-    assert [s.name for s in verdict.stages] == ["safety", "schema", "grounding", "setup", "noop", "oracle",
+    assert [s.name for s in verdict.stages] == ["safety", "schema", "grounding", "content", "setup", "noop", "oracle",
                                                 "near-miss:near-miss-1", "near-miss:near-miss-2", "mutation", "dedup"]
 
 
