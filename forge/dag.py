@@ -89,6 +89,9 @@ class NodeContext:
     #: node -> the raw text of the model answer it used (backends other than the offline one only), so a node
     #: that fails on that answer is reported as `llm_fail` with the answer as evidence.
     answers: dict[str, str] = field(default_factory=dict)
+    #: The task's instruction register, `explicit` or `natural` (`workflows.common.instruction` reads it; the plan
+    #: chooses it, see `forge.generate.assign_registers`).
+    register: str = "explicit"
 
     def rng(self, node: str) -> random.Random:
         return task_rng(self.run_seed, self.skill_id, self.index, node)

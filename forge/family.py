@@ -12,8 +12,12 @@ module writes only what is its own:
     def rubric(params: Params, layout: Layout, target: Target) -> list[Check]: ...
     def solve(params: Params, layout: Layout, target: Target) -> Attempts: ...
 
-    WORKFLOW = family(NAME, kit.CALC, description=..., knobs=..., phrasings=PHRASINGS,
+    WORKFLOW = family(NAME, kit.CALC, description=..., knobs=..., phrasings=PHRASINGS, natural=NATURAL,
                       goal=goal, rubric=rubric, solve=solve)
+
+`phrasings` are the *explicit* register (a specification: paths, ranges, exact values); `natural` the *natural*
+register (a user's goal in their own voice, see `workflows.common.instruction`); both are `str.format` templates
+over the same `facts`, and a task's register picks which one its instruction comes from.
 
 A function's parameters name the node values it reads, in order (`rng` is the node's own seeded RNG, not a
 value); `family()` turns them into today's `Node`s with exactly those inputs, so a converted family keeps its
@@ -27,7 +31,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, get_type_hints, is_typeddict
+from typing import Any, Generic, Protocol, TypeVar, get_type_hints, is_typeddict
 
 from forge.dag import Node, NodeContext, Workflow
 from forge.errors import WorkflowError
@@ -70,6 +74,12 @@ class Attempts:
         return named
 
 
+class InstructionNode(Protocol):
+    """Builds a family's instruction node: `workflows.common.instruction` (family, phrasings, natural=())."""
+
+    def __call__(self, family: str, phrasings: Sequence[str], natural: Sequence[str] = ()) -> Node: ...
+
+
 @dataclass(frozen=True)
 class AppKit:
     """What every standard family of one app shares.
@@ -77,13 +87,13 @@ class AppKit:
     `apps`: the apps a task opens; `source`: the nodes before the goal (sample -> content); `state`: the name of
     the goal's state output that `prepare` reads ('' when the goal has none); `prepare`: the node that turns the
     state into assets and a launch command (None when the source nodes already made them); `instruction`:
-    builds the instruction node from (family name, phrasings)."""
+    builds the instruction node from (family name, phrasings, natural phrasings)."""
 
     apps: tuple[str, ...]
     source: Callable[[], tuple[Node, ...]]
     state: str
     prepare: Node | None
-    instruction: Callable[[str, Sequence[str]], Node]
+    instruction: InstructionNode
     #: Difficulty axes every family of the app has (honoured by the source nodes): axis -> levels, default first.
     axes: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
@@ -158,6 +168,7 @@ def family(
     description: str,
     knobs: Mapping[str, tuple[Any, ...]],
     phrasings: Sequence[str],
+    natural: Sequence[str] = (),
     goal: Callable[..., Goal[Any, Any]],
     rubric: Callable[..., Sequence[Check]],
     solve: Callable[..., Attempts],
@@ -171,12 +182,13 @@ def family(
 
     `source` replaces the kit's source nodes (a kit whose sampling takes arguments, e.g. GIMP's picture kinds);
     `prepare` replaces the kit's prepare node; `outputs` are extra goal outputs (from `Goal.extra`); `axes` are the
-    family's own difficulty axes, added to the kit's (default level first)."""
+    family's own difficulty axes, added to the kit's (default level first); `natural` are the natural-register
+    phrasings (see `workflows.common.instruction`)."""
     for fn in (goal, rubric, solve):
         _check_params_type(name, fn, knobs)
     preparing = prepare or kit.prepare
     nodes = (*(source if source is not None else kit.source()), goal_node(goal, kit.state, outputs),
-             *((preparing,) if preparing else ()), kit.instruction(name, phrasings), rubric_node(rubric),
+             *((preparing,) if preparing else ()), kit.instruction(name, phrasings, natural), rubric_node(rubric),
              solve_node(solve))
     return Workflow(name=name, version=version, apps=kit.apps, description=description, knobs=knobs, nodes=nodes,
                     axes={**kit.axes, **(axes or {})})

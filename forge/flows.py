@@ -70,6 +70,8 @@ DaskAddress = Annotated[str | None, Field(pattern=r"^(tcp|tls|ucx|inproc)://\S+$
 UseSandbox = Annotated[bool, Field(description="run package scripts under bubblewrap (off: trusted packages only)")]
 RealApps = Annotated[Literal["off", "sample", "all"], Field(description="real-app tier: off, sample (a share, see "
                                                                         "real_apps_rate) or all")]
+Register = Annotated[Literal["mixed", "explicit", "natural"], Field(description="the instructions' register: "
+                    "mixed (half natural, half explicit), explicit (specifications) or natural (a user's goal)")]
 Rate = Annotated[float, Field(ge=0.0, le=1.0, description="share of tasks the real-app tier checks (sample)")]
 Timeout = Annotated[float, Field(ge=1, le=3600, description="seconds of wall-clock time a package script may run")]
 LLM = Annotated[LLMOptions | None, Field(description="the LLM the workflows ask; empty: offline (no key, "
@@ -192,7 +194,8 @@ def _finish(catalog: Catalog, name: str, run_id: int, seed: int, results: list[d
 def generate_flow(n: Count, seed: Seed = None, out: Out = "tasks", db: Db = None, apps: Names = None,
                   families: Names = None, skills: Names = None, batch_size: BatchSize = 200, workers: Workers = 1,
                   dask_address: DaskAddress = None, sandbox: UseSandbox = True, real_apps: RealApps = "sample",
-                  real_apps_rate: Rate = 0.1, llm: LLM = None, timeout: Timeout = 60.0) -> dict[str, int]:
+                  real_apps_rate: Rate = 0.1, llm: LLM = None, timeout: Timeout = 60.0,
+                  instruction_register: Register = "mixed") -> dict[str, int]:
     """Generate n tasks like `forge generate`, in batches of `batch_size`; returns the new tasks by gate class
     (plus `resumed`: tasks an earlier run had already recorded, skipped).
 
@@ -201,7 +204,8 @@ def generate_flow(n: Count, seed: Seed = None, out: Out = "tasks", db: Db = None
     logger = flowkit.run_logger()
     seed = flowkit.scheduled_seed() if seed is None else seed
     out, db = absolute(out, db)
-    selection = Selection(apps=tuple(apps or ()), families=tuple(families or ()), skills=tuple(skills or ()))
+    selection = Selection(apps=tuple(apps or ()), families=tuple(families or ()), skills=tuple(skills or ()),
+                          register=instruction_register)
     taxonomy = load_taxonomy()
     select_skills(taxonomy, selection)  # fail fast on unknown names, before any batch starts
     options = llm.absolute().model_dump(exclude_none=True) if llm is not None else None

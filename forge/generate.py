@@ -2,7 +2,8 @@
 
 `plan()` is deterministic and stratified: the skills are taken family by family in a seeded order (40 % of
 the default mix's slots go to multi-app skills), so any slice of a plan can run anywhere (a Prefect batch,
-another machine) and produce the same packages, and a short plan still covers every family. Accepted packages
+another machine) and produce the same packages, and a short plan still covers every family. The plan also gives each
+task its instruction register (`assign_registers`: explicit, natural, or half and half by default). Accepted packages
 land in `<out>/<app>/<task_id>/`; rejected ones in `<out>/rejected/<status>/<task_id>/` for inspection; every
 task gets a catalog row with its class.
 """
@@ -51,6 +52,7 @@ class Selection:
     skills: tuple[str, ...] = ()
     with_multi_app: bool = False
     multi_share: float | None = None  # None: MULTI_SHARE for the default mix, no split for explicit filters
+    register: str = "mixed"  # the instructions' register: explicit | natural | mixed (half and half)
 
     @property
     def default_mix(self) -> bool:
@@ -64,12 +66,12 @@ class Selection:
 
     def as_dict(self) -> dict[str, Any]:
         return {"apps": list(self.apps), "families": list(self.families), "skills": list(self.skills),
-                "with_multi_app": self.with_multi_app, "multi_share": self.multi_share}
+                "with_multi_app": self.with_multi_app, "multi_share": self.multi_share, "register": self.register}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Selection:
         return cls(tuple(data.get("apps") or ()), tuple(data.get("families") or ()), tuple(data.get("skills") or ()),
-                   bool(data.get("with_multi_app", False)), data.get("multi_share"))
+                   bool(data.get("with_multi_app", False)), data.get("multi_share"), data.get("register") or "mixed")
 
 
 def select_skills(taxonomy: dict[str, Skill], selection: Selection) -> list[Skill]:
@@ -145,8 +147,48 @@ def _families(order: list[Skill]) -> int:
 
 
 def plan_for(taxonomy: dict[str, Skill], selection: Selection, n: int, seed: int) -> list[TaskId]:
-    """The run's plan: `select_skills` then `plan` with the selection's multi-app share."""
-    return plan(select_skills(taxonomy, selection), n, seed, selection.share())
+    """The run's plan: `select_skills`, `plan` with the selection's multi-app share, then `assign_registers`."""
+    ids = plan(select_skills(taxonomy, selection), n, seed, selection.share())
+    return assign_registers(ids, selection.register, seed, lambda skill_id: has_natural(taxonomy[skill_id].family))
+
+
+#: `--register` choices: every task explicit, every task natural, or half and half (the default).
+REGISTER_MODES = ("mixed", "explicit", "natural")
+
+
+def has_natural(family: str) -> bool:
+    """Whether the family has natural phrasings (a family without them only makes explicit tasks)."""
+    from workflows.common import natural_phrasings
+
+    get_family(family)  # importing the family records its phrasings
+    return bool(natural_phrasings(family))
+
+
+def assign_registers(task_ids: Sequence[TaskId], mode: str, seed: int, natural_ok: Callable[[str], bool]
+                     ) -> list[TaskId]:
+    """Each task's instruction register, chosen by the plan (`natural_ok(skill_id)`: its family has natural
+    phrasings). `explicit`: every task as today; `natural`: every task natural (a family without natural phrasings
+    is an error naming it); `mixed`: the tasks that can be natural alternate in plan order from a seeded start, so
+    exactly half of them (give or take one) are natural in any prefix, and any slice of the plan is the same."""
+    if mode not in REGISTER_MODES:
+        raise ForgeError(f"--register {mode!r}: choose one of {', '.join(REGISTER_MODES)}")
+    if mode == "explicit":
+        return [TaskId(t.skill_id, t.seed, t.index) for t in task_ids]
+    able = {t.skill_id: natural_ok(t.skill_id) for t in task_ids}
+    if mode == "natural":
+        missing = sorted({t.skill_id for t in task_ids if not able[t.skill_id]})
+        if missing:
+            raise ForgeError(f"--register natural: {len(missing)} skills have no natural phrasings yet "
+                             f"({', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}); use --register "
+                             "mixed (they stay explicit) or select other skills")
+        return [TaskId(t.skill_id, t.seed, t.index, "natural") for t in task_ids]
+    turn = random.Random(f"register:{seed}").randrange(2)
+    registered = []
+    for task in task_ids:
+        natural = able[task.skill_id] and turn % 2 == 1
+        turn += able[task.skill_id]
+        registered.append(TaskId(task.skill_id, task.seed, task.index, "natural" if natural else "explicit"))
+    return registered
 
 
 def stratified(skills: Sequence[Skill], seed: int) -> list[Skill]:
@@ -403,9 +445,10 @@ class Generator:
         """Run the workflow and write the package (or the rejection when the workflow fails)."""
         skill = self.taxonomy[task_id.skill_id]
         workflow = get_family(skill.family)
-        ctx = NodeContext(skill.params, task_id.seed, skill.id, task_id.index, self.backend)
+        ctx = NodeContext(skill.params, task_id.seed, skill.id, task_id.index, self.backend, register=task_id.register)
         row = TaskRow(id=str(task_id), skill_id=skill.id, family=skill.family, app=skill.app, seed=task_id.seed,
-                      idx=task_id.index, run_id=self.run_id, workflow_signature=workflow.signature, evidence="")
+                      idx=task_id.index, run_id=self.run_id, workflow_signature=workflow.signature, evidence="",
+                      register=task_id.register)
         start = time.perf_counter()
         try:
             outputs = workflow.run(ctx)

@@ -1,7 +1,9 @@
 """Deterministic task ids and per-task seeds.
 
-A task id is `<skill_id>--s<run_seed>--<index:05d>`: parseable back into its parts, stable across
-machines, and safe as a folder name. A task's randomness comes from its own `random.Random`, seeded by
+A task id is `<skill_id>--s<run_seed>--<index:05d>`, with `--natural` appended for a task whose instruction is in
+the natural register (the explicit one is the default, so its ids are today's): parseable back into its parts,
+stable across machines, and safe as a folder name. A natural task and its explicit twin share their seeds (the same
+content), but not their id, folder or catalog row. A task's randomness comes from its own `random.Random`, seeded by
 hashing (run seed, skill id, index) — never from the global RNG, the clock or uuid4.
 """
 
@@ -12,7 +14,7 @@ import random
 import re
 from dataclasses import dataclass
 
-_TASK_ID = re.compile(r"^(?P<skill>[a-z][a-z0-9_.]*)--s(?P<seed>\d+)--(?P<index>\d{5,})$")
+_TASK_ID = re.compile(r"^(?P<skill>[a-z][a-z0-9_.]*)--s(?P<seed>\d+)--(?P<index>\d{5,})(?:--(?P<register>natural))?$")
 
 
 @dataclass(frozen=True)
@@ -20,16 +22,18 @@ class TaskId:
     skill_id: str
     seed: int
     index: int
+    register: str = "explicit"  # the instruction's register: explicit | natural
 
     def __str__(self) -> str:
-        return f"{self.skill_id}--s{self.seed}--{self.index:05d}"
+        suffix = "" if self.register == "explicit" else f"--{self.register}"
+        return f"{self.skill_id}--s{self.seed}--{self.index:05d}{suffix}"
 
     @classmethod
     def parse(cls, text: str) -> TaskId:
         match = _TASK_ID.match(text)
         if not match:
-            raise ValueError(f"task id {text!r} is not of the form <skill_id>--s<seed>--<index>")
-        return cls(match["skill"], int(match["seed"]), int(match["index"]))
+            raise ValueError(f"task id {text!r} is not of the form <skill_id>--s<seed>--<index>[--natural]")
+        return cls(match["skill"], int(match["seed"]), int(match["index"]), match["register"] or "explicit")
 
 
 def derive_seed(*parts: object) -> int:

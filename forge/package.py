@@ -87,6 +87,8 @@ def dedup_key(task: Mapping[str, Any]) -> str:
 
 def build_package(task_id: TaskId, skill: Skill, workflow: Workflow, outputs: Mapping[str, Any],
                   calls: list[LLMCall]) -> PackageFiles:
+    """The package of one task. A natural-register task (`task_id.register`) says so in task.json's `register`;
+    an explicit one leaves it out (the default), so its bytes are those of packages made before registers."""
     assets: list[Asset] = outputs["assets"]
     rubric: list[Check] = outputs["rubric"]
     solutions: list[Solution] = outputs["solutions"]
@@ -125,6 +127,8 @@ def build_package(task_id: TaskId, skill: Skill, workflow: Workflow, outputs: Ma
         "solutions": {"oracle": solution_files[0], "near_misses": solution_files[1:]},
         "metadata": {"llm": _usage(calls)},
     }
+    if task_id.register != "explicit":
+        task["register"] = task_id.register
     task["metadata"]["dedup_key"] = dedup_key(task)
     files["task.json"] = dumps(task).encode()
     return PackageFiles(task_id, skill.app, task, files)

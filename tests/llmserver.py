@@ -267,7 +267,8 @@ def recorded_answers(taxonomy: dict[str, Skill], task_ids: Iterable[TaskId]) -> 
     backend = _Recorder(answers)
     for task_id in task_ids:
         skill = taxonomy[task_id.skill_id]
-        get_family(skill.family).run(NodeContext(skill.params, task_id.seed, skill.id, task_id.index, backend))
+        get_family(skill.family).run(NodeContext(skill.params, task_id.seed, skill.id, task_id.index, backend,
+                                                 register=task_id.register))
     return answers
 
 

@@ -13,6 +13,11 @@ Four questions, each failing with a message that names the rubric check and the 
 4. purpose: the instruction names each check's action at all (sort, chart, filter, rotate ...): a string of dates
    and a path, or a paragraph about something else, names none.
 An answer (`secret` argument) must not appear in the instruction.
+
+A task in the natural register (task.json `register`: a user's goal in their own voice) may leave out what the
+initial state shows (`natural_grounded`): a file it names by its file name, a cell range inside the sheet's table,
+a header, sheet, paragraph or slide title the file holds. Every other literal must still be stated, and passes 2-4
+apply unchanged.
 """
 
 from __future__ import annotations
@@ -296,6 +301,36 @@ def _pref_value(text: str, args: Mapping[str, Any]) -> str | None:
     return None
 
 
+#: (primitive, header arg) -> the arg holding the column letter: checks whose target column the instruction may name
+#: by what it holds instead of by its header (difficulty axis `indirection`, workflows/calc/kit.py PROPERTY).
+BY_PROPERTY: dict[tuple[str, str], str] = {
+    ("xlsx.range_sorted", "header"): "key_column",
+    ("xlsx.blanks_filled", "header"): "cells",
+}
+_KIND_PHRASE = re.compile(r"\bthe (?:date|category) column\b|\bthe column (?:that names each row|of amounts|of whole "
+                          r"numbers|of one-decimal numbers)\b", re.IGNORECASE)
+_PLACE_PHRASE = re.compile(r"\bthe (?:first|second|third|fourth|fifth|sixth|seventh|eighth) column \(([A-Z]{1,2})\)")
+
+
+def by_property(primitive: str, name: str, args: Mapping[str, Any], text: str, seen: Seen) -> str | None:
+    """None when a checked column header that the instruction does not state is named by property instead: the
+    header is visible in the initial state (the student reads it in row 1) and the instruction names the column by
+    its kind ("the date column") or by its place with the very letter the check reads ("the fifth column (E)").
+    Else the usual "not stated" problem: an instruction that names neither the header nor a property is rejected."""
+    value = args.get(name)
+    problem = f"{name}={value!r} is checked but the instruction does not state it"
+    letter_arg = BY_PROPERTY.get((primitive, name))
+    if letter_arg is None or not isinstance(value, str) or not value or not seen(value):
+        return problem
+    if _KIND_PHRASE.search(text):
+        return None
+    where = args.get(letter_arg)
+    where = where[0] if isinstance(where, list) and where else where  # a list of cells: their column's letters
+    letter = where.rstrip("0123456789") if isinstance(where, str) else None
+    places = _PLACE_PHRASE.findall(text)
+    return None if places and all(p == letter for p in places) else problem
+
+
 #: (primitive, arg) -> a rule that reads the instruction in its own way
 PROSE: dict[tuple[str, str], Callable[[str, Mapping[str, Any]], str | None]] = {
     ("tb.pref_equals", "name"): _pref_name,
@@ -417,7 +452,7 @@ def ground(task: Mapping[str, Any], visible: Callable[[], str],
     def seen(value: Any) -> bool:
         return mentions(text, value) or (isinstance(value, str) and bool(value) and value in initial())
 
-    stated = 0
+    stated, natural = 0, task.get("register") == "natural"
     for item in rubric:
         prim, args, where = registry[item["primitive"]], item["args"], f"rubric {item['id']}"
         for name in prim.grounded:
@@ -434,7 +469,9 @@ def ground(task: Mapping[str, Any], visible: Callable[[], str],
             elif (prim.name, name) in extract.BINDINGS or (prim.name, name) in extract.READ_BACK:
                 problem = None  # said in words or next to a cue: the passes below read it
             elif not mentions(text, args[name]):
-                problem = f"{name}={args[name]!r} is checked but the instruction does not state it"
+                problem = by_property(prim.name, name, args, text, seen)
+                if problem and natural and natural_grounded(args[name], text, task, initial):
+                    problem = None
             else:
                 problem = None
             if problem:
@@ -447,6 +484,64 @@ def ground(task: Mapping[str, Any], visible: Callable[[], str],
     _purpose(text, rubric)
     return (f"{stated} checked literals stated or visible; {semantic} goal arguments expressed, none contradicted; "
             f"{numbers} numbers read back from the instruction agree; no answer leaked")
+
+
+# --- the natural register -----------------------------------------------------------------------------
+
+_REF = re.compile(r"^\$?([A-Z]{1,3})\$?(\d{1,7})(?::\$?([A-Z]{1,3})\$?(\d{1,7}))?$")
+_DIMENSION = re.compile(r'<dimension ref="\$?([A-Z]{1,3})\$?(\d{1,7})(?::\$?([A-Z]{1,3})\$?(\d{1,7}))?"')
+#: How far past a sheet's used area a natural instruction may point without naming the cell: the row right below
+#: the table or the column right of it ("add a total row", "add a column"); anything further is ambiguous.
+_MARGIN = 1
+
+
+def _column(letters: str) -> int:
+    number = 0
+    for letter in letters:
+        number = number * 26 + ord(letter) - 64
+    return number
+
+
+def _extent(initial: str) -> tuple[int, int]:
+    """(last column, last row) of the largest used area of the initial workbooks (0, 0 without one)."""
+    found = [(_column(m[2] or m[0]), int(m[3] or m[1])) for m in _DIMENSION.findall(initial)]
+    return (max(c for c, _ in found), max(r for _, r in found)) if found else (0, 0)
+
+
+def _within(value: Any, extent: tuple[int, int]) -> bool:
+    """True when every cell reference in `value` lies in the used area (or just past it)."""
+    items = value if isinstance(value, list) else [value]
+    if not items or extent == (0, 0):
+        return False
+    for item in items:
+        match = _REF.match(item) if isinstance(item, str) else None
+        if match is None:
+            return False
+        for letters, row in ((match[1], match[2]), (match[3] or match[1], match[4] or match[2])):
+            if _column(letters) > extent[0] + _MARGIN or int(row) > extent[1] + _MARGIN:
+                return False
+    return True
+
+
+def natural_grounded(value: Any, text: str, task: Mapping[str, Any], initial: Callable[[], str]) -> bool:
+    """Whether a natural instruction may leave `value` out because the student sees it anyway: a file of the initial
+    state it names by its file name (or the file the task opens at launch; a file to create is always stated), cell
+    references inside the initial workbook's used area (plus one row or column for a new one), or text of at least
+    three characters the initial files hold (a header, a sheet name, a paragraph, a slide title). Numbers, switches
+    and new text are never left out."""
+    if isinstance(value, str) and value.startswith(("/", "~/")):
+        setup: Mapping[str, Any] = task["setup"] if isinstance(task.get("setup"), Mapping) else {}
+        assets, launch = setup.get("assets"), setup.get("launch")  # a package from elsewhere may hold anything
+        given = {str(a.get("dest")) for a in assets if isinstance(a, Mapping)} if isinstance(assets, list) else set()
+        name = value.rstrip("/").rsplit("/", 1)[-1]
+        return (isinstance(launch, list) and value in launch) or (value in given and bool(name) and name in text)
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        if _within(value, _extent(initial())):
+            return True
+        return all(mentions(text, v) or natural_grounded(v, text, task, initial) for v in value)
+    if not isinstance(value, str) or len(value.strip()) < 3 or _NOT_TEXT.fullmatch(value.strip()):
+        return _within(value, _extent(initial())) if isinstance(value, str) else False
+    return _within(value, _extent(initial())) or value in initial()
 
 
 def _semantics(text: str, rubric: list[dict[str, Any]]) -> int:

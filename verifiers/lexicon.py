@@ -148,7 +148,7 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
     Domain("align", {
         "left": _b(r"left[- ]aligned", r"align(?:ed)? (?:to the )?left", "flush left", "left alignment",
                    r"left[- ]justified", r"aligned? left"),
-        "center": _b(r"cent(?:er|re)d?", r"align(?:ed)? (?:to the )?cent(?:er|re)", "centred"),
+        "center": _b(r"cent(?:er|re)(?:e?d)?", r"align(?:ed)? (?:to the )?cent(?:er|re)", "centred"),
         "right": _b(r"right[- ]aligned", r"align(?:ed)? (?:to the )?right", "flush right", "right alignment",
                     r"right[- ]justified", r"aligned? right"),
         "justify": _b(r"justif(?:y|ied|ication)", "flush with both margins", "block alignment"),

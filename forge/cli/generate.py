@@ -50,6 +50,7 @@ class Request:
     real_apps: str = "sample"
     rate: float = 0.1
     timeout: float = 60.0
+    register: str = "mixed"
 
 
 def policy(mode: str, rate: float) -> Any:
@@ -76,7 +77,7 @@ def run_generation(request: Request, llm: LLMFlags | None = None, task_ids: list
     config = llm.settings()
     taxonomy = load_taxonomy()
     selection = Selection(request.apps, request.families, request.skills, request.with_multi_app,
-                          request.multi_share)
+                          request.multi_share, request.register)
     task_ids = plan_for(taxonomy, selection, request.n, request.seed) if task_ids is None else task_ids
     out = request.out
     if not llm.dry_run:  # before the catalog: a bad --out leaves nothing behind
@@ -185,7 +186,7 @@ def run_on_dask(address: str, batch_size: int, flags: LLMFlags, request: Request
         "apps": list(request.apps) or None, "families": list(request.families) or None,
         "skills": list(request.skills) or None, "batch_size": batch_size, "dask_address": address,
         "sandbox": not request.no_sandbox, "real_apps": request.real_apps, "real_apps_rate": request.rate,
-        "llm": given or None})
+        "llm": given or None, "instruction_register": request.register})
     writable_folder("--out", request.out)
     err_console.print(f"{request.n} tasks in {-(-request.n // batch_size)} batches of up to {batch_size} on the Dask "
                       f"cluster at {address} (Prefect flow 'generate'); a rerun resumes", highlight=False)
@@ -209,6 +210,11 @@ def generate(
     multi_share: Annotated[float | None, typer.Option("--multi-share", min=0.0, max=1.0, help="Share of multi-app "
                           "tasks (default: 0.4 for the default mix, i.e. no --app/--family/--skill; no split for "
                           "an explicit selection).")] = None,
+    register: Annotated[str, typer.Option("--register", help="The instructions' register: explicit (a "
+                        "specification: paths, ranges, exact values), "
+                        "natural (a user's goal in their own voice, 8-40 words) or mixed (the default: half and "
+                        "half, alternating in plan order; families without natural phrasings stay explicit). "
+                        "Recorded per task: tasks.register, task.json 'register'.")] = "mixed",
     db: DbOption = None,
     no_sandbox: NoSandbox = False,
     real_apps: RealAppsMode = "sample",
@@ -244,7 +250,7 @@ def generate(
     flags = LLMFlags(config, llm, model, base_url, api_key_env, temperature, max_tokens_per_call, llm_timeout,
                      concurrency, max_cost, max_tokens, dry_run, llm_judge, structured)
     request = Request(out, db, n, seed, tuple(app_name or ()), tuple(family or ()), tuple(skill or ()),
-                      with_multi_app, multi_share, no_sandbox, real_apps, real_apps_rate, timeout)
+                      with_multi_app, multi_share, no_sandbox, real_apps, real_apps_rate, timeout, register)
     if dask_address is not None:
         from forge.catalog import Catalog
 

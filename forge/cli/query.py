@@ -30,7 +30,8 @@ def show(
     if row is None:
         raise ForgeError(f"task {task_id!r} is not in the catalog {shown(catalog.url)}; "
                          "list ids with: forge sql \"SELECT id, status FROM tasks LIMIT 20\"")
-    console.print(textline((row.id, "bold"), f"  skill={row.skill_id}  status={row.status}"), highlight=False)
+    console.print(textline((row.id, "bold"), f"  skill={row.skill_id}  status={row.status}  "
+                           f"register={row.register or 'explicit'}"), highlight=False)
     console.print(textline(f"path: {row.path}"), highlight=False)
     console.print(textline(f"instruction: {row.instruction}"), highlight=False)
     if row.path and Path(row.path, "task.json").exists():

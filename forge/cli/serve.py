@@ -43,6 +43,9 @@ def serve(
     app_name: Annotated[list[str] | None, typer.Option("--app", help="Only skills of this app (repeatable).")] = None,
     family: Annotated[list[str] | None, typer.Option("--family", help="Only this family (repeatable).")] = None,
     skill: Annotated[list[str] | None, typer.Option("--skill", help="Only this skill id (repeatable).")] = None,
+    register: Annotated[str | None, typer.Option("--register", help="The instructions' register (--flow generate): "
+                                                 "mixed (the default: half natural), explicit or natural; see "
+                                                 "`forge generate --help`.")] = None,
     db: Annotated[str | None, typer.Option("--db", help="Catalog URL or SQLite path; PostgreSQL "
                                            "(postgresql+psycopg://...) when batches run on several machines. "
                                            "Default: $FORGE_DATABASE_URL, else ./forge.db.")] = None,
@@ -88,7 +91,8 @@ def serve(
     common: dict[str, Any] = {"out": str(out), "db": db, "seed": seed, "batch_size": batch_size, "workers": workers,
                               "dask_address": dask_address, "sandbox": not no_sandbox, "real_apps": real_apps,
                               "real_apps_rate": real_apps_rate, "timeout": timeout, "llm": given or None}
-    params = _flow_parameters(flow_name, common, n=n, round_n=round_n, apps=app_name, families=family, skills=skill)
+    params = _flow_parameters(flow_name, common, n=n, round_n=round_n, apps=app_name, families=family, skills=skill,
+                              register=register)
     deploy = deployment(flow_name.value, name or f"forge-{flow_name.value}", params, cron=cron, interval=interval)
     writable_folder("--out", out)  # now, not in the first scheduled run
     if now:
@@ -103,13 +107,17 @@ def serve(
 
 
 def _flow_parameters(flow_name: FlowName, common: dict[str, Any], *, n: int, round_n: int | None,
-                     apps: list[str] | None, families: list[str] | None, skills: list[str] | None) -> dict[str, Any]:
+                     apps: list[str] | None, families: list[str] | None, skills: list[str] | None,
+                     register: str | None = None) -> dict[str, Any]:
     """The flow's parameters: the selection for `generate`, the budget and round for `round` (each flow refuses
     the other's options)."""
     if flow_name is FlowName.generate:
         if round_n is not None:
             raise ForgeError("--round is for --flow round")
-        return {**common, "n": n, "apps": apps, "families": families, "skills": skills}
+        return {**common, "n": n, "apps": apps, "families": families, "skills": skills,
+                **({"instruction_register": register} if register else {})}
     if apps or families or skills:
         raise ForgeError("--app/--family/--skill are for --flow generate; a round plans from the catalog")
+    if register:
+        raise ForgeError("--register is for --flow generate; a round's tasks keep the explicit register")
     return {**common, "budget": n, "round_n": round_n, "seed": common["seed"] or 0}

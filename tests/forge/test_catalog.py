@@ -212,8 +212,8 @@ def test_two_forge_generate_at_once_on_one_postgresql_catalog(pg_url, tmp_path):
     (SQLite: test_two_processes_writing_at_once_lose_nothing)."""
     db_url = pg_url
     out = tmp_path / "out"
-    args = ["--skill", SKILL, "--skill", "calc.sort.text_asc", "-n", "4", "--out", str(out), "--db", db_url,
-            "--real-apps", "off"]
+    args = ["--skill", SKILL, "--skill", "calc.sort.text_asc", "--register", "explicit", "-n", "4", "--out", str(out),
+            "--db", db_url, "--real-apps", "off"]
     procs = [subprocess.Popen([sys.executable, "-c", "from forge.cli import main; main()", "generate", *args,
                                "--seed", str(seed)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
              for seed in (1, 2)]

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from forge.cli import app
 
 runner = CliRunner()
-SKILLS = ["--skill", "calc.sort.numeric_desc", "--skill", "calc.sort.text_asc"]
+SKILLS = ["--skill", "calc.sort.numeric_desc", "--skill", "calc.sort.text_asc", "--register", "explicit"]
 
 
 def invoke(*args: str):

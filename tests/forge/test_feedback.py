@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from forge.cli import app
 
 runner = CliRunner()
-SKILLS = ["--skill", "calc.sort.numeric_desc", "--skill", "os.copy.file_bak"]
+SKILLS = ["--skill", "calc.sort.numeric_desc", "--skill", "os.copy.file_bak", "--register", "explicit"]
 A, B = "calc.sort.numeric_desc--s1--00000", "calc.sort.numeric_desc--s1--00001"
 C, D = "os.copy.file_bak--s1--00000", "os.copy.file_bak--s1--00001"
 ODD = "tâche d'essai (copie) #1 ✓ $HOME;\"x\""

@@ -31,7 +31,7 @@ def test_flow_parameters_are_validated_before_any_work(prefect_harness, tmp_path
 
 def test_batch_task_logic_is_plain_python(tmp_path):
     out, db = absolute(str(tmp_path / "out"), str(tmp_path / "b.db"))
-    selection = {"apps": [], "families": [], "skills": ["calc.sort.numeric_asc"]}
+    selection = {"apps": [], "families": [], "skills": ["calc.sort.numeric_asc"], "register": "explicit"}
     counts = generate_batch.fn(Target(out, db, run_id=1), selection, n=4, seed=5, start=1, stop=3)
     assert counts == {"new": {"accepted": 2}, "resumed": {}}
     again = generate_batch.fn(Target(out, db, run_id=2), selection, n=4, seed=5, start=1, stop=3)

@@ -39,7 +39,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     root = tmp_path_factory.mktemp("hostile-cli")
     db = f"sqlite:///{root / 'forge.db'}"
     result = invoke("generate", "--skill", "calc.sort.numeric_desc", "-n", "1", "--seed", "1", "--real-apps", "off",
-                    "--out", str(root / "out"), "--db", db)
+                    "--register", "explicit", "--out", str(root / "out"), "--db", db)
     assert result.exit_code == 0, result.output
     return root / "out" / "libreoffice_calc" / TASK, db
 

@@ -61,8 +61,8 @@ def test_serve_refuses_bad_input_before_contacting_prefect(args, message, tmp_pa
 @pytest.mark.slow
 def test_serve_now_runs_the_flow_once_in_this_process(prefect_harness, tmp_path):
     result = CliRunner().invoke(app, ["serve", "--now", "-n", "3", "--skill", "calc.sort.text_asc", "--seed", "2",
-                                      "--batch-size", "2", "--real-apps", "off", "--out", str(tmp_path / "out"),
-                                      "--db", str(tmp_path / "c.db")])
+                                      "--register", "explicit", "--batch-size", "2", "--real-apps", "off",
+                                      "--out", str(tmp_path / "out"), "--db", str(tmp_path / "c.db")])
     assert result.exit_code == 0, result.output
     assert "{'accepted': 3}" in result.output
     assert sorted(p.name for p in (tmp_path / "out" / "libreoffice_calc").iterdir()) == [
