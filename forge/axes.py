@@ -9,22 +9,28 @@ axis levels) and how to say an axis level in words for a skill's one-line descri
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 #: What a level means, for descriptions: axis -> level -> phrase (levels not listed are said as "<axis> <level>").
 PHRASES: dict[str, dict[str, str]] = {
-    "location": {"near": "", "deep": "in a folder three levels down", "deeper": "in a folder six levels down"},
+    "location": {"near": "", "deep": "in a folder three levels down", "deeper": "in a folder six levels down",
+                 "sub": "with the mail filed in a subfolder", "nested": "with the mail filed two folders down"},
     "date_format": {"iso": "", "day_first": "with dates shown day-first (31.12.2024)",
                     "month_first": "with dates shown month-first (12/31/2024)"},
     "lookalikes": {"0": "", "1": "with a look-alike older copy beside the file",
                    "2": "with two look-alike older copies beside the file"},
     "noise": {"none": "", "some": "among look-alike distractors", "many": "among many look-alike distractors"},
+    "indirection": {"name": "", "property": "with the target column named by what it holds, not by its header"},
+    "nesting": {"flat": "", "one": "with the bookmark folders inside another folder",
+                "two": "with the bookmark folders two folders down"},
+    "customized": {"none": "", "some": "in a profile with a few other settings already changed",
+                   "many": "in a profile with many other settings already changed"},
 }
 #: The unit a size axis counts, for descriptions.
 UNITS = {"rows": "rows", "paragraphs": "paragraphs", "slides": "slides", "messages": "messages", "files": "files",
-         "bookmarks": "bookmark folders", "settings": "settings", "pixels": "pixels wide", "records": "records"}
+         "bookmarks": "bookmark folders", "settings": "settings", "pixels": "pixels wide", "records": "records",
+         "deck_slides": "slides"}
 
 
 def span(level: str) -> tuple[int, int]:
@@ -69,13 +75,6 @@ def describe(base: str, axes: Mapping[str, Any], defaults: Mapping[str, tuple[An
 def axis_params(params: Mapping[str, Any], axes: Mapping[str, tuple[Any, ...]]) -> dict[str, Any]:
     """Every axis level of a skill's params, defaults filled in: what the student and the statistics read."""
     return {axis: params.get(axis, levels[0]) for axis, levels in axes.items()}
-
-
-def combos(knobs: Mapping[str, tuple[Any, ...]]) -> Iterator[dict[str, Any]]:
-    """Every knob combination, in a stable order."""
-    keys = sorted(knobs)
-    for values in itertools.product(*(tuple(knobs[k]) for k in keys)):
-        yield dict(zip(keys, values, strict=True))
 
 
 def space_size(knobs: Mapping[str, tuple[Any, ...]], axes: Mapping[str, tuple[Any, ...]]) -> int:

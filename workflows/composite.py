@@ -25,12 +25,22 @@ from forge.errors import WorkflowError, did_you_mean
 from forge.family import Attempt, Attempts, rubric_node, solve_node
 from forge.ids import derive_seed
 from forge.model import Asset, Check, Solution
+from workflows.common import natural_phrasings, register_natural, wants_natural
 
 NAME = "compose.pair"
 #: Families whose skills are built from seed skills (their knobs name skill ids); never parts themselves.
 BUILT = (NAME, "variant.distractors")
 #: Near-misses taken from each part (the rest add gate time without new evidence).
 NEAR_MISSES_PER_PART = 2
+#: The natural register: a user's two requests around the parts' own natural instructions (`{first}`, `{second}`).
+NATURAL = (
+    "I need two things done. First: {first}\nThen: {second}",
+    "Please do both of these. First: {first}\nThen: {second}",
+    "Two jobs for you, in this order. First: {first}\nThen: {second}",
+    "Could you help me with two things? First: {first}\nThen: {second}",
+    "There are two tasks today, and I need both. First: {first}\nThen: {second}",
+)
+register_natural(NAME, NATURAL)
 
 
 @dataclass(frozen=True)
@@ -108,21 +118,15 @@ class CompositeWorkflow(Workflow):
         return None
 
 
-def part_ids(family: str, params: Mapping[str, Any]) -> list[str]:
-    """The seed skills a skill of `family` is built from (itself, for an ordinary family: [])."""
-    from workflows import get_family
-
-    knobs = get_family(family).knobs
-    return [str(params[k]) for k, allowed in knobs.items() if isinstance(allowed, SkillIds) and k in params]
-
-
 def part_outputs(ctx: NodeContext, number: int, part: Part) -> dict[str, Any]:
     """Run one part's workflow with its own RNG stream; its LLM calls are added to the task's, also when the part
     fails (a bad answer in part 2 still leaves every call of both parts in the ledger)."""
     from workflows import get_family
 
     seed = derive_seed(ctx.run_seed, ctx.skill_id, number) % (2**31)
-    sub = NodeContext(part.params, seed, part.id, ctx.index, ctx.backend)
+    # a natural task asks each part in the natural register when the part's family has one (else explicitly)
+    register = ctx.register if natural_phrasings(part.family) else "explicit"
+    sub = NodeContext(part.params, seed, part.id, ctx.index, ctx.backend, register=register)
     try:
         return get_family(part.family).run(sub)
     finally:
@@ -155,6 +159,8 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 @node("instruction", "instruction", ("parts",), ("instruction",))
 def instruction(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     first, second = (out["instruction"].strip() for out in values["parts"])
+    if wants_natural(ctx, NAME):
+        return {"instruction": ctx.rng("instruction").choice(NATURAL).format(first=first, second=second)}
     return {"instruction": f"This task has two parts; do both.\nFirst: {first}\nThen: {second}"}
 
 

@@ -19,10 +19,20 @@ from forge.errors import WorkflowError
 from forge.family import Attempt, Attempts, rubric_node, solve_node
 from forge.ids import digest
 from forge.model import Asset, Check, Solution
+from workflows.common import register_natural, wants_natural
 from workflows.composite import CompositeWorkflow, SkillIds, part_outputs, seed_parts
 
 NAME = "variant.distractors"
 NAMES = ("{stem} (old){ext}", "{stem}_backup{ext}")
+#: The natural register: the base's own natural instruction (`{base}`), then the warning in a user's words.
+NATURAL = (
+    "{base}\nJust so you know: {copies} {older} of {original}. Please leave {those} untouched.",
+    "{base}\nCareful, {copies} {older} of {original}; I only want {original} changed, not {those}.",
+    "{base}\nNote that {copies} {older} of {original}; don't touch {those}.",
+    "{base}\nPlease work on {original} itself, since {copies} {older} that must stay unchanged.",
+    "{base}\nHeads up: {copies} {older} of {original}. Change only {original} and keep {those} as they are.",
+)
+register_natural(NAME, NATURAL)
 
 
 @dataclass(frozen=True)
@@ -90,6 +100,12 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 def instruction(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     t: Copies = values["target"]
     copies = " and ".join(t.copies)
+    if wants_natural(ctx, NAME):
+        one = len(t.copies) == 1
+        words = {"base": values["base"]["instruction"].strip(), "copies": copies, "original": t.original,
+                 "older": "is an older copy" if one else "are older copies",
+                 "those": "that copy" if one else "those copies"}
+        return {"instruction": ctx.rng("instruction").choice(NATURAL).format(**words)}
     return {"instruction": f"{values['base']['instruction'].strip()}\nCareful: {copies} "
                            f"{'is an older copy' if len(t.copies) == 1 else 'are older copies'} of "
                            f"{t.original}; work on {t.original} only and leave the copies unchanged."}

@@ -461,7 +461,7 @@ def rename_other_ext_too(root: Path) -> None:
 def attachment_saved_encoded(root: Path) -> None:
     """The attachment saved as its base64 text instead of the decoded PDF."""
     import base64
-    path = root / "Desktop/statement_2023_03.pdf"
+    path = one(root, "Desktop/*_*.pdf")  # the renamed attachment: named for the month of its message
     path.write_bytes(base64.encodebytes(path.read_bytes()))
 
 

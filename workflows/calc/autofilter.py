@@ -25,6 +25,18 @@ PHRASINGS = (
     "On sheet '{sheet}' in {path}, set up an AutoFilter over {ref}, that is {scope}. Save the file, keeping "
     "the xlsx format.",
 )
+NATURAL = (
+    "Add filter buttons to {scope} on the '{sheet}' sheet of {path.file}, so I can filter it by column. "
+    "No filter needs to be set yet; just save the file.",
+    "I want to filter the data in {path.file} by column. Turn on AutoFilter for {scope} on '{sheet}' "
+    "and save.",
+    "Help me switch on the autofilter dropdowns in {path.file}, sheet '{sheet}', for {scope}, then save "
+    "it.",
+    "Could you enable filtering on {scope} in my spreadsheet {path.file} (sheet '{sheet}')? Keep it "
+    "saved as it is.",
+    "Please put AutoFilter arrows on {scope} in {path.file} ('{sheet}' sheet) without filtering "
+    "anything out yet.",
+)
 
 
 class Params(TypedDict):
@@ -83,5 +95,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Add an AutoFilter over a stated table range (the whole table or its first columns).",
     knobs={"target": ("table", "header_to_column")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -28,6 +28,13 @@ PHRASINGS = (
     "Using LibreOffice Calc, open {path}, select {target} on sheet '{sheet}' and apply {style}. Then save the "
     "file as xlsx.",
 )
+NATURAL = (
+    "In {path.file}, give {target.bare} {style}.",
+    "Help me format {target.bare} on the '{sheet}' sheet of {path.file} with {style}.",
+    "Could you apply {style} to {target.bare} in my spreadsheet {path.file}?",
+    "I want {target.bare} in {path.file} to stand out: use {style}, then save.",
+    "Please style {target.bare} of the '{sheet}' sheet in {path.file} with {style}.",
+)
 
 
 def all_but_last(ref: str) -> list[str]:
@@ -119,5 +126,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Format a stated range directly: bold a column's data, fill the header row, or set a font size.",
     knobs={"style": STYLES},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

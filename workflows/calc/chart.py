@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from forge.family import Attempt, Attempts, Goal, family
+from forge.grammar import with_article
 from forge.model import Check
 from workflows.calc import kit as cc
 
@@ -29,17 +30,29 @@ PHRASINGS = (
     "category labels {categories} ('{cat_header}'), a single series whose name is the header '{header}' in "
     "{name_cell}. Put the chart beside the table so its top-left corner lies in column {column} or beyond, "
     "then save the workbook in the same xlsx format.",
-    "Please add a {chart} to the sheet '{sheet}' of {path}. Use {categories} ('{cat_header}') as the categories "
+    "Please add {chart.a} to the sheet '{sheet}' of {path}. Use {categories} ('{cat_header}') as the categories "
     "and {values} as the only series, with the header '{header}' ({name_cell}) as the series name. Position it "
     "so it does not cover the data: its top-left corner must be in column {column} or to the right of it. "
     "Save the spreadsheet in place (xlsx).",
-    "Using LibreOffice Calc, open {path}, go to sheet '{sheet}' and chart the '{header}' values ({values}) as a "
-    "{chart}, one series named '{header}' (from cell {name_cell}), labelled by {categories} from the "
+    "Using LibreOffice Calc, open {path}, go to sheet '{sheet}' and chart the '{header}' values ({values}) as "
+    "{chart.a}, one series named '{header}' (from cell {name_cell}), labelled by {categories} from the "
     "'{cat_header}' column. Anchor the chart with its top-left corner in column {column} or further right. "
     "Keep the xlsx format when saving.",
-    "The sheet '{sheet}' in {path} needs a {chart}. Build it from one data series, {values}, named by its "
+    "The sheet '{sheet}' in {path} needs {chart.a}. Build it from one data series, {values}, named by its "
     "header '{header}' in {name_cell}, with {categories} ('{cat_header}') as category labels, and place it "
     "right of the table (top-left corner in column {column} or beyond). Save the file in place as xlsx.",
+)
+NATURAL = (
+    "Make a chart of '{header}' for each '{cat_header}' in {path.file} (the {chart} type), placed to "
+    "the right of the data from column {column} on.",
+    "Help me chart the '{header}' values by '{cat_header}' on the '{sheet}' sheet of {path.file}. Use "
+    "the {chart} type and keep it clear of the table, at column {column} or further right.",
+    "I need a chart in {path.file} showing '{header}' per '{cat_header}', drawn as the {chart} type and "
+    "placed beside the table (starting at column {column} or later). Save it afterwards.",
+    "Could you add a chart of the '{header}' column against '{cat_header}' to {path.file}? Make it the "
+    "{chart} type, away from the data at column {column} or beyond.",
+    "Please visualize '{header}' by '{cat_header}' in {path.file} with a chart of the {chart} type, and "
+    "put it right of the table, from column {column} onward.",
 )
 
 
@@ -77,7 +90,8 @@ def rubric(layout: cc.Layout, target: Target) -> list[Check]:
     header = layout.header[t.column]
     return [
         Check(id="chart-type",
-              criterion=f"Sheet '{layout.sheet}' of {layout.path} holds exactly one chart, a {t.chart_type} chart.",
+              criterion=f"Sheet '{layout.sheet}' of {layout.path} holds exactly one chart, "
+                        f"{with_article(t.chart_type)} chart.",
               primitive="xlsx.chart_type", args={**base, "chart_type": t.chart_type}),
         Check(id="chart-series",
               criterion=f"The chart's single series plots {t.values} with categories {t.categories} "
@@ -102,7 +116,8 @@ def solve(layout: cc.Layout, target: Target) -> Attempts:
     wrong = CONFUSED_WITH[t.chart_type]
     return Attempts(
         Attempt("insert the asked chart type over the stated ranges, right of the table", [chart]),
-        [Attempt(f"inserts a {wrong} chart instead of a {t.chart_type} chart", [{**chart, "chart_type": wrong}]),
+        [Attempt(f"inserts {with_article(wrong)} chart instead of {with_article(t.chart_type)} chart",
+                 [{**chart, "chart_type": wrong}]),
          Attempt("the ranges stop one row short, leaving out the last record",
                  [{**chart, "values": f"{val_letter}2:{val_letter}{short}",
                    "categories": f"{key_letter}2:{key_letter}{short}"}]),
@@ -121,5 +136,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Insert a one-series chart of a stated type over a table's label and value columns.",
     knobs={"chart_type": tuple(CHART_WORDS)},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -37,6 +37,18 @@ PHRASINGS = (
     "(column '{header}'): when a cell's value is {condition}, give it a {color_name} fill with the color code "
     "{fill}. Save the file (keep the xlsx format).",
 )
+NATURAL = (
+    "In {path.file}, highlight the '{header}' cells whose value is {condition} in {color_name} "
+    "({fill}), using conditional formatting.",
+    "Help me make the '{header}' values that are {condition} stand out in {path.file}: a conditional "
+    "format that fills them {color_name} ({fill}).",
+    "I want cells in the '{header}' column of {path.file} highlighted {color_name} ({fill}) "
+    "automatically when they are {condition}. Please set that up and save.",
+    "Could you add conditional formatting to '{header}' on the '{sheet}' sheet of {path.file}, so "
+    "values {condition} get {color_name.a} fill ({fill})?",
+    "Please flag '{header}' entries {condition} in {path.file} with {color_name.a} background ({fill}) "
+    "via a conditional formatting rule.",
+)
 
 
 def nice_step(values: Sequence[float], kind: str) -> float:
@@ -100,7 +112,7 @@ def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[s
     ref = layout.col_ref(column)
     facts = {"path": layout.path, "sheet": layout.sheet, "ref": ref, "header": layout.header[column],
              "condition": condition, "color_name": color_name, "fill": fill}
-    return Goal(layout, facts, Target(column, ref, numbers, wrong, fill, condition))
+    return Goal(layout, cc.refer(facts, plan, layout, column), Target(column, ref, numbers, wrong, fill, condition))
 
 
 def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
@@ -132,5 +144,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Add a conditional formatting rule that highlights a numeric column's cells meeting a condition.",
     knobs={"rule": RULES},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=cc.INDIRECTION,
 )

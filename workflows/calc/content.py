@@ -23,7 +23,11 @@ from typing import Any, Literal
 from workflows.answer_checks import repeated as first_repeat
 
 MIN_ROWS = 6
-MAX_ROWS = 40
+#: The seed tables' cap: up to here every scenario fits (its key pool, number grids and shortest period hold 40
+#: distinct values), so the draws are the same for every size. Larger tables (the `rows` axis up to MAX_ROWS) are
+#: drawn only from what can hold that many distinct values: `fits` says which scenario and which numeric columns.
+SEED_ROWS = 40
+MAX_ROWS = 200
 _YEARS = (2021, 2022, 2023, 2024, 2025)
 _SCALE = {"int": 1, "money": 100, "number": 10}  # integer units per value unit
 
@@ -338,12 +342,15 @@ def generate_table(rng: random.Random, *, n_rows: int, scenario: str | None = No
     if isinstance(n_rows, bool) or not isinstance(n_rows, int) or not MIN_ROWS <= n_rows <= MAX_ROWS:
         raise ValueError(f"n_rows must be an int between {MIN_ROWS} and {MAX_ROWS}, got {n_rows!r}")
     if scenario is None:
-        scenario = rng.choice(SCENARIOS)
+        scenario = rng.choice(scenarios_for(n_rows))  # SCENARIOS itself up to SEED_ROWS
     if scenario not in _BY_NAME:
         raise ValueError(f"unknown scenario {scenario!r}; expected one of {', '.join(SCENARIOS)}")
     spec = _BY_NAME[scenario]
+    if not fits(scenario, n_rows):
+        raise ValueError(f"scenario {scenario!r} cannot hold {n_rows} distinct rows; pick one of "
+                         f"{', '.join(scenarios_for(n_rows))}")
     period = _pick_period(rng, n_rows)
-    numerics = _pick_numerics(rng, spec.numerics)
+    numerics = _pick_numerics(rng, _numerics_for(spec, n_rows))
     columns = [
         {"name": rng.choice(spec.key.names), "kind": "key"},
         {"name": rng.choice(spec.category.names), "kind": "category"},
@@ -369,10 +376,43 @@ def generate_table(rng: random.Random, *, n_rows: int, scenario: str | None = No
     }
 
 
+def _key_pool(key: KeySpec) -> int:
+    if key.style == "code":
+        return 9 * 10 ** (key.digits - 1)
+    return len(FIRST_NAMES) * len(LAST_NAMES) if key.style == "person" else len(key.left) * len(key.right)
+
+
+def _grid(spec: NumericSpec) -> int:
+    """How many distinct values a numeric column of this spec can hold."""
+    scale = _SCALE[spec.kind]
+    step = round(spec.step * scale) if spec.step else 1
+    return (round(spec.high * scale) - round(spec.low * scale)) // step + 1
+
+
+def _numerics_for(spec: Scenario, n_rows: int) -> tuple[NumericSpec, ...]:
+    """The scenario's numeric specs that hold n_rows distinct values (all of them up to SEED_ROWS)."""
+    return spec.numerics if n_rows <= SEED_ROWS else tuple(n for n in spec.numerics if _grid(n) >= n_rows)
+
+
+def fits(scenario: str, n_rows: int) -> bool:
+    """True when the scenario can make a table of n_rows distinct keys, dates and numbers (every one can up to
+    SEED_ROWS; at 200 rows the combo-keyed ones and the grades run out of labels or scores)."""
+    spec = _BY_NAME[scenario]
+    return n_rows <= SEED_ROWS or (_key_pool(spec.key) >= n_rows and len(_numerics_for(spec, n_rows)) >= 2
+                                   and n_rows <= 365)
+
+
+def scenarios_for(n_rows: int) -> tuple[str, ...]:
+    """The scenarios that fit a table of n_rows (SCENARIOS itself up to SEED_ROWS, so seed draws are unchanged)."""
+    return tuple(name for name in SCENARIOS if fits(name, n_rows))
+
+
 def _pick_period(rng: random.Random, n_rows: int) -> Period:
     """A year, half, quarter or (for small tables) month with at least n_rows distinct days."""
     year = rng.choice(_YEARS)
     kinds = ["year", "half", "quarter", "quarter"] + (["month", "month"] if n_rows <= 28 else [])
+    if n_rows > SEED_ROWS:  # only big tables drop the periods too short for them: seed draws stay as they were
+        kinds = [k for k in kinds if {"year": 365, "half": 181, "quarter": 90}[k] >= n_rows]
     kind = rng.choice(kinds)
     if kind == "year":
         return Period(str(year), str(year), year, date(year, 1, 1), 365 + calendar.isleap(year))

@@ -25,6 +25,14 @@ PHRASINGS = (
     "Using LibreOffice Calc, open {path}, select {ref} on sheet '{sheet}' and use Data > Validity so that "
     "those cells accept only {rule}. Save the file (keep the xlsx format).",
 )
+NATURAL = (
+    "Only allow {rule} in the '{header}' column of {path.file}.",
+    "Help me stop bad entries in {path.file}: the '{header}' cells should allow only {rule}.",
+    "Could you restrict the '{header}' column on the '{sheet}' sheet of {path.file} to {rule}?",
+    "I want the '{header}' column of {path.file} to reject anything but {rule}. Please set that "
+    "validation up.",
+    "Please add a validity rule to the '{header}' data in {path.file} allowing only {rule}.",
+)
 
 
 def round_step(values: list[float]) -> float:
@@ -81,7 +89,7 @@ def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[s
                       ("allows only whole numbers instead of decimals", {"kind": "whole"})]
     ref = layout.col_ref(column)
     facts = {"path": layout.path, "sheet": layout.sheet, "ref": ref, "header": layout.header[column], "rule": rule}
-    return Goal(layout, facts, Target(ref, spec, rule, misses))
+    return Goal(layout, cc.refer(facts, plan, layout, column), Target(ref, spec, rule, misses))
 
 
 def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
@@ -109,5 +117,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Add a data validation (a list of values, or number bounds) to a column's data cells.",
     knobs={"kind": KINDS},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=cc.INDIRECTION,
 )

@@ -42,6 +42,15 @@ PHRASINGS = (
     "Using LibreOffice Calc, open {path}, go to sheet '{sheet}' and fill the blanks in the '{header}' column with "
     "{how}. Everything else stays the same. Save the file (keep the xlsx format).",
 )
+NATURAL = (
+    "Help me fill the missing values in the '{header}' column of {path.file} with {how}.",
+    "Some '{header}' cells in {path.file} are empty. Please fill them with {how}.",
+    "Could you fill in the blanks of the '{header}' column on the '{sheet}' sheet of {path.file}, using "
+    "{how}?",
+    "I need the empty '{header}' cells in my spreadsheet {path.file} filled with {how}. Leave the rest "
+    "alone.",
+    "Please complete the '{header}' column in {path.file}: every blank cell should get {how}.",
+)
 
 
 class Params(TypedDict):
@@ -91,7 +100,7 @@ def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[s
             break
     blanked = [[None if (i in rows and c == column) else v for c, v in enumerate(row)]
                for i, row in enumerate(full.rows)]
-    return Goal(full.with_rows(blanked), facts, Target(column, rows, expected))
+    return Goal(full.with_rows(blanked), cc.refer(facts, plan, full, column), Target(column, rows, expected))
 
 
 def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
@@ -125,5 +134,5 @@ WORKFLOW = family(
     description="Fill the empty cells of a numeric column with the column's average, the value above, or zero, "
                 "changing nothing else.",
     knobs={"fill": ("average", "previous", "zero")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=cc.INDIRECTION,
 )

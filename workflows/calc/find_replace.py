@@ -30,6 +30,14 @@ PHRASINGS = (
     "On the '{sheet}' sheet of {path}, rename '{old}' to '{new}' in every cell that holds exactly '{old}', "
     "{scope}. Don't touch any other cell. Save the file, keeping the xlsx format.",
 )
+NATURAL = (
+    "In {path.file}, change every '{old}' entry to '{new}', {scope.bare}.",
+    "Help me rename '{old}' to '{new}' on the '{sheet}' sheet of {path.file}, {scope.bare}.",
+    "The label '{old}' in {path.file} should now read '{new}'. Please replace it {scope.bare}.",
+    "Could you replace the cells that say '{old}' with '{new}' in my spreadsheet {path.file}, "
+    "{scope.bare}?",
+    "Please update {path.file}: change every cell containing exactly '{old}' to '{new}', {scope.bare}.",
+)
 
 
 def _legend(layout: cc.Layout, cat: int) -> tuple[cc.Layout, str]:
@@ -129,5 +137,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Replace a category value by a new one (whole cells) within one column or on the whole sheet.",
     knobs={"scope": ("column", "sheet")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

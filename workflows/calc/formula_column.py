@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from forge.dag import llm_node
 from forge.family import Attempt, Attempts, Goal, family
 from forge.model import Check
 from workflows.calc import kit as cc
+from workflows.calc.content import CONTENT_SCHEMA, SCENARIOS, check_table, fits, generate_table
 
 NAME = "calc.formula_column"
 FUNCTIONS = ("SUM", "AVERAGE", "MIN", "MAX", "ROUND", "PRODUCT", "DIFFERENCE")
@@ -32,9 +36,21 @@ PHRASINGS = (
     "Using LibreOffice Calc, open {path}. On the '{sheet}' sheet, label cell {header_cell} '{header}' and add "
     "row-by-row formulas in {ref} that compute {calc}. Each formula must refer to its own row. Save as xlsx, "
     "overwriting the file.",
-    "Please extend the table in {path} (sheet '{sheet}') with a '{header}' column: header in {header_cell}, "
+    "Please extend the table in {path} (sheet '{sheet}') with {header.a_quoted} column: header in {header_cell}, "
     "formulas in {ref}, one per data row, each giving {calc}. Values must come from formulas, not constants. "
     "Save the workbook in the same place and format.",
+)
+NATURAL = (
+    "Add {header.a_quoted} column to the table in {path.file} that works out {calc.bare} for each row, using "
+    "formulas.",
+    "Help me add a new column '{header}' on the '{sheet}' sheet of {path.file}: a formula per row "
+    "giving {calc.bare}.",
+    "I need {header.a_quoted} column next to the data in {path.file}, with formulas computing {calc.bare} "
+    "row by row.",
+    "Could you extend the table in {path.file} with {header.a_quoted} column whose formulas calculate "
+    "{calc.bare}?",
+    "Please add '{header}' as a new column in {path.file}: for each row it should compute {calc.bare} "
+    "with a formula, not a typed number.",
 )
 
 
@@ -53,6 +69,78 @@ def same_kind_first(rng: random.Random, layout: cc.Layout, columns: list[int], c
 
 RATE_WORDS = ("rate", "each", "unit", "price", "per ")
 
+#: What each numeric column of the offline scenarios (workflows/calc/content.py) measures. Columns combine by
+#: + - MIN MAX AVERAGE only when they measure the same thing (Budgeted minus Actual, Midterm plus Final Exam), and
+#: by * only as an amount times a price per that amount (Hours Worked * Hourly Rate, On Hand * Unit Cost): never
+#: "Square Feet minus Lot Acres" or "Midterm Score multiplied by Assignments".
+UNITS: dict[str, str] = {
+    **dict.fromkeys(("budgeted", "planned", "actual", "spent to date", "amount paid", "fee", "amount", "claimed", "tax",
+                     "sales tax", "reimbursed", "paid out", "parts cost", "parts", "labor cost", "labor charge",
+                     "gross pay", "gross", "asking price", "list price", "revenue", "deal value", "commission",
+                     "bonus", "freight cost", "shipping fee"), "$"),
+    **dict.fromkeys(("unit cost", "cost each"), "$/item"), **dict.fromkeys(("on hand", "in stock", "reorder level",
+                                                                            "reorder point"), "item"),
+    **dict.fromkeys(("hourly rate", "pay rate", "bill rate"), "$/hour"),
+    **dict.fromkeys(("labor hours", "shop hours", "hours worked", "regular hours", "overtime", "overtime hrs",
+                     "billable hours", "billable", "admin hours", "internal hours", "resolution hours", "hours open"),
+                    "hour"),
+    **dict.fromkeys(("midterm", "midterm score", "final exam", "final score", "homework", "assignments", "project",
+                     "lab work"), "point"),
+    **dict.fromkeys(("lead days", "days before event", "days on market", "market days"), "day"),
+    **dict.fromkeys(("distance km", "travel km", "route km"), "km"),
+    **dict.fromkeys(("odometer", "mileage"), "odometer"),
+    **dict.fromkeys(("invoices", "invoice count"), "invoice"),
+    **dict.fromkeys(("tasks closed", "tickets closed"), "task"),
+    **dict.fromkeys(("floor area", "square feet"), "sq ft"), **dict.fromkeys(("lot acres", "lot size"), "acre"),
+    **dict.fromkeys(("units", "units sold"), "unit"), **dict.fromkeys(("weight kg", "gross kg"), "kg"),
+    **dict.fromkeys(("packages", "parcels"), "package"), **dict.fromkeys(("messages", "replies"), "message"),
+    **dict.fromkeys(("response minutes", "first reply min"), "minute"),
+}
+
+
+#: For a header `UNITS` does not list (a model's own column): a word in it -> what it measures.
+UNIT_WORDS = (("hour", "hour"), ("hrs", "hour"), ("day", "day"), ("minute", "minute"), ("km", "km"), ("kg", "kg"),
+              ("mile", "mile"), ("score", "point"), ("points", "point"))
+
+
+def unit_of(layout: cc.Layout, column: int) -> str | None:
+    """What the column measures: `UNITS` for the offline scenarios' headers; for another header, money ("$", or
+    "$/hour" for a rate) or a unit word it contains (`UNIT_WORDS`); None when nothing says."""
+    header = layout.header[column].casefold()
+    if header in UNITS:
+        return UNITS[header]
+    words = set(re.findall(r"[a-z]+", header))
+    if layout.kinds[column] == "money":
+        return "$/hour" if words & {"hourly", "rate"} else None if words & {"each", "unit", "per"} else "$"
+    return next((unit for word, unit in UNIT_WORDS if word in header), None)
+
+
+def same_unit_groups(layout: cc.Layout, columns: list[int]) -> list[list[int]]:
+    """The numeric columns grouped by what they measure, groups of two or more only, in sheet order."""
+    by_unit: dict[str, list[int]] = {}
+    for c in columns:
+        unit = unit_of(layout, c)
+        if unit is not None:
+            by_unit.setdefault(unit, []).append(c)
+    return [group for group in by_unit.values() if len(group) >= 2]
+
+
+def priced_pairs(layout: cc.Layout, columns: list[int]) -> list[list[int]]:
+    """[amount, price per that amount] pairs, in sheet order: Hours Worked with Hourly Rate, On Hand with Unit Cost."""
+    units = {c: unit_of(layout, c) for c in columns}
+    return [sorted([c, r]) for r in columns for c in columns
+            if (units[r] or "").startswith("$/") and units[c] == (units[r] or "")[2:]]
+
+
+def compatible(layout: cc.Layout, function: str) -> bool:
+    """Whether the table has operand columns that mean something together for `function`."""
+    numeric = layout.columns_of(*cc.NUMERIC_KINDS)
+    if function == "ROUND":
+        return True
+    if function == "PRODUCT":
+        return bool(priced_pairs(layout, numeric))
+    return bool(same_unit_groups(layout, numeric))
+
 
 def _quoted(layout: cc.Layout, columns: list[int]) -> str:
     names = [f"'{layout.header[c]}' (column {layout.letter(c)})" for c in columns]
@@ -63,7 +151,14 @@ def _plan(rng: random.Random, layout: cc.Layout, function: str) -> tuple[list[in
     """Operand columns, ROUND digits, and the prose for the computation."""
     numeric = layout.columns_of(*cc.NUMERIC_KINDS)
     digits = 0
-    if function in ("SUM", "DIFFERENCE"):
+    groups = same_unit_groups(layout, numeric)
+    if function in ("SUM", "DIFFERENCE", "AVERAGE", "MIN", "MAX") and groups:  # columns that measure the same thing
+        wanted = rng.choice(((3, 2), (2,))) if function in ("AVERAGE", "MIN", "MAX") else (2,)
+        count = next((n for n in wanted if any(len(g) >= n for g in groups)), 2)
+        cols = sorted(rng.sample(rng.choice([g for g in groups if len(g) >= count]), count))
+    elif function == "PRODUCT" and priced_pairs(layout, numeric):  # an amount times its price: Hours * Hourly Rate
+        cols = rng.choice(priced_pairs(layout, numeric))
+    elif function in ("SUM", "DIFFERENCE"):  # a model's table with columns UNITS does not know: by kind, as before
         cols = same_kind_first(rng, layout, numeric, (2,))
     elif function in ("AVERAGE", "MIN", "MAX"):
         cols = same_kind_first(rng, layout, numeric, rng.choice(((3, 2), (2,))))
@@ -169,9 +264,34 @@ def solve(layout: cc.Layout, target: Target) -> Attempts:
     )
 
 
+#: Redraws of the offline table before one with compatible columns is found (each is one `generate_table` call).
+REDRAWS = 40
+
+
+def _compatible_table(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The kit's offline table, redrawn from the same RNG until its numeric columns mean something together for
+    the function (the plan's scenario first, then the other scenarios that fit the rows): the first draw is kept
+    when it already fits, so ROUND tasks are the kit's own tables."""
+    plan, function = values["plan"], values["params"]["function"]
+    scenarios = [plan["scenario"]] + [name for name in SCENARIOS if name != plan["scenario"] and fits(name,
+                                                                                                      plan["n_rows"])]
+    table = generate_table(rng, n_rows=plan["n_rows"], scenario=plan["scenario"])
+    for attempt in range(REDRAWS):
+        if compatible(cc.layout_from(table, plan), function):
+            return table
+        scenario = scenarios[0] if attempt < REDRAWS // 4 else rng.choice(scenarios)
+        table = generate_table(rng, n_rows=plan["n_rows"], scenario=scenario)
+    return table  # none found: `_plan` falls back to columns of one kind
+
+
+content = llm_node("content", kind="llm", inputs=("plan", "params"), output="table", prompt="calc_content.txt",
+                   schema=CONTENT_SCHEMA, offline=_compatible_table, check=check_table)
+
+
 WORKFLOW = family(
     NAME, cc.CALC,
+    source=(cc.sample, content),
     description="Add a calculated column whose every data row holds a formula over that row.",
     knobs={"function": FUNCTIONS},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

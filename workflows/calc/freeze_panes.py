@@ -34,6 +34,16 @@ PHRASINGS = (
     "On sheet '{sheet}' in {path}, freeze rows and columns at cell {cell}, which locks {what} on screen. "
     "Save the file, keeping the xlsx format.",
 )
+NATURAL = (
+    "Freeze {what.bare} in {path.file}; scrolling through the '{sheet}' sheet should keep that part in "
+    "view.",
+    "Help me keep {what.bare} of the '{sheet}' sheet in {path.file} on screen when scrolling, by "
+    "freezing panes.",
+    "Could you freeze {what.bare} in my spreadsheet {path.file}? I keep losing track of the labels when "
+    "I scroll.",
+    "Please lock {what.bare} in place on '{sheet}' in {path.file} by freezing the panes there.",
+    "I'd like {what.bare} of {path.file} ('{sheet}') frozen so the labels stay visible while scrolling.",
+)
 
 
 class Params(TypedDict):
@@ -77,5 +87,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Freeze panes so the header row, the first column, or both stay visible while scrolling.",
     knobs={"target": ("header_row", "first_column", "both")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

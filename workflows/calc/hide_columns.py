@@ -23,6 +23,13 @@ PHRASINGS = (
     "On sheet '{sheet}' in {path}, hide {columns} from view while keeping the data; the other columns must "
     "stay visible. Save the file, keeping the xlsx format.",
 )
+NATURAL = (
+    "Please hide {columns} on the '{sheet}' sheet of {path.file}; I don't need to see that right now.",
+    "Help me declutter {path.file}: hide {columns} without deleting any data.",
+    "Could you hide {columns} in my spreadsheet {path.file}? Leave the other columns visible.",
+    "I want {columns} out of sight in {path.file} ('{sheet}'): hide rather than delete, then save.",
+    "In {path.file}, make {columns} hidden so the rest of the table is easier to read.",
+)
 
 
 def _describe(letters: list[str], headers: list[str]) -> str:
@@ -98,5 +105,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Hide one or two stated columns of a table, leaving the other columns visible.",
     knobs={"count": ("one", "two")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -25,8 +25,8 @@ from preparers import xlsx
 from verifiers.checks.xlsx_common import cell_text
 from verifiers.formula import evaluate
 from verifiers.grounding import leaks
-from workflows.calc.content import CONTENT_SCHEMA, SCENARIOS, check_table, generate_table
-from workflows.common import instruction
+from workflows.calc.content import CONTENT_SCHEMA, check_table, generate_table, scenarios_for
+from workflows.common import instruction, spoken
 
 APP = "libreoffice_calc"
 FOLDERS = ("Documents", "Desktop", "Documents/reports", "work", "Documents/finance", "projects/data")
@@ -207,7 +207,7 @@ DECIMALS = {"int": 0, "money": 2, "number": 1}
 
 def leaky(value: Any, facts: Mapping[str, Any], phrasings: Sequence[str]) -> bool:
     """True when `value` would appear in any phrasing filled with `facts` (e.g. a count of 2 next to 'A2')."""
-    return any(leaks(p.format(**facts), value) for p in phrasings)
+    return any(leaks(p.format(**spoken(facts)), value) for p in phrasings)
 
 
 def unleak(rows: list[list[Any]], column: int, kind: str, row: int, value_of: Callable[[list[list[Any]]], Any],
@@ -238,15 +238,76 @@ def deciding_row(values: list[float], function: str) -> int:
     return order[-1]
 
 
+# --- axis `indirection`: a column named by what it holds instead of by its header -------------------------
+
+#: How a column is named by its content, for a kind the table holds once (a table has one key, one category and
+#: one date column; a numeric kind only when no other column shares it). verifiers.grounding.BY_PROPERTY reads these.
+PROPERTY = {"key": "the column that names each row", "category": "the category column", "date": "the date column",
+            "money": "the column of amounts", "int": "the column of whole numbers",
+            "number": "the column of one-decimal numbers"}
+
+
+def by_property(layout: Layout, column: int) -> str:
+    """How the instruction names `column` by what it holds: its kind's phrase when no other column has that kind,
+    else its place ("the third column, C") — never its header."""
+    kind = layout.kinds[column]
+    if kind in PROPERTY and layout.kinds.count(kind) == 1:  # a kind a family adds (a 'ratio' column) goes by place
+        return PROPERTY[kind]
+    return f"the {ORDINALS[column]} column ({layout.letter(column)})"
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+
+
+def refer(facts: dict[str, Any], plan: Mapping[str, Any], layout: Layout, column: int) -> dict[str, Any]:
+    """`facts` for a task whose target is `column`: at `indirection` = property they carry `refer` (the header and
+    the phrase that replaces it), which the kit's instruction node applies; at the default, unchanged."""
+    if plan.get("indirection", "name") != "property":
+        return facts
+    return {**facts, "refer": [layout.header[column], by_property(layout, column)]}
+
+
+def indirect(text: str, facts: Mapping[str, Any]) -> str:
+    """The instruction with the quoted header of the target column replaced by its property phrase (`refer`)."""
+    if "refer" not in facts:
+        return text
+    header, phrase = facts["refer"]
+    for said, instead in ((f"the '{header}' column", phrase), (f"'{header}' column", phrase),
+                          (f"column '{header}'", phrase), (f"'{header}' cells", f"cells of {phrase}"),
+                          (f"'{header}' values", f"values of {phrase}"), (f"'{header}'", phrase)):
+        text = text.replace(said, instead)
+    return text.replace(f"the {phrase}", phrase).replace(f"The {phrase}", phrase[0].upper() + phrase[1:])
+
+
+def calc_instruction(family: str, phrasings: Sequence[str], natural: Sequence[str] = ()) -> Node:
+    """`workflows.common.instruction`, with the target column named by its property when the facts ask for it
+    (axis `indirection`); the same node, and the same text, at the default level."""
+    base = instruction(family, phrasings, natural)
+
+    def run(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+        out = base.fn(ctx, values)
+        if out and "refer" in values["facts"] and isinstance(out.get("instruction"), str):
+            return {**out, "instruction": indirect(out["instruction"], values["facts"])}
+        return out
+
+    return replace(base, fn=run)
+
+
 # --- shared nodes -----------------------------------------------------------------------------------
 
 # --- difficulty axes (issue 15): the first level of each is today's behaviour, drawn with the same rng calls ---
 AXES: dict[str, tuple[Any, ...]] = {
-    "rows": ("8-16", "20-28", "32-40"),  # the content node makes at most 40 rows (content.MAX_ROWS)
+    # Up to 40 rows every scenario fits; the bigger levels draw from the scenarios that can hold that many distinct
+    # keys, dates and numbers (content.scenarios_for), so the default and the seed levels keep their draws.
+    "rows": ("8-16", "20-28", "32-40", "40-60", "120-200"),
     "location": ("near", "deep", "deeper"),
     "date_format": ("iso", "day_first", "month_first"),
     "lookalikes": LOOKALIKES,  # older copies of the workbook beside it
 }
+#: Axis `indirection` (declared by the families whose target is one column and whose phrasings say "the '{header}'
+#: column": `family(..., axes=cc.INDIRECTION)`): the instruction names that column by its header, or by what it
+#: holds ("the date column"; see `refer`).
+INDIRECTION: dict[str, tuple[Any, ...]] = {"indirection": ("name", "property")}
 #: Where the workbook lives per `location` level (same count as FOLDERS, so the draw is alike).
 LOCATIONS = {"near": FOLDERS,
              "deep": ("Documents/archive/2024/reports", "work/clients/north/data", "Documents/finance/q3/ledgers",
@@ -262,11 +323,11 @@ def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     rng = ctx.rng("sample")
     params = values["params"]
     low, high = span(pick(params, "rows", AXES))
-    plan = {"scenario": rng.choice(SCENARIOS), "n_rows": rng.randint(low, high),
+    plan = {"scenario": rng.choice(scenarios_for(high)), "n_rows": rng.randint(low, high),
             "folder": rng.choice(LOCATIONS[pick(params, "location", AXES)])}
-    for axis in ("date_format", "lookalikes"):  # only when moved: the default plan (and prompt) stays as it was
-        if pick(params, axis, AXES) != AXES[axis][0]:
-            plan[axis] = pick(params, axis, AXES)
+    for axis, levels in (*AXES.items(), *INDIRECTION.items()):  # only when moved: the default plan stays as it was
+        if axis in ("date_format", "lookalikes", "indirection") and params.get(axis, levels[0]) != levels[0]:
+            plan[axis] = params[axis]
     return {"plan": plan}
 
 
@@ -297,5 +358,5 @@ def source_nodes() -> tuple[Node, ...]:
 
 
 #: The Calc app kit: families built with `forge.family.family(NAME, CALC, ...)`.
-CALC = AppKit(apps=(APP,), source=source_nodes, state="layout", prepare=prepare, instruction=instruction,
+CALC = AppKit(apps=(APP,), source=source_nodes, state="layout", prepare=prepare, instruction=calc_instruction,
               axes=AXES)

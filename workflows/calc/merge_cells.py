@@ -38,6 +38,13 @@ PHRASINGS = (
     "On sheet '{sheet}' in {path}, select {ref} and merge it into one cell {purpose}. Then save the "
     "file in place as xlsx.",
 )
+NATURAL = (
+    "On the '{sheet}' sheet of {path.file}, merge {ref} {purpose}.",
+    "Help me tidy the layout of {path.file}: merge cells {ref} into one {purpose}.",
+    "Could you merge {ref} in my spreadsheet {path.file} {purpose}?",
+    "Please combine {ref} on '{sheet}' into a single merged cell {purpose}. The file is {path.file}.",
+    "I'd like {ref} in {path.file} merged {purpose}. Keep everything else as it is.",
+)
 CENTER_EXTRA = ", and center its content horizontally"
 
 
@@ -166,6 +173,6 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Merge a stated cell range into one cell (a title row, a label block), optionally centered.",
     knobs={"target": ("title_row", "header_block", "center_title")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
     outputs=("sheet_extras",),
 )

@@ -41,6 +41,13 @@ PHRASINGS = (
     "Using LibreOffice Calc, open {path}, select {ref} on sheet '{sheet}' (the '{header}' column) and apply "
     "{format_desc}. Save the file (keep the xlsx format).",
 )
+NATURAL = (
+    "Show '{header}' in {path.file} as {format_desc}.",
+    "Format '{header}' of {path.file} with {format_desc}.",
+    "{path.file}: display '{header}' with {format_desc}.",
+    "Make '{header}' in {path.file} use {format_desc}.",
+    "Please format {path.file}'s '{header}' with {format_desc}.",
+)
 
 
 def _plural(n: int) -> str:
@@ -116,7 +123,7 @@ def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[s
     facts = {"path": layout.path, "sheet": layout.sheet, "ref": ref, "header": layout.header[column],
              "format_desc": desc}
     source_ref = layout.col_ref(source_column) if source_column is not None else None
-    return Goal(layout, facts, Target(column, ref, shows, code, initial, source_ref))
+    return Goal(layout, cc.refer(facts, plan, layout, column), Target(column, ref, shows, code, initial, source_ref))
 
 
 def prepare(layout: cc.Layout, target: Target) -> Mapping[str, Any]:
@@ -162,5 +169,6 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Apply a number format (currency, percent, fixed decimals or a date style) to a column's data.",
     knobs={"format": FORMATS},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
+    axes=cc.INDIRECTION,
 )

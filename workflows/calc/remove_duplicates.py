@@ -28,6 +28,13 @@ PHRASINGS = (
     "Some rows in the table on the '{sheet}' sheet of {path} ({ref}) were entered twice. {rule} Delete the "
     "extra rows (whole rows, no blank lines left) and save the file in place, keeping the xlsx format.",
 )
+NATURAL = (
+    "Some rows in {path.file} were entered twice. Please delete the extra rows. {rule.first}",
+    "Help me clean up the duplicates in my spreadsheet {path.file}. {rule.first}",
+    "There are repeated entries on the '{sheet}' sheet of {path.file}; remove them. {rule.first}",
+    "Could you get rid of the duplicate records in {path.file}? {rule.first}",
+    "I need the double entries gone from {path.file}, with no blank rows left. {rule.first}",
+)
 RULES = {
     "exact": "A row is a duplicate only when it is identical in every column to an earlier row; keep the first "
              "occurrence and delete the later copies. Rows that share some values but differ in any column are "
@@ -134,5 +141,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Delete duplicate rows of a table (exact copies or repeated keys), keeping first occurrences.",
     knobs={"mode": ("exact", "key")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

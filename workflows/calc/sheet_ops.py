@@ -36,6 +36,14 @@ PHRASINGS = (
     "The remaining sheets must keep their names, contents and relative order. Save the file, keeping the "
     "xlsx format.",
 )
+NATURAL = (
+    "In my workbook {path.file}, please {action.bare.inline}.",
+    "Help me reorganize the sheets of {path.file}: {action.bare.inline}. Leave the other sheets as they "
+    "are.",
+    "Could you {action.bare.inline} in {path.file}? Nothing else should change.",
+    "The tabs of {path.file} need one change: {action.bare.inline}.",
+    "I need a quick fix to {path.file}: {action.bare.inline}, then save the file.",
+)
 
 
 def quoted(names: list[str]) -> str:
@@ -254,5 +262,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Add, rename, reorder or delete a worksheet, keeping the other sheets and their data intact.",
     knobs={"op": OPS},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
 )

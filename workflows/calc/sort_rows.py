@@ -31,6 +31,13 @@ PHRASINGS = (
     "Using LibreOffice Calc, open {path}, go to sheet '{sheet}' and sort rows {ref} {order} by the "
     "'{header}' column. Don't split rows apart or move the header. Save the file (keep the xlsx format).",
 )
+NATURAL = (
+    "Sort the table in {path.file} by '{header}', {order}.",
+    "Help me sort the rows on the '{sheet}' sheet of {path.file} by the '{header}' column, {order}.",
+    "Could you order the records in {path.file} by '{header}' {order}? Keep each row together.",
+    "I'd like the data in my spreadsheet {path.file} arranged by '{header}', {order}.",
+    "Please sort {path.file} so the '{header}' column runs {order}, moving whole rows.",
+)
 
 
 class Params(TypedDict):
@@ -51,7 +58,7 @@ def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[s
     column = rng.choice(layout.columns_of(*KIND_COLUMNS[params["key_kind"]]))
     facts = {"path": layout.path, "sheet": layout.sheet, "ref": layout.data_ref, "header": layout.header[column],
              "order": ORDER_WORDS[params["key_kind"], params["order"]]}
-    return Goal(layout, facts, Target(column))
+    return Goal(layout, cc.refer(facts, plan, layout, column), Target(column))
 
 
 def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
@@ -89,5 +96,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Sort the data rows of a table by one column, keeping rows intact.",
     knobs={"key_kind": ("numeric", "text", "date"), "order": ("asc", "desc")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=cc.INDIRECTION,
 )

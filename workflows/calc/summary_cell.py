@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal, TypedDict
 
 from forge.family import Attempt, Attempts, Goal, family
+from forge.grammar import with_article
 from forge.model import Check
 from workflows.calc import kit as cc
 
@@ -20,14 +21,26 @@ PHRASINGS = (
     "Open {path} and, on the sheet '{sheet}', enter a formula in cell {cell} that uses {function} to compute "
     "{what}. Type the label '{label}' in {label_cell}, next to it. Save the file in place as xlsx.",
     "In the workbook {path} (sheet '{sheet}'), add a summary below the table: cell {label_cell} gets the text "
-    "'{label}' and cell {cell} gets a {function} formula giving {what}. Use a formula, not a typed number, and "
+    "'{label}' and cell {cell} gets {function.a} formula giving {what}. Use a formula, not a typed number, and "
     "save the workbook in xlsx format.",
     "On the '{sheet}' sheet of {path}, I need {what}. Put it in {cell} as a formula with the {function} function, "
     "and write '{label}' in {label_cell} as its label. Then save the spreadsheet (same file, xlsx).",
-    "Using LibreOffice Calc, open {path}, go to sheet '{sheet}' and write a {function} formula in {cell} for "
+    "Using LibreOffice Calc, open {path}, go to sheet '{sheet}' and write {function.a} formula in {cell} for "
     "{what}. Label it by typing '{label}' into {label_cell}. Save the file, keeping the xlsx format.",
-    "Please add a {function} formula to {cell} on sheet '{sheet}' of {path} that returns {what}, with the label "
+    "Please add {function.a} formula to {cell} on sheet '{sheet}' of {path} that returns {what}, with the label "
     "'{label}' in cell {label_cell}. Don't type the result by hand. Save the workbook in place.",
+)
+NATURAL = (
+    "Put {what.bare} in cell {cell} of {path.file} as {function.a} formula, with the label '{label}' "
+    "next to it in {label_cell}.",
+    "Help me add {what.bare} to {path.file}: {function.a} formula in {cell}, labeled '{label}' in "
+    "{label_cell}.",
+    "Could you calculate {what.bare} in {cell} on the '{sheet}' sheet of {path.file}, using {function}, "
+    "and type '{label}' in {label_cell}?",
+    "I need {what.bare} in my spreadsheet {path.file}: {function.a} formula in {cell}, label '{label}' "
+    "in {label_cell}.",
+    "Please have {cell} of {path.file} compute {what.bare} with {function}; write '{label}' in "
+    "{label_cell} as its label.",
 )
 
 
@@ -158,7 +171,8 @@ def rubric(layout: cc.Layout, target: Target) -> list[Check]:
     return [
         Check(id="label", criterion=f"{t.label_cell} on sheet '{layout.sheet}' holds the label '{t.label}'.",
               primitive="xlsx.cell_value", args={**where, "cell": t.label_cell, "expected": t.label}),
-        Check(id="formula", criterion=f"{t.cell} holds a {t.function} formula over {t.ref} with the right value.",
+        Check(id="formula",
+              criterion=f"{t.cell} holds {with_article(t.function)} formula over {t.ref} with the right value.",
               primitive="xlsx.formula_value",
               args={**where, "cell": t.cell, "function": t.function, "ref": t.ref, "expected": t.expected,
                     "tolerance": 0.005, "formula": t.formula}),
@@ -195,5 +209,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Put one labelled aggregate formula (SUM, AVERAGE, COUNTIF, SUMIF...) below a table.",
     knobs={"function": FUNCTIONS},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

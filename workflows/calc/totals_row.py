@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from forge.family import Attempt, Attempts, Goal, family
+from forge.grammar import with_article
 from forge.model import Check
 from workflows.calc import kit as cc
 
@@ -17,20 +18,31 @@ LABELS = {"SUM": ("Total", "Totals", "Grand Total"), "AVERAGE": ("Average", "Ave
           "MAX": ("Maximum", "Highest", "Max"), "MIN": ("Minimum", "Lowest", "Min")}
 PHRASINGS = (
     "Open {path} and, on the sheet '{sheet}', add a row directly under the table (row {row}): type '{label}' in "
-    "{label_cell} and, for each numeric column ({columns}), enter a {function} formula over that column's data "
+    "{label_cell} and, for each numeric column ({columns}), enter {function.a} formula over that column's data "
     "rows in {cells}. Save the file in place as xlsx.",
     "In the workbook {path}, sheet '{sheet}', the data ends in row {last}. Put the label '{label}' in "
     "{label_cell} and {function} formulas in {cells}, one per numeric column ({columns}), each covering all data "
     "rows of its column. Keep the xlsx format when saving.",
-    "Please add a '{label}' row right below the table on sheet '{sheet}' of {path}: the label goes in "
+    "Please add {label.a_quoted} row right below the table on sheet '{sheet}' of {path}: the label goes in "
     "{label_cell}, and cells {cells} get formulas using {function} over the full data range of {columns}. "
     "Use formulas, not typed numbers, and save the workbook in place.",
     "Using LibreOffice Calc, open {path}, go to sheet '{sheet}' and build a summary row in row {row}. "
     "{label_cell} should read '{label}'; {cells} should hold {function} formulas for {columns}, each "
     "over rows 2 to {last} of its column. Save as xlsx, overwriting the file.",
-    "The table on sheet '{sheet}' in {path} needs a '{label}' line directly beneath its last row. Write "
+    "The table on sheet '{sheet}' in {path} needs {label.a_quoted} line directly beneath its last row. Write "
     "'{label}' in {label_cell} and enter {function} formulas in {cells} covering every data row of "
     "{columns}. Save the spreadsheet in the same file and format.",
+)
+NATURAL = (
+    "Add {label.a_quoted} row under the table in {path.file} with {function} formulas for {columns}.",
+    "Help me add a summary row below the data in {path.file}: label it '{label}' and use {function} "
+    "formulas for {columns}.",
+    "Could you put {label.a_quoted} row at the bottom of the table on '{sheet}' in {path.file}, with "
+    "{function} of {columns} as formulas?",
+    "I need a row after the data in {path.file} reading '{label}', with {function} formulas under "
+    "{columns}.",
+    "Please add {label.a_quoted} row to finish the table in {path.file}; its formulas use {function} for "
+    "{columns}.",
 )
 
 
@@ -94,7 +106,7 @@ def rubric(layout: cc.Layout, target: Target) -> list[Check]:
         formula = _formula(layout, t.function, column)
         checks.append(Check(
             id=f"total_{layout.letter(column)}",
-            criterion=f"{cell} holds a {t.function} formula over {layout.col_ref(column)} "
+            criterion=f"{cell} holds {with_article(t.function)} formula over {layout.col_ref(column)} "
                       f"('{layout.header[column]}') with the right value.",
             primitive="xlsx.formula_value",
             args={**where, "cell": cell, "function": t.function, "ref": layout.col_ref(column),
@@ -124,5 +136,5 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Add a labelled totals row with one aggregate formula per numeric column under a table.",
     knobs={"function": FUNCTIONS},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

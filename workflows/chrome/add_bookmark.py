@@ -21,12 +21,21 @@ PHRASINGS = (
     "Create a new Chrome bookmark for each of these: {items}. Put {noun} {where}, keep the names exactly as "
     "stated and don't touch any existing bookmark.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Could you bookmark {items} in Chrome, {where}? Keep the names exactly like that.",
+    "I keep going back to {items}. Save {noun} in Chrome {where}, named as shown.",
+    "Add {items} to my Chrome bookmarks {where}, with those exact names.",
+    "Please bookmark {items} {where} in Chrome; the names should match what I wrote.",
+    "I want quick access to {items} from Chrome. Put {noun} {where}, named as given.",
+)
 
 
 def _where(location: str, folder: list[str]) -> str:
     if location in ("bar", "other"):
         return f"directly {chc.place(folder[0])} (not inside any folder)"
-    return f"inside the existing folder '{folder[1]}' {chc.place(folder[0])}"
+    where = chc.place(folder[0]) if len(folder) == 2 else chc.located(folder[:-1])  # nested: axis `nesting`
+    return f"inside the existing folder '{folder[-1]}' {where}"
 
 
 class Params(TypedDict):
@@ -36,19 +45,19 @@ class Params(TypedDict):
 
 @dataclass(frozen=True)
 class Target:
-    folder: list[str]  # where the new bookmarks go: [root label] or [root label, folder name]
+    folder: list[str]  # where the new bookmarks go: [root label] or [root label, (nest...,) folder name]
     sites: list[dict[str, str]]  # the pages to bookmark: {"name", "url", ...} in the stated order
 
 
 def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[chc.Profile, Target]:
     location, count = params["location"], params["count"]
-    profile = chc.base_profile(bookmarks, rng)
+    profile = chc.base_profile(bookmarks, rng, params)
     root = location.removesuffix("_folder")
     folder = [chc.ROOT_OF[root]]
     extra = list(bookmarks["extra"])
     if location.endswith("_folder"):
-        folder.append(rng.choice(profile.folders(root))["name"])
-        fitting = [s for s in extra if s.get("folder") == folder[1]]
+        folder = profile.path(root, rng.choice(profile.folders(root))["name"])
+        fitting = [s for s in extra if s.get("folder") == folder[-1]]
         extra = fitting if len(fitting) >= count else extra  # sites of the folder's kind when the model gave them
     sites = rng.sample(extra, count)
     items = " and ".join(f"'{s['name']}' ({s['url']})" for s in sites)
@@ -77,8 +86,9 @@ def _adds(folder: list[str], sites: list[dict[str, str]]) -> list[dict[str, Any]
 
 def solve(params: Params, profile: chc.Profile, target: Target) -> Attempts:
     folder, sites = target.folder, target.sites
-    if len(folder) == 2:
-        wrong, why = folder[:1], f"puts the bookmarks directly in {folder[0]} instead of the '{folder[1]}' folder"
+    if len(folder) >= 2:
+        wrong, why = folder[:-1], (f"puts the bookmarks directly in {folder[-2]} instead of the '{folder[-1]}' "
+                                   "folder")
     else:
         other_root = chc.OTHER if folder[0] == chc.BAR else chc.BAR
         wrong, why = [other_root], f"puts the bookmarks in {other_root} instead of {folder[0]}"
@@ -103,5 +113,5 @@ WORKFLOW = family(
     NAME, chc.CHROME,
     description="Bookmark stated pages under stated names, on the bookmarks bar, in Other bookmarks or in a folder.",
     knobs={"location": ("bar", "bar_folder", "other", "other_folder"), "count": (1, 2)},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -28,6 +28,14 @@ PHRASINGS = (
     "Group some Chrome bookmarks: new folder '{new}' {place}; it should end up holding {moves}, which must no "
     "longer be in their old places.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Move {moves} into a new folder '{new}' {place} in Chrome.",
+    "In Chrome, make a folder '{new}' {place} and move {moves} into it.",
+    "Can you move {moves} into a new bookmark folder, '{new}', {place}?",
+    "I want {moves} moved into a new Chrome folder '{new}' {place}.",
+    "Tidy my bookmarks: move {moves} into a new folder '{new}' {place}.",
+)
 
 
 def _candidates(profile: chc.Profile, sources: str) -> list[tuple[list[str], dict[str, str]]]:
@@ -35,7 +43,7 @@ def _candidates(profile: chc.Profile, sources: str) -> list[tuple[list[str], dic
     loose = [([chc.ROOT_OF[r]], b) for r in ("bar", "other") for b in profile.loose(r)]
     if sources == "loose":
         return loose
-    inside = [([chc.ROOT_OF[r], f["name"]], b) for r in ("bar", "other") for f in profile.folders(r)
+    inside = [(profile.path(r, f["name"]), b) for r in ("bar", "other") for f in profile.folders(r)
               for b in f["children"]]
     return inside + loose
 
@@ -62,13 +70,13 @@ class Target:
 
 
 def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[chc.Profile, Target]:
-    profile = chc.base_profile(bookmarks, rng)
+    profile = chc.base_profile(bookmarks, rng, params)
     taken = {name.casefold() for folder, _, _ in profile.links() for name in folder}
     new = rng.choice([n for n in FOLDER_NAMES if n.casefold() not in taken])
     parent = [chc.ROOT_OF[params["parent"]]]
     pool = _candidates(profile, params["sources"])
     if params["sources"] == "mixed":
-        first = rng.choice([p for p in pool if len(p[0]) == 2])
+        first = rng.choice([p for p in pool if len(p[0]) >= 2])
         rest = [p for p in pool if len(p[0]) == 1]
         chosen = [first, *rng.sample(rest, params["count"] - 1)]
     else:
@@ -125,5 +133,5 @@ WORKFLOW = family(
     NAME, chc.CHROME,
     description="Create a bookmark folder in a stated place and move stated bookmarks into it.",
     knobs={"parent": ("bar", "other"), "count": (2, 3), "sources": ("loose", "mixed")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

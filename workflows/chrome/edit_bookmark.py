@@ -26,6 +26,14 @@ PHRASINGS = (
     "One bookmark entry in Chrome needs fixing: {what}.",
     "Edit the bookmarks in Chrome: {what}. Don't move or delete anything else.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "In my Chrome bookmarks, please {what}.",
+    "Could you {what} in Chrome? Everything else in my bookmarks stays as it is.",
+    "One of my Chrome bookmarks is wrong, so {what}.",
+    "Quick fix in my Chrome bookmarks: {what}.",
+    "I'd like you to {what} in Google Chrome, leaving my other bookmarks alone.",
+)
 
 
 class Params(TypedDict):
@@ -68,7 +76,7 @@ def _fresh_name(rng: random.Random, patterns: tuple[str, ...], name: str, taken:
 
 def _bookmark_goal(rng: random.Random, profile: chc.Profile, action: str, root: str) -> BookmarkEdit:
     folder_item = rng.choice(profile.folders(root))
-    folder = [chc.ROOT_OF[root], folder_item["name"]]
+    folder = profile.path(root, folder_item["name"])
     item, sibling = rng.sample(folder_item["children"], 2)
     where = chc.located(folder)
     taken = {name.casefold() for _, name, _ in profile.links()}
@@ -91,8 +99,9 @@ def _folder_goal(rng: random.Random, profile: chc.Profile, action: str, root: st
     folders = profile.folders(root)
     item = rng.choice(folders)
     others = [f for r in ("bar", "other") for f in profile.folders(r) if f is not item]
-    wrong = [chc.ROOT_OF["bar" if others[0] in profile.folders("bar") else "other"], others[0]["name"]]
-    where = chc.place(chc.ROOT_OF[root])
+    wrong = profile.path("bar" if others[0] in profile.folders("bar") else "other", others[0]["name"])
+    folder = profile.path(root, item["name"])
+    where = chc.located(folder[:-1])
     new = ""
     if action == "rename_folder":
         taken = {name.casefold() for folder, _, _ in profile.links() for name in folder}
@@ -101,13 +110,12 @@ def _folder_goal(rng: random.Random, profile: chc.Profile, action: str, root: st
     else:
         what = (f"delete the bookmark folder '{item['name']}' {where} together with the "
                 f"{len(item['children'])} bookmarks inside it")
-    return FolderEdit(action, [chc.ROOT_OF[root], item["name"]], wrong, [c["name"] for c in item["children"]], new,
-                      what)
+    return FolderEdit(action, folder, wrong, [c["name"] for c in item["children"]], new, what)
 
 
 def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[chc.Profile, Target]:
     action, root = params["action"], params["location"]
-    profile = chc.base_profile(bookmarks, rng)
+    profile = chc.base_profile(bookmarks, rng, params)
     build = _folder_goal if action.endswith("_folder") else _bookmark_goal
     target = build(rng, profile, action, root)
     return Goal(profile, {"what": target.what}, target)
@@ -133,8 +141,9 @@ def _target_checks(t: Target) -> list[Check]:
     checks = [Check("old_folder_gone", f"There is no folder {label} any more.", "chrome.folder_absent",
                     {"path": path, "folder": folder})]
     if kind == "rename_folder":
-        checks.insert(0, Check("renamed_folder", f"A folder {folder[0]} > {t.new} exists.", "chrome.folder_exists",
-                               {"path": path, "folder": [folder[0], t.new]}))
+        renamed = [*folder[:-1], t.new]
+        checks.insert(0, Check("renamed_folder", f"A folder {' > '.join(renamed)} exists.", "chrome.folder_exists",
+                               {"path": path, "folder": renamed}))
     return checks
 
 
@@ -143,9 +152,10 @@ def rubric(profile: chc.Profile, target: Target) -> list[Check]:
     if isinstance(target, BookmarkEdit):
         kept = chc.kept(links, target.url)
     elif target.kind == "rename_folder":
-        kept = [[[f[0], target.new, *f[2:]] if f[:2] == target.folder else f, n, u] for f, n, u in links]
+        d = len(target.folder)
+        kept = [[[*f[:d - 1], target.new, *f[d:]] if f[:d] == target.folder else f, n, u] for f, n, u in links]
     else:
-        kept = [[f, n, u] for f, n, u in links if f[:2] != target.folder]
+        kept = [[f, n, u] for f, n, u in links if f[:len(target.folder)] != target.folder]
     # the count is fixed too: an edit adds no bookmark (a renamed or re-pointed one still counts once)
     total = len(kept) + (1 if target.kind in ("rename", "change_url") else 0)
     args: dict[str, Any] = {"path": chc.BOOKMARKS, "bookmarks": kept, "total": total}
@@ -180,16 +190,17 @@ def _folder_attempts(t: FolderEdit) -> tuple[list[dict[str, Any]], list[Attempt]
     """The oracle's ops and the near-misses for a rename or delete of one folder."""
     folder = t.folder
     if t.kind == "rename_folder":
-        return [chc.bm("rename", folder=folder[:1], name=folder[1], new_name=t.new)], [
-            Attempt(f"renames the folder '{t.wrong[1]}' instead",
-                    [chc.bm("rename", folder=t.wrong[:1], name=t.wrong[1], new_name=t.new)]),
+        return [chc.bm("rename", folder=folder[:-1], name=folder[-1], new_name=t.new)], [
+            Attempt(f"renames the folder '{t.wrong[-1]}' instead",
+                    [chc.bm("rename", folder=t.wrong[:-1], name=t.wrong[-1], new_name=t.new)]),
             Attempt("creates a new empty folder with the new name",
-                    [chc.bm("add_folder", folder=folder[:1], name=t.new)])]
-    return [chc.bm("delete", folder=folder[:1], name=folder[1])], [
-        Attempt(f"deletes the folder '{t.wrong[1]}' instead", [chc.bm("delete", folder=t.wrong[:1], name=t.wrong[1])]),
+                    [chc.bm("add_folder", folder=folder[:-1], name=t.new)])]
+    return [chc.bm("delete", folder=folder[:-1], name=folder[-1])], [
+        Attempt(f"deletes the folder '{t.wrong[-1]}' instead",
+                [chc.bm("delete", folder=t.wrong[:-1], name=t.wrong[-1])]),
         Attempt("saves the folder's first bookmark to the parent before deleting the folder",
-                [chc.bm("move_bookmark", folder=folder, name=t.children[0], to=folder[:1]),
-                 chc.bm("delete", folder=folder[:1], name=folder[1])]),
+                [chc.bm("move_bookmark", folder=folder, name=t.children[0], to=folder[:-1]),
+                 chc.bm("delete", folder=folder[:-1], name=folder[-1])]),
         Attempt("deletes the bookmarks inside but leaves the empty folder",
                 [chc.bm("delete", folder=folder, name=name) for name in t.children])]
 
@@ -205,5 +216,5 @@ WORKFLOW = family(
     description="Rename, delete or change the address of a bookmark, or rename or delete a bookmark folder.",
     knobs={"action": ("rename", "delete", "change_url", "rename_folder", "delete_folder"),
            "location": ("bar", "other")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -23,6 +23,14 @@ PHRASINGS = (
     "The Home button in Chrome should take me somewhere else. Please {what}.{button}",
     "Configure Google Chrome: {what}.{button} Leave the startup pages and bookmarks as they are.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "In Chrome, please {what}.{button}",
+    "My Chrome home page isn't what I want. Could you {what}?{button}",
+    "Please {what} in my Chrome settings.{button}",
+    "Chrome's Home button should go somewhere else: {what}.{button}",
+    "Can you {what} in Google Chrome?{button} Nothing else should change.",
+)
 BUTTON_TEXT = " Also make sure the Home button is shown in the toolbar."
 
 
@@ -40,7 +48,7 @@ class Target:
 
 def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[chc.Profile, Target]:
     target, button = params["target"], params["button"]
-    profile = chc.base_profile(bookmarks, rng)
+    profile = chc.base_profile(bookmarks, rng, params)
     sites = [s["url"] for s in chc.pick_sites(bookmarks, rng, 2)]
     old = rng.choice([url for _, _, url in profile.links()])
     shown = False if button == "show" else rng.random() < 0.5
@@ -104,9 +112,9 @@ def solve(target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, chc.CHROME,
+    NAME, chc.SETTINGS,
     description="Set Chrome's home page to a stated address or to the New Tab page, optionally showing the Home "
                 "button.",
     knobs={"target": ("url_from_ntp", "url_replace", "new_tab"), "button": ("show", "unchanged")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

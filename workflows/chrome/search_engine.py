@@ -44,6 +44,14 @@ PHRASINGS = (
     "Please switch Chrome's default search engine from {current} to {name} (the entry with the shortcut {keyword}).",
     "Configure Google Chrome so that {name} ({keyword}) is the default search engine. Don't change the home page.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please make {name} ({keyword}) my default search engine in Chrome instead of {current}.",
+    "Can you switch Chrome's address-bar searches from {current} to {name} ({keyword})?",
+    "I want {name}, {keyword}, as the default search engine in Google Chrome.",
+    "Chrome still searches with {current}; please change the default to {name} ({keyword}).",
+    "Set Chrome to search with {name} ({keyword}) by default; leave the rest of my settings alone.",
+)
 
 
 class Params(TypedDict):
@@ -63,7 +71,7 @@ def engine_ops(engine: str) -> list[dict[str, Any]]:
 
 def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[chc.Profile, Target]:
     engine = params["engine"]
-    profile = chc.base_profile(bookmarks, rng)
+    profile = chc.base_profile(bookmarks, rng, params)
     others = [e for e in ENGINES if e != engine]
     if engine != "google" and rng.random() < 0.5:
         current = "google"
@@ -97,8 +105,8 @@ def solve(target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, chc.CHROME,
+    NAME, chc.SETTINGS,
     description="Make a stated built-in search engine Chrome's default search engine.",
     knobs={"engine": tuple(ENGINES)},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -24,6 +24,14 @@ PHRASINGS = (
     "When I launch Chrome it doesn't open what I want. Fix the startup behaviour: {what}.",
     "Using chrome://settings/onStartup, {what}.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Could you fix my Chrome startup? It should {what_plain}.",
+    "Please set up Chrome's startup so that it will {what_plain}.",
+    "Please change how my browser starts: Chrome should {what_plain}.",
+    "Chrome doesn't open what I want when it launches. Make it {what_plain}.",
+    "Set up Google Chrome's startup so it will {what_plain}; leave my other settings as they are.",
+)
 
 
 def _session(mode: int, urls: list[str]) -> dict[str, Any]:
@@ -44,7 +52,7 @@ class Target:
 
 def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[chc.Profile, Target]:
     target = params["target"]
-    profile = chc.base_profile(bookmarks, rng)
+    profile = chc.base_profile(bookmarks, rng, params)
     fresh = [s["url"] for s in chc.pick_sites(bookmarks, rng, 3)]
     old = rng.sample([url for _, _, url in profile.links()], 2)
     urls: list[str] | None
@@ -135,9 +143,9 @@ def solve(params: Params, target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, chc.CHROME,
+    NAME, chc.SETTINGS,
     description="Set what Chrome opens on startup: stated pages, added or replaced pages, the previous session or "
                 "the New Tab page.",
     knobs={"target": ("one_page", "two_pages", "three_pages", "add_page", "replace_pages", "continue", "new_tab")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

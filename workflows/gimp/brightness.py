@@ -41,6 +41,19 @@ PHRASINGS = (
     "{path} ({subject}) needs a brightness fix because {why}: make it {direction} by between {low}% and {high}% "
     "of its mean brightness, and export it back to {path} as {fmt}.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please make {path.file} {direction}, since {why}. Its overall brightness should change by {low}% to {high}%; "
+    "keep it a {fmt} with the same name.",
+    "My photo of {subject}, {path}, needs to be {direction} because {why}. A {low}-{high}% change in average "
+    "brightness is right. Save it in place.",
+    "Can you make {path.file} {direction}? Somewhere between {low} and {high} percent in average brightness would "
+    "do, saved over the original.",
+    "Since {why}, I'd like {path.file} made {direction} by {low}-{high}% of its mean brightness. Overwrite the {fmt} "
+    "file.",
+    "{path.file} shows {subject}, and {why}. Make it {direction}, changing its average brightness by {low} to "
+    "{high} percent, and save it over the file.",
+)
 
 
 Direction = Literal["brighter", "darker"]
@@ -113,6 +126,6 @@ WORKFLOW = family(
     NAME, gc.GIMP,
     description="Make a photo brighter or darker by a stated range of percent of its mean brightness.",
     knobs={"direction": ("brighter", "darker"), "fmt": ("png", "jpg")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
     source=gc.source_nodes(PHOTO_KINDS, lambda p: p["fmt"]),
 )

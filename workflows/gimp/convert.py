@@ -44,6 +44,15 @@ PHRASINGS = (
     "Convert {path} ({subject}) from {src_fmt} to {fmt} with GIMP's Export As, writing the new file to {dest}; "
     "keep the pixel size, and keep the original {src_fmt} file.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "I need a {fmt} version of {path.file} {use}. Save it as {dest} and keep the original.",
+    "Could you turn my {src_fmt} picture of {subject} into a {fmt} at {dest}? Don't touch {path.file} itself.",
+    "Please convert {path.file} to {fmt} {use}; the new file should be {dest}, the same size, with the original "
+    "left alone.",
+    "Make {dest}, a {fmt} version of {path} ({subject}), {use}. The {src_fmt} original stays.",
+    "Save {path.file} as a {fmt} image named {dest}, keeping the original {src_fmt} file too.",
+)
 
 
 class Params(TypedDict):
@@ -96,6 +105,6 @@ WORKFLOW = family(
     NAME, gc.GIMP,
     description="Export a picture to another format (PNG, JPEG, WebP, TIFF) at a stated path, keeping the original.",
     knobs={"conversion": tuple(CONVERSIONS)},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
     source=gc.source_nodes(KINDS, lambda p: CONVERSIONS[p["conversion"]][0]),
 )

@@ -28,6 +28,14 @@ PHRASINGS = (
     "Using GIMP, open {path}, which shows {subject}, and {task}. Keep the file name and the {fmt} format.",
     "The picture of {subject} at {path} needs cropping: {task}. Export the result back to {path} as {fmt}.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Take {path.file} and {task}. Save it over the original.",
+    "The framing of {path.file} is off. Please {task}, then save it as {fmt}.",
+    "{path} needs a crop: {task}. Save it with the same name and format.",
+    "About {path.file}: could you {task}? Save over it when you're done.",
+    "I only want part of {path.file}, so {task} and save the file in place.",
+)
 
 
 Region = Literal["box", "center_square", "trim_border", "half"]
@@ -133,6 +141,6 @@ WORKFLOW = family(
     NAME, gc.GIMP,
     description="Crop a picture to a stated rectangle, the largest centred square, inside a border, or one half.",
     knobs={"region": ("box", "center_square", "trim_border", "half"), "fmt": ("png", "jpg")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
     source=gc.source_nodes(KINDS, lambda p: p["fmt"], size_ok=lambda kind, size: size[0] != size[1]),
 )

@@ -44,6 +44,14 @@ PHRASINGS = (
     "Open {path} ({subject}) in GIMP and create {task}. Save it as {dest} and leave the original untouched.",
     "Export {path} ({subject}) to {dest} as {task}, without overwriting the original.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "I need {task}, made from {path.file}. Save it as {dest} and leave the original alone.",
+    "Could you make {task} out of {path.file}? The result goes to {dest}.",
+    "Please create {task} from {path} and save it as {dest}, without changing the original.",
+    "From {path.file} ({subject}), make {task} and put it at {dest}.",
+    "Save {task} at {dest}. Use {path.file} as the source and keep that file as it is.",
+)
 
 Use = Literal["icon", "thumbnail", "avatar", "print_gray"]
 
@@ -143,7 +151,7 @@ WORKFLOW = family(
     NAME, gc.GIMP,
     description="Export a copy of a picture for a stated use: icon, thumbnail, profile picture or print copy.",
     knobs={"use": tuple(USES)},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
     source=gc.source_nodes(lambda p: USES[p["use"]][0], lambda p: USES[p["use"]][1],
                            size_ok=lambda kind, size: kind == "logo" or size[0] != size[1]),
 )

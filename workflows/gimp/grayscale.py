@@ -34,6 +34,15 @@ PHRASINGS = (
     "the file name and the {fmt} format.",
     "Convert the {fmt} image {path} ({subject}) to grayscale {why} and export it back to {path}.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please make {path.file} grayscale {why} and save it over the original {fmt}.",
+    "Can you take all the colour out of my picture of {subject} ({path}), leaving only greys, {why}? Save it with "
+    "the same name and format.",
+    "I want {path.file} in shades of grey only, {why}. Save over the file.",
+    "Turn {path.file}, the {fmt} of {subject}, into a grayscale image {why}, keeping it where it is.",
+    "{path.file} should be grey only, with no colour left at all {why}; save the change to the same file.",
+)
 
 
 class Params(TypedDict):
@@ -72,6 +81,6 @@ WORKFLOW = family(
     NAME, gc.GIMP,
     description="Convert a picture to grayscale and save it in place in its own format.",
     knobs={"fmt": ("png", "jpg", "bmp", "tiff", "webp")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
     source=gc.source_nodes(KINDS, lambda p: p["fmt"], palettes=COLOURFUL),
 )

@@ -29,6 +29,14 @@ PHRASINGS = (
     "In GIMP, open {path}, which shows {subject}, and {task}. Keep the file name and the {fmt} format when you save.",
     "I need {path}, the picture of {subject}, resized: {task}. Export it back to {path} as {fmt}.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please take {path.file} and {task.bare}, then save it over the original {fmt}.",
+    "My picture of {subject} is the wrong size. Could you {task.bare}? It's {path}; save it to the same file.",
+    "{path.file} needs resizing: {task.bare}. Save over the file, keeping it a {fmt}.",
+    "Can you {task.bare}? I mean {path.file} ({subject}); save it in place.",
+    "For my page layout, please open {path.file} and {task.bare}. Save the change to the same file.",
+)
 
 
 class Params(TypedDict):
@@ -119,5 +127,6 @@ WORKFLOW = family(
     NAME, gc.GIMP,
     description="Scale a picture to an exact size, by a percentage, or to a width or height keeping its aspect.",
     knobs={"mode": ("exact", "percent", "fit_width", "fit_height"), "fmt": ("png", "jpg", "webp")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, source=gc.source_nodes(KINDS, lambda p: p["fmt"]),
+    phrasings=PHRASINGS, natural=NATURAL,
+    goal=goal, rubric=rubric, solve=solve, source=gc.source_nodes(KINDS, lambda p: p["fmt"]),
 )

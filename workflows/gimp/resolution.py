@@ -33,6 +33,14 @@ PHRASINGS = (
     "saving the resolution with it.",
     "{path} ({subject}) goes to print {purpose}. {task_cap}, and save it over the original {fmt} file.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "I'm printing {path.file} {purpose}. Please {task.bare}, and save it in place.",
+    "Please get {path.file} ready for print {purpose}: {task.bare}. Save it in place.",
+    "{path.file} goes to the printer {purpose}, so {task.bare}. Keep it a {fmt} with the same name.",
+    "Take {path.file}, which is {purpose}, and {task.bare}. Save it over the original.",
+    "{path.file} will be printed {purpose}: {task.bare}, and save it over the original.",
+)
 
 
 class Params(TypedDict):
@@ -105,6 +113,6 @@ WORKFLOW = family(
     NAME, gc.GIMP,
     description="Set a picture's print resolution without resampling, or scale it to print at a stated width.",
     knobs={"mode": ("set_ppi", "print_width"), "fmt": ("png", "jpg", "tiff")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
     source=gc.source_nodes(KINDS, lambda p: p["fmt"], dpi=SOURCE_DPI),
 )

@@ -44,6 +44,14 @@ PHRASINGS = (
     "In GIMP, open {path}, which shows {subject}, and {task}. Keep the file name and the {fmt} format.",
     "{path} ({subject}) needs a transform: {task}. Export it back to {path} as {fmt}.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "My picture {path.file} is the wrong way up; please {task}, and save it over the original.",
+    "Could you {task}? It's {path}, the picture of {subject}. Keep it a {fmt}.",
+    "{path.file} ({subject}) looks wrong: {task}, then save it in place.",
+    "Please fix {path.file} so it looks right: {task}. Save it with the same name and format.",
+    "I need {path.file} fixed so I can share it: {task}, and save it over the file.",
+)
 
 
 Transform = Literal["rotate_cw", "rotate_ccw", "rotate_180", "flip_horizontal", "flip_vertical"]
@@ -102,5 +110,6 @@ WORKFLOW = family(
     NAME, gc.GIMP,
     description="Rotate a picture 90° either way or 180°, or flip it horizontally or vertically, saving in place.",
     knobs={"transform": tuple(SAY), "fmt": ("png", "jpg", "bmp")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, source=gc.source_nodes(KINDS, lambda p: p["fmt"]),
+    phrasings=PHRASINGS, natural=NATURAL,
+    goal=goal, rubric=rubric, solve=solve, source=gc.source_nodes(KINDS, lambda p: p["fmt"]),
 )

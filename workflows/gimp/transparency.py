@@ -27,12 +27,25 @@ TASKS = {
     "flatten_white": "its background is transparent: flatten it onto a solid white background ({color}) so that "
                      "no transparency and no alpha channel is left",
 }
+#: the same goals without GIMP's tools, for the natural register
+PLAIN = {
+    "clear_white": "make the white background see-through while the {kind} itself stays fully opaque",
+    "flatten_white": "put it on a solid white background ({color}) so that nothing in it is transparent any more",
+}
 PHRASINGS = (
     "Open {path} ({subject}) in GIMP and {task}. Save it back to the same file as {fmt}.",
     "The image {path} shows {subject}. Using GIMP, {task}; then overwrite the file, keeping the {fmt} format.",
     "Please edit {path} ({subject}): {task}. Save it over the original {fmt} file.",
     "In GIMP, open {path}, which shows {subject}, and {task}. Keep the file name and the {fmt} format.",
     "For the new brochure, take {path} ({subject}) and {task}. Export it back to {path} as {fmt}.",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "{path.file} needs a change: {plain}. Save it over the same {fmt} file.",
+    "For the new brochure I need {path} ({subject}) changed: {plain}. Save it with the same name and format.",
+    "Please take {path.file}, my picture of {subject}, and {plain}; save it over the file.",
+    "{path.file} isn't right yet. Could you {plain}? Save it in place as {fmt}.",
+    "I want to use {path.file} elsewhere, so {plain}, and save it under the same name.",
 )
 
 Action = Literal["clear_white", "flatten_white"]
@@ -51,7 +64,8 @@ class Target:
 def goal(params: Params, source: gc.Source) -> Goal[None, Target]:
     action = params["action"]
     task = TASKS[action].format(kind=source.kind, color=WHITE)
-    facts = {"path": source.path, "subject": source.subject, "fmt": source.format_name, "task": task}
+    facts = {"path": source.path, "subject": source.subject, "fmt": source.format_name, "task": task,
+             "plain": PLAIN[action].format(kind=source.kind, color=WHITE)}
     return Goal(None, facts, Target(action))
 
 
@@ -96,6 +110,6 @@ WORKFLOW = family(
     NAME, gc.GIMP,
     description="Make a flat picture's white background transparent, or flatten a transparent one onto white.",
     knobs={"action": ("clear_white", "flatten_white"), "fmt": ("png", "webp", "tiff")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
     source=gc.source_nodes(KINDS, lambda p: p["fmt"], transparent_if=lambda p: p["action"] == "flatten_white"),
 )

@@ -26,6 +26,13 @@ PHRASINGS = (
     "The deck {path} needs a new slide '{title}' ({layout_name} layout) {where}. {body} Do not change any "
     "other slide, and save the presentation in place in pptx format.",
 )
+NATURAL = (
+    "In {path.file}, add {layout_name.a} slide '{title}' {where}. {body}",
+    "Add a new '{title}' slide to {path.file} {where}, {layout_name} layout. {body}",
+    "Please insert a slide '{title}' in {path.file} {where}, using {layout_name}. {body}",
+    "I need {title.a_quoted} slide in {path.file}, {where}, with the {layout_name} layout. {body}",
+    "Could you add {layout_name.a} slide called '{title}' to {path.file} {where}? {body}",
+)
 
 
 class Params(TypedDict):
@@ -155,5 +162,5 @@ WORKFLOW = family(
     description="Insert a slide with a stated title, layout and text at a stated position in a presentation.",
     knobs={"layout": ("title_content", "title_only", "title_slide", "two_content"),
            "position": ("second", "middle", "last")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

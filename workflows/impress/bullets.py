@@ -28,6 +28,13 @@ PHRASINGS = (
     "The slide '{slide}' of {path} is out of date. {action} No other text should change. Then save the "
     "presentation in place, keeping the pptx format.",
 )
+NATURAL = (
+    "On the '{slide}' slide of {path.file}: {action}",
+    "Help me update the bullets on '{slide}' in my presentation {path.file}. {action}",
+    "The '{slide}' slide in {path.file} needs a change. {action}",
+    "Could you edit the '{slide}' slide of {path.file}? {action}",
+    "Please fix the list on the '{slide}' slide in {path.file}. {action}",
+)
 
 
 Mode = Literal["replace", "append", "insert_after", "remove", "demote"]
@@ -165,5 +172,5 @@ WORKFLOW = family(
     NAME, ic.IMPRESS,
     description="Edit a slide's bullet list: replace it, append or insert stated bullets, remove or demote bullets.",
     knobs={"mode": ("replace", "append", "insert_after", "remove", "demote"), "count": (1, 2, 3)},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

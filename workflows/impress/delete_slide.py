@@ -24,6 +24,13 @@ PHRASINGS = (
     "In the presentation {path}, get rid of {victims}. The other slides must stay, unchanged and in their "
     "current order. Then save the presentation in place, keeping the pptx format.",
 )
+NATURAL = (
+    "Please delete {victims.bare} from {path.file}; the other slides stay as they are.",
+    "Help me trim my presentation {path.file}: remove {victims.bare}.",
+    "Could you remove {victims.bare} from {path.file}? Keep the rest in order.",
+    "{path.file} has slides I no longer need: please delete {victims.bare}.",
+    "In {path.file}, get rid of {victims.bare} and leave the other slides alone.",
+)
 
 
 class Params(TypedDict):
@@ -93,5 +100,5 @@ WORKFLOW = family(
     NAME, ic.IMPRESS,
     description="Delete one or two slides named by title from a presentation, keeping the rest in order.",
     knobs={"where": ("second", "middle", "last"), "count": (1, 2)},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -25,6 +25,13 @@ PHRASINGS = (
     "The deck {path} needs a second copy of the slide '{title}' (currently slide {current}), with the same "
     "bullets. {place} {rename}Then save the presentation in place, keeping the pptx format.",
 )
+NATURAL = (
+    "Duplicate the '{title}' slide in {path.file}. {place} {rename}",
+    "Help me make a copy of the '{title}' slide in my presentation {path.file}. {place} {rename}",
+    "Could you duplicate the slide '{title}' in {path.file}? {place} {rename}",
+    "I need a second copy of the '{title}' slide in {path.file}. {place} {rename}",
+    "Please copy the slide '{title}' of {path.file}, bullets included. {place} {rename}",
+)
 
 
 class Params(TypedDict):
@@ -110,5 +117,5 @@ WORKFLOW = family(
     description="Duplicate a slide with its bullets, place the copy after the original or at the end, and "
                 "optionally retitle the copy.",
     knobs={"place": ("after", "end"), "retitle": ("keep", "rename")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -38,6 +38,13 @@ PHRASINGS = (
     "The slide '{slide}' in {path} should show the image {image}{placement}. Then save the presentation in "
     "place, keeping the pptx format.",
 )
+NATURAL = (
+    "Put the picture {image} on the '{slide}' slide of {path.file}{placement}.",
+    "Help me add {image.file} to the '{slide}' slide in my presentation {path.file}{placement}.",
+    "Could you insert the image {image} into the '{slide}' slide of {path.file}{placement}?",
+    "I'd like {image.file} shown on the '{slide}' slide of {path.file}{placement}.",
+    "Please place the image {image} on the slide '{slide}' in {path.file}{placement}.",
+)
 
 Corner = Literal["any", "top_left", "top_right", "bottom_left", "bottom_right"]
 
@@ -176,5 +183,5 @@ WORKFLOW = family(
     NAME, ic.IMPRESS,
     description="Insert a stated picture file on a stated slide, optionally in a corner and at a stated width.",
     knobs={"corner": ("any", "top_left", "top_right", "bottom_left", "bottom_right"), "width": ("free", "stated")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
 )

@@ -17,7 +17,7 @@ from typing import Any
 
 from pptx import Presentation
 
-from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick
+from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick, span
 from forge.dag import Node, NodeContext, llm_node, node
 from forge.family import AppKit
 from forge.model import HOME, Asset, Check
@@ -32,6 +32,7 @@ from workflows.impress.content import (
     check_deck,
     generate_deck,
 )
+from workflows.impress.more_slides import lengthen
 
 __all__ = ["instruction"]  # re-exported: families call ic.instruction(...)
 
@@ -125,13 +126,16 @@ def listed(items: list[str]) -> str:
 # --- shared nodes -------------------------------------------------------------------------------------
 
 #: Difficulty axes (issue 15), the first level being today's behaviour with the same random draws.
-AXES: dict[str, tuple[Any, ...]] = {"location": LOCATION, "lookalikes": LOOKALIKES}
+#: `deck_slides` (the size axis; `slides` is impress.notes' knob): content slides after the cover; up to 7 the
+#: scenario's own (MAX_SLIDES), beyond that the deck is lengthened with generic slides (more_slides.py).
+AXES: dict[str, tuple[Any, ...]] = {"deck_slides": (f"4-{MAX_SLIDES}", "8-12", "14-20"), "location": LOCATION,
+                                    "lookalikes": LOOKALIKES}
 
 
 @node("sample", "sample", ("params",), ("plan",))
 def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     rng = ctx.rng("sample")
-    n = rng.randint(4, MAX_SLIDES)
+    n = rng.randint(*span(pick(values["params"], "deck_slides", AXES)))
     scenario = rng.choice(SCENARIOS)
     folder = deepen(rng.choice(FOLDERS), pick(values["params"], "location", AXES))
     plan = {"scenario": scenario, "n_slides": n, "folder": folder, "notes": [rng.random() < 0.4 for _ in range(n)]}
@@ -145,8 +149,24 @@ def _offline_deck(rng: random.Random, values: Mapping[str, Any]) -> dict[str, An
     return generate_deck(rng, scenario=plan["scenario"], n_slides=plan["n_slides"])
 
 
-content = llm_node("content", kind="llm", inputs=("plan",), output="content", prompt="impress_content.txt",
-                   schema=DECK_SCHEMA, offline=_offline_deck, check=check_deck, sketch=DECK_SKETCH)
+_content = llm_node("content", kind="llm", inputs=("plan",), output="content", prompt="impress_content.txt",
+                    schema=DECK_SCHEMA, offline=_offline_deck, check=check_deck, sketch=DECK_SKETCH)
+
+
+def _long_content(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The content node; for a deck longer than a scenario allows (axis `slides`), the model (or the offline
+    generator) writes MAX_SLIDES slides and generic ones are added (`more_slides.lengthen`)."""
+    plan = values["plan"]
+    if plan["n_slides"] <= MAX_SLIDES:
+        return _content.fn(ctx, values)
+    short = {**plan, "n_slides": MAX_SLIDES, "notes": plan["notes"][:MAX_SLIDES]}
+    out = _content.fn(ctx, {**values, "plan": short})
+    if not out or not isinstance(out.get("content"), dict):
+        return out
+    return {**out, "content": lengthen(ctx.rng("more_slides"), out["content"], plan["n_slides"])}
+
+
+content = replace(_content, fn=_long_content)
 
 
 def deck_outputs(deck: Deck, extra: tuple[Asset, ...] = ()) -> dict[str, Any]:

@@ -25,6 +25,13 @@ PHRASINGS = (
     "Rearrange {path} so that the slide '{title}' (slide {current} at the moment) sits {where}. Only this one "
     "slide moves. Then save the presentation in place, keeping the pptx format.",
 )
+NATURAL = (
+    "In {path.file}, move the '{title}' slide {where}.",
+    "Help me reorder my presentation {path.file}: the '{title}' slide should go {where}.",
+    "Could you move '{title}' in {path.file} {where}? The other slides keep their order.",
+    "The '{title}' slide of {path.file} is in the wrong place. Please move it {where}.",
+    "Please move the '{title}' slide {where} in {path.file}.",
+)
 
 
 class Params(TypedDict):
@@ -114,5 +121,5 @@ WORKFLOW = family(
     NAME, ic.IMPRESS,
     description="Move a slide named by title to slide 2, to the end, or directly before/after another slide.",
     knobs={"move": MOVES},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -29,6 +29,13 @@ PHRASINGS = (
     "The speaker of {path} needs better notes. {action} Nothing else in the deck should change. Then save "
     "the presentation in place, keeping the pptx format.",
 )
+NATURAL = (
+    "Help me with the speaker notes in {path.file}. {action}",
+    "In the speaker notes of my presentation {path.file}: {action}",
+    "I'm presenting {path.file} soon. {action}",
+    "Could you update the notes of {path.file}? {action}",
+    "Please edit the speaker notes in {path.file}. {action}",
+)
 
 Mode = Literal["add", "replace", "append"]
 
@@ -125,5 +132,5 @@ WORKFLOW = family(
     NAME, ic.IMPRESS,
     description="Add, replace or extend the speaker notes of one or two slides named by title.",
     knobs={"mode": ("add", "replace", "append"), "slides": (1, 2)},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -27,6 +27,13 @@ PHRASINGS = (
     "The deck {path} was reviewed and the text below must change. {change} Then save the presentation in "
     "place, keeping the pptx format.",
 )
+NATURAL = (
+    "In my presentation {path.file}: {change}",
+    "Help me fix a title in {path.file}. {change}",
+    "Could you update the slide text in {path.file}? {change}",
+    "A quick edit to {path.file}, please. {change}",
+    "Please make this change to {path.file}. {change}",
+)
 
 class Params(TypedDict):
     target: Literal["cover_title", "cover_subtitle", "content_title", "two_titles"]
@@ -138,5 +145,5 @@ WORKFLOW = family(
     NAME, ic.IMPRESS,
     description="Change the cover title, the cover subtitle, or the titles of one or two content slides.",
     knobs={"target": ("cover_title", "cover_subtitle", "content_title", "two_titles")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

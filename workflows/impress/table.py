@@ -26,6 +26,13 @@ PHRASINGS = (
     "The slide '{slide}' in {path} should show a table with exactly {rows} rows (one header row plus data) and "
     "{cols} columns. {fill} Then save the presentation in place, keeping the pptx format.",
 )
+NATURAL = (
+    "Add a table with {cols} columns and {rows} rows to slide '{slide}' of {path.file}. {fill}",
+    "Slide '{slide}' in {path.file} needs a table, {cols} columns by {rows} rows. {fill}",
+    "Put a table of {rows} rows and {cols} columns on slide '{slide}', {path.file}. {fill}",
+    "On slide '{slide}' of {path.file}, insert a table with {cols} columns and {rows} rows. {fill}",
+    "Please add a table, {cols} columns and {rows} rows, to slide '{slide}' in {path.file}. {fill}",
+)
 
 
 class Params(TypedDict):
@@ -99,5 +106,5 @@ WORKFLOW = family(
     NAME, ic.IMPRESS,
     description="Insert a table of a stated size on a title-only slide and fill its header row (or every row).",
     knobs={"fill": ("header", "full"), "size": ("small", "medium", "large")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -29,6 +29,13 @@ PHRASINGS = (
     "On the slide '{slide}' of {path}, {task}, and only that. Then save the presentation in place, keeping "
     "the pptx format.",
 )
+NATURAL = (
+    "On the '{slide}' slide of {path.file}, {task}.",
+    "Help me emphasize something in my presentation {path.file}: on '{slide}', {task}.",
+    "Could you {task} on the '{slide}' slide of {path.file}?",
+    "I'd like one formatting change in {path.file}: on the '{slide}' slide, {task}.",
+    "Please go to the '{slide}' slide in {path.file} and {task}.",
+)
 
 Part = Literal["title", "bullet"]
 
@@ -126,5 +133,5 @@ WORKFLOW = family(
     NAME, ic.IMPRESS,
     description="Format a slide title or one bullet bold, italic, underlined, at a font size or in a color.",
     knobs={"format": FORMATS, "target": ("title", "bullet")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

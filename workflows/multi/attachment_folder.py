@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from forge.axes import LOCATION, deepen, pick
 from forge.family import Attempt, Attempts, Goal, family
 from forge.ids import digest
 from forge.model import HOME, Check
@@ -37,6 +38,9 @@ RULES = {"month": "named after the year and month the message was received, writ
          "type": "named after the file type in capitals: PDF, CSV or TXT"}
 DATED = (" Rename each saved file so that it starts with the date the message was received (YYYY-MM-DD), then an "
          "underscore, then the original file name.")
+#: Difficulty axes (issue 15): the size of the mailbox (the Thunderbird kit's), how deep the stated folder sits,
+#: and more look-alike mail (the same senders about another project, a day after their real one).
+AXES = {"messages": mc.MESSAGES, "location": LOCATION, "noise": mc.NOISE}
 PHRASINGS = (
     "Save {what} into {root}, putting each file in a subfolder {rule}. Create the folders you need.{naming}",
     "In Thunderbird, take {what} and file what you save under {root}: each file goes into a subfolder {rule} "
@@ -45,6 +49,14 @@ PHRASINGS = (
     "Using Thunderbird and the file manager, save {what} below {root}, one subfolder per group, each subfolder "
     "{rule}.{naming} Create folders where missing.",
     "File {what} into {root}: every saved file belongs in a subfolder {rule}. Make the folders as needed.{naming}",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please save {what.bare} into subfolders of {root} {rule}.{naming}",
+    "I want {what.bare} filed under {root}, in subfolders {rule}.{naming}",
+    "Could you sort {what.bare} into folders under {root}, each {rule}?{naming}",
+    "Save {what.bare} to {root}, grouped into subfolders {rule}.{naming}",
+    "Help me file my mail: {what.bare} should go into subfolders of {root} {rule}.{naming}",
 )
 
 
@@ -66,13 +78,16 @@ def _doc(rng: Any, plan: Mapping[str, Any], sender: tuple[str, str], kind: str, 
          ) -> tb.Message:
     number = str(rng.randint(1000, 9999))
     subject_t, name_t, ctype = KINDS[kind]
-    subject = f"{word}: " + subject_t.format(n=number, m=f"{when:%B}")
-    filename = name_t.format(n=f"{number}" if kind != "csv" else f"{when:%Y_%m}_{number[:2]}")
+    covered = when.replace(day=1) - dt.timedelta(days=1)  # a statement covers the month before it is sent
+    subject = f"{word}: " + subject_t.format(n=number, m=f"{covered:%B}")
+    filename = name_t.format(n=f"{number}" if kind != "csv" else f"{covered:%Y_%m}_{number[:2]}")
     lines = [f"{sender[0]}", f"Project {word}", f"Reference {number}", f"Amount due: EUR {rng.randint(90, 9000)}.00"]
     data = tb.text_pdf("\n".join(lines)) if kind == "pdf" else (
         ("item,amount\n" + "".join(f"line {i},{rng.randint(5, 900)}.00\n" for i in range(1, 5))) if kind == "csv"
         else "\n".join(lines) + "\n").encode("utf-8")
-    body = f"Hello {plan['owner']['first']},\n\nPlease find {filename} attached for project {word}.\n\n{sender[0]}\n"
+    what = {"pdf": f"invoice {number}", "csv": f"the statement for {covered:%B %Y}", "txt": f"receipt {number}"}[kind]
+    body = (f"Hello {plan['owner']['first']},\n\nPlease find attached {what} for the {word} project. Let us know if "
+            f"you have any questions.\n\nKind regards,\n{sender[0]}\n")
     return mc.message(plan, sender, subject, body, when, [tb.Attachment(filename, ctype, data)], read=True)
 
 
@@ -99,9 +114,11 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     group = [_doc(rng, plan, senders[i], kinds[i], word, times[i]) for i in range(3)]
     decoys = [_doc(rng, plan, senders[0], kinds[0], other_word, times[3]),
               _doc(rng, plan, senders[1], kinds[1], word if params["scope"] == "one" else other_word, times[4])]
+    decoys += [_doc(rng, plan, senders[2 - i], kinds[2 - i], other_word, times[2 - i] + dt.timedelta(days=1))
+               for i in range(mc.EXTRA[pick(params, "noise", AXES)])]
     chosen = group if params["scope"] == "all" else [group[1]]
     spec = mc.mail_profile(rng, plan, background, [*group, *decoys])
-    root = f"{HOME}/{rng.choice(ROOTS)}"
+    root = f"{HOME}/{deepen(rng.choice(ROOTS), pick(params, 'location', AXES))}"
     if params["scope"] == "all":
         what = f"the attachments of every Inbox message whose subject starts with '{word}:'"
     else:
@@ -168,9 +185,9 @@ def solve(params: Params, target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, mc.app_kit((mc.TB, mc.OS), mailbox={"kind": "pdf"}),
+    NAME, mc.app_kit((mc.TB, mc.OS), mailbox=mc.passing("messages", kind="pdf")),
     description="Save mail attachments into subfolders chosen by a rule (month, sender, file type), keeping or "
                 "date-prefixing the names.",
     knobs={"rule": tuple(RULES), "scope": ("one", "all"), "naming": ("keep", "dated")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=AXES,
 )

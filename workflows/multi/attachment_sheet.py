@@ -8,10 +8,12 @@ come from, and the check compares them by meaning (a CSV import may type "12.50"
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from forge.axes import pick
 from forge.family import Attempt, Attempts, Goal, family
 from forge.model import HOME, Check
 from preparers import thunderbird as tb
@@ -25,6 +27,9 @@ DIRS = {"documents": "Documents", "desktop": "Desktop", "new_folder": "Documents
 SUBFOLDERS = ("Shared Tables", "From Email", "Team Data", "Imports", "Reports {y}", "Figures {y}")
 MKDIR = " Create that folder if it does not exist yet."
 TYPES = {"csv": "text/csv", "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+#: Difficulty axes (issue 15): the rows of the mailed table (the Calc kit's), the messages of the mailbox (the
+#: Thunderbird kit's), the folder the mail is filed in, and more look-alike drafts of the table from the sender.
+AXES = {"rows": mc.ROWS, "messages": mc.MESSAGES, **tc.LOCATION, "noise": mc.NOISE}
 PHRASINGS = (
     "In Thunderbird, open the message '{subject}' from {sender} (received {date}). {convert}{mkdir}{post}",
     "The email '{subject}' that {sender} sent on {date} carries the table {filename}. {convert}{mkdir}{post}",
@@ -33,6 +38,14 @@ PHRASINGS = (
     "Find the mail from {sender} with the subject '{subject}', dated {date}, in Thunderbird. {convert}{mkdir}{post}",
     "Using Thunderbird and LibreOffice Calc, take the attachment {filename} of the message '{subject}' from "
     "{sender} ({date}). {convert}{mkdir}{post}",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Save the table attached to '{subject}' as an xlsx workbook at {dest}.{mkdir} {post.first}",
+    "I need {filename} from the email '{subject}' as a spreadsheet at {dest}.{mkdir} {post.first}",
+    "Could you get the attachment of '{subject}' into {dest} as an xlsx file?{mkdir} {post.first}",
+    "Please turn {filename}, attached to '{subject}', into the xlsx workbook {dest}.{mkdir} {post.first}",
+    "{sender} sent a table in '{subject}'. Save it as the workbook {dest}.{mkdir} {post.first}",
 )
 
 
@@ -85,6 +98,7 @@ class Target:
     letters: list[str]  # the column letters of the table
     last_row: int
     post: Post
+    folder: str = "Inbox"  # the Local Folders folder that holds both messages
 
 
 def _post(rng: Any, post: str, layout: cc.Layout, sheet: str, facts: dict[str, Any]) -> Post:
@@ -112,32 +126,45 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
          ) -> Goal[mc.Setup, Target]:
     mail_plan = plan["mailbox"]
     source = params["source"]
-    layout = cc.layout_from(content["table"], plan["table"])
     background = tc.messages(content["mailbox"], mail_plan)
     first, last = mc.person(rng, avoid=(mail_plan["owner"]["first"], mail_plan["owner"]["last"]))
     sender = (f"{first} {last}", f"{mc.local_part(first, last)}@{mail_plan['domain']}")
-    filename = f"{content['table']['file_stem']}.{source}"
     early, late = mc.dates_between(background, rng, 2)
+    # the `noise` axis: more, older drafts, a few days apart (no random draw for their dates)
+    older = [early - dt.timedelta(days=3 * i) for i in range(1, mc.EXTRA[pick(params, "noise", AXES)] + 1)]
+    # the table's data predates every mail that carries a version of it
+    table = mc.dated_before(content["table"], min([early, *older]).date())
+    layout = cc.layout_from(table, plan["table"])
+    filename = f"{table['file_stem']}.{source}"
     decoy_layout = layout.with_rows(_decoy_rows(rng, layout))
-    body = (f"Hi {mail_plan['owner']['first']},\n\nAttached is {filename} with the {layout.title}. Let me know "
+    owner = mail_plan["owner"]["first"]
+    body = (f"Hi {owner},\n\nHere is the final version of the {layout.title}, as {filename}. Let me know "
             f"if anything looks off.\n\nThanks,\n{first}\n")
+    draft_body = (f"Hi {owner},\n\nThis is a first draft of the {layout.title}; some figures are still being "
+                  f"checked, so please don't use it yet.\n\nThanks,\n{first}\n")
     wanted = mc.message(mail_plan, sender, layout.title, body, late, [_attachment(source, filename, layout)])
-    draft = mc.message(mail_plan, sender, f"Draft: {layout.title}", body.replace("Attached is", "A first draft:"),
+    draft = mc.message(mail_plan, sender, f"Draft: {layout.title}", draft_body,
                        early, [_attachment(source, filename, decoy_layout)], read=True)
-    spec = mc.mail_profile(rng, mail_plan, background, [draft, wanted])
+    drafts = [mc.message(mail_plan, sender, f"Early draft {i}: {layout.title}", draft_body, when,
+                         [_attachment(source, filename, layout.with_rows(_decoy_rows(rng, layout)))], read=True)
+              for i, when in enumerate(reversed(older), 1)]
+    folder = tc.source_folder(rng, params, "Inbox")
+    spec = mc.mail_profile(rng, mail_plan, background, [*drafts, draft, wanted], source=folder)
     sub = rng.choice(SUBFOLDERS).format(y=late.year)
-    dest = f"{HOME}/{DIRS[params['dest']].format(sub=sub)}/{content['table']['file_stem']}.xlsx"
+    dest = f"{HOME}/{DIRS[params['dest']].format(sub=sub)}/{table['file_stem']}.xlsx"
     convert = (f"Open {filename} in LibreOffice Calc and save it as an xlsx workbook at {dest}." if source == "csv"
                else f"Save {filename} as {dest} and open it in LibreOffice Calc.")
     facts: dict[str, Any] = {"subject": layout.title, "sender": sender[1], "date": mc.mail_date(late),
                              "filename": filename, "dest": dest, "convert": convert,
                              "convert_lower": convert[0].lower() + convert[1:],
                              "mkdir": MKDIR if params["dest"] == "new_folder" else ""}
-    sheet = layout.sheet if source == "xlsx" else content["table"]["file_stem"][:31]
+    sheet = layout.sheet if source == "xlsx" else table["file_stem"][:31]
     post = _post(rng, params["post"], layout, sheet, facts)
+    if folder != "Inbox":  # said with `mkdir`, which every phrasing of both registers has, before the post-step
+        facts["mkdir"] += f" The message is filed in the folder {folder.replace('/', ' > ')}."
     target = Target(tc.profile_path(mail_plan), dest, filename, sheet, wanted.message_id, draft.message_id,
                     layout.header, [list(r) for r in layout.rows], layout.data_ref,
-                    [layout.letter(i) for i in range(layout.width)], layout.last_row, post)
+                    [layout.letter(i) for i in range(layout.width)], layout.last_row, post, folder)
     return Goal(mc.Setup((("tb", spec),)), facts, target)
 
 
@@ -165,7 +192,7 @@ def rubric(params: Params, target: Target, setup: mc.Setup) -> list[Check]:
 def _steps(t: Target, source: str, message: str, dest: str, *, post: str, skip: str = "",
            flip: bool = False, short_sum: bool = False, typed_total: bool = False) -> list[dict[str, Any]]:
     """Save the attachment, convert it (CSV), then sort or add the totals row, with optional slips."""
-    save = {"path": t.profile, "folder": "Inbox", "message_id": message, "filename": t.filename}
+    save = {"path": t.profile, "folder": t.folder, "message_id": message, "filename": t.filename}
     if source == "csv":
         csv_path = f"{HOME}/Downloads/{t.filename}"
         steps = [mc.op("tb.save_attachment", **save, dest=csv_path)]
@@ -216,10 +243,10 @@ def solve(params: Params, target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, mc.app_kit((mc.TB, mc.CALC), table={}, mailbox={"kind": "pdf"}),
+    NAME, mc.app_kit((mc.TB, mc.CALC), table=mc.passing("rows"), mailbox=mc.passing("messages", kind="pdf")),
     description="Turn a table mailed as a CSV or xlsx attachment into a Calc workbook at a stated path, "
                 "optionally sorted or with a totals row.",
     knobs={"source": ("csv", "xlsx"), "post": ("none", "sort_asc", "sort_desc", "total_row"),
            "dest": ("documents", "desktop", "new_folder")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=AXES,
 )

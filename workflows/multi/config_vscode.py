@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from forge.axes import LOCATION
 from forge.family import Attempt, Attempts, Goal, family
 from forge.model import Check
 from preparers.tree import FileSpec
@@ -45,6 +46,9 @@ SCOPES = {"user": "in your user settings", "workspace": "in the workspace settin
                                                          "(.vscode/settings.json inside {folder})"}
 SOURCES = {"editorconfig": "the general rule of {file} (its [*] section, which covers all files)",
            "contributing": "the general rule in the Code style section of {file}"}
+#: Difficulty axes (issue 15), honoured by the VS Code kit's sample node: how deep the project sits, and how many
+#: settings the user already has (all of which must stay).
+AXES = {"location": LOCATION, "settings": ("4-8", "9-12", "13-16")}
 PHRASINGS = (
     "Set the VS Code setting {key} {scope} to match {source}. Leave the other settings as they are.",
     "The project in {folder} documents its conventions in {file}. Configure {key} {scope} so that VS Code follows "
@@ -53,6 +57,14 @@ PHRASINGS = (
     "Open {folder} in VS Code and make the editor follow {source}: set {key} {scope}. Keep every other setting.",
     "Using a text editor or VS Code's settings, give {key} the value {source} calls for, {scope}. Do not touch any "
     "other setting.",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please set {key} {scope} to match {source}.",
+    "Make VS Code follow {source}: set {key} {scope}.",
+    "Could you configure {key} {scope} so that VS Code follows {source}?",
+    "I want my editor to respect {source}. Set {key} {scope} accordingly.",
+    "Set {key} {scope} to whatever {source} asks for; leave my other settings alone.",
 )
 
 
@@ -149,9 +161,9 @@ def solve(params: Params, target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, mc.app_kit((mc.OS, mc.VSCODE), project={}),
+    NAME, mc.app_kit((mc.OS, mc.VSCODE), project=mc.passing(*AXES)),
     description="Set a VS Code user or workspace setting to the value a project's .editorconfig or "
                 "CONTRIBUTING.md gives as its general rule.",
     knobs={"source": ("editorconfig", "contributing"), "setting": tuple(RULES), "scope": ("user", "workspace")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=AXES,
 )

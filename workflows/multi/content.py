@@ -5,6 +5,7 @@ style, and a short Writer report that sits next to a workbook. All randomness co
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import random
 from collections.abc import Mapping, Sequence
@@ -113,6 +114,31 @@ def generate_people(rng: random.Random, plan: Mapping[str, Any]) -> dict[str, An
                        "date": (start + dt.timedelta(days=day)).isoformat()})
     rng.shuffle(people)
     return {"title": title, "file_stem": stem, "field": field, "people": people}
+
+
+def dated_before(table: Mapping[str, Any], day: dt.date) -> dict[str, Any]:
+    """`table` (a Calc content part: ISO date strings) moved back by whole years until every date in it is before
+    `day`, with the year in its title, file stem and sheet name moved alike, so a table mailed on `day` holds no
+    data dated after the mail (issue 16). No random draw; a table already dated before `day` comes back as is."""
+    cols = [i for i, c in enumerate(table["columns"]) if c["kind"] == "date"]
+    dates = [dt.date.fromisoformat(row[i]) for row in table["rows"] for i in cols]
+    if not dates or max(dates) < day:
+        return dict(table)
+
+    def back(d: dt.date, years: int) -> dt.date:
+        year = d.year - years
+        return d.replace(year=year, day=28) if (d.month, d.day) == (2, 29) and not calendar.isleap(year) \
+            else d.replace(year=year)
+
+    # the fewest years that put every date before `day` and keep them distinct (29 February becomes the 28th in a
+    # common year, so a table holding both waits for a leap year: at most four more years)
+    years = next(y for y in range(1, max(dates).year - day.year + 6)
+                 if max(back(d, y) for d in dates) < day and len({back(d, y) for d in dates}) == len(dates))
+    year = str(min(dates).year)
+    rows = [[back(dt.date.fromisoformat(v), years).isoformat() if i in cols else v for i, v in enumerate(row)]
+            for row in table["rows"]]
+    moved = {key: str(table[key]).replace(year, str(int(year) - years)) for key in ("title", "file_stem", "sheet")}
+    return {**table, **moved, "rows": rows}
 
 
 REPORT_TITLES = ("{title}: Summary", "{title} Review", "Notes on the {title}", "{title} Update")

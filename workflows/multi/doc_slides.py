@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
+from forge.axes import LOCATION, LOOKALIKES, deepen, pick
 from forge.dag import NodeContext, Workflow, node
 from forge.family import Goal, goal_node, rubric_node
 from forge.model import HOME, Asset, Check, Solution
@@ -27,6 +28,9 @@ PLACES = {"before_closing": "between the cover slide and the closing slide '{clo
           "end": "after the closing slide '{closing}', at the very end of the deck"}
 NOTES = {"headings": " Put the first paragraph under each heading, word for word, into that slide's speaker notes.",
          "items": " Put the two sub-points under each item, word for word, into that slide's speaker notes."}
+#: Difficulty axes (issue 15): how deep the document and the deck sit (the Writer kit places the document), and
+#: older copies of the document beside it.
+AXES = {"location": LOCATION, "lookalikes": LOOKALIKES}
 PHRASINGS = (
     "Build slides in {deck} from the document {doc}: for {source}, add a new slide titled with that text, in "
     "document order, {place}. Use the '{layout}' layout for the new slides.{notes} Save the presentation in place "
@@ -39,6 +43,14 @@ PHRASINGS = (
     "'{layout}'), in the same order as in the document, placed {place}.{notes} Save it in place as pptx.",
     "Using LibreOffice, copy {source} into {deck} as slide titles, one new '{layout}' slide each, in document "
     "order and {place}.{notes} Save the deck, keeping it a pptx file.",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Add a '{layout}' slide to {deck} for {source.bare}, titled with that text, {place}.{notes}",
+    "Turn {source.bare} into slide titles in {deck}: one new '{layout}' slide each, in order, {place}.{notes}",
+    "Could you give {deck} a new '{layout}' slide for {source.bare}, in the document's order, {place}?{notes}",
+    "Please extend {deck} with '{layout}' slides titled after {source.bare}, in order, {place}.{notes}",
+    "My deck {deck} should cover {source.bare}: one new '{layout}' slide each, titled with it, {place}.{notes}",
 )
 
 
@@ -82,7 +94,7 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     closing = rng.choice([c for c in CLOSINGS if c not in texts])
     cover = {"layout": "title_slide", "title": document["title"],
              "subtitle": f"{document['author']}, {document['org']}"}
-    folder = rng.choice(ic.FOLDERS)
+    folder = deepen(rng.choice(ic.FOLDERS), pick(params, "location", AXES))
     deck = ic.Deck(f"{HOME}/{folder}/{document['file_stem']}_slides.pptx",
                    (cover, {"layout": "title_only", "title": closing}), document["author"])
     paragraphs = doc.paragraphs
@@ -152,7 +164,7 @@ def solve(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"solutions": solutions}
 
 
-KIT = mc.app_kit((mc.WRITER, mc.IMPRESS), document={})
+KIT = mc.app_kit((mc.WRITER, mc.IMPRESS), document=mc.passing(*AXES))
 WORKFLOW = Workflow(
     name=NAME,
     version=1,
@@ -161,6 +173,7 @@ WORKFLOW = Workflow(
                 "with a stated layout and place, optionally with the paragraph under each heading as notes.",
     knobs={"source": ("headings", "items"), "layout": ("title_only", "title_content"),
            "place": ("before_closing", "end"), "notes": ("none", "text_below")},
-    nodes=(*KIT.source(), goal_node(goal, KIT.state), mc.prepare, KIT.instruction(NAME, PHRASINGS),
+    axes=AXES,
+    nodes=(*KIT.source(), goal_node(goal, KIT.state), mc.prepare, KIT.instruction(NAME, PHRASINGS, NATURAL),
            rubric_node(rubric), solve),
 )

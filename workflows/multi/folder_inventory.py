@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from forge.axes import LOCATION, deepen, pick, span
 from forge.family import Attempt, Attempts, Goal, family
+from forge.grammar import count
 from forge.model import HOME, Check
 from preparers import tree
 from workflows.multi import kit as mc
@@ -31,6 +33,9 @@ WHAT = {"name_only": "one row per file with its full name (extension included)",
         "name_size": "one row per file with its full name and, in the second column, its size in bytes"}
 ORDERS = {"name_asc": "sorted by file name from A to Z", "name_desc": "sorted by file name from Z to A",
           "size_desc": "sorted by size, largest file first"}
+#: Difficulty axes (issue 15): how many files the folder holds, how deep it sits, and more files in subfolders
+#: (look-alikes that must not be listed).
+AXES = {"files": ("7-9", "10-12", "13-16"), "location": LOCATION, "noise": mc.NOISE}
 PHRASINGS = (
     "Make an inventory of the folder {folder} in LibreOffice Calc: create the workbook {workbook} whose sheet "
     "'{sheet}' has the header {header} in row 1 and, below it, {what}, {order}.{only} List only the files directly "
@@ -44,6 +49,14 @@ PHRASINGS = (
     "Using the file manager or a terminal together with LibreOffice Calc, build a file list of {folder}: a new "
     "workbook {workbook} whose sheet '{sheet}' starts with the header {header}, followed by {what}, {order}.{only} "
     "Only files count, not folders. Save it as xlsx.",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "New workbook {workbook}, sheet '{sheet}', header {header}: {what.bare} for {folder}, {order}.{only}",
+    "List {folder} in {workbook}, sheet '{sheet}', header {header}: {what.bare}, {order}.{only}",
+    "Sheet '{sheet}' of {workbook}: header {header}, then {what.bare} for {folder}, {order}.{only}",
+    "Inventory of {folder}: {workbook}, sheet '{sheet}', header {header}, {what.bare}, {order}.{only}",
+    "I need {workbook} (sheet '{sheet}', header {header}): {what.bare} for {folder}, {order}.{only}",
 )
 
 
@@ -64,14 +77,19 @@ class Target:
     files: list[tuple[str, int]]  # (name, size in bytes) of the folder's files
 
 
-def _files(rng: Any, pool: Mapping[str, Any], folder: str) -> list[tree.FileSpec]:
-    """7-9 files whose names start with distinct letters and whose sizes are distinct."""
+def _files(rng: Any, pool: Mapping[str, Any], folder: str, level: str) -> list[tree.FileSpec]:
+    """Files whose names start with distinct letters and whose sizes are distinct: 7-9 at the default `files`
+    level (up to 9 of 43 candidates), else as many as the level draws."""
     maker = oc.Files(pool, rng)
     picked: list[tree.FileSpec] = []
     letters: set[str] = set()
     sizes: set[int] = set()
     twice = rng.choice(EXTS[:6])  # one type at least twice, for the one-type filter
     exts = [twice, twice, twice] + [rng.choice(EXTS) for _ in range(40)]
+    most = 9
+    if level != AXES["files"][0]:  # only when moved: the default draws stay as they were
+        most = rng.randint(*span(level))
+        exts += [rng.choice(EXTS) for _ in range(200)]
     for ext in exts:
         try:
             spec = maker.new(folder, ext)
@@ -83,7 +101,7 @@ def _files(rng: Any, pool: Mapping[str, Any], folder: str) -> list[tree.FileSpec
         letters.add(spec.name[0].casefold())
         sizes.add(size)
         picked.append(spec)
-        if len(picked) == 9:
+        if len(picked) == most:
             break
     return picked
 
@@ -92,10 +110,13 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
          ) -> Goal[mc.Setup, Target]:
     pool = content["pool"]
     project = rng.choice(pool["projects"])
-    folder = f"{HOME}/{rng.choice(BASES)}/{project}"
-    files = _files(rng, pool, folder)
+    folder = f"{HOME}/{deepen(rng.choice(BASES), pick(params, 'location', AXES))}/{project}"
+    files = _files(rng, pool, folder, pick(params, "files", AXES))
     sub = f"{folder}/{rng.choice(SUBFOLDERS)}"
     inner = [oc.Files(pool, rng).content(f"{sub}/{f.name}") for f in rng.sample(files, 2)]
+    others = [f"{folder}/{name}" for name in SUBFOLDERS if f"{folder}/{name}" != sub]
+    for more in others[:mc.EXTRA[pick(params, "noise", AXES)]]:  # the `noise` axis: more subfolders of look-alikes
+        inner += [oc.Files(pool, rng).content(f"{more}/{f.name}") for f in rng.sample(files, 3)]
     counts = {oc.ext_of(f.name): sum(oc.ext_of(g.name) == oc.ext_of(f.name) for g in files) for f in files}
     ext = rng.choice(sorted(e for e, n in counts.items() if 2 <= n < len(files)))
     workbook = f"{HOME}/{rng.choice(('Documents', 'Desktop'))}/{project}_inventory.xlsx"
@@ -132,7 +153,7 @@ def _rows(t: Target, fields: str, order: str, *, filtered: bool, folder_row: boo
 def rubric(params: Params, target: Target) -> list[Check]:
     t, p = target, params
     rows = _rows(t, p["fields"], p["order"], filtered=p["filter"] == "one_ext")
-    return [Check("inventory", f"Sheet '{t.sheet}' of {t.workbook} lists the {len(rows)} asked files "
+    return [Check("inventory", f"Sheet '{t.sheet}' of {t.workbook} lists the {count(len(rows), 'asked file')} "
                                f"of {t.folder} under the header {t.header}, {ORDERS[p['order']]}.",
                   "multi.sheet_table", {"path": t.workbook, "sheet": t.sheet, "header": t.header,
                                         "rows": rows, "typed": True})]
@@ -170,5 +191,5 @@ WORKFLOW = family(
     description="List the files of a folder (names, extensions or sizes) in a new Calc workbook, sorted, "
                 "optionally only one file type.",
     knobs={"fields": tuple(FIELDS), "order": tuple(ORDERS), "filter": ("all", "one_ext")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=AXES,
 )

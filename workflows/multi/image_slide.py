@@ -14,6 +14,7 @@ from typing import Any, Literal, TypedDict, cast
 
 from PIL import Image
 
+from forge.axes import LOCATION, LOOKALIKES
 from forge.dag import NodeContext
 from forge.family import Attempt, Attempts, Goal, family
 from forge.model import Asset, Check
@@ -26,6 +27,9 @@ PHOTO_KINDS = ("landscape", "cityscape", "beach", "product")
 FACTORS = (0.25, 0.4, 0.5, 0.6, 0.75)
 WIDTHS = (400, 480, 500, 560, 600, 640, 720)
 NEW_TITLES = ("Photo Highlights", "On Location", "A Closer Look", "Gallery", "From the Field")
+#: Difficulty axes (issue 15), honoured by the GIMP and Impress kits' sample nodes: how deep the photo and the deck
+#: sit, and older copies of the photo beside it.
+AXES = {"location": LOCATION, "lookalikes": LOOKALIKES}
 PHRASINGS = (
     "In GIMP, open {image} and scale it {how}. Export the result as {fmt} to {dest}, leaving the original "
     "untouched. Then, in Impress, insert {dest} {where} of {deck} and save the presentation in place as pptx.",
@@ -37,6 +41,15 @@ PHRASINGS = (
     "{dest} {where} of {deck}. Save the presentation without changing its format.",
     "Scale the picture {image} {how} and export it to {dest} as {fmt} (GIMP: Image > Scale Image, then File > "
     "Export As). Insert the exported file {where} of {deck} in Impress and save it in place.",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Could you scale {image} {how}, save that as {dest}, and put it {where} of {deck}?",
+    "The photo {image} is too big for my slides. Scale it {how}, save it as {dest}, and insert that {where} of "
+    "{deck}.",
+    "Please make a {fmt} version of {image} scaled {how} at {dest}, then add it {where} in {deck}.",
+    "Scale {image} {how}, save it as {dest}, and place it {where} of {deck}; keep the original photo.",
+    "For {deck}, I'd like {image} scaled {how} and saved as {dest}, then inserted {where}.",
 )
 
 
@@ -163,9 +176,10 @@ def solve(params: Params, target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, mc.app_kit((mc.GIMP, mc.IMPRESS), picture={"kinds": PHOTO_KINDS, "fmt": "jpg"}, deck={}),
+    NAME, mc.app_kit((mc.GIMP, mc.IMPRESS), picture=mc.passing(*AXES, kinds=PHOTO_KINDS, fmt="jpg"),
+               deck=mc.passing("location")),
     description="Scale a photo in GIMP, export the copy as PNG or JPEG, and insert it on an existing or new "
                 "Impress slide.",
     knobs={"size": ("exact", "width", "percent"), "fmt": ("png", "jpg"), "target": ("existing", "new_slide")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=AXES,
 )

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from email.utils import formataddr
 from typing import Any
 
+from forge.axes import span
 from forge.dag import Node, NodeContext, llm_node, node, parts_sketch
 from forge.family import AppKit
 from forge.model import HOME, Asset, Check
@@ -44,6 +45,7 @@ from workflows.impress.content import DECK_SCHEMA, DECK_SKETCH, check_deck, gene
 from workflows.multi.content import (
     PEOPLE_SCHEMA,
     REPORT_FOLDERS,
+    dated_before,
     generate_people,
     local_part,
     part_prompts,
@@ -60,8 +62,8 @@ from workflows.vscode.content import generate_project
 from workflows.writer import kit as wc
 from workflows.writer.content import DOCUMENT_SCHEMA, DOCUMENT_SKETCH, check_document, generate_document
 
-#: re-exported: families call mc.instruction(...), mc.person(...), mc.report(...)
-__all__ = ["REPORT_FOLDERS", "instruction", "local_part", "person", "report"]
+#: re-exported: families call mc.instruction(...), mc.person(...), mc.report(...), mc.dated_before(...)
+__all__ = ["REPORT_FOLDERS", "dated_before", "instruction", "local_part", "person", "report"]
 
 APP = "multi_apps"
 CALC, WRITER, IMPRESS = cc.APP, wc.APP, ic.APP
@@ -80,7 +82,8 @@ def _picture_plan(ctx: NodeContext, params: Mapping[str, Any]) -> dict[str, Any]
 
 def _people_plan(ctx: NodeContext, params: Mapping[str, Any]) -> dict[str, Any]:
     rng = ctx.rng("sample")
-    return {"n": rng.randint(7, 10), "year": rng.choice((2023, 2024, 2025))}
+    low, high = span(params.get("records", "7-10"))  # the `records` axis of multi.sheet_contacts
+    return {"n": rng.randint(low, high), "year": rng.choice((2023, 2024, 2025))}
 
 
 #: part -> (its sample node's plan, its JSON schema, its offline generator)
@@ -196,6 +199,26 @@ def app_kit(apps: Sequence[str], **parts: PartParams) -> AppKit:
     open and the content parts it draws (`source_nodes(**parts)`); its goal returns a `Setup` as the state."""
     return AppKit(apps=tuple(apps), source=lambda: source_nodes(**parts), state="setup", prepare=prepare,
                   instruction=instruction)
+
+
+def passing(*axes: str, renamed: Mapping[str, str] | None = None, **fixed: Any
+            ) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """A content part's params (for `app_kit(..., table=passing("rows"))`): `fixed` plus the family's levels of
+    `axes`, which the part's own app kit honours (the Calc kit's `rows`, the Writer kit's `location`...), under the
+    name `renamed` gives (family axis -> the kit's axis; for a family whose knob already has the kit's name). An
+    axis the skill does not name stays out, so the part's sample node draws exactly what it drew before the axis."""
+    names = dict(renamed or {})
+    return lambda params: {**fixed, **{names.get(axis, axis): params[axis] for axis in axes if axis in params}}
+
+
+#: The difficulty axes (issue 15) the multi-app families share, each with the levels of the app kit that honours
+#: it, default first: the rows of a Calc table (workflows.calc.kit), the messages of the background mailbox
+#: (workflows.tb.kit), how deep a file sits (forge.axes.LOCATION) and older copies beside it.
+ROWS = ("8-16", "20-28", "32-40")
+MESSAGES = ("18-26", "28-34", "36-40")
+NOISE = ("none", "some", "many")
+#: How many extra look-alikes each `noise` level adds to what a family already has.
+EXTRA = {"none": 0, "some": 1, "many": 2}
 
 
 # --- mail -------------------------------------------------------------------------------------------------

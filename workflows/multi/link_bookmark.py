@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 from urllib.parse import urlsplit
 
+from forge.axes import LOCATION, deepen, pick
 from forge.family import Attempt, Attempts, Goal, family
 from forge.model import HOME, Check
 from preparers.tree import FileSpec
@@ -28,6 +29,11 @@ INTROS = ("Here are the sites we talked about, in no particular order.",
           "These are the pages the team keeps coming back to.",
           "A few links worth keeping at hand for the coming weeks.")
 NEW_FOLDERS = ("Team Links", "Saved for Later", "Work Resources", "Shared Links")
+#: Difficulty axes (issue 15): more sites listed next to the wanted one, and how deep the source sits (a file
+#: further down, or the email filed in a subfolder of the Inbox).
+AXES = {"noise": mc.NOISE, "location": LOCATION}
+#: The Thunderbird kit's `location` level for each file `location` level.
+MAIL_LEVELS = {"near": "near", "deep": "sub", "deeper": "nested"}
 PHRASINGS = (
     "{source} lists a few websites. Bookmark the one listed as '{name}' in Google Chrome, {where}, and name the "
     "bookmark '{name}'.{mkdir}",
@@ -38,6 +44,14 @@ PHRASINGS = (
     "In Chrome, create a bookmark named '{name}' {where} that points to the '{name}' address listed in "
     "{source_lower}.{mkdir}",
     "{source} mentions several sites. Save the '{name}' one as a Chrome bookmark, named '{name}', {where}.{mkdir}",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "{source} lists a few websites. Bookmark the '{name}' one in Chrome {where}, named '{name}'.{mkdir}",
+    "Could you bookmark the '{name}' link from {source_lower} in Chrome, {where}? Call it '{name}'.{mkdir}",
+    "I want the '{name}' site from {source_lower} as a Chrome bookmark named '{name}', {where}.{mkdir}",
+    "Please add '{name}' from {source_lower} to my Chrome bookmarks {where}, under that name.{mkdir}",
+    "Save the '{name}' address in {source_lower} as a Chrome bookmark {where}, named '{name}'.{mkdir}",
 )
 
 
@@ -64,7 +78,7 @@ class Target:
 
 
 def _source(rng: Any, kind: str, content: Mapping[str, Any], plan: Mapping[str, Any], sites: list[dict[str, str]],
-            topic: str) -> tuple[tuple[str, Any], str]:
+            topic: str, level: str) -> tuple[tuple[str, Any], str]:
     """The piece holding the links and how the instruction names it."""
     lines = [f"{s['name']}: {s['url']}" for s in sites]
     intro = rng.choice(INTROS)
@@ -77,18 +91,20 @@ def _source(rng: Any, kind: str, content: Mapping[str, Any], plan: Mapping[str, 
                 + f"\n\nCheers,\n{first}\n")
         when = mc.dates_between(background, rng, 1)[0]
         msg = mc.message(mail, sender, topic, body, when)
-        spec = mc.mail_profile(rng, mail, background, [msg])
-        return ("tb", spec), f"The email '{topic}' from {sender[1]} (received {mc.mail_date(when)}) in Thunderbird"
+        folder = tc.source_folder(rng, {"location": MAIL_LEVELS[level]}, "Inbox")
+        spec = mc.mail_profile(rng, mail, background, [msg], source=folder)
+        where = "Thunderbird" if folder == "Inbox" else f"Thunderbird's folder {folder.replace('/', ' > ')}"
+        return ("tb", spec), f"The email '{topic}' from {sender[1]} (received {mc.mail_date(when)}) in {where}"
     stem = topic.lower().replace(" ", "_")
     if kind == "docx":
         first, last = mc.person(rng)
-        path = f"{HOME}/{rng.choice(wc.FOLDERS)}/{stem}.docx"
+        path = f"{HOME}/{deepen(rng.choice(wc.FOLDERS), level)}/{stem}.docx"
         blocks = [wc.Para(topic, "title", "Title"), wc.Para(intro, "body"),
                   *(wc.Para(line, "item", "List Bullet") for line in lines),
                   wc.Para(f"Compiled by {first} {last}", "closing")]
         layout = wc.Layout(path=path, blocks=tuple(blocks), paper=rng.choice(wc.PAPERS), author=f"{first} {last}")
         return ("writer", layout), f"The document {path}"
-    path = f"{HOME}/{rng.choice(('Documents', 'Documents/notes', 'Desktop'))}/{stem}.txt"
+    path = f"{HOME}/{deepen(rng.choice(('Documents', 'Documents/notes', 'Desktop')), level)}/{stem}.txt"
     text = f"{topic}\n\n{intro}\n\n" + "\n".join(lines) + "\n"
     return ("tree", [FileSpec(path, "text", text)]), f"The text file {path}"
 
@@ -104,10 +120,10 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     elif place == "new_folder":
         taken = {f["name"] for f in profile.folders("bar")}
         folder.append(rng.choice([n for n in NEW_FOLDERS if n not in taken]))
-    sites = rng.sample(list(bookmarks["extra"]), 3)
+    sites = rng.sample(list(bookmarks["extra"]), 3 + mc.EXTRA[pick(params, "noise", AXES)])
     wanted = rng.choice(sites)
     topic = rng.choice(TOPICS)
-    piece, source = _source(rng, params["source"], content, plan, sites, topic)
+    piece, source = _source(rng, params["source"], content, plan, sites, topic, pick(params, "location", AXES))
     facts = {"source": source, "source_lower": source[0].lower() + source[1:], "name": wanted["name"],
              "where": _where(place, folder),
              "mkdir": " Create the folder first; it does not exist yet." if place == "new_folder" else ""}
@@ -150,5 +166,5 @@ WORKFLOW = family(
     description="Bookmark in Chrome a website listed in a document, an email or a text file, under a stated name "
                 "and place.",
     knobs={"source": ("docx", "email", "txt"), "place": ("bar", "other", "bar_folder", "new_folder")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=AXES,
 )

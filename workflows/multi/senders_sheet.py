@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from forge.axes import pick, span
 from forge.family import Attempt, Attempts, Goal, family
+from forge.grammar import count
 from forge.model import HOME, Check
 from preparers import thunderbird as tb
 from workflows.multi import kit as mc
@@ -24,6 +26,13 @@ CODENAMES = ("Falcon", "Juniper", "Bluebird", "Northstar", "Cedarline", "Harborv
              "Quicksilver", "Sandpiper")
 SUBJECTS = ("{p}: kickoff notes", "{p} budget draft", "Questions about the {p} timeline", "{p} vendor shortlist",
             "Risks to review for {p}", "Updated {p} schedule", "{p} status for this week", "Sign-off needed on {p}")
+#: Drawn from too only when a long thread (the `records` axis) needs more subjects than SUBJECTS holds.
+MORE_SUBJECTS = ("{p} meeting moved to Thursday", "Notes from the {p} review", "{p}: open questions",
+                 "Feedback on the {p} draft", "{p} resourcing", "Next steps for {p}", "{p} test results",
+                 "Minutes: {p} steering group", "{p} contract questions", "Who owns the {p} handover?")
+#: Difficulty axes (issue 15): how many messages the list holds, more look-alike messages (the word elsewhere),
+#: and the size of the rest of the mailbox (the Thunderbird kit's).
+AXES = {"records": ("3-5", "6-9", "10-14"), "noise": mc.NOISE, "messages": mc.MESSAGES}
 BODIES = ("Hi {owner},\n\nSharing where we are on {p}. Comments welcome before Friday.\n\nBest,\n{name}\n",
           "Hello {owner},\n\nQuick update on {p}; details are in the shared folder.\n\nThanks,\n{name}\n")
 FIELDS = {"sender_subject": ("Sender", "Subject"), "date_subject": ("Date", "Subject"),
@@ -42,6 +51,18 @@ PHRASINGS = (
     "and one line per message showing {what}, {order}.",
     "Go through {selection} in Thunderbird and write them into a new workbook {workbook}: sheet '{sheet}', first "
     "row {header}, then {what} for each message, {order}. Save the workbook as xlsx.",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Make me a spreadsheet of {selection}: {workbook}, sheet '{sheet}', header {header}, then one row per message "
+    "with {what}, {order}.",
+    "Could you list {selection} in {workbook} (sheet '{sheet}')? Header {header}, then one row per message with "
+    "{what}, {order}.",
+    "I need a log of {selection} as {workbook}: sheet '{sheet}', header {header}, one row per message with {what}, "
+    "{order}.",
+    "Please put {selection} into a new workbook {workbook}: sheet '{sheet}', header {header}, then {what} for each "
+    "message, {order}.",
+    "Record {selection} in {workbook}, sheet '{sheet}': header {header} first, then {what} per message, {order}.",
 )
 
 
@@ -67,7 +88,7 @@ def _thread(rng: Any, plan: Mapping[str, Any], background: list[tb.Message], wor
     days = sorted(rng.sample(range(3, plan["days"] - 2), n + 1))
     tz = dt.timezone(dt.timedelta(minutes=plan["utc_offset"]))
     start = dt.date.fromisoformat(plan["start"])
-    subjects = rng.sample(SUBJECTS, n + 1)
+    subjects = rng.sample(SUBJECTS if n < len(SUBJECTS) else SUBJECTS + MORE_SUBJECTS, n + 1)
     out = []
     for day, subject in zip(days, subjects, strict=True):
         first, last = rng.choice(people)
@@ -84,14 +105,16 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     background = tc.messages(content["mailbox"], plan)
     words = [w for w in CODENAMES if not any(w.casefold() in m.subject.casefold() for m in background)]
     word = rng.choice(words)
-    thread = _thread(rng, plan, background, word, rng.randint(3, 5))
+    extra = mc.EXTRA[pick(params, "noise", AXES)]
+    thread = _thread(rng, plan, background, word, rng.randint(*span(pick(params, "records", AXES))) + extra)
     decoy = thread.pop(rng.randrange(len(thread)))
+    decoys = [thread.pop(rng.randrange(len(thread))) for _ in range(extra)]  # the `noise` axis: more look-alikes
     if params["select"] == "folder":
         folder = rng.choice(("Project " + word, word + " Team", word))
-        spec = mc.mail_profile(rng, plan, background, [decoy], others={folder: thread}, avoid=(folder,))
+        spec = mc.mail_profile(rng, plan, background, [decoy, *decoys], others={folder: thread}, avoid=(folder,))
         selection = f"the messages in the folder '{folder}' (directly under Local Folders)"
     else:
-        spec = mc.mail_profile(rng, plan, background, thread, others={"Archives": [decoy]})
+        spec = mc.mail_profile(rng, plan, background, thread, others={"Archives": [decoy, *decoys]})
         selection = f"the messages in the Inbox whose subject contains '{word}'"
     project = word.lower()
     workbook = f"{HOME}/{rng.choice(('Documents', 'Desktop', 'Documents/mail'))}/{project}_messages.xlsx"
@@ -115,7 +138,7 @@ def _rows(messages: list[tb.Message], fields: str, newest: bool, *, swap: bool =
 def rubric(params: Params, target: Target, setup: mc.Setup) -> list[Check]:
     t, p = target, params
     rows = _rows(t.thread, p["fields"], p["order"] == "newest")
-    return [Check("list", f"Sheet '{t.sheet}' of {t.workbook} lists the {len(rows)} messages under "
+    return [Check("list", f"Sheet '{t.sheet}' of {t.workbook} lists the {count(len(rows), 'message')} under "
                           f"the header {t.header}, {p['order']} first.", "multi.sheet_table",
                   {"path": t.workbook, "sheet": t.sheet, "header": t.header, "rows": rows}),
             *mc.mail_kept(setup)]
@@ -141,9 +164,9 @@ def solve(params: Params, target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, mc.app_kit((mc.TB, mc.CALC), mailbox={"kind": "txt"}),
+    NAME, mc.app_kit((mc.TB, mc.CALC), mailbox=mc.passing("messages", kind="txt")),
     description="List the messages of a folder, or of the Inbox with a subject word, in a new Calc workbook "
                 "(sender, date, subject), oldest or newest first.",
     knobs={"select": ("folder", "subject"), "fields": tuple(FIELDS), "order": ("oldest", "newest")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=AXES,
 )

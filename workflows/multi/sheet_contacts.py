@@ -12,7 +12,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick
 from forge.family import Attempt, Attempts, Goal, family
+from forge.grammar import count
 from forge.model import HOME, Asset, Check
 from preparers import xlsx
 from workflows.multi import kit as mc
@@ -20,6 +22,9 @@ from workflows.tb import kit as tc
 
 NAME = "multi.sheet_contacts"
 HEADER = ("First Name", "Last Name", "Email", "Company", "{field}", "Added On")
+#: Difficulty axes (issue 15): how many people the list holds, how deep the file sits, and older copies of the list
+#: beside it (each missing the last people added).
+AXES = {"records": ("7-10", "11-14"), "location": LOCATION, "lookalikes": LOOKALIKES}
 PHRASINGS = (
     "The file {file} lists the {title}. Add {who} to Thunderbird's Personal Address Book, each with their email "
     "address and their first and last name (display name: first name, a space, last name).",
@@ -31,6 +36,17 @@ PHRASINGS = (
     "of {file}. Each card needs the person's email address and their full name (first last) as display name.",
     "In Thunderbird, add contacts to the Personal Address Book for {who} listed in the spreadsheet {file} "
     "({title}). Give each card the email from the list and the display name 'First Last'.",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please add {who} from {file} to my Personal Address Book in Thunderbird, with their email and full name.",
+    "Could you put {who} from the {title} ({file}) into Thunderbird's Personal Address Book? Use 'First Last' as "
+    "the display name.",
+    "I want {who} in {file} as contacts in my Personal Address Book in Thunderbird, named first name then "
+    "last name.",
+    "Add {who} listed in {file} to my Thunderbird Personal Address Book, with email and 'First Last' display name.",
+    "The {title} is in {file}. Save {who} from it as Personal Address Book contacts in Thunderbird, named 'First "
+    "Last'.",
 )
 
 
@@ -75,21 +91,30 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     people = [dict(p) for p in listing["people"]]
     header = [h.format(field=listing["field"]) for h in HEADER]
     rows = [[p["first"], p["last"], p["email"], p["company"], p["group"], p["date"]] for p in people]
-    folder = rng.choice(("Documents", "Desktop", "Documents/contacts", "Downloads"))
+    folder = deepen(rng.choice(("Documents", "Desktop", "Documents/contacts", "Downloads")),
+                    pick(params, "location", AXES))
     path = f"{HOME}/{folder}/{listing['file_stem']}.{params['source']}"
-    if params["source"] == "csv":
-        data = mc.csv_bytes(header, rows)
-    else:
-        data = xlsx.build({"sheets": [{"name": listing["title"][:31], "rows": [header, *[
-            [dt.date.fromisoformat(v) if i == 5 else v for i, v in enumerate(r)] for r in rows]]}]})
+    data = _listing(params["source"], listing["title"], header, rows)
+    newest = sorted(rows, key=lambda r: r[5])
+    copies = [Asset(copy, _listing(params["source"], listing["title"], header,
+                                   [r for r in rows if r not in newest[-2 - i:]]), app="calc")
+              for i, copy in enumerate(look_alike_paths(path, pick(params, "lookalikes", AXES)))]
     who, chosen = _rule(rng, params["subset"], people, listing["field"])
     background = tc.messages(content["mailbox"], plan["mailbox"])
     spec = mc.mail_profile(rng, plan["mailbox"], background, [])
     facts = {"file": path, "title": listing["title"], "who": who}
     target = Target(tc.profile_path(plan["mailbox"]), chosen, [p for p in people if p not in chosen], people)
-    setup = mc.Setup((("files", [Asset(path, data, app="calc")]), ("tb", spec)),
+    setup = mc.Setup((("files", [Asset(path, data, app="calc"), *copies]), ("tb", spec)),
                      launch=("libreoffice", "--calc", path))
     return Goal(setup, facts, target)
+
+
+def _listing(source: str, title: str, header: list[str], rows: list[list[str]]) -> bytes:
+    """The list as a CSV or an xlsx workbook (dates typed as dates)."""
+    if source == "csv":
+        return mc.csv_bytes(header, rows)
+    return xlsx.build({"sheets": [{"name": title[:31], "rows": [header, *[
+        [dt.date.fromisoformat(v) if i == 5 else v for i, v in enumerate(r)] for r in rows]]}]})
 
 
 def _pairs(people: list[Person]) -> list[list[str]]:
@@ -98,8 +123,9 @@ def _pairs(people: list[Person]) -> list[list[str]]:
 
 def rubric(target: Target, setup: mc.Setup) -> list[Check]:
     t = target
-    return [Check("contacts", f"The Personal Address Book has a card for each of the {len(t.chosen)} "
-                              "selected people (email and full name) and none for the others on the list.",
+    chosen = count(len(t.chosen), "selected person", "selected people")
+    return [Check("contacts", f"The Personal Address Book has a card for each of the {chosen} (email and full "
+                              "name) and none for the others on the list.",
                   "multi.contacts", {"path": t.profile, "present": _pairs(t.chosen),
                                      "absent": [p["email"] for p in t.others]}),
             *mc.mail_kept(setup)]
@@ -128,9 +154,9 @@ def solve(params: Params, target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, mc.app_kit((mc.CALC, mc.TB), people={}, mailbox={"kind": "pdf"}),
+    NAME, mc.app_kit((mc.CALC, mc.TB), people=mc.passing("records"), mailbox={"kind": "pdf"}),
     description="Add the people of a spreadsheet (all, or those a rule selects) to Thunderbird's Personal "
                 "Address Book with their names.",
     knobs={"source": ("xlsx", "csv"), "subset": ("all", "group", "company", "date")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=AXES,
 )

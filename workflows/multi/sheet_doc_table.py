@@ -11,7 +11,9 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
+from forge.axes import LOCATION, LOOKALIKES
 from forge.family import Attempt, Attempts, Goal, family
+from forge.grammar import count
 from forge.model import HOME, Asset, Check
 from workflows.calc import kit as cc
 from workflows.multi import kit as mc
@@ -20,6 +22,9 @@ from workflows.writer import kit as wc
 NAME = "multi.sheet_doc_table"
 LEADS = ("The table below lists the entries taken from the workbook.", "The current figures are shown below.",
          "Details of each entry follow in the table below.", "The following table gives the figures used here.")
+#: Difficulty axes (issue 15), honoured by the Calc kit's sample node: the workbook's rows (`records`, since the
+#: knob `rows` picks which rows are copied), how deep it sits, and older copies of it beside it.
+AXES = {"records": mc.ROWS, "location": LOCATION, "lookalikes": LOOKALIKES}
 PHRASINGS = (
     "Copy the table on sheet '{sheet}' of {workbook} into the Writer document {doc}, as a table placed right "
     "after the paragraph \"{lead}\".{columns}{rows}{order} Keep a header row and save the document in place as "
@@ -35,6 +40,19 @@ PHRASINGS = (
     "Using LibreOffice, take the rows of sheet '{sheet}' in {workbook} and insert them as a table in {doc}, just "
     "after the paragraph \"{lead}\".{columns}{rows}{order} Keep the headers as the first table row and save the "
     "document in place.",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please copy the data from {workbook.file} into {doc} as a table with a header row, right after "
+    "\"{lead}\".{columns}{rows}{order}",
+    "The report {doc} needs the figures from {workbook.file}: a table with headers after "
+    "\"{lead}\".{columns}{rows}{order}",
+    "Could you put the '{sheet}' sheet of {workbook.file} into {doc} as a table with headers, right after "
+    "\"{lead}\"?{columns}{rows}{order}",
+    "In {doc}, add a table right after \"{lead}\" with the data from {workbook.file}, headers first."
+    "{columns}{rows}{order}",
+    "I'd like the rows of {workbook.file} as a table with a header row in {doc}, placed after "
+    "\"{lead}\".{columns}{rows}{order}",
 )
 
 
@@ -122,7 +140,7 @@ def rubric(params: Params, target: Target, assets: list[Asset]) -> list[Check]:
     rows = _rows(layout, t.selection, params["order"])
     expected = [[mc.cell_value(r[c]) for c in t.selection.columns] for r in rows]
     return [Check("table", f"{t.doc} has, right after \"{t.lead}\", a table with the header "
-                           f"{t.header} and the {len(rows)} asked rows of {layout.filename}.",
+                           f"{t.header} and the {count(len(rows), 'asked row')} of {layout.filename}.",
                   "multi.docx_table", {"path": t.doc, "after": t.lead, "header": t.header, "rows": expected}),
             wc.text_kept(t.doc, assets), wc.chars_kept(t.doc, assets)]
 
@@ -156,9 +174,9 @@ def solve(params: Params, target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, mc.app_kit((mc.CALC, mc.WRITER), table={}),
+    NAME, mc.app_kit((mc.CALC, mc.WRITER), table=mc.passing(*AXES, renamed={"records": "rows"})),
     description="Copy a Calc table (all or stated columns, all rows or one category, optionally sorted) into a "
                 "Writer report as a table after a stated paragraph.",
     knobs={"columns": ("all", "subset"), "rows": ("all", "category"), "order": ("sheet", "asc", "desc")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=AXES,
 )

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
+from forge.axes import LOCATION, LOOKALIKES
 from forge.family import Attempt, Attempts, Goal, family
 from forge.model import HOME, Asset, Check
 from preparers.tree import FileSpec
@@ -25,6 +26,9 @@ STATS = {"sum": ("Total {col}", "the total (sum) of the '{col}' column"),
          "average": ("Average {col}", "the average of the '{col}' column"),
          "max": ("Highest {col}", "the largest value in the '{col}' column"),
          "count": ("Number of entries", "the number of data rows")}
+#: Difficulty axes (issue 15), honoured by the Calc kit's sample node: the workbook's rows, how deep it sits, and
+#: older copies of it beside it.
+AXES = {"rows": mc.ROWS, "location": LOCATION, "lookalikes": LOOKALIKES}
 PHRASINGS = (
     "Using the workbook {workbook} (sheet '{sheet}'), work out {what}{rows}. Then open {report} and replace TBD in "
     "the line starting '{label}' with that number. Save {report} in place{keep}.",
@@ -36,6 +40,17 @@ PHRASINGS = (
     "place of TBD on the line '{label} TBD'. Save it{keep}.",
     "In {report}, the line '{label} TBD' needs its figure: {what}{rows}, from the sheet '{sheet}' of {workbook}. "
     "Replace TBD with the number and save the file{keep}.",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "My report {report} still says TBD after '{label}'. Using {workbook.file}, put {what}{rows} there and save "
+    "it{keep}.",
+    "Could you use {workbook.file} to work out {what}{rows}, and put it in {report} where '{label}' says TBD? Save "
+    "it{keep}.",
+    "In {report}, replace the TBD after '{label}' with {what} in {workbook.file}{rows}; save the report{keep}.",
+    "Please put {what} in {workbook.file}{rows} into {report}, in place of TBD on the '{label}' line. Save it{keep}.",
+    "Please finish {report}: put {what} in {workbook.file}{rows} on the '{label}' line instead of TBD. Save "
+    "it{keep}.",
 )
 
 
@@ -149,9 +164,9 @@ def solve(params: Params, target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, mc.app_kit((mc.CALC, mc.WRITER, mc.OS), table={}),
+    NAME, mc.app_kit((mc.CALC, mc.WRITER, mc.OS), table=mc.passing(*AXES)),
     description="Compute a figure (sum, average, maximum, row count) from a Calc table, for all rows or one "
                 "category, and write it into a Writer report or a text file in place of TBD.",
     knobs={"target": ("docx", "txt"), "stat": tuple(STATS), "scope": ("all", "category")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=AXES,
 )

@@ -32,6 +32,14 @@ PHRASINGS = (
     "I need {what} bundled as {fmt_name}: save it as {archive} and leave the originals alone.",
     "Make {fmt_name} named {archive} that holds {what}, and nothing else. Do not remove the source files.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please pack {what} into {fmt_name} at {archive}, keeping the originals.",
+    "I need {fmt_name} of {what}, saved as {archive}.",
+    "Could you back up {what} as {archive} ({fmt_name})? Keep the originals.",
+    "Make {archive}, {fmt_name} with {what} in it and nothing else.",
+    "Back up {what}: create {fmt_name} at {archive} and leave the source files where they are.",
+)
 
 
 class Params(TypedDict):
@@ -54,7 +62,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     fmt, source = params["format"], params["source"]
     files = oc.Files(pool, rng)
     project = rng.choice(pool["projects"])
-    folder = oc.home(rng.choice((f"Documents/{project}", f"projects/{project}", f"work/{project}")))
+    folder = oc.place(oc.home(rng.choice((f"Documents/{project}", f"projects/{project}", f"work/{project}"))), params)
     ext = rng.choice(EXTS)
     spec = [files.new(folder, ext) for _ in range(rng.randint(3, 4))]
     spec += [files.new(folder, e) for e in rng.sample([e for e in EXTS if e != ext], rng.randint(2, 3))]
@@ -78,7 +86,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     facts = {"fmt_name": fmt_name, "archive": archive, "what": what}
     target = Target(archive, folder, members, fmt, source, [s.path for s in chosen],
                     [s.path for s in spec if s not in chosen])
-    return Goal(spec, facts, target)
+    return Goal(oc.dress(rng, params, pool, spec, folder, facts), facts, target)
 
 
 def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
@@ -88,7 +96,7 @@ def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
                     "fs.archive_contains", {"path": t.archive, "format": t.format, "members": sorted(t.members),
                                             "contents": t.members})
     names = oc.listing([s.path for s in tree], t.folder, recursive=True)
-    contents = {s.path[len(t.folder) + 1:]: oc.sha(s) for s in tree}
+    contents = {s.path[len(t.folder) + 1:]: oc.sha(s) for s in tree if s.path.startswith(t.folder + "/")}
     kept = oc.listing_check("originals", t.folder, names, f"{t.folder} still holds all its original files, "
                             "unchanged.", recursive=True, contents=contents)
     return [archive, kept]
@@ -128,5 +136,5 @@ WORKFLOW = family(
     NAME, oc.OS,
     description="Create a tar.gz, tar.bz2 or zip archive of stated files, of every file of a type, or of a folder.",
     knobs={"format": tuple(FORMATS), "source": ("files", "ext", "folder")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -29,6 +29,14 @@ PHRASINGS = (
     "{root} is cluttered. Get rid of {rule}, {where}, and keep everything else.",
     "Delete {rule}, {where}. Be careful not to remove any other file.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "{root} is cluttered. Please delete {rule}, {where}.",
+    "Could you get rid of {rule}, {where}? Keep everything else.",
+    "Clean out {rule}, {where}, and keep every other file.",
+    "I want {rule} removed, {where}. Nothing else should go.",
+    "Please tidy {root} by deleting {rule}, {where}.",
+)
 
 
 class Params(TypedDict):
@@ -77,7 +85,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     criterion, depth = params["criterion"], params["depth"]
     files = oc.Files(pool, rng)
     project = rng.choice(pool["projects"])
-    root = oc.home(rng.choice((f"projects/{project}", f"Documents/{project}", f"work/{project}")))
+    root = oc.place(oc.home(rng.choice((f"projects/{project}", f"Documents/{project}", f"work/{project}"))), params)
     subs = [f"{root}/{s}" for s in rng.sample(("drafts", "exports", "old", "logs", "assets"), 2)]
     arg = rng.choice(TEMP_EXTS)
     cutoff = dt.date(rng.choice((2023, 2024, 2025)), rng.randint(2, 11), rng.randint(1, 28))
@@ -100,7 +108,8 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     where = (f"in {root} and all of its subfolders" if depth == "recursive" else
              f"directly in {root} only (leave its subfolders alone)")
     facts = {"root": root, "rule": rule, "where": where}
-    return Goal(spec, facts, Target(root, delete, hits_all, near, criterion, depth))
+    return Goal(oc.dress(rng, params, pool, spec, root, facts), facts,
+                Target(root, delete, hits_all, near, criterion, depth))
 
 
 def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
@@ -141,5 +150,5 @@ WORKFLOW = family(
     NAME, oc.OS,
     description="Delete files by extension, backups (~, .bak), empty files, files dated before a day, or copies.",
     knobs={"criterion": ("ext", "backup", "empty", "dated", "copies"), "depth": ("flat", "recursive")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -39,6 +39,14 @@ PHRASINGS = (
     "I need a small change in {path}. {task} Keep all other lines and settings unchanged.",
     "Open {path} and make this change: {task_lc} Nothing else should change; save the file in place.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "In {path}, please {task_lc}",
+    "Could you edit {path} for me? {task}",
+    "One small change to {path}, please. {task}",
+    "{task} The file is {path}.",
+    "Please update {path}: {task_lc}",
+)
 
 
 class Params(TypedDict):
@@ -145,7 +153,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
         text = "\n".join(lines) + "\n"
         target = LineEdit(edit, path, text, lines, new_line, old_line)
     facts = {"path": path, "task": task, "task_lc": task[0].lower() + task[1:]}
-    return Goal([FileSpec(path, "text", text)], facts, target)
+    return Goal(oc.dress(rng, params, pool, [FileSpec(path, "text", text)], path, facts), facts, target)
 
 
 def _bashrc(rng: random.Random) -> list[str]:
@@ -262,9 +270,9 @@ def solve(target: Target) -> Attempts:
 
 
 WORKFLOW = family(
-    NAME, oc.OS,
+    NAME, oc.kit_without("location"),  # a config file stays where its app reads it
     description="Edit a config or text file: set or add a key, append, replace, comment out or delete a line.",
     knobs={"edit": ("ini_set", "conf_set", "env_set", "ini_add", "append_line", "replace_line", "comment_out",
                     "delete_line")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -26,6 +26,14 @@ PHRASINGS = (
     "Before I change anything, I want a backup. {task} Leave the source files as they are.",
     "Copy (not move) as follows. {task} Nothing in the source location should change.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "{task} Keep the originals where they are.",
+    "Please {task_lc}",
+    "I want a safety copy first: {task_lc}",
+    "Could you do this for me? {task} The originals stay where they are.",
+    "Quick favour: {task_lc} The source files must stay untouched.",
+)
 
 
 class Params(TypedDict):
@@ -44,7 +52,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     what = params["what"]
     files = oc.Files(pool, rng)
     project = rng.choice(pool["projects"])
-    folder = oc.home(rng.choice((f"Documents/{project}", f"projects/{project}", f"work/{project}")))
+    folder = oc.place(oc.home(rng.choice((f"Documents/{project}", f"projects/{project}", f"work/{project}"))), params)
     backup = oc.home(rng.choice(("Backups", f"Backups/{project}", "Documents/backup", "USB/backup")))
     exts = rng.sample(("pdf", "csv", "docx", "jpg", "txt", "xlsx"), 3)
     spec: list[FileSpec] = [files.new(folder, e) for e in exts for _ in range(2)]
@@ -74,7 +82,8 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
                 f"same files and subfolders as {folder}, not a folder inside it).")
     facts = {"task": task, "task_lc": task[0].lower() + task[1:]}
     dest = f"{backup}/{folder.rsplit('/', 1)[1]}-copy" if what == "folder" else backup
-    return Goal(spec, facts, Target(what, copies, folder, dest))
+    near = next(iter(copies)) if what == "file_bak" else folder  # the look-alikes sit beside what is copied
+    return Goal(oc.dress(rng, params, pool, spec, near, facts), facts, Target(what, copies, folder, dest))
 
 
 def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
@@ -127,5 +136,5 @@ WORKFLOW = family(
     NAME, oc.OS,
     description="Copy files: a .bak backup, a file or every file of a type into a folder, or a whole folder.",
     knobs={"what": ("file_bak", "file_to_folder", "ext_to_folder", "folder")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

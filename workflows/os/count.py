@@ -33,6 +33,14 @@ PHRASINGS = (
     "I need a quick check. {question} Create {out} containing {answer_form}.",
     "{question} Save {answer_form} to {out}, nothing else.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "{question} Put {answer_form} in {out}.",
+    "I'd like to know something: {question_lc} Write {answer_form} to {out}.",
+    "Can you find this out for me? {question} Save {answer_form} as {out}.",
+    "Please answer this in {out}, with {answer_form}: {question_lc}",
+    "{question} I need {answer_form} written into a new file {out}.",
+)
 
 
 class Params(TypedDict):
@@ -57,12 +65,12 @@ def _sortable(names: list[str]) -> bool:
     return len(set(loose)) == len(loose) and sorted(names) == [n for _, n in sorted(zip(loose, names, strict=True))]
 
 
-def _plan(query: str, files: oc.Files, rng: random.Random, pool: Mapping[str, Any]
+def _plan(query: str, files: oc.Files, rng: random.Random, pool: Mapping[str, Any], params: Mapping[str, Any]
           ) -> tuple[list[FileSpec], dict[str, Any], Answer | None, list[tuple[Answer, str]]]:
     """(tree, facts, answer, near-miss answers with why) for one query; the answer is None when the draw has no
     single answer (a tie, names whose orders disagree)."""
     project = rng.choice(pool["projects"])
-    folder = oc.home(rng.choice((f"Documents/{project}", f"projects/{project}", f"work/{project}")))
+    folder = oc.place(oc.home(rng.choice((f"Documents/{project}", f"projects/{project}", f"work/{project}"))), params)
     sub = f"{folder}/{rng.choice(('archive', 'older', 'extra', 'drafts'))}"
     ext = rng.choice(EXTS)
     if query in ("count_ext", "count_recursive"):
@@ -135,11 +143,12 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     query = params["query"]
     for _ in range(20):  # redraw until no stated path happens to reveal the answer (e.g. a date part "-12-")
         files = oc.Files(pool, rng)
-        spec, facts, answer, misses = _plan(query, files, rng, pool)
+        spec, facts, answer, misses = _plan(query, files, rng, pool, params)
         out = oc.home(f"{rng.choice(('Desktop', 'Documents'))}/{rng.choice(OUT_NAMES)}.txt")
         facts |= {"out": out, "question_lc": facts["question"][0].lower() + facts["question"][1:]}
         if answer is not None and _no_leak(facts, answer) and all(wrong != answer for wrong, _ in misses):
-            return Goal(spec, facts, Target(out, answer, misses))
+            folder = spec[0].path.rsplit("/", 1)[0]  # every query's first file is in the asked folder
+            return Goal(oc.dress(rng, params, pool, spec, folder, facts), facts, Target(out, answer, misses))
     raise ValueError(f"{NAME}: every draw states the answer {answer!r}")
 
 
@@ -163,5 +172,5 @@ WORKFLOW = family(
     description="Count files or lines, or list file names, and write the answer into a stated file.",
     knobs={"query": ("count_ext", "count_recursive", "count_lines", "count_matching", "total_lines", "list_names",
                      "list_ext", "largest")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -28,6 +28,14 @@ PHRASINGS = (
     "There is an archive at {archive}. {task} Leave the archive in place when you are done.",
     "Extract from {archive} as follows. {task} Do not remove or rename the archive.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "I downloaded {archive}. {task}",
+    "Please unpack {archive}: {task_lc}",
+    "Could you open up {archive} for me? {task} Keep the archive.",
+    "There's an archive at {archive}. {task}",
+    "{archive} has files I need. {task}",
+)
 
 
 class Params(TypedDict):
@@ -52,7 +60,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     fmt, mode = params["format"], params["mode"]
     files = oc.Files(pool, rng)
     project = rng.choice(pool["projects"])
-    here = oc.home(rng.choice(("Downloads", "Desktop", "Downloads/shared")))
+    here = oc.place(oc.home(rng.choice(("Downloads", "Desktop", "Downloads/shared"))), params)
     sub = rng.choice(("images", "data", "notes", "extras", "raw"))
     exts = rng.sample(("pdf", "csv", "jpg", "txt", "docx", "png", "md"), 4)
     members = [files.content(f"{files.stem(e)}.{e}") for e in exts]
@@ -75,7 +83,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
                 f"{example.path} ends up as {dest}/{example.path}.")
     facts = {"archive": archive.path, "task": task, "task_lc": task[0].lower() + task[1:]}
     target = Target(archive.path, dest, [m.path for m in wanted], {m.path: oc.sha(m) for m in wanted})
-    return Goal(spec, facts, target)
+    return Goal(oc.dress(rng, params, pool, spec, archive.path, facts), facts, target)
 
 
 def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
@@ -125,5 +133,5 @@ WORKFLOW = family(
     NAME, oc.OS,
     description="Extract a zip, tar.gz or tar archive into a stated folder, beside itself, or only one member.",
     knobs={"format": tuple(FORMATS), "mode": ("new_folder", "beside", "one_file")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

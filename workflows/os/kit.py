@@ -5,15 +5,23 @@ contents, offline from `workflows.os.content`) -> its own `goal` node (arrange p
 `FileSpec`s, state the facts, fix the target) -> the shared `prepare` node (tree -> assets) -> the shared
 `instruction` node -> its `rubric` and `solve` nodes. `Files` turns pool items into files whose content fits
 their extension, with names unique in their folder; `sha` and `listing` help rubrics compare folders.
+
+Difficulty axes (`AXES`): a goal moves its working folder down with `place` (`location`) and ends with `dress`,
+which adds older copies of the working folder or file beside it (`lookalikes`: a task done on a copy instead
+fails the family's own checks) and files in folders the task never touches until the tree holds the `files`
+level's count. Neither draws a random number at the default levels, so seed packages keep their bytes.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
+from forge.axes import LOCATION, LOOKALIKES, deepen, pick, span
 from forge.dag import Node, NodeContext, llm_node, node
 from forge.family import AppKit
 from forge.ids import digest
@@ -187,4 +195,92 @@ def source_nodes() -> tuple[Node, ...]:
     return (sample, content)
 
 
-OS = AppKit(apps=(APP,), source=source_nodes, state="tree", prepare=prepare, instruction=instruction)
+# --- difficulty axes (issue 15): the first level of each is today's tree, drawn with the same rng calls -------
+
+AXES: dict[str, tuple[Any, ...]] = {
+    "files": ("5-30", "40-60", "80-120"),  # how many files the whole tree holds (today's trees hold 5-30)
+    "location": LOCATION,  # how deep the working folder sits (forge.axes.deepen)
+    "lookalikes": LOOKALIKES,  # older copies of the working folder (or file) beside it
+}
+#: Where the `files` axis puts the files nobody asked about: folders no family works in (each family's paths
+#: are also kept clear of them, see `_clear`), in a person's usual places.
+BYSTANDER_ROOTS = ("Documents/old-projects", "Documents/receipts", "Documents/letters", "Pictures/phone-backup",
+                   "Music/playlists", "Videos/clips", "work/handover", "projects/archive-2021", "Downloads/installers",
+                   "Desktop/to-sort")
+#: Types whose pool lists are long (documents, photos, tracks): 120 files never run out of fresh names.
+_BYSTANDER_EXTS = ("pdf", "txt", "docx", "md", "jpg", "png", "jpeg", "gif", "mp3", "wav", "csv")
+_PATH = re.compile(r"/home/user/[^\s'\",;()]+")
+
+
+def place(folder: str, params: Mapping[str, Any]) -> str:
+    """The working `folder` moved down by the skill's `location` level (no random draw: every level draws the
+    same numbers, so the default keeps today's packages)."""
+    return deepen(folder, pick(params, "location", AXES))
+
+
+def _related(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
+
+
+def _look_alike_name(name: str, i: int) -> str:
+    """'notes (old).txt', 'notes (old 2).txt'; 'site.tar.gz' -> 'site (old).tar.gz'; '.env' -> '.env (old)'."""
+    stem, dot, ext = name.partition(".") if "." in name.lstrip(".") else (name, "", "")
+    if not stem:  # a dot file
+        stem, dot, ext = name, "", ""
+    return ("{} (old){}", "{} (old 2){}")[i].format(stem, dot + ext)
+
+
+def _look_alikes(spec: list[FileSpec], near: str, count: int) -> list[FileSpec]:
+    """`count` older copies of `near`: beside a file, copies of it; beside a folder, sibling folders holding
+    copies of its files (same names and bytes: what `cp -r` left behind last month)."""
+    parent, name = near.rsplit("/", 1)
+    own = next((s for s in spec if s.path == near), None)
+    if own is not None:
+        return [replace(own, path=f"{parent}/{_look_alike_name(name, i)}") for i in range(count)]
+    inside = [s for s in spec if s.path.startswith(near + "/")]
+    return [replace(s, path=f"{parent}/{_look_alike_name(name, i)}{s.path[len(near):]}")
+            for i in range(count) for s in inside]
+
+
+def _clear(spec: list[FileSpec], facts: Mapping[str, Any]) -> list[str]:
+    """The bystander roots that share no folder with the task: none is, holds or sits in a folder of the tree or a
+    path the instruction states (so no check's scope reaches a bystander). A file directly in the home (.bashrc)
+    keeps nothing clear: no check lists the home itself."""
+    busy = {s.path.rsplit("/", 1)[0] for s in spec} - {HOME}
+    busy |= {m.rstrip(".") for v in facts.values() if isinstance(v, str) for m in _PATH.findall(v)}
+    return [root for root in BYSTANDER_ROOTS if not any(_related(home(root), b) for b in busy)]
+
+
+def dress(rng: random.Random, params: Mapping[str, Any], pool: Mapping[str, Any], spec: list[FileSpec],
+          near: str, facts: Mapping[str, Any]) -> list[FileSpec]:
+    """`spec` plus what the skill's `lookalikes` and `files` levels add: older copies of `near` (the working
+    folder, or the one file the task edits) beside it, then files in folders the task never touches until the
+    tree holds the `files` level's count. At the default levels `spec` itself, with no random draw."""
+    copies = int(pick(params, "lookalikes", AXES))
+    out = [*spec, *_look_alikes(spec, near, copies)] if copies else list(spec)
+    if pick(params, "files", AXES) == AXES["files"][0]:
+        return out
+    low, high = span(pick(params, "files", AXES))
+    want = rng.randint(low, high) - len(out)
+    roots = _clear(out, facts)
+    if want <= 0 or not roots:
+        return out
+    roots = rng.sample(roots, min(len(roots), 4))
+    files = Files(pool, rng)
+    folders = [home(r) for r in roots] + [f"{home(r)}/{rng.choice(('2022', 'old', 'misc', 'keep'))}" for r in roots]
+    for i in range(want):
+        try:
+            out.append(files.new(folders[i % len(folders)], rng.choice(_BYSTANDER_EXTS)))
+        except ValueError:  # a model's small pool has no fresh names left: the tree stays a little smaller
+            break
+    return out
+
+
+def kit_without(*axes: str) -> AppKit:
+    """The OS kit minus `axes`: for a family whose goal cannot follow them (a config file lives where its app
+    reads it, so `location` cannot move it)."""
+    return replace(OS, axes={k: v for k, v in AXES.items() if k not in axes})
+
+
+#: The OS app kit: families built with `forge.family.family(NAME, OS, ...)`.
+OS = AppKit(apps=(APP,), source=source_nodes, state="tree", prepare=prepare, instruction=instruction, axes=AXES)

@@ -33,6 +33,14 @@ PHRASINGS = (
     "content. {keep}{case}",
     "I need {src} sorted by file extension. {moves} Don't change the files themselves. {keep}{case}",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "{src} is a mess. {moves}{case}",
+    "Please tidy up {src}: {moves_lc}{case}",
+    "Sort {src} by file type. {moves}{case}",
+    "I'd like {src} organized. {moves} {keep}{case}",
+    "Help me clean up {src}. {moves}{case}",
+)
 
 
 class Params(TypedDict):
@@ -62,7 +70,7 @@ def _dest_for(ext: str, pool: Mapping[str, Any], rng: random.Random) -> str:
 
 def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[list[FileSpec], Target]:
     files = oc.Files(pool, rng)
-    src = oc.home(rng.choice(SOURCES))
+    src = oc.place(oc.home(rng.choice(SOURCES)), params)
     mapping, mixed = params["mapping"], params["case"] == "mixed"
     groups: list[tuple[str, ...]]
     if mapping == "one_ext":
@@ -105,7 +113,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     keep = f"No file should be left loose in {src}." if mapping == "by_ext" else \
         f"Files of any other type stay in {src}."
     facts = {"src": src, "moves": what[0].upper() + what[1:], "moves_lc": what, "keep": keep, "case": case}
-    return Goal(spec, facts, Target(src, moves, dests))
+    return Goal(oc.dress(rng, params, pool, spec, src, facts), facts, Target(src, moves, dests))
 
 
 def _family(ext: str) -> str:
@@ -162,5 +170,5 @@ WORKFLOW = family(
     description="Move files by extension from a messy folder into stated (new or existing) folders.",
     knobs={"mapping": ("one_ext", "two_exts", "ext_group", "by_ext"), "dest": ("new", "existing"),
            "case": ("exact", "mixed")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

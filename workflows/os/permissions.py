@@ -49,6 +49,14 @@ PHRASINGS = (
     "Set up {what} properly: {it} should be {how}. Other entries of {folder} keep their current modes.",
     "Fix the file permissions in {folder}. {Target} Make {it} {how}, and leave the rest of the folder alone.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please make {what} {how}.",
+    "{Target} Could you make {it} {how}?",
+    "I need {what} to be {how}; leave everything else in {folder} as it is.",
+    "Can you fix the permissions so {what} {is_are} {how}?",
+    "{Target} Set things up so {it_is} {how}.",
+)
 
 
 class Params(TypedDict):
@@ -70,8 +78,9 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     project = rng.choice(pool["projects"])
     mode, how, _ = TARGETS[kind]
     ext = rng.choice(EXTS[kind])
-    folder = oc.home(rng.choice(("bin", "scripts", f"projects/{project}/bin")) if ext == "sh" else
-                     rng.choice((f"Documents/{project}", "Documents/private", f"work/{project}/records")))
+    folder = oc.place(oc.home(rng.choice(("bin", "scripts", f"projects/{project}/bin")) if ext == "sh" else
+                              rng.choice((f"Documents/{project}", "Documents/private", f"work/{project}/records"))),
+                      params)
     spec: list[FileSpec] = []
     if kind == "dir_700":
         subs = [f"{folder}/{s}" for s in rng.sample(("clients", "contracts", "payroll", "medical", "taxes",
@@ -97,7 +106,8 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
         target = f"This concerns every .{ext} file in {folder}, and only those."
     facts = {"what": what, "it": it, "it_is": "it is" if scope == "one" else "each of them is", "is_are": is_are,
              "how": how, "folder": folder, "Target": target}
-    return Goal(spec, facts, Target(folder, {p: mode for p in targets}, kind, scope))
+    return Goal(oc.dress(rng, params, pool, spec, folder, facts), facts,
+                Target(folder, {p: mode for p in targets}, kind, scope))
 
 
 def _folder_modes(spec: list[FileSpec], folder: str, changed: Mapping[str, str]) -> dict[str, str]:
@@ -161,5 +171,5 @@ WORKFLOW = family(
     NAME, oc.OS,
     description="Set permission bits: executable scripts, private (600/700), read-only (444), 640 or 755 modes.",
     knobs={"target": tuple(TARGETS), "scope": ("one", "all_ext")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

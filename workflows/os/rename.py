@@ -30,6 +30,14 @@ PHRASINGS = (
     "Use the terminal (or the file manager) to rename {which}. {how} The files stay in {folder}.",
     "The names of the files in {folder} need fixing. {how} Do this for {which_short}, nothing else.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please rename {which}: {how_lc}",
+    "The names of {which} need fixing: {how_lc}",
+    "Could you rename {which}? {how}",
+    "I want {which} renamed. {how} Leave the files where they are.",
+    "Rename {which}, please. {how}",
+)
 
 
 class Params(TypedDict):
@@ -120,8 +128,8 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
         arg = {"prefix": f"{project}_", "suffix": rng.choice(SUFFIXES), "replace": "|".join(rng.choice(WORDS)),
                "date_prefix": f"{rng.randint(2023, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
                "lowercase": "", "spaces": ""}[pattern]
-    folder = oc.home(rng.choice((f"Documents/{project}", f"work/{project}", f"Pictures/{project}"
-                                 if ext in oc.IMAGE_EXTS else f"Documents/{project}/files")))
+    folder = oc.place(oc.home(rng.choice((f"Documents/{project}", f"work/{project}", f"Pictures/{project}"
+                                          if ext in oc.IMAGE_EXTS else f"Documents/{project}/files"))), params)
     targets = _names(pattern, arg, files, rng, ext, rng.randint(4, 6))
     others = []
     if scope == "ext":
@@ -149,14 +157,15 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     facts = {"folder": folder, "which": which, "which_short": which_short, "how": how[0].upper() + how[1:],
              "how_lc": how}
     renames = {f"{folder}/{n}": f"{folder}/{rule(n)}" for n in targets if rule(n) != n}
-    return Goal(spec, facts, Target(folder, renames, [f"{folder}/{n}" for n in others], pattern, arg))
+    return Goal(oc.dress(rng, params, pool, spec, folder, facts), facts,
+                Target(folder, renames, [f"{folder}/{n}" for n in others], pattern, arg))
 
 
 def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
     t = target
     after = {t.renames.get(s.path, s.path): s for s in tree}
     names = oc.listing(after, t.folder)
-    contents = {p.rsplit("/", 1)[1]: oc.sha(s) for p, s in after.items()}
+    contents = {p.rsplit("/", 1)[1]: oc.sha(s) for p, s in after.items() if p.rsplit("/", 1)[0] == t.folder}
     return [oc.listing_check("renamed", t.folder, names, f"{t.folder} holds exactly {oc.quote_list(names)}, each "
                              "with its original content.", contents=contents)]
 
@@ -188,5 +197,5 @@ WORKFLOW = family(
     description="Batch-rename files by a stated rule (prefix, suffix, replace, lower case, spaces, date, extension).",
     knobs={"pattern": ("prefix", "suffix", "replace", "lowercase", "spaces", "date_prefix", "extension"),
            "scope": ("all", "ext")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -26,6 +26,14 @@ PHRASINGS = (
     "I want quick access to the {kind} {target}: add a symbolic link to it at {link}. {note}",
     "Set up {link} as a soft link to {target}. {note}",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please create a symlink at {link} that points to {target}. {note}",
+    "I'd like a shortcut to the {kind} {target} at {link}, as a real symbolic link.",
+    "Could you link {link} to the {kind} {target} with a symbolic link? {note}",
+    "Make {link} a soft link to {target}, leaving the original {kind} in place.",
+    "I keep needing {target}. Add a symbolic link to it at {link}.",
+)
 
 
 class Params(TypedDict):
@@ -47,7 +55,8 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     files = oc.Files(pool, rng)
     project, other = rng.sample(pool["projects"], 2)
     if kind == "file":
-        folder = oc.home(rng.choice((f"Documents/{project}", f"projects/{project}/reports", f"work/{project}")))
+        folder = oc.place(oc.home(rng.choice((f"Documents/{project}", f"projects/{project}/reports",
+                                              f"work/{project}"))), params)
         ext = rng.choice(("pdf", "docx", "xlsx", "csv", "md"))
         stem = files.stem(ext)
         target = files.content(f"{folder}/{stem}_v3.{ext}")
@@ -56,7 +65,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
         target_path, sibling_path = target.path, sibling.path
         link_name = {"desktop": target.name, "renamed": f"latest.{ext}", "other_folder": f"{stem}.{ext}"}[place]
     else:
-        base = oc.home(rng.choice((f"projects/{project}", f"Documents/{project}")))
+        base = oc.place(oc.home(rng.choice((f"projects/{project}", f"Documents/{project}"))), params)
         name = rng.choice(("data", "assets", "exports", "shared"))
         target_path, sibling_path = f"{base}/{name}", f"{base}/{name}_old"
         spec = [files.new(target_path, rng.choice(("csv", "jpg", "pdf"))) for _ in range(3)]
@@ -72,7 +81,8 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     note = f"Leave the {noun} {target_path} itself where it is, unchanged."
     facts = {"link": link, "target": target_path, "kind": noun, "note": note}
     stored = target_path.rsplit("/", 1)[1] if place == "renamed" else target_path  # relative when side by side
-    return Goal(spec, facts, Target(link, target_path, stored, sibling_path, kind))
+    return Goal(oc.dress(rng, params, pool, spec, target_path, facts), facts,
+                Target(link, target_path, stored, sibling_path, kind))
 
 
 def rubric(tree: list[FileSpec], target: Target) -> list[Check]:
@@ -105,5 +115,5 @@ WORKFLOW = family(
     NAME, oc.OS,
     description="Create a symbolic link to a file or folder on the Desktop, under a new name, or in another folder.",
     knobs={"target_kind": ("file", "folder"), "place": ("desktop", "renamed", "other_folder")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -24,6 +24,14 @@ PHRASINGS = (
     "Using Thunderbird, add {new} to the Personal Address Book: {who}. Keep the spelling of the names, "
     "including any accents or hyphens.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please add {who} to my Personal Address Book in Thunderbird.",
+    "I just met {who}. Could you save {them} as {new} in Thunderbird's Personal Address Book?",
+    "Save {who} in my Thunderbird contacts (Personal Address Book), spelled exactly like that.",
+    "Can you put {who} into the Personal Address Book in Thunderbird?",
+    "I need {who} in my Personal Address Book in Thunderbird, names spelled as written.",
+)
 NAMES = {
     "plain": (("Laura", "Bennett"), ("Marcus", "Webb"), ("Julia", "Hartmann"), ("Ethan", "Brooks"), ("Nora", "Quinn"),
               ("Adrian", "Cole"), ("Rosa", "Lindgren"), ("Caleb", "Foster"), ("Alice", "Mercer"), ("Tobias", "Grant")),
@@ -135,5 +143,5 @@ WORKFLOW = family(
     NAME, tc.TB,
     description="Add people (display name and email) to Thunderbird's Personal Address Book.",
     knobs={"count": (1, 2), "name_kind": ("plain", "accented", "hyphenated")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -7,6 +7,10 @@ alerts, friends, reports). Several streams repeat (two or more messages from one
 a word), one stream is a recurring document (same attachment file name each time, in the plan's format;
 the latest issue carries a second attachment), and the oldest messages come before a gap of several
 days — so every family finds a sender, a subject word and a date that split the mailbox cleanly.
+
+What a reader checks holds (issue 16): a "week N" subject names the week its Date header reports on, a monthly
+issue the month; an attachment's dates are on or before its mail's; bodies are sentences a sender writes. The
+`content` verifier stage (verifiers/content.py) rejects a mailbox where they do not.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from forge.dag import Sketch
@@ -49,7 +54,7 @@ _MESSAGE = MAILBOX_SCHEMA["properties"]["messages"]["items"]
 #: What a model is asked to write: the human mail only (sender, subject, body), in order.
 HUMAN_MAIL_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["messages"],
-    "properties": {"messages": {"type": "array", "minItems": 1, "maxItems": 12, "items": {
+    "properties": {"messages": {"type": "array", "minItems": 1, "maxItems": 30, "items": {
         "type": "object", "additionalProperties": False, "required": list(_HUMAN_FIELDS),
         "properties": {key: _MESSAGE["properties"][key] for key in _HUMAN_FIELDS}}}},
 }
@@ -79,6 +84,8 @@ LAST = ("Fischer", "Okafor", "Lindqvist", "Moreau", "Tanaka", "Brennan", "Haddad
 FRIEND_DOMAINS = ("gmail.com", "outlook.com", "proton.me", "fastmail.com", "yahoo.com")
 CITIES = ("Lisbon", "Copenhagen", "Montreal", "Kyoto", "Edinburgh", "Valencia", "Vienna", "Oslo", "Porto", "Seattle",
           "Krakow", "Dublin", "Milan", "Singapore", "Austin")
+#: The `noise` axis level -> how many look-alike senders and extra earlier document issues the mailbox gets.
+NOISE = {"none": 0, "some": 1, "many": 2}
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 
@@ -163,29 +170,41 @@ def _mail_invoice(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
     amount = round(rng.uniform(40, 2400), 2)
     code = f"{stream['prefix']}-{num}"
     subject = rng.choice(("Invoice {c} for {m}", "Your {v} invoice {c} ({m})", "{m} invoice {c} is ready"))
-    body = (f"Hello {ctx['first']},\n\nPlease find attached invoice {code} for {stream['service']} in {month}.\n"
+    body = (f"Hello {ctx['first']},\n\nYour invoice {code} for {stream['service']} in {month} is ready in your "
+            "account.\n"
             f"Amount due: EUR {amount:,.2f}\nDue date: 30 days from the invoice date.\n\n"
             f"Thank you for your business,\n{stream['name']}\n")
     return {"subject": subject.format(c=code, m=month, v=stream["name"].split()[0]), "body": body, "attachments": []}
 
 
-COLLEAGUE_SUBJECTS = (
-    "Sprint {n} review notes", "Draft agenda for Thursday's planning", "Q{q} roadmap: comments by Friday",
-    "Standup moved to 10:30 tomorrow", "Release {v} checklist", "Customer interview summary",
-    "Budget numbers for the offsite", "Hiring loop feedback", "Design review: new settings page",
-    "Retro action items", "Vendor shortlist for the analytics tool", "Coverage while I'm out next week",
-)
+#: A colleague's subject -> the sentence their mail opens with (same slots).
+COLLEAGUE_OPENINGS = {
+    "Sprint {n} review notes": "Here are my notes from the sprint {n} review.",
+    "Draft agenda for Thursday's planning": "I put together a draft agenda for Thursday's planning session.",
+    "Q{q} roadmap: comments by Friday": "Could you add your comments to the Q{q} roadmap by Friday?",
+    "Standup moved to 10:30 tomorrow": "Heads-up: tomorrow's standup moves to 10:30.",
+    "Release {v} checklist": "The checklist for release {v} is ready for a second pair of eyes.",
+    "Customer interview summary": "I wrote up a summary of this week's customer interview.",
+    "Budget numbers for the offsite": "I have the first budget numbers for the offsite.",
+    "Hiring loop feedback": "Thanks for joining the hiring loop; here is where the feedback stands.",
+    "Design review: new settings page": "Thanks for reviewing the designs for the new settings page.",
+    "Retro action items": "Here are the action items we agreed on in the retro.",
+    "Vendor shortlist for the analytics tool": "I narrowed the vendor shortlist for the analytics tool down to three.",
+    "Coverage while I'm out next week": "I'm out next week, so here is who covers what while I'm away.",
+}
+COLLEAGUE_SUBJECTS = tuple(COLLEAGUE_OPENINGS)
 
 
 def _mail_colleague(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
-    subject = rng.choice([s for s in COLLEAGUE_SUBJECTS if s not in stream.setdefault("used", [])])
-    stream["used"].append(subject)
-    subject = subject.format(n=rng.randint(8, 40), q=rng.randint(1, 4), v=f"{rng.randint(2, 6)}.{rng.randint(0, 9)}")
+    template = rng.choice([s for s in COLLEAGUE_SUBJECTS if s not in stream.setdefault("used", [])])
+    stream["used"].append(template)
+    slots = {"n": rng.randint(8, 40), "q": rng.randint(1, 4), "v": f"{rng.randint(2, 6)}.{rng.randint(0, 9)}"}
+    subject = template.format(**slots)
     points = rng.sample(("the API rate limits", "the onboarding flow", "our Q3 targets", "the migration plan",
                          "the support backlog", "the pricing experiment", "test coverage", "the launch email"), 2)
-    body = (f"Hi {ctx['first']},\n\nQuick update on {subject.lower()}. We agreed to revisit {points[0]} and I will "
-            f"follow up on {points[1]} before the end of the week.\n\nLet me know if I missed anything.\n\n"
-            f"Thanks,\n{stream['name'].split()[0]}\n")
+    body = (f"Hi {ctx['first']},\n\n{COLLEAGUE_OPENINGS[template].format(**slots)} We agreed to revisit "
+            f"{points[0]}, and I will follow up on {points[1]} before the end of the week.\n\n"
+            f"Let me know if I missed anything.\n\nThanks,\n{stream['name'].split()[0]}\n")
     return {"subject": subject, "body": body, "attachments": []}
 
 
@@ -228,7 +247,9 @@ def _mail_shipping(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
     order = stream.setdefault("order", f"{rng.randint(100, 999)}-{rng.randint(1000000, 9999999)}")
     subject = (f"Your order {order} has shipped", f"Out for delivery: order {order}",
                f"Delivered: order {order}")[i % 3]
-    body = (f"Hi {ctx['first']},\n\n{subject}. Tracking number PP{rng.randint(10 ** 9, 10 ** 10 - 1)}.\n"
+    opening = (f"Your order {order} has shipped.", f"Your order {order} is out for delivery today.",
+               f"Your order {order} was delivered.")[i % 3]
+    body = (f"Hi {ctx['first']},\n\n{opening} Tracking number PP{rng.randint(10 ** 9, 10 ** 10 - 1)}.\n"
             "You can follow the parcel in the ParcelPoint app.\n")
     return {"subject": subject, "body": body, "attachments": []}
 
@@ -245,7 +266,9 @@ def _mail_people(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
 def _mail_event(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
     subject = (f"Your ticket for {stream['name']}", f"{stream['name']}: speaker lineup announced",
                f"{stream['name']} starts tomorrow")[i % 3]
-    body = (f"Hello {ctx['first']},\n\n{subject}. Doors open at 09:00 at the {rng.choice(CITIES)} Congress Centre.\n"
+    opening = (f"Here is your ticket for {stream['name']}.", f"The speaker lineup for {stream['name']} is out.",
+               f"{stream['name']} starts tomorrow.")[i % 3]
+    body = (f"Hello {ctx['first']},\n\n{opening} Doors open at 09:00 at the {rng.choice(CITIES)} Congress Centre.\n"
             "Bring the QR code from your ticket.\n\nSee you there!\n")
     return {"subject": subject, "body": body, "attachments": []}
 
@@ -253,17 +276,32 @@ def _mail_event(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
 def _mail_security(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
     subject = rng.choice(("New sign-in from Firefox on Linux", "Your password was changed",
                           "A new device was added to your account"))
-    body = (f"Hi {ctx['first']},\n\n{subject} on {stream['service']}. If this was you, no action is needed.\n"
+    service = stream["service"]
+    opening = {"New sign-in from Firefox on Linux": f"Someone signed in to your {service} account from Firefox on "
+                                                    "Linux.",
+               "Your password was changed": f"The password of your {service} account was changed.",
+               "A new device was added to your account": f"A new device was added to your {service} account.",
+               }[subject]
+    body = (f"Hi {ctx['first']},\n\n{opening} If this was you, no action is needed.\n"
             "If not, reset your password right away.\n")
     return {"subject": subject, "body": body, "attachments": []}
 
 
+#: A friend's subject -> the sentence their mail opens with.
+FRIEND_OPENINGS = {
+    "Dinner on Saturday?": "Are you free for dinner on Saturday? I found a new place near the river.",
+    "Photos from the hike": "I finally sorted the photos from the hike, and the ones from the ridge came out great.",
+    "Book club: next pick": "It's your turn to choose the next book for the book club.",
+    "Are you around this weekend?": "Are you around this weekend? It would be great to catch up.",
+    "Concert tickets": "I managed to get two tickets for the concert next month. Do you want to come?",
+    "Recipe you asked for": "Here is the recipe you asked for; it takes about an hour.",
+}
+
+
 def _mail_friend(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
-    subject = rng.choice([s for s in ("Dinner on Saturday?", "Photos from the hike", "Book club: next pick",
-                                      "Are you around this weekend?", "Concert tickets", "Recipe you asked for")
-                          if s not in stream.setdefault("used", [])])
+    subject = rng.choice([s for s in FRIEND_OPENINGS if s not in stream.setdefault("used", [])])
     stream["used"].append(subject)
-    body = (f"Hey {ctx['first']},\n\n{subject} Let me know what you think - "
+    body = (f"Hey {ctx['first']},\n\n{FRIEND_OPENINGS[subject]} Let me know what you think - "
             f"{rng.choice(('no rush', 'talk soon', 'miss you', 'say hi to everyone'))}!\n\n"
             f"{stream['name'].split()[0]}\n")
     return {"subject": subject, "body": body, "attachments": []}
@@ -271,48 +309,135 @@ def _mail_friend(rng: random.Random, ctx: Ctx, stream: Ctx, i: int) -> Mail:
 
 # --- the recurring document stream (attachment in the plan's format) -----------------------------------------
 
+@dataclass(frozen=True)
+class Doc:
+    """A recurring document: who sends it, its attachment, and how an issue is labelled and worded.
+
+    `period` is "week" (a week-N subject names the ISO week the issue reports on, `lag` days before it is sent, so
+    it always matches the Date header) or "month" (issues go out a calendar month apart; the label is the month
+    `lag` months before the send date: a statement for the month just ended, the notes of this month's meeting).
+    `body` is what the sender writes: `{first}`, `{label}`, `{file}`."""
+
+    name: str
+    address: str
+    filename: str
+    subject: str
+    kind: str
+    period: str
+    lag: int
+    body: str
+    second: tuple[str, str]  # the file name and format of the latest issue's second attachment
+
+
 DOCS = {
-    "pdf": (("Accounts Payable", "ap@{vendor}", "statement.pdf", "Monthly statement {m}", "statement"),
-            ("Greenfield Insurance", "policies@greenfieldins.com", "policy_summary.pdf", "Your policy documents ({m})",
-             "policy")),
-    "csv": (("Sales Reports", "reports@{domain}", "sales_export.csv", "Weekly sales export, week {w}", "sales"),
-            ("Analytics Bot", "analytics@{domain}", "traffic_report.csv", "Website traffic report, week {w}",
-             "traffic")),
-    "txt": (("Meeting Notes", "notes@{domain}", "meeting_notes.txt", "Notes from the {m} planning meeting", "notes"),
-            ("Build Server", "ci@{domain}", "build_log.txt", "Nightly build report, week {w}", "build")),
+    "pdf": (Doc("Accounts Payable", "ap@{vendor}", "statement.pdf", "Monthly statement {label}", "statement",
+                "month", 1, "Your statement for {label} is attached ({file}). Please check it against your records "
+                "and reply to this message if anything looks off.", ("terms.txt", "txt")),
+            Doc("Greenfield Insurance", "policies@greenfieldins.com", "policy_summary.pdf",
+                "Your policy documents ({label})", "policy", "month", 0,
+                "Attached you will find the summary of your policy for {label} ({file}). Keep it with your records; "
+                "no action is needed on your side.", ("terms.txt", "txt"))),
+    "csv": (Doc("Sales Reports", "reports@{domain}", "sales_export.csv", "Weekly sales export, week {label}", "sales",
+                "week", 3, "Here is the sales export for week {label}, attached as {file}. Reply to this message if "
+                "any of the numbers look off.", ("summary.pdf", "pdf")),
+            Doc("Analytics Bot", "analytics@{domain}", "traffic_report.csv", "Website traffic report, week {label}",
+                "traffic", "week", 3, "The website traffic report for week {label} is attached ({file}). It covers "
+                "orders and revenue by channel.", ("summary.pdf", "pdf"))),
+    "txt": (Doc("Meeting Notes", "notes@{domain}", "meeting_notes.txt", "Notes from the {label} planning meeting",
+                "notes", "month", 0, "I have attached the notes from the {label} planning meeting ({file}). Please "
+                "check your action items before the next meeting.", ("action_items.csv", "csv")),
+            Doc("Build Server", "ci@{domain}", "build_log.txt", "Nightly build report, week {label}", "build", "week",
+                0, "The nightly builds of week {label} are summarised in the attached {file}. Failed builds are "
+                "listed first.", ("failed_tests.csv", "csv"))),
 }
-SECOND = {"pdf": ("terms.txt", "txt"), "csv": ("summary.pdf", "pdf"), "txt": ("action_items.csv", "csv")}
 
 
-def _doc_text(rng: random.Random, kind: str, fmt: str, label: str) -> str:
+def _doc_text(rng: random.Random, kind: str, fmt: str, period: str, issued: dt.date) -> str:
+    """An attachment's text about `period` ("week 14", "March"); every date in it (`issued`) is on or before the
+    day the mail carrying it is sent."""
+    if kind == "action_items":
+        items = rng.sample(("Confirm the venue", "Send the agenda", "Review the budget", "Update the roadmap",
+                            "Book the travel", "Draft the announcement", "Collect feedback"), 4)
+        return "item,owner,status\n" + "".join(f"{it},{rng.choice(FIRST)},{rng.choice(('open', 'done'))}\n"
+                                                for it in items)
+    if kind == "failed_tests":
+        tests = rng.sample(("test_login", "test_export_csv", "test_sync_retry", "test_invoice_total",
+                            "test_search_index", "test_upload_limit"), 3)
+        return "test,suite,seconds\n" + "".join(f"{t},{rng.choice(('unit', 'integration'))},{rng.randint(1, 90)}\n"
+                                                for t in tests)
     if fmt == "csv":
         rows = [f"{r},{rng.randint(5, 900)},{rng.randint(100, 99999) / 100:.2f}" for r in
                 rng.sample(("North", "South", "East", "West", "Online", "Retail", "Partners"), 5)]
         return "segment,orders,revenue\n" + "\n".join(rows) + "\n"
+    if fmt == "txt" and kind == "build":
+        lines = [f"#{rng.randint(1000, 9999)} {rng.choice(('main', 'release', 'nightly'))}: "
+                 f"{rng.choice(('passed', 'passed', 'passed', 'failed'))} in {rng.randint(4, 40)} min"
+                 for _ in range(5)]
+        return f"Nightly builds, {period}\n\n" + "\n".join(sorted(lines, key=lambda x: "failed" not in x)) + "\n"
+    if fmt == "txt" and kind == "terms":
+        return (f"Terms for {period}\n\nPayment is due within 30 days of the date of issue.\n"
+                "Questions: reply to the message this document came with.\n")
     if fmt == "txt":
         items = rng.sample(("Confirm the venue", "Send the agenda", "Review the budget", "Update the roadmap",
                             "Book the travel", "Draft the announcement", "Collect feedback"), 4)
-        return f"{label}\n\n" + "\n".join(f"- {it} ({rng.choice(FIRST)})" for it in items) + "\n"
-    lines = [f"Reference {rng.randint(10000, 99999)}", f"Period: {label}",
-             f"Balance: EUR {rng.randint(100, 90000) / 100:,.2f}", "Thank you for your business."]
-    return _pdf_lines(f"{kind.title()} - {label}", lines)
+        return f"Planning meeting, {period}\n\n" + "\n".join(f"- {it} ({rng.choice(FIRST)})" for it in items) + "\n"
+    if kind == "summary":  # the one-page summary beside the latest export
+        return _pdf_lines(f"Summary - {period}", [f"Prepared: {issued.isoformat()}",
+                                                   f"Orders: {rng.randint(400, 4000):,}",
+                                                   f"Revenue: EUR {rng.randint(10000, 900000) / 100:,.2f}",
+                                                   "Figures by segment are in the attached CSV export."])
+    lines = [f"Reference {rng.randint(10000, 99999)}", f"Period: {period}", f"Issued: {issued.isoformat()}",
+             f"{'Premium' if kind == 'policy' else 'Balance'}: EUR {rng.randint(100, 90000) / 100:,.2f}",
+             "Thank you for your business."]
+    return _pdf_lines(f"{kind.title()} - {period}", lines)
 
 
-def _doc_stream(rng: random.Random, ctx: Ctx, fmt: str, n: int, month0: int) -> list[Mail]:
-    name, addr, filename, subject, kind = rng.choice(DOCS[fmt])
-    addr = addr.format(domain=ctx["domain"], vendor=rng.choice(("fernbank.com", "ledgerline.com")))
-    week = rng.randint(5, 40)
+def _months_before(when: dt.datetime, months: int) -> dt.datetime:
+    index = when.year * 12 + when.month - 1 - months
+    return when.replace(year=index // 12, month=index % 12 + 1)
+
+
+def doc_dates(last: dt.datetime, earliest: dt.datetime, period: str, n: int) -> list[dt.datetime]:
+    """The send dates of `n` issues of a recurring document, the last one at `last` (moved later, to keep the
+    earliest issue on or after `earliest`): a week apart, or a calendar month apart on the same day (at most the
+    28th)."""
+    def issues(end: dt.datetime) -> list[dt.datetime]:
+        if period == "week":
+            return [end - dt.timedelta(days=7 * (n - 1 - i)) for i in range(n)]
+        end = end.replace(day=min(end.day, 28))
+        return [_months_before(end, n - 1 - i) for i in range(n)]
+
+    out = issues(last)
+    while out[0] < earliest:
+        last += dt.timedelta(days=1)
+        out = issues(last)
+    return out
+
+
+def doc_label(doc: Doc, sent: dt.datetime) -> str:
+    """What an issue sent at `sent` reports on: its ISO week number, or its month's name."""
+    if doc.period == "week":
+        return str((sent.date() - dt.timedelta(days=doc.lag)).isocalendar().week)
+    return MONTHS[_months_before(sent, doc.lag).month - 1]
+
+
+def _doc_stream(rng: random.Random, ctx: Ctx, doc: Doc, fmt: str, sent: list[dt.datetime]) -> list[Mail]:
+    """The issues of one recurring document, sent at `sent` (ascending); the latest carries a second attachment."""
+    addr = doc.address.format(domain=ctx["domain"], vendor=rng.choice(("fernbank.com", "ledgerline.com")))
     mails = []
-    for i in range(n):
-        label = MONTHS[(month0 + i) % 12] if "{m}" in subject else f"{week + i}"
-        att = [{"filename": filename, "format": fmt, "text": _doc_text(rng, kind, fmt, label)}]
-        if i == n - 1:
-            second, sfmt = SECOND[fmt]
-            att.append({"filename": second, "format": sfmt, "text": _doc_text(rng, "summary", sfmt, label)})
-        body = (f"Hello {ctx['first']},\n\nAttached is {filename} for {label}. "
-                "Reply to this message if anything looks off.\n\nRegards,\n" + name + "\n")
-        mails.append({"sender_name": name, "sender_email": addr, "subject": subject.format(m=label, w=label),
-                      "body": body, "kind": "document", "attachments": att})
+    for i, when in enumerate(sent):
+        label = doc_label(doc, when)
+        period = f"week {label}" if doc.period == "week" else label
+        issued = when.date() - dt.timedelta(days=rng.randint(0, 2))
+        att = [{"filename": doc.filename, "format": fmt, "text": _doc_text(rng, doc.kind, fmt, period, issued)}]
+        if i == len(sent) - 1:
+            second, sfmt = doc.second
+            att.append({"filename": second, "format": sfmt,
+                        "text": _doc_text(rng, second.partition(".")[0], sfmt, period, issued)})
+        body = (f"Hello {ctx['first']},\n\n" + doc.body.format(label=label, file=doc.filename)
+                + f"\n\nRegards,\n{doc.name}\n")
+        mails.append({"sender_name": doc.name, "sender_email": addr, "subject": doc.subject.format(label=label),
+                      "body": body, "kind": "document", "attachments": att, "date": when.isoformat()})
     return mails
 
 
@@ -321,8 +446,10 @@ def _doc_stream(rng: random.Random, ctx: Ctx, fmt: str, n: int, month0: int) -> 
 Factory = Callable[[random.Random, Ctx, Ctx, int], Mail]
 
 
-def _streams(rng: random.Random, ctx: Ctx) -> list[tuple[Ctx, Factory, int]]:
-    """(stream, factory, message count): repeating streams first, then one-off senders."""
+def _streams(rng: random.Random, ctx: Ctx, extra: int = 0) -> list[tuple[Ctx, Factory, int]]:
+    """(stream, factory, message count): repeating streams first, then one-off senders; with `extra`, more
+    senders until the streams hold at least that many messages (drawn after the others: the default mailbox
+    stays as it was)."""
     used: set[str] = {ctx["first"], ctx["last"]}
     out: list[tuple[Ctx, Factory, int]] = []
     name, addr, topic = _newsletter(rng, ctx)
@@ -350,13 +477,43 @@ def _streams(rng: random.Random, ctx: Ctx) -> list[tuple[Ctx, Factory, int]]:
         ({"name": "Account Security", "email": "no-reply@accounts.ledgerly.io", "service": "Ledgerly",
           "kind": "security"}, _mail_security, 1),
     ]
-    out += rng.sample(extras, rng.randint(2, 4))
+    chosen = rng.sample(extras, rng.randint(2, 4))
+    out += chosen
     for _ in range(rng.randint(1, 2)):
-        first, last = _person(rng, used)
-        domain = rng.choice(FRIEND_DOMAINS)
-        local = f"{_ascii(first)}.{_ascii(last).replace(chr(39), '')}"
-        out.append(({"name": f"{first} {last}", "email": f"{local}@{domain}", "kind": "personal"}, _mail_friend,
-                    rng.randint(1, 2)))
+        out.append(_friend(rng, used))
+    if extra:  # a bigger mailbox (the `messages` axis): the other one-off senders, more colleagues and friends
+        out += [e for e in extras if e not in chosen]
+        for _ in range(9):  # at most 9 more people: the name lists (20 last names) never run dry
+            if sum(count for _, _, count in out) >= extra:
+                break
+            out.append(_friend(rng, used) if rng.random() < 0.4 else _colleague(rng, ctx, used, 2))
+    return out
+
+
+def _friend(rng: random.Random, used: set[str]) -> tuple[Ctx, Factory, int]:
+    first, last = _person(rng, used)
+    domain = rng.choice(FRIEND_DOMAINS)
+    local = f"{_ascii(first)}.{_ascii(last).replace(chr(39), '')}"
+    stream = {"name": f"{first} {last}", "email": f"{local}@{domain}", "kind": "personal"}
+    return stream, _mail_friend, rng.randint(1, 2)
+
+
+def _colleague(rng: random.Random, ctx: Ctx, used: set[str], least: int = 1) -> tuple[Ctx, Factory, int]:
+    first, last = _person(rng, used)
+    return ({"name": f"{first} {last}", "email": f"{_ascii(_slug(first + ' ' + last))}@{ctx['domain']}",
+             "kind": "team"}, _mail_colleague, rng.randint(least, 3))
+
+
+def _look_alikes(rng: random.Random, streams: list[tuple[Ctx, Factory, int]], k: int) -> list[tuple[Ctx, Factory, int]]:
+    """`k` people who also write from a private address under the same name (a colleague from home, a friend from
+    a second account): a sender criterion on one address must leave the other's mail alone. No address contains
+    another, so a "From contains" rule still splits them."""
+    people = [s for s, _, _ in streams if s["kind"] in HUMAN_KINDS]
+    out: list[tuple[Ctx, Factory, int]] = []
+    for person in rng.sample(people, min(k, len(people))):
+        local = person["email"].partition("@")[0]
+        domain = rng.choice([d for d in FRIEND_DOMAINS if not person["email"].endswith("@" + d)])
+        out.append(({"name": person["name"], "email": f"{local}@{domain}", "kind": "personal"}, _mail_friend, 1))
     return out
 
 
@@ -378,22 +535,35 @@ def generate_mailbox(rng: random.Random, plan: Ctx) -> dict[str, Any]:
     ctx = {"first": plan["owner"]["first"], "last": plan["owner"]["last"], "email": plan["owner"]["email"],
            "domain": plan["domain"], "month0": dt.date.fromisoformat(plan["start"]).month - 1}
     mails: list[Mail] = []
-    for stream, factory, count in _streams(rng, ctx):
+    noise = NOISE[plan.get("noise", "none")]
+    streams = _streams(rng, ctx, plan["n_messages"] + 4 if "messages" in plan else 0)
+    twins = _look_alikes(rng, streams, noise) if noise else []
+    streams += twins
+    # the look-alikes and the people they look like are never cut when the mailbox is trimmed to size
+    named = {s["name"] for s, _, _ in twins}
+    for stream, factory, count in streams:
         for i in range(count):
             mail = factory(rng, ctx, stream, i)
             mails.append({"sender_name": stream["name"], "sender_email": stream["email"], "kind": stream["kind"],
                           **mail})
     order_in_stream = {id(m): i for i, m in enumerate(mails)}
     rng.shuffle(mails)
-    docs = _doc_stream(rng, ctx, plan["attachment_format"], 2, ctx["month0"])
-    mails = mails[: max(12, plan["n_messages"]) - len(docs)]
-    dates = _dates(rng, len(mails) + len(docs), plan)
-    # the two document issues land late in the window, the later one last but for a few messages
-    slots = sorted(rng.sample(range(len(dates) // 2, len(dates)), len(docs)))
-    order: list[Mail] = []
-    it = iter(mails)
-    for i in range(len(dates)):
-        order.append(docs[slots.index(i)] if i in slots else next(it))
+    n_docs = 2 + noise
+    kept = [m for m in mails if m["sender_name"] in named]
+    mails = [m for m in mails if m["sender_name"] not in named]
+    mails = mails[: max(12, plan["n_messages"]) - n_docs - len(kept)] + kept
+    if kept:
+        rng.shuffle(mails)
+    dates = _dates(rng, len(mails) + 1, plan)
+    # the latest document issue takes a date late in the window; the earlier ones go out a week or a month before
+    # it, after the gap that follows the oldest messages, and each names the week or month its date is in
+    fmt = plan["attachment_format"]
+    doc = rng.choice(DOCS[fmt])
+    last = dt.datetime.fromisoformat(dates.pop(rng.randrange(len(dates) // 2, len(dates))))
+    earliest = dt.datetime.combine(dt.date.fromisoformat(plan["start"]) + dt.timedelta(days=11), dt.time(),
+                                   last.tzinfo)
+    docs = _doc_stream(rng, ctx, doc, fmt, doc_dates(last, earliest, doc.period, n_docs))
+    order = list(mails)
     # a sender's messages keep their story order (booking before check-in, invoice numbers rising)
     by_sender: dict[str, list[int]] = {}
     for pos, mail in enumerate(order):
@@ -402,7 +572,8 @@ def generate_mailbox(rng: random.Random, plan: Ctx) -> dict[str, Any]:
         ranked = sorted((order[p] for p in positions), key=lambda m: order_in_stream.get(id(m), 0))
         for p, mail in zip(positions, ranked, strict=True):
             order[p] = mail
-    return {"messages": [{**m, "date": d} for m, d in zip(order, dates, strict=True)]}
+    dated = [{**m, "date": d} for m, d in zip(order, dates, strict=True)] + docs
+    return {"messages": sorted(dated, key=lambda m: dt.datetime.fromisoformat(m["date"]))}
 
 
 def check_mailbox(mailbox: Any, values: Any = None) -> str:

@@ -24,6 +24,14 @@ PHRASINGS = (
     "Using Thunderbird's Message Filters, make an enabled filter '{name}' with a single rule ({cond}) that "
     "{act}.{run}",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Create a Thunderbird filter '{name}': when {cond}, it {act}.{run}",
+    "I'd like a mail filter '{name}' that {act} when {cond}.{run}",
+    "Please set up the filter '{name}' in Thunderbird: if {cond}, it {act}.{run}",
+    "Add a Thunderbird filter '{name}' that {act} whenever {cond}.{run}",
+    "Too much mail arrives where {cond}. A filter '{name}' that {act} would help.{run}",
+)
 ACTIONS = {"move": "Move to folder", "copy": "Copy to folder", "mark_read": "Mark read", "flag": "Mark flagged"}
 SWAP = {"move": "copy", "copy": "move", "mark_read": "flag", "flag": "mark_read"}
 RUN = " Then run the filter on the Inbox now, so the messages already there are handled as well."
@@ -168,5 +176,5 @@ WORKFLOW = family(
     description="Create a Thunderbird message filter on a subject word or sender with a move/copy/read/flag action.",
     knobs={"field": ("subject", "from"), "action": ("move", "copy", "mark_read", "flag"),
            "apply": ("save_only", "run_now")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -20,6 +20,14 @@ PHRASINGS = (
     "Using Thunderbird, make a folder '{name}' {where}; the name must match exactly, including capitals.",
     "Set up a new folder in Thunderbird called '{name}'. It should be created {where}.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please make a new folder called '{name}' in Thunderbird, {where}.",
+    "I want to keep some mail apart: create a Thunderbird folder '{name}' {where}.",
+    "Could you add a '{name}' folder {where} in Thunderbird?",
+    "Create '{name}' in Thunderbird {where}, with the name exactly as I wrote it.",
+    "Add a mail folder named '{name}' to Thunderbird {where}.",
+)
 #: name_kind -> the names a new folder may get ("{y}": the mailbox's year)
 NEW_NAMES = {
     "word": ("Invoices", "Suppliers", "Insurance", "Warranty", "Volunteering", "Mentoring", "Research", "Partners",
@@ -111,5 +119,5 @@ WORKFLOW = family(
     NAME, tc.TB,
     description="Create a Thunderbird mail folder with a stated name at a stated place in Local Folders.",
     knobs={"location": ("top", "inbox_sub", "folder_sub"), "name_kind": ("word", "two_words", "with_year")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from email.utils import formataddr, parseaddr
 from typing import Any
 
+from forge.axes import pick, span
 from forge.dag import Node, NodeContext, llm_node, node
 from forge.errors import WorkflowError
 from forge.family import AppKit
@@ -67,19 +68,51 @@ class Criterion:
 
 # --- plan and content ------------------------------------------------------------------------------------
 
+#: Difficulty axes (issue 15) every Thunderbird family has, the first level being today's mailbox with the same
+#: random draws: how many messages the mailbox holds (the content schema allows 40), and look-alike messages
+#: (`noise`: earlier issues of the recurring document with the same attachment name, and people who also write
+#: from a second address under the same name). `LOCATION` is the axis of the families that name a source folder.
+AXES: dict[str, tuple[Any, ...]] = {"messages": ("18-26", "28-34", "36-40"), "noise": ("none", "some", "many")}
+#: Where the messages a task is about live: the folder the family names, a subfolder of it, or two levels down.
+LOCATION: dict[str, tuple[Any, ...]] = {"location": ("near", "sub", "nested")}
+SOURCE_SUBS = ("Work", "Admin", "Shared", "Pending", "Accounts")
+SOURCE_NESTED = ("Current", "Open Items", "This Quarter", "To Review")
+
+
 @node("sample", "sample", ("params",), ("plan",))
 def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     rng = ctx.rng("sample")
+    params = values["params"]
     first, last = rng.choice(FIRST), rng.choice(LAST)
     domain = rng.choice(COMPANIES)
     local = re.sub(r"[^a-z.]", "", f"{first}.{last}".lower().translate(str.maketrans("áéíóúñ", "aeioun")))
     start = dt.date(rng.choice((2023, 2024, 2025)), rng.randint(1, 10), rng.randint(1, 28))
-    fmt = values["params"].get("kind") or rng.choice(("pdf", "csv", "txt"))
+    fmt = params.get("kind") or rng.choice(("pdf", "csv", "txt"))
+    low, high = span(pick(params, "messages", AXES))
     plan = {"owner": {"first": first, "last": last, "email": f"{local}@{domain}"}, "domain": domain,
-            "start": start.isoformat(), "days": rng.randint(50, 75), "n_messages": rng.randint(18, 26),
+            "start": start.isoformat(), "days": rng.randint(50, 75), "n_messages": rng.randint(low, high),
             "utc_offset": rng.choice((-300, -240, 0, 60, 120)), "attachment_format": fmt,
             "profile": "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(8))}
+    for axis in AXES:  # only when moved: the default plan (and so the prompt and the mailbox) stays as it was
+        if pick(params, axis, AXES) != AXES[axis][0]:
+            plan[axis] = pick(params, axis, AXES)
     return {"plan": plan}
+
+
+def source_folder(rng: random.Random, params: Mapping[str, Any], folder: str) -> str:
+    """Where the task's messages live at the `location` level: `folder` itself (no random draw, so the default
+    task is today's), a subfolder of it ("Inbox/Work"), or one two levels down ("Inbox/Work/Current")."""
+    level = pick(params, "location", LOCATION)
+    if level == "near":
+        return folder
+    path = f"{folder}/{rng.choice(SOURCE_SUBS)}"
+    return f"{path}/{rng.choice(SOURCE_NESTED)}" if level == "nested" else path
+
+
+def folder_args(path: str, key: str = "folder", parent_key: str = "parent") -> dict[str, str]:
+    """A folder path as check args: {"folder": leaf, "parent": its parent path} (no parent at the top level)."""
+    parent, _, leaf = path.rpartition("/")
+    return {key: leaf, parent_key: parent} if parent else {key: leaf}
 
 
 content = llm_node("content", kind="llm", inputs=("plan",), output="mailbox", prompt="tb_content.txt",
@@ -197,8 +230,10 @@ def layout(rng: random.Random, msgs: Sequence[tb.Message], *, source: str = "Inb
     sub = rng.choice([f for f in SUB_FOLDERS if f.casefold() not in banned])
     folders: dict[str, list[tb.Message]] = {"Inbox": [], "Archives": [], tops[0]: [], tops[1]: [],
                                             f"{sub_parent}/{sub}": []}
-    if source not in folders:
-        folders[source] = []
+    if source not in folders:  # a deeper source folder (the `location` axis) comes with its parents
+        parts = source.split("/")
+        for depth in range(1, len(parts) + 1):
+            folders.setdefault("/".join(parts[:depth]), [])
     keep_set = set(keep)
     for m in msgs:
         if m.message_id in keep_set:
@@ -332,4 +367,4 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"assets": assets, "launch": list(LAUNCH)}
 
 
-TB = AppKit(apps=(APP,), source=source_nodes, state="spec", prepare=prepare, instruction=instruction)
+TB = AppKit(apps=(APP,), source=source_nodes, state="spec", prepare=prepare, instruction=instruction, axes=AXES)

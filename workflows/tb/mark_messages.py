@@ -21,6 +21,14 @@ PHRASINGS = (
     "The messages {what} in {source} need attention: in Thunderbird, {verb} every one of them. {leave}",
     "Open Thunderbird's {source} folder and {verb} every message {what}; the other messages must stay as they are.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "In Thunderbird, please {verb} every message in my {source} folder {what}. {leave}",
+    "Could you {verb} all the {source} messages {what}? {leave}",
+    "Please go through my {source} folder and {verb} the messages {what}, and only those.",
+    "The {source} messages {what} need attention: {verb} all of them. {leave}",
+    "Please {verb} each message {what} in my Thunderbird {source}. {leave}",
+)
 MARKS = {
     "read": ("mark as read", "Leave the other messages unread if they are unread now.", "read"),
     "flagged": ("flag (star)", "Do not flag any other message.", "flagged"),
@@ -47,7 +55,7 @@ def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: M
          ) -> Goal[tb.ProfileSpec, Target]:
     msgs = tc.messages(mailbox, plan)
     crit = tc.pick_criterion(rng, msgs, params["criterion"])
-    source = SOURCES[params["folder"]]
+    source = tc.source_folder(rng, params, SOURCES[params["folder"]])
     folders = tc.layout(rng, msgs, source=source, keep=crit.ids)
     others = [m.message_id for m in folders[source] if m.message_id not in crit.ids]
     folders = tc.with_flags(folders, crit.ids, read=False, flagged=False)
@@ -65,7 +73,7 @@ def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: M
 def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
     t, crit = target, target.crit
     state = MARKS[t.mark][2]
-    base = {"path": t.profile, "folder": t.source}
+    base = {"path": t.profile, **tc.folder_args(t.source)}
     return [
         Check("marked", f"All {len(crit.ids)} messages in {t.source} {crit.text} are {state}.",
               "tb.message_flags", {**base, "message_ids": list(crit.ids), state: True}),
@@ -93,5 +101,5 @@ WORKFLOW = family(
     NAME, tc.TB,
     description="Mark the messages of a folder that match a sender, subject word or date as read, or flag them.",
     knobs={"mark": ("read", "flagged"), "criterion": ("from", "subject", "before"), "folder": ("inbox", "archives")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=tc.LOCATION,
 )

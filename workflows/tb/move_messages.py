@@ -22,6 +22,14 @@ PHRASINGS = (
     "Move the mail {what} out of {source} and into {dest} in Thunderbird; the other messages stay in {source}.",
     "I want the {source} messages {what} filed under {dest}. Move all of them in Thunderbird, and only those.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please move every {source} message {what} into {dest} in Thunderbird.",
+    "My {source} is cluttered. Could you file the messages {what} under {dest}, moving them there?",
+    "In Thunderbird, the mail {what} in {source} belongs in {dest}. Move it there and leave the rest.",
+    "Move all messages {what} out of my {source} and into {dest}, please.",
+    "I want the {source} messages {what} in {dest} instead; move all of them, and nothing else.",
+)
 SOURCES = {"inbox": "Inbox", "archives": "Archives"}
 
 
@@ -51,7 +59,7 @@ def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: M
          ) -> Goal[tb.ProfileSpec, Target]:
     msgs = tc.messages(mailbox, plan)
     crit = tc.pick_criterion(rng, msgs, params["criterion"])
-    source = SOURCES[params["source"]]
+    source = tc.source_folder(rng, params, SOURCES[params["source"]])
     folders = tc.layout(rng, msgs, source=source, keep=crit.ids)
     tops = [f for f in folders if "/" not in f and f not in ("Inbox", "Archives")]
     sub = next(f for f in folders if "/" in f)
@@ -85,9 +93,10 @@ def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
         Check("moved", f"All {len(crit.ids)} messages {crit.text} are in the folder '{t.dest}'.",
               "tb.messages_in_folder", dest_args),
         Check("source-cleared", f"No message {crit.text} remains in {t.source} (moved, not copied).",
-              "tb.messages_in_folder", {"path": t.profile, "folder": t.source, "count": 0, **crit.op_args()}),
+              "tb.messages_in_folder", {"path": t.profile, **tc.folder_args(t.source), "count": 0,
+                                        **crit.op_args()}),
         Check("others-kept", f"The other {len(t.others)} messages of {t.source} are still there.",
-              "tb.messages_in_folder", {"path": t.profile, "folder": t.source, "message_ids": t.others}),
+              "tb.messages_in_folder", {"path": t.profile, **tc.folder_args(t.source), "message_ids": t.others}),
         tc.kept_check(spec, t.profile, touched=list(crit.ids)),
     ]
 
@@ -122,5 +131,5 @@ WORKFLOW = family(
     description="Move the messages of a folder that match a sender, a subject word or a date into another folder.",
     knobs={"criterion": ("from", "subject", "before"), "target": ("existing_top", "existing_sub", "new_top"),
            "source": ("inbox", "archives")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=tc.LOCATION,
 )

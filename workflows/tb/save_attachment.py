@@ -28,6 +28,14 @@ PHRASINGS = (
     "attachment {filename} at {dest}.{mkdir}",
     "Save {filename}, attached to '{subject}' from {sender} ({date}), to the path {dest} using Thunderbird.{mkdir}",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please save {filename} from the email '{subject}' as {dest}.{mkdir}",
+    "I got '{subject}' from {sender} on {date}. Could you save its attachment to {dest}?{mkdir}",
+    "I need the attachment of '{subject}' from {sender} on my computer, at {dest}.{mkdir}",
+    "Can you save the {filename} that came with '{subject}' to {dest}?{mkdir}",
+    "Save the attachment of the email '{subject}' from {sender} to {dest}.{mkdir}",
+)
 DIRS = {"documents": "Documents", "desktop": "Desktop", "new_folder": "Documents/{sub}"}
 SUBFOLDERS = ("Statements", "Reports", "Paperwork", "Work Files", "Archive {y}", "Finance {y}")
 MKDIR = " Create the folder if it does not exist yet."
@@ -50,6 +58,7 @@ class Target:
     sha256: str  # of the wanted attachment's bytes
     size: int
     subject: str  # the stated message's subject
+    folder: str = "Inbox"  # the folder that holds the stated message and the earlier issue
 
 
 def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: Mapping[str, Any]
@@ -58,7 +67,8 @@ def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: M
     message = next(m for m in reversed(msgs) if len(m.attachments) == 2)
     wanted, extra = message.attachments
     decoy = next(m for m in msgs if m is not message and any(a.filename == wanted.filename for a in m.attachments))
-    folders = tc.layout(rng, msgs, keep=[message.message_id, decoy.message_id])
+    source = tc.source_folder(rng, params, "Inbox")  # the `location` axis: Inbox, or a folder further down
+    folders = tc.layout(rng, msgs, source=source, keep=[message.message_id, decoy.message_id])
     sub = rng.choice(SUBFOLDERS).format(y=message.date.year)
     folder = f"{HOME}/{DIRS[params['dest']].format(sub=sub)}"
     stem, _, ext = wanted.filename.rpartition(".")
@@ -70,7 +80,7 @@ def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: M
              "mkdir": MKDIR if params["dest"] == "new_folder" else ""}
     target = Target(tc.profile_path(plan), f"{folder}/{filename}", message.message_id, decoy.message_id,
                     wanted.filename, extra.filename, hashlib.sha256(wanted.data).hexdigest(), len(wanted.data),
-                    message.subject)
+                    message.subject, source)
     return Goal(spec, facts, target)
 
 
@@ -85,7 +95,7 @@ def solve(target: Target) -> Attempts:
     t = target
 
     def save(message: str, filename: str, dest: str) -> list[dict[str, Any]]:
-        return [{"op": "tb.save_attachment", "path": t.profile, "folder": "Inbox", "message_id": message,
+        return [{"op": "tb.save_attachment", "path": t.profile, "folder": t.folder, "message_id": message,
                  "filename": filename, "dest": dest}]
 
     return Attempts(
@@ -101,5 +111,5 @@ WORKFLOW = family(
     NAME, tc.TB,
     description="Save a stated attachment of a stated Thunderbird message to a stated file path.",
     knobs={"kind": ("pdf", "csv", "txt"), "dest": ("documents", "desktop", "new_folder"), "rename": ("keep", "rename")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, axes=tc.LOCATION,
 )

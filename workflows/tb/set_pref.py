@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict, get_args
 
 from forge.family import Attempt, Attempts, Goal, family
+from forge.grammar import count
 from forge.model import Check
 from preparers import thunderbird as tb
 from workflows.tb import kit as tc
@@ -26,6 +27,14 @@ PHRASINGS = (
     "Using Thunderbird's settings (or Account Settings for my account {email}), {ask}.",
     "I'd like to change how Thunderbird behaves: please {ask}. Make the change in Thunderbird's settings.",
     "Open Thunderbird and {ask}. Leave every other setting as it is.",
+)
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "In Thunderbird, please {ask}.",
+    "Could you {ask} in Thunderbird?",
+    "Please help me {ask} in Thunderbird; leave my other settings alone.",
+    "For my account {email} in Thunderbird, please {ask}.",
+    "I'd like Thunderbird changed: please {ask}.",
 )
 CLOSINGS = ("Best regards", "Kind regards", "Many thanks", "Cheers", "All the best", "Warm regards")
 TITLES = ("Project Manager", "Senior Analyst", "Operations Lead", "Account Director", "Product Designer",
@@ -135,7 +144,7 @@ def _settings(rng: random.Random, plan: Mapping[str, Any]) -> dict[Setting, Call
             [("changes where arriving receipts are filed instead", [("mail.incorporate.return_receipt", 1)]),
              ("stops sending receipts to others instead", [("mail.mdn.report.enabled", False)])]),
         "autosave": lambda: (
-            f"auto-save drafts every {minutes} minutes while I write",
+            f"auto-save drafts every {count(minutes, 'minute')} while I write",
             [_eq("mail.compose.autosave", True, default=True), _eq("mail.compose.autosaveinterval", minutes)],
             [("mail.compose.autosaveinterval", minutes)],
             [("enters a different number of minutes", [("mail.compose.autosaveinterval", minutes + 5)]),
@@ -209,5 +218,5 @@ WORKFLOW = family(
     NAME, tc.TB,
     description="Change one Thunderbird setting (identity or app preference) to a stated value.",
     knobs={"setting": SETTINGS},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

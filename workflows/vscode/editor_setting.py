@@ -70,6 +70,14 @@ PHRASINGS = (
     "Using the VS Code settings editor, make `{key}` equal {value} at the user level (not just for this "
     "workspace).",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "Please set {key} to {value} in my VS Code user settings.",
+    "Could you change {key} to {value} in VS Code, for all my projects?",
+    "My VS Code should use {value} for {key}. Set it in my user settings and keep the rest.",
+    "In VS Code, {key} needs to be {value} globally, not just for one workspace.",
+    "I'd like VS Code's {key} set to {value} everywhere I work; leave my other settings alone.",
+)
 
 
 def wrong_value(spec: Setting, value: Any) -> Any:
@@ -139,5 +147,5 @@ WORKFLOW = family(
     NAME, vsc.VSCODE,
     description="Set one VS Code user setting (editor, files or terminal) to a stated value, keeping the others.",
     knobs={"setting": tuple(SETTINGS), "initial": ("absent", "present")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

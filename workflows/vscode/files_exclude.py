@@ -44,6 +44,14 @@ PHRASINGS = (
     "Please update `{key}` in {where}: add {entries}. Don't remove anything else from it.",
     "Using VS Code's settings (search for `{key}`), add {entries} in {where} so that it will {purpose}.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "I want VS Code to {purpose}: add {entries} to {key} in {where}.",
+    "Could you add {entries} to {key} in {where}, keeping what's already there?",
+    "Please make VS Code {purpose} by adding {entries} to {key} in {where}.",
+    "In {where}, {key} should also include {entries}. Keep the existing entries.",
+    "VS Code should {purpose}. Extend {key} in {where} with {entries}.",
+)
 
 
 class Params(TypedDict):
@@ -135,5 +143,5 @@ WORKFLOW = family(
     description="Add glob patterns to files.exclude, search.exclude or files.watcherExclude, or add file "
                 "associations, in user or workspace settings.",
     knobs={"kind": tuple(KEYS), "scope": ("user", "workspace")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -60,6 +60,14 @@ PHRASINGS = (
     "Open File > Preferences > Keyboard Shortcuts in VS Code and {what}.",
     "Edit the user keybindings of VS Code: {what}. Don't change any other shortcut.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "In VS Code, please {what}.",
+    "Could you {what.bare} in my VS Code keyboard shortcuts?",
+    "I want a faster way to work in VS Code: {what}.",
+    "Please {what}. Keep my other VS Code shortcuts as they are.",
+    "My VS Code shortcuts need a change: {what.bare}.",
+)
 
 
 def rule(key: str, command: str, when: str | None = None) -> dict[str, str]:
@@ -193,5 +201,5 @@ WORKFLOW = family(
     NAME, vsc.VSCODE,
     description="Add a keyboard shortcut (optionally with a when clause), remove a default one, or change one.",
     knobs={"action": ("add", "add_when", "disable", "rebind"), "chord": ("single", "chord")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

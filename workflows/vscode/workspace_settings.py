@@ -44,6 +44,14 @@ PHRASINGS = (
     "Please give {folder} these settings of its own: {settings}. They belong in {where}.",
     "Using the Workspace tab of VS Code's settings editor (or by editing the file), set {settings} in {where}.",
 )
+#: the natural register: a user's goal in their own voice (workflows.common.instruction)
+NATURAL = (
+    "For the project in {folder} only, set {settings} in {where}.",
+    "Could you give {folder} its own VS Code settings? Set {settings} in {where}, not in my user settings.",
+    "I want to set {settings} for this project only; put that in {where}.",
+    "Please set {settings} in {where}, leaving my user settings alone.",
+    "Set {settings} for {folder} only, in {where}; my global settings stay as they are.",
+)
 
 
 def _text(settings: list[tuple[str, Any]]) -> str:
@@ -133,5 +141,5 @@ WORKFLOW = family(
     description="Set project-specific VS Code settings in the folder's .vscode/settings.json or a .code-workspace "
                 "file, not in the user settings.",
     knobs={"container": ("folder", "code_workspace"), "initial": ("none", "existing"), "count": (1, 2)},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

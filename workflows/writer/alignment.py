@@ -27,6 +27,14 @@ PHRASINGS = (
     "Edit {path} so that {what} is {how}, without touching the alignment of anything else. Save it as .docx in "
     "place.",
 )
+NATURAL = (
+    "In {path.file}, make {what.bare} {how.bare}. Leave the other paragraphs as they are.",
+    "Help me fix the layout of {path.file}: {what.bare} should be {how.bare}.",
+    "Could you change {what.bare} in my document {path.file} to be {how.bare}? Nothing else should "
+    "move.",
+    "I'd like {what.bare} of {path.file} {how.bare}. Please save it afterwards.",
+    "Please set the alignment of {what.bare} in {path.file} so it is {how.bare}.",
+)
 
 
 class Params(TypedDict):
@@ -115,5 +123,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Align the title, a paragraph or all body paragraphs left, center, right or justified.",
     knobs={"align": ("left", "center", "right", "justify"), "target": ("title", "paragraph", "body")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -108,7 +108,7 @@ def _front(kind: str, subject: str, theme: Theme, ctx: dict[str, str], rng: rand
            ) -> tuple[str, list[str], list[str]]:
     """(title, front lines, closing lines) for the document kind."""
     if kind == "memo":
-        front = [f"To: {rng.choice(theme.audiences)}", f"From: {ctx['person']}, {ctx['role']}",
+        front = [f"To: {rng.choice(theme.audiences).format(**ctx)}", f"From: {ctx['person']}, {ctx['role']}",
                  f"Date: {ctx['date']}", f"Subject: {subject}"]
         return rng.choice(("Memorandum", f"Memo: {subject}", f"Internal Memo: {subject}")), front, []
     if kind == "letter":

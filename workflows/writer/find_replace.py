@@ -81,6 +81,13 @@ PHRASINGS = (
     "Edit {path} so that \"{old}\" is replaced with \"{new}\" in the whole document {case}. Save it in place, "
     "keeping the Word format.",
 )
+NATURAL = (
+    'Replace "{old}" with "{new}" throughout {path.file}, {case}.',
+    'Help me update {path.file}: replace every "{old}" with "{new}" {case}.',
+    'Could you change "{old}" to "{new}" everywhere in my document {path.file} {case}?',
+    'The name changed: please replace "{old}" by "{new}" in {path.file} {case}.',
+    'I need all "{old}" in {path.file} replaced with "{new}" {case}.',
+)
 
 
 def replace_all(text: str, old: str, new: str, match_case: bool, first_only: bool = False) -> str:
@@ -177,5 +184,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Find and replace a name, word or phrase in a Writer document, matching case or ignoring it.",
     knobs={"term": ("name", "word", "phrase"), "case": ("match", "ignore")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -23,6 +23,13 @@ PHRASINGS = (
     "Using the formatting toolbar in Writer, {task} ({path}). Save your changes to the same .docx file.",
     "Edit {path}: {task}. Leave all other formatting alone and keep the .docx format when saving.",
 )
+NATURAL = (
+    "In {path.file}, please {task}.",
+    "Help me polish {path.file}: {task}, and leave the rest of the formatting alone.",
+    "Could you {task} in my document {path.file}?",
+    "I'd like one change in {path.file}: {task}.",
+    "Please edit {path.file} and {task}. Nothing else should change.",
+)
 WRONG = {"bold": "italic", "italic": "bold", "underline": "bold"}
 
 
@@ -137,5 +144,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Set font, size, bold, italic or underline on the title, a paragraph or a phrase in a paragraph.",
     knobs={"property": ("font", "size", "bold", "italic", "underline"), "target": ("title", "paragraph", "phrase")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -25,6 +25,13 @@ PHRASINGS = (
     "same .docx file.",
     "Add {content} to the {part} of {path}, {align_word} (align {align}), then save it as .docx in place.",
 )
+NATURAL = (
+    "Add {content.bare} to the {part} of {path.file}, {align_word}.",
+    "Help me put {content.bare} in the {part} of my document {path.file}, {align_word}.",
+    "Could you give {path.file} {part.a} with {content.bare}, {align_word}?",
+    "I need {align_word.a} {part} in {path.file} that shows {content.bare}.",
+    "Please add {part.a} to {path.file} containing {content.bare}, {align_word} on the page.",
+)
 
 
 class Params(TypedDict):
@@ -90,5 +97,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Add a header or footer with stated text or an automatic page number, aligned left/center/right.",
     knobs={"part": ("header", "footer"), "content": ("text", "page_number"), "align": ("left", "center", "right")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

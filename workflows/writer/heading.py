@@ -25,6 +25,13 @@ PHRASINGS = (
     "Fix the structure of {path}: {task}. Save your changes to the same file in Word format.",
     "Using the paragraph styles list in Writer, {task} in {path}, and save the file as .docx in place.",
 )
+NATURAL = (
+    "The headings in {path.file} are just bold text. Please {task}.",
+    "Help me structure {path.file} properly: {task}.",
+    "Could you {task} in my document {path.file}? Don't change the wording.",
+    "I want real headings in {path.file}, so {task}.",
+    "Please fix the outline of {path.file}: {task}.",
+)
 
 
 def _lines(lines: list[str]) -> str:
@@ -105,5 +112,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Apply Heading 1/2/3 paragraph styles to stated title or section lines of a document.",
     knobs={"level": (1, 2, 3), "target": ("title", "section", "all_sections", "outline")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick
+from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick, span
 from forge.dag import Node, NodeContext, llm_node, node
 from forge.family import AppKit
 from forge.model import HOME, Asset, Check
@@ -30,6 +30,7 @@ from workflows.writer.content import (
     check_document,
     generate_document,
 )
+from workflows.writer.more_sections import lengthen
 
 __all__ = ["instruction"]  # re-exported: families call wc.instruction(...)
 
@@ -176,7 +177,10 @@ def targets(layout: Layout, *roles: str) -> list[tuple[Para, str]]:
 # --- shared nodes -----------------------------------------------------------------------------------
 
 #: Difficulty axes (issue 15), the first level being today's behaviour with the same random draws.
-AXES: dict[str, tuple[Any, ...]] = {"location": LOCATION, "lookalikes": LOOKALIKES}
+#: `paragraphs`: body paragraphs under the headings; the theme's own sections give 3-8, the bigger levels append
+#: generic sections (workflows/writer/more_sections.py).
+AXES: dict[str, tuple[Any, ...]] = {"paragraphs": ("3-8", "12-18", "24-32"), "location": LOCATION,
+                                    "lookalikes": LOOKALIKES}
 
 
 @node("sample", "sample", ("params",), ("plan",))
@@ -184,9 +188,12 @@ def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     rng = ctx.rng("sample")
     theme, kind = rng.choice(THEME_NAMES), rng.choice(KINDS)
     folder = deepen(rng.choice(FOLDERS), pick(values["params"], "location", AXES))
-    plan = {"theme": theme, "kind": kind, "folder": folder, "paper": rng.choice(PAPERS)}
+    plan: dict[str, Any] = {"theme": theme, "kind": kind, "folder": folder, "paper": rng.choice(PAPERS)}
     if pick(values["params"], "lookalikes", AXES) != "0":  # only when moved: the default plan stays as it was
         plan["lookalikes"] = pick(values["params"], "lookalikes", AXES)
+    size = pick(values["params"], "paragraphs", AXES)
+    if size != AXES["paragraphs"][0]:  # drawn from its own rng: the default draws stay as they were
+        plan["paragraphs"] = ctx.rng("paragraphs").randint(*span(size))
     return {"plan": plan}
 
 
@@ -195,8 +202,24 @@ def _offline_document(rng: random.Random, values: Mapping[str, Any]) -> dict[str
     return generate_document(rng, theme=plan["theme"], kind=plan["kind"])
 
 
-content = llm_node("content", kind="llm", inputs=("plan",), output="document", prompt="writer_content.txt",
-                   schema=DOCUMENT_SCHEMA, offline=_offline_document, check=check_document, sketch=DOCUMENT_SKETCH)
+_content = llm_node("content", kind="llm", inputs=("plan",), output="document", prompt="writer_content.txt",
+                    schema=DOCUMENT_SCHEMA, offline=_offline_document, check=check_document, sketch=DOCUMENT_SKETCH)
+
+
+def _long_content(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The content node; at a bigger `paragraphs` level the document (model or offline) is lengthened with
+    generic sections (`more_sections.lengthen`) up to the plan's body paragraph count."""
+    want = values["plan"].get("paragraphs")
+    if want is None:
+        return _content.fn(ctx, values)
+    plan = {k: v for k, v in values["plan"].items() if k != "paragraphs"}  # the model writes what its schema allows
+    out = _content.fn(ctx, {**values, "plan": plan})
+    if not out or not isinstance(out.get("document"), dict):
+        return out
+    return {**out, "document": lengthen(ctx.rng("more_sections"), out["document"], want)}
+
+
+content = replace(_content, fn=_long_content)
 
 
 def document_outputs(layout: Layout) -> dict[str, Any]:

@@ -33,6 +33,13 @@ PHRASINGS = (
     "in place.",
     "Change the line spacing of {what} in {path} to {how}, then save your changes to the same .docx file.",
 )
+NATURAL = (
+    "In {path.file}, give {what.bare} {how}.",
+    "Help me make {path.file} easier to read: {what.bare} should have {how}.",
+    "Could you set {how} for {what.bare} in my document {path.file}? Leave the rest alone.",
+    "I'd like {what.bare} of {path.file} to use {how}.",
+    "Please change the line spacing of {what.bare} in {path.file} to {how}.",
+)
 
 
 class Params(TypedDict):
@@ -105,5 +112,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Set single, 1.5, double, exact or at-least line spacing on a paragraph or all body paragraphs.",
     knobs={"spacing": tuple(SPACINGS), "target": ("paragraph", "body")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

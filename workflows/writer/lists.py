@@ -26,6 +26,14 @@ PHRASINGS = (
     "the document as it is and save it as .docx.",
     "Edit {path}: {span}, which follow {lead}, should become {kind}.{nested} Save your changes in place.",
 )
+NATURAL = (
+    "In {path.file}, turn {span.bare} under {lead} into {kind.bare}.{nested.bare}",
+    "Help me format the items after {lead} in {path.file} as {kind.bare}: {span.bare}.{nested.bare}",
+    "Could you make {span.bare} in my document {path.file} {kind.bare}?{nested.bare}",
+    "I'd like {span.bare} of {path.file} shown as {kind.bare}, keeping the wording.{nested.bare}",
+    "Please convert {span.bare} in {path.file} into {kind.bare}; the line {lead} stays as it "
+    "is.{nested.bare}",
+)
 
 
 class Params(TypedDict):
@@ -107,5 +115,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Format typed action items as a bulleted or numbered list, flat or with second-level sub-points.",
     knobs={"kind": ("bullet", "number"), "structure": ("flat", "nested")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

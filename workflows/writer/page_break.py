@@ -22,6 +22,13 @@ PHRASINGS = (
     "Edit {path}: {task}. No other page breaks should be added; save it as .docx in place.",
     "Using LibreOffice Writer, {task} in {path}, then save your changes to the same .docx file.",
 )
+NATURAL = (
+    "In {path.file}, please {task}.",
+    "Help me tidy up the pages of {path.file}: {task}.",
+    "Could you {task} in my document {path.file}? Don't add any other breaks.",
+    "I want {path.file} to print better, so {task}.",
+    "Please edit {path.file} and {task}, then save it.",
+)
 
 
 class Params(TypedDict):
@@ -110,5 +117,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Insert a page break before a stated heading or paragraph, before every heading, or after a paragraph.",
     knobs={"target": ("heading", "paragraph", "every_heading", "after_paragraph")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -28,6 +28,13 @@ PHRASINGS = (
     "Using LibreOffice Writer, give the document {path} these page margins: {margins}. {keep}Save it in place, "
     "keeping the Word format.",
 )
+NATURAL = (
+    "Please set {margins} in {path.file}. {keep}",
+    "Help me adjust the margins of {path.file}: {margins}. {keep}",
+    "Could you change the page margins of my document {path.file}, setting {margins}? {keep}",
+    "I need {path.file} with {margins}. {keep}",
+    "The margins in {path.file} are off. Please set {margins}. {keep}",
+)
 
 
 def _show(value: float) -> str:
@@ -96,5 +103,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Set page margins (all, left/right, top/bottom or left only) in cm, mm or inches.",
     knobs={"unit": ("cm", "mm", "in"), "sides": ("all", "left_right", "top_bottom", "left_only")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -26,6 +26,14 @@ PHRASINGS = (
     "Using LibreOffice Writer, make every page of {path} {paper}, {orientation}. Save your changes to the same .docx "
     "file.",
 )
+NATURAL = (
+    "Switch {path.file} to {paper} paper in {orientation} orientation.",
+    "Help me print {path.file} properly: it should be {paper} size, {orientation}.",
+    "Could you set my document {path.file} to {orientation} pages on {paper} paper?",
+    "I need {path.file} laid out on {paper} paper with {orientation} orientation. Please save the "
+    "change.",
+    "Please change the page of {path.file} to {paper}, {orientation}.",
+)
 
 
 class Params(TypedDict):
@@ -82,5 +90,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Set a document's paper size (A4, Letter, Legal, A5) and orientation (portrait or landscape).",
     knobs={"paper": PAPERS, "orientation": ("landscape", "portrait")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

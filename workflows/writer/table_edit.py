@@ -23,6 +23,13 @@ PHRASINGS = (
     ".docx format.",
     "Please update {path}. In its table, {task}. When done, save the file in place as a Word document.",
 )
+NATURAL = (
+    "In the table of {path.file}, {task}.",
+    "Table in {path.file}: please {task}.",
+    "Update {path.file}'s table: {task}.",
+    "Please {task} in {path.file}'s table.",
+    "For the table in {path.file}, {task}.",
+)
 
 
 def _row_text(row: list[str]) -> str:
@@ -140,5 +147,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Edit a Writer table: fill a cell, add or insert a row, delete a row, or add a column.",
     knobs={"action": ("fill_cell", "add_row", "insert_row", "delete_row", "add_column")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -24,6 +24,14 @@ PHRASINGS = (
     "The document {path} needs a table {where}. Enter these {nrows} rows of {ncols} cells each: {rows}.{bold} "
     "Save your changes in Word format.",
 )
+NATURAL = (
+    "Add a table {where} in {path.file}, {ncols} columns by {nrows} rows: {rows}.{bold}",
+    "Help me put a table with {ncols} columns {where} in {path.file}, with these rows: {rows}.{bold}",
+    "Could you insert a table {where} in my document {path.file}? It has {nrows} rows and {ncols} "
+    "columns: {rows}.{bold}",
+    "I need a table {where} in {path.file} ({ncols} columns, {nrows} rows) holding {rows}.{bold}",
+    "Please create a table {where} in {path.file} with {ncols} columns and {nrows} rows: {rows}.{bold}",
+)
 
 
 class Params(TypedDict):
@@ -97,5 +105,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Insert a table with stated rows after a stated paragraph or at the end, optionally bold header.",
     knobs={"placement": ("after_paragraph", "end"), "header": ("plain", "bold")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

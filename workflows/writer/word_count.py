@@ -32,6 +32,16 @@ PHRASINGS = (
     "I need {metric} for {scope} in {path}. Check it with LibreOffice Writer's word count and write the number "
     "alone into {answer}.",
 )
+NATURAL = (
+    "How many are there? I need {metric} in {scope.bare} of {path.file}; write just the number into "
+    "{answer}.",
+    "Help me find {metric} in {scope.bare} of {path.file} and save only that number in {answer}.",
+    "Could you count {metric} for {scope.bare} in my document {path.file}? Put the number alone in "
+    "{answer}.",
+    "I need {metric} of {scope.bare} in {path.file}. Please write the number, nothing else, to "
+    "{answer}.",
+    "Please check {metric} in {scope.bare} of {path.file} and record the number by itself in {answer}.",
+)
 
 
 def measure(texts: Sequence[str], metric: str) -> int:
@@ -116,5 +126,5 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Count words or characters of a document, paragraph or section and write the number to a file.",
     knobs={"metric": tuple(METRICS), "scope": ("document", "paragraph", "section")},
-    phrasings=PHRASINGS, goal=goal, rubric=rubric, solve=solve,
+    phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )
