@@ -33,11 +33,10 @@ ROOTS = ("Documents/Paperwork", "Documents/Filed Mail", "Documents/Accounts", "D
 KINDS = {"pdf": ("Invoice {n}", "invoice_{n}.pdf", "application/pdf"),
          "csv": ("{m} statement", "statement_{n}.csv", "text/csv"),
          "txt": ("Receipt {n}", "receipt_{n}.txt", "text/plain")}
-RULES = {"month": "named after the year and month the message was received, written YYYY-MM",
-         "sender": "named exactly like the sender's name as Thunderbird shows it (the name, not the address)",
-         "type": "named after the file type in capitals: PDF, CSV or TXT"}
-DATED = (" Rename each saved file so that it starts with the date the message was received (YYYY-MM-DD), then an "
-         "underscore, then the original file name.")
+RULES = {"month": "named YYYY-MM for the month of receipt",
+         "sender": "named exactly as Thunderbird shows the sender's name (not the address)",
+         "type": "named PDF, CSV or TXT by file type"}
+DATED = " Prefix each saved file's name with its message's date (YYYY-MM-DD) and an underscore."
 #: Difficulty axes (issue 15): the size of the mailbox (the Thunderbird kit's), how deep the stated folder sits,
 #: and more look-alike mail (the same senders about another project, a day after their real one).
 AXES = {"messages": mc.MESSAGES, "location": LOCATION, "noise": mc.NOISE}
@@ -52,11 +51,11 @@ PHRASINGS = (
 )
 #: the natural register: a user's goal in their own voice (workflows.common.instruction)
 NATURAL = (
-    "Please save {what.bare} into subfolders of {root} {rule}.{naming}",
-    "I want {what.bare} filed under {root}, in subfolders {rule}.{naming}",
-    "Could you sort {what.bare} into folders under {root}, each {rule}?{naming}",
-    "Save {what.bare} to {root}, grouped into subfolders {rule}.{naming}",
-    "Help me file my mail: {what.bare} should go into subfolders of {root} {rule}.{naming}",
+    "Please save {what.bare} into subfolders of {root} {rule.bare}.{naming}",
+    "I want {what.bare} filed under {root}, in subfolders {rule.bare}.{naming}",
+    "Could you sort {what.bare} under {root}, in folders {rule.bare}?{naming}",
+    "Save {what.bare} to {root}, grouped into subfolders {rule.bare}.{naming}",
+    "File {what.bare} for me in subfolders of {root} {rule.bare}.{naming}",
 )
 
 
@@ -120,7 +119,7 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     spec = mc.mail_profile(rng, plan, background, [*group, *decoys])
     root = f"{HOME}/{deepen(rng.choice(ROOTS), pick(params, 'location', AXES))}"
     if params["scope"] == "all":
-        what = f"the attachments of every Inbox message whose subject starts with '{word}:'"
+        what = f"the attachments of every Inbox message with a subject starting '{word}:'"
     else:
         m = group[1]
         what = f"the attachment of the message '{m.subject}' from {tc.address(m)} (received {mc.mail_date(m.date)})"
