@@ -293,6 +293,12 @@ class Workflow:
     #: axis gets, so adding an axis changes no existing package). Unlike knobs, axes are optional in `params`.
     axes: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        clash = sorted(set(self.axes) & set(self.knobs))
+        if clash:  # one params key cannot be both: the knob would silently win and the axis never move
+            raise WorkflowError(f"family {self.name!r}: {clash} named both a knob and a difficulty axis; rename the "
+                                "axis")
+
     def check_params(self, params: Mapping[str, Any]) -> str | None:
         """None when `params` fit the knobs (all required) and the axes (optional), else the problem in one
         sentence."""

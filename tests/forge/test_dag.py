@@ -68,3 +68,8 @@ def test_task_ids_round_trip_and_seeds_are_stable():
     with pytest.raises(ValueError, match="not of the form"):
         TaskId.parse("nonsense")
     assert derive_seed(1, "a", 2) == derive_seed(1, "a", 2) != derive_seed(1, "a", 3)
+
+
+def test_an_axis_named_like_a_knob_is_refused():
+    with pytest.raises(WorkflowError, match="both a knob and a difficulty axis"):
+        Workflow("demo.clash", 1, ("os",), "clash", {"rows": ("a",)}, (), axes={"rows": ("8-16", "20-28")})
