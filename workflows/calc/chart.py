@@ -49,8 +49,8 @@ NATURAL = (
     "the {chart} type and keep it clear of the table, at column {column} or further right.",
     "I need a chart in {path.file} showing '{header}' per '{cat_header}', drawn as the {chart} type and "
     "placed beside the table (starting at column {column} or later). Save it afterwards.",
-    "Could you add a chart of the '{header}' column against '{cat_header}' to {path.file}? Make it the "
-    "{chart} type, away from the data at column {column} or beyond.",
+    "Could you add a chart of the '{header}' column against '{cat_header}' to {path.file}? Make it "
+    "{chart.a} chart, placed away from the data at column {column} or beyond.",
     "Please visualize '{header}' by '{cat_header}' in {path.file} with a chart of the {chart} type, and "
     "put it right of the table, from column {column} onward.",
 )

@@ -102,7 +102,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
         what, it, is_are = "the folders " + oc.quote_list(targets).replace("'", ""), "each of them", "are"
         target = f"The folders are {oc.quote_list(targets)}."
     else:
-        what, it, is_are = f"every .{ext} file in {folder}", "each of them", "are"
+        what, it, is_are = f"every .{ext} file in {folder}", "each of them", "is"
         target = f"This concerns every .{ext} file in {folder}, and only those."
     facts = {"what": what, "it": it, "it_is": "it is" if scope == "one" else "each of them is", "is_are": is_are,
              "how": how, "folder": folder, "Target": target}

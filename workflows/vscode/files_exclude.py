@@ -50,7 +50,7 @@ NATURAL = (
     "Could you add {entries} to {key} in {where}, keeping what's already there?",
     "Please make VS Code {purpose} by adding {entries} to {key} in {where}.",
     "In {where}, {key} should also include {entries}. Keep the existing entries.",
-    "VS Code should {purpose}. Extend {key} in {where} with {entries}.",
+    "Extend {key} in {where} with {entries}: VS Code should {purpose}.",
 )
 
 

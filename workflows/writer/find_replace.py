@@ -82,7 +82,7 @@ PHRASINGS = (
     "keeping the Word format.",
 )
 NATURAL = (
-    'Replace "{old}" with "{new}" throughout {path.file}, {case}.',
+    'Replace "{old}" with "{new}" throughout {path.file} {case}.',
     'Help me update {path.file}: replace every "{old}" with "{new}" {case}.',
     'Could you change "{old}" to "{new}" everywhere in my document {path.file} {case}?',
     'The name changed: please replace "{old}" by "{new}" in {path.file} {case}.',
