@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.dag import llm_node
 from forge.family import Attempt, Attempts, Goal, family
 from forge.model import Check
 from workflows.calc import kit as cc
-from workflows.calc.content import CONTENT_SCHEMA, SCENARIOS, check_table, fits, generate_table
 
 NAME = "calc.formula_column"
 FUNCTIONS = ("SUM", "AVERAGE", "MIN", "MAX", "ROUND", "PRODUCT", "DIFFERENCE")
@@ -264,28 +261,7 @@ def solve(layout: cc.Layout, target: Target) -> Attempts:
     )
 
 
-#: Redraws of the offline table before one with compatible columns is found (each is one `generate_table` call).
-REDRAWS = 40
-
-
-def _compatible_table(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
-    """The kit's offline table, redrawn from the same RNG until its numeric columns mean something together for
-    the function (the plan's scenario first, then the other scenarios that fit the rows): the first draw is kept
-    when it already fits, so ROUND tasks are the kit's own tables."""
-    plan, function = values["plan"], values["params"]["function"]
-    scenarios = [plan["scenario"]] + [name for name in SCENARIOS if name != plan["scenario"] and fits(name,
-                                                                                                      plan["n_rows"])]
-    table = generate_table(rng, n_rows=plan["n_rows"], scenario=plan["scenario"])
-    for attempt in range(REDRAWS):
-        if compatible(cc.layout_from(table, plan), function):
-            return table
-        scenario = scenarios[0] if attempt < REDRAWS // 4 else rng.choice(scenarios)
-        table = generate_table(rng, n_rows=plan["n_rows"], scenario=scenario)
-    return table  # none found: `_plan` falls back to columns of one kind
-
-
-content = llm_node("content", kind="llm", inputs=("plan", "params"), output="table", prompt="calc_content.txt",
-                   schema=CONTENT_SCHEMA, offline=_compatible_table, check=check_table)
+content = cc.redrawn_content(lambda layout, params: compatible(layout, params["function"]))
 
 
 WORKFLOW = family(

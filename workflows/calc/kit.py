@@ -25,7 +25,7 @@ from preparers import xlsx
 from verifiers.checks.xlsx_common import cell_text
 from verifiers.formula import evaluate
 from verifiers.grounding import leaks
-from workflows.calc.content import CONTENT_SCHEMA, check_table, generate_table, scenarios_for
+from workflows.calc.content import CONTENT_SCHEMA, SCENARIOS, check_table, fits, generate_table, scenarios_for
 from workflows.common import instruction, spoken
 
 APP = "libreoffice_calc"
@@ -338,6 +338,31 @@ def _offline_table(rng: random.Random, values: Mapping[str, Any]) -> dict[str, A
 
 content = llm_node("content", kind="llm", inputs=("plan",), output="table", prompt="calc_content.txt",
                    schema=CONTENT_SCHEMA, offline=_offline_table, check=check_table)
+
+#: Redraws of the offline table before one a family can use is found (each is one `generate_table` call).
+REDRAWS = 40
+
+
+def redrawn_content(usable: Callable[[Layout, Mapping[str, Any]], bool]) -> Node:
+    """The content node of a family that needs something of its table (columns that mean something together, a
+    money column): offline, the table is redrawn from the same RNG until `usable(layout, params)` (the plan's
+    scenario first, then the other scenarios that fit the rows); the first draw is kept when it already fits. A
+    model writes the table once (the family's goal falls back when it lacks what was wanted)."""
+
+    def offline(rng: random.Random, values: Mapping[str, Any]) -> dict[str, Any]:
+        plan, params = values["plan"], values["params"]
+        scenarios = [plan["scenario"]] + [name for name in SCENARIOS
+                                          if name != plan["scenario"] and fits(name, plan["n_rows"])]
+        table = generate_table(rng, n_rows=plan["n_rows"], scenario=plan["scenario"])
+        for attempt in range(REDRAWS):
+            if usable(layout_from(table, plan), params):
+                return table
+            scenario = scenarios[0] if attempt < REDRAWS // 4 else rng.choice(scenarios)
+            table = generate_table(rng, n_rows=plan["n_rows"], scenario=scenario)
+        return table
+
+    return llm_node("content", kind="llm", inputs=("plan", "params"), output="table", prompt="calc_content.txt",
+                    schema=CONTENT_SCHEMA, offline=offline, check=check_table)
 
 
 def workbook_outputs(layout: Layout, data: bytes) -> dict[str, Any]:

@@ -165,8 +165,13 @@ def solve(params: Params, layout: cc.Layout, target: Target) -> Attempts:
     return Attempts(Attempt("the asked number format on every data cell of the column", [base]), misses)
 
 
+#: A currency format goes on a column of money: the table is redrawn until it has one (Response Minutes in dollars
+#: is not a task anyone has).
+content = cc.redrawn_content(lambda layout, params: params["format"] != "currency" or bool(layout.columns_of("money")))
+
 WORKFLOW = family(
     NAME, cc.CALC,
+    source=(cc.sample, content),
     description="Apply a number format (currency, percent, fixed decimals or a date style) to a column's data.",
     knobs={"format": FORMATS},
     phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve, prepare=prepare_node(prepare),
