@@ -27,8 +27,9 @@ def results(tmp_path_factory) -> tuple[Path, list[str]]:
     """Two rename-a-sheet tasks: the scripted agent solves the first it sees and gives up on the other."""
     root = tmp_path_factory.mktemp("trajectories")
     db = f"sqlite:///{root / 'forge.db'}"
-    made = invoke("generate", "--skill", "calc.sheets.rename", "-n", "2", "--seed", "4", "--out",
-                  str(root / "tasks"), "--db", db, "--real-apps", "off")
+    made = invoke("generate", "--skill", "calc.sheets.rename", "--register", "explicit", "-n", "2", "--seed", "4",
+                  "--out", str(root / "tasks"), "--db", db,
+                  "--real-apps", "off")
     assert made.exit_code == 0, made.output
     seen: list[str] = []
 

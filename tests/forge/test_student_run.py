@@ -47,8 +47,9 @@ def tasks(tmp_path_factory) -> tuple[Path, str]:
     """Two real Calc tasks (rename a sheet) through the real gate, in a catalog."""
     root = tmp_path_factory.mktemp("student")
     db = f"sqlite:///{root / 'forge.db'}"
-    result = invoke("generate", "--skill", "calc.sheets.rename", "-n", "2", "--seed", "4", "--out",
-                    str(root / "tasks"), "--db", db, "--real-apps", "off")
+    result = invoke("generate", "--skill", "calc.sheets.rename", "--register", "explicit", "-n", "2", "--seed",
+                    "4", "--out", str(root / "tasks"), "--db", db,
+                    "--real-apps", "off")
     assert result.exit_code == 0, result.output
     packages = sorted((root / "tasks" / "libreoffice_calc").iterdir())
     assert len(packages) == 2
