@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.generate import Selection, plan, select_skills
+from forge.generate import Selection, plan_for
 from forge.llm import LLMConfigError
 from forge.llm.config import load_config
 from forge.llm.prices import Price, find_price
@@ -24,7 +24,7 @@ SKILL = "calc.sort.text_asc"
 @pytest.fixture(scope="module")
 def answers():
     taxonomy = load_taxonomy()
-    return recorded_answers(taxonomy, plan(select_skills(taxonomy, Selection(skills=(SKILL,))), 3, 2))
+    return recorded_answers(taxonomy, plan_for(taxonomy, Selection(skills=(SKILL,)), 3, 2))  # as the CLI plans
 
 
 def write_config(tmp_path: Path, server: LLMServer) -> Path:

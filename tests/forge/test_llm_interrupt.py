@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from forge.generate import Selection, plan, select_skills
+from forge.generate import Selection, plan_for
 from forge.taxonomy import load_taxonomy
 from tests.llmserver import LLMServer, answering, recorded_answers
 
@@ -36,7 +36,7 @@ def recorded(db: Path) -> int:
 
 def test_ctrl_c_stops_within_seconds_marks_the_run_and_a_rerun_resumes_from_the_cache(tmp_path):
     taxonomy = load_taxonomy()
-    answers = recorded_answers(taxonomy, plan(select_skills(taxonomy, Selection(skills=(SKILL,))), 6, 4))
+    answers = recorded_answers(taxonomy, plan_for(taxonomy, Selection(skills=(SKILL,)), 6, 4))
     db = tmp_path / "c.db"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with LLMServer(answering(answers, delay=1.5)) as server:
