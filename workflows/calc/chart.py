@@ -43,16 +43,16 @@ PHRASINGS = (
     "right of the table (top-left corner in column {column} or beyond). Save the file in place as xlsx.",
 )
 NATURAL = (
-    "Make a chart of '{header}' for each '{cat_header}' in {path.file} (the {chart} type), placed to "
-    "the right of the data from column {column} on.",
-    "Help me chart the '{header}' values by '{cat_header}' on the '{sheet}' sheet of {path.file}. Use "
-    "the {chart} type and keep it clear of the table, at column {column} or further right.",
-    "I need a chart in {path.file} showing '{header}' per '{cat_header}', drawn as the {chart} type and "
-    "placed beside the table (starting at column {column} or later). Save it afterwards.",
+    "Make {chart.a} of '{header}' for each '{cat_header}' in {path.file}, placed to the right of the data from "
+    "column {column} on.",
+    "Help me chart the '{header}' values by '{cat_header}' on the '{sheet}' sheet of {path.file}: {chart.a}, "
+    "kept clear of the table at column {column} or further right.",
+    "I need {chart.a} in {path.file} showing '{header}' per '{cat_header}', placed beside the table (starting "
+    "at column {column} or later). Save it afterwards.",
     "Could you add a chart of the '{header}' column against '{cat_header}' to {path.file}? Make it "
-    "{chart.a} chart, placed away from the data at column {column} or beyond.",
-    "Please visualize '{header}' by '{cat_header}' in {path.file} with a chart of the {chart} type, and "
-    "put it right of the table, from column {column} onward.",
+    "{chart.a}, placed away from the data at column {column} or beyond.",
+    "Please visualize '{header}' by '{cat_header}' in {path.file} with {chart.a}, and put it right of the "
+    "table, from column {column} onward."
 )
 
 
