@@ -50,7 +50,8 @@ class Fact(str):
     `{path.file}` is a path's file name ("/home/user/Documents/q3.xlsx" -> "q3.xlsx"); `{what.bare}` drops the
     parenthesized asides a specification adds ("the 'Messages' column (E2:E11)" -> "the 'Messages' column");
     `{action.inline}` is a sentence fact inside a sentence ("Delete the sheet 'X'." -> "delete the sheet 'X'");
-    `{rule.first}` is its first sentence (a rule without the clarifications a specification adds)."""
+    `{rule.first}` is its first sentence (a rule without the clarifications a specification adds); `{where.mine}`
+    says a fact written to the user in the user's own words ("in your user settings" -> "in my user settings")."""
 
     __slots__ = ()
 
@@ -78,6 +79,10 @@ class Fact(str):
     def a_quoted(self) -> str:
         """The fact in single quotes after its article: "add {label.a_quoted} row" -> "add an 'Averages' row"."""
         return f"{article(self)} '{self}'"
+
+    @property
+    def mine(self) -> Fact:
+        return Fact(re.sub(r"\byour\b", "my", re.sub(r"\bYour\b", "My", self)))
 
     @property
     def bare(self) -> Fact:

@@ -60,11 +60,11 @@ PHRASINGS = (
 )
 #: the natural register: a user's goal in their own voice (workflows.common.instruction)
 NATURAL = (
-    "Please set {key} {scope} to match {source}.",
-    "Make VS Code follow {source}: set {key} {scope}.",
-    "Could you configure {key} {scope} so that VS Code follows {source}?",
-    "I want my editor to respect {source}. Set {key} {scope} accordingly.",
-    "Set {key} {scope} to whatever {source} asks for; leave my other settings alone.",
+    "Please set {key} {scope.mine} to match {source}.",
+    "Make VS Code follow {source}: set {key} {scope.mine}.",
+    "Could you configure {key} {scope.mine} so that VS Code follows {source}?",
+    "I want my editor to respect {source}. Set {key} {scope.mine} accordingly.",
+    "Set {key} {scope.mine} to whatever {source} asks for; leave my other settings alone.",
 )
 
 

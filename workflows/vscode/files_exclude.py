@@ -46,11 +46,11 @@ PHRASINGS = (
 )
 #: the natural register: a user's goal in their own voice (workflows.common.instruction)
 NATURAL = (
-    "I want VS Code to {purpose}: add {entries} to {key} in {where}.",
-    "Could you add {entries} to {key} in {where}, keeping what's already there?",
-    "Please make VS Code {purpose} by adding {entries} to {key} in {where}.",
-    "In {where}, {key} should also include {entries}. Keep the existing entries.",
-    "Extend {key} in {where} with {entries}: VS Code should {purpose}.",
+    "Please add {entries} to {key} in {where.mine}: I want VS Code to {purpose}.",
+    "Could you add {entries} to {key} in {where.mine}, keeping what's already there?",
+    "Add {entries} to {key} in {where.mine}, so that VS Code will {purpose}.",
+    "In {where.mine}, {key} should also include {entries}. Keep the existing entries.",
+    "Extend {key} in {where.mine} with {entries}: VS Code should {purpose}."
 )
 
 
