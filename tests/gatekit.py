@@ -4,19 +4,37 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import json
+import shutil
 from pathlib import Path
 from typing import Any
 
 from forge.dag import NodeContext, Workflow
 from forge.ids import TaskId
 from forge.llm import OfflineBackend
-from forge.package import build_package, write_package
+from forge.package import build_package, load_package, write_package
 from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
 from forge.taxonomy import Skill
 from forge.workers import gate_runner
+from preparers.ops import apply_ops, resolve
 from verifiers.gate import Gate, Verdict
 from verifiers.mutation import BUDGET
+
+
+def package_states(package_root: Path, tmp_path: Path, solution: str) -> tuple[Path, Path]:
+    """The initial state of a package (assets placed as setup.sh places them) and the state after `solution` (its
+    ops applied by Forge), under `tmp_path`."""
+    task = load_package(package_root).task
+    initial = tmp_path / "initial"
+    for asset in task["setup"]["assets"]:
+        dest = resolve(initial, asset["dest"])
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(package_root / asset["file"], dest)
+    after = tmp_path / "after"
+    shutil.copytree(initial, after)
+    apply_ops(after, json.loads((package_root / solution).read_text())["ops"])
+    return initial, after
 
 
 def skill_for(workflow: Workflow, params: dict[str, Any], skill_id: str = "test.skill") -> Skill:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import shutil
 import subprocess
 import sys
@@ -22,8 +21,8 @@ from forge.realapps import thunderbird as rt
 from forge.registry import import_submodules
 from preparers import tbfilters
 from preparers import thunderbird as tb
-from preparers.ops import apply_ops, registry, resolve
-from tests.gatekit import make_package
+from preparers.ops import registry
+from tests.gatekit import make_package, package_states
 from verifiers.checks import State, run_check
 
 needs_thunderbird = pytest.mark.skipif(shutil.which("thunderbird") is None,
@@ -271,20 +270,6 @@ def _tb_families() -> list[Workflow]:
     return [w for w in families if isinstance(w, Workflow) and "thunderbird" in w.apps]
 
 
-def _states(package_root: Path, tmp_path: Path, solution: str) -> tuple[Path, Path]:
-    """The initial state (assets placed as setup.sh places them) and the state after `solution` (Forge's ops)."""
-    task = load_package(package_root).task
-    initial = tmp_path / "initial"
-    for asset in task["setup"]["assets"]:
-        dest = resolve(initial, asset["dest"])
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(package_root / asset["file"], dest)
-    after = tmp_path / "after"
-    shutil.copytree(initial, after)
-    apply_ops(after, json.loads((package_root / solution).read_text())["ops"])
-    return initial, after
-
-
 @pytest.mark.slow
 @needs_thunderbird
 @pytest.mark.parametrize("workflow", _tb_families(), ids=lambda w: w.name)
@@ -292,7 +277,7 @@ def test_the_rubric_passes_on_what_thunderbird_wrote_for_the_oracle(tmp_path: Pa
     params = {knob: values[0] for knob, values in workflow.knobs.items()}
     root = make_package(workflow, params, tmp_path / "out", seed=1)
     task = load_package(root).task
-    initial, oracle_state = _states(root, tmp_path, task["solutions"]["oracle"])
+    initial, oracle_state = package_states(root, tmp_path, task["solutions"]["oracle"])
     passed, evidence = rt.alternative(root, task, oracle_state, initial)
     assert passed, evidence
 
@@ -304,7 +289,7 @@ def test_alternative_names_the_checks_a_wrong_oracle_fails(tmp_path: Path) -> No
     root = make_package(workflow, {"location": "inbox_sub", "name_kind": "word"}, tmp_path / "out", seed=1)
     task = load_package(root).task
     task["solutions"]["oracle"] = task["solutions"]["near_misses"][0]  # a plausible mistake as the "oracle"
-    initial, near_state = _states(root, tmp_path, task["solutions"]["oracle"])
+    initial, near_state = package_states(root, tmp_path, task["solutions"]["oracle"])
     passed, evidence = rt.alternative(root, task, near_state, initial)
     assert not passed
     assert evidence.startswith("folder FAILS on what Thunderbird wrote (no folder 'Inbox/"), evidence

@@ -5,7 +5,6 @@ the mailbox sizes and look-alikes are what the levels promise."""
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
 from email.utils import parseaddr
 from pathlib import Path
@@ -16,7 +15,7 @@ from forge.dag import NodeContext
 from forge.ids import TaskId
 from forge.llm import OfflineBackend
 from forge.package import build_package, write_package
-from tests.gatekit import gate_package, make_package, skill_for
+from tests.gatekit import gate_package, make_package, package_states, skill_for
 from workflows import families
 from workflows.tb.content import check_mailbox
 
@@ -120,18 +119,10 @@ def test_real_thunderbird_loads_a_nested_source_folder_and_the_oracle_state_pass
     and the rubric still passes on the oracle's end state as Thunderbird re-saved it."""
     from forge.package import load_package
     from forge.realapps import thunderbird as rt
-    from preparers.ops import apply_ops, resolve
 
     name = "tb.move_messages"
     root = make_package(families()[name], {**_params(name), **HARDEST}, tmp_path / "out", seed=1)
     task = load_package(root).task
-    initial = tmp_path / "initial"
-    for asset in task["setup"]["assets"]:
-        dest = resolve(initial, asset["dest"])
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(root / asset["file"], dest)
-    after = tmp_path / "after"
-    shutil.copytree(initial, after)
-    apply_ops(after, json.loads((root / task["solutions"]["oracle"]).read_text())["ops"])
+    initial, after = package_states(root, tmp_path, task["solutions"]["oracle"])
     passed, evidence = rt.alternative(root, task, after, initial)
     assert passed, evidence
