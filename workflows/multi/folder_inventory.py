@@ -31,6 +31,10 @@ WHAT = {"name_only": "one row per file with its full name (extension included)",
         "name_ext": "one row per file with its full name and, in the second column, its extension in lower case "
                     "without the dot (e.g. pdf)",
         "name_size": "one row per file with its full name and, in the second column, its size in bytes"}
+#: The same columns said briefly, for the natural register (a user names the columns, not the row layout).
+COLUMNS = {"name_only": "each file's full name (extension included)",
+           "name_ext": "each file's name and its extension (lower case, no dot)",
+           "name_size": "each file's name and its size in bytes"}
 ORDERS = {"name_asc": "sorted by file name from A to Z", "name_desc": "sorted by file name from Z to A",
           "size_desc": "sorted by size, largest file first"}
 #: Difficulty axes (issue 15): how many files the folder holds, how deep it sits, and more files in subfolders
@@ -52,11 +56,16 @@ PHRASINGS = (
 )
 #: the natural register: a user's goal in their own voice (workflows.common.instruction)
 NATURAL = (
-    "New workbook {workbook}, sheet '{sheet}', header {header}: {what.bare} for {folder}, {order}.{only}",
-    "List {folder} in {workbook}, sheet '{sheet}', header {header}: {what.bare}, {order}.{only}",
-    "Sheet '{sheet}' of {workbook}: header {header}, then {what.bare} for {folder}, {order}.{only}",
-    "Inventory of {folder}: {workbook}, sheet '{sheet}', header {header}, {what.bare}, {order}.{only}",
-    "I need {workbook} (sheet '{sheet}', header {header}): {what.bare} for {folder}, {order}.{only}",
+    "Could you list {scope} directly in {folder} in a new workbook {workbook}? Sheet '{sheet}', header {header}, "
+    "{columns}, {order}.",
+    "I need an inventory of {scope} directly in {folder}: {columns}, {order}, in {workbook} (sheet '{sheet}', "
+    "header {header}).",
+    "Please make a spreadsheet {workbook} listing {scope} directly in {folder}, with {columns}: sheet '{sheet}', "
+    "header {header}, {order}.",
+    "Help me keep track of {scope} directly in {folder}: a new workbook {workbook}, sheet '{sheet}', header "
+    "{header}, {columns}, {order}.",
+    "List {scope} directly in {folder} in {workbook}, sheet '{sheet}', under the header {header}: {columns}, "
+    "{order}."
 )
 
 
@@ -125,7 +134,7 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     only = f" Include only the .{ext} files." if params["filter"] == "one_ext" else ""
     facts = {"folder": folder, "workbook": workbook, "sheet": sheet, "header": mc.quoted(header),
              "what": WHAT[params["fields"]], "order": ORDERS[params["order"]], "only": only,
-             "scope": f"the .{ext} files" if only else "the files"}
+             "scope": f"the .{ext} files" if only else "the files", "columns": COLUMNS[params["fields"]]}
     target = Target(workbook, sheet, header, ext, folder, sub, [(f.name, len(tree.render(f))) for f in files])
     return Goal(mc.Setup((("tree", [*files, *inner]),)), facts, target)
 
