@@ -104,8 +104,9 @@ def local(root: Path, folder: str) -> Path:
 # ---- calc ---------------------------------------------------------------------------------------------------
 
 def formula_partial_constant(root: Path) -> None:
-    """'Actual' times the row's 'Invoices' typed in as a constant: right values, but F is never referenced."""
-    with workbook(one(root, "Documents/budget_vs_actual_2024.xlsx")) as ws:
+    """'Reorder Point' times the row's 'Unit Cost' typed in as a constant: right values, but F is never
+    referenced."""
+    with workbook(one(root, "Documents/stock_count_2021_q1.xlsx")) as ws:
         for r in range(2, 11):
             ws[f"G{r}"] = f"=E{r}*{ws[f'F{r}'].value}"
 
@@ -118,8 +119,8 @@ def totals_skip_first_row(root: Path) -> None:
 
 
 def formula_off_by_one_row(root: Path) -> None:
-    """Each formula multiplies its row's 'Actual' by the 'Invoices' of the row below."""
-    with workbook(one(root, "Documents/budget_vs_actual_2024.xlsx")) as ws:
+    """Each formula multiplies its row's 'Reorder Point' by the 'Unit Cost' of the row below."""
+    with workbook(one(root, "Documents/stock_count_2021_q1.xlsx")) as ws:
         for r in range(2, 11):
             ws[f"G{r}"] = f"=E{r}*F{r + 1}"
 

@@ -51,10 +51,10 @@ def _cases() -> dict[str, tuple[str, str]]:
 CASES = _cases()
 
 
-def render(family: str, skill_id: str, template: str) -> str:
+def render(family: str, skill_id: str, template: str, register: str = "explicit") -> str:
     skill = taxonomy()[skill_id]
     backend = _Recording()
-    families()[family].run(NodeContext(skill.params, 1, skill.id, 0, backend))
+    families()[family].run(NodeContext(skill.params, 1, skill.id, 0, backend, register=register))
     node = "instruction" if template.startswith("instruction.") else "content"
     request = next(r for r in backend.requests if r.node == node)
     parts = [f"# {family} / {skill_id} / seed 1 / index 0 / node {node}"]
@@ -72,7 +72,8 @@ def check(name: str, text: str) -> None:
 
 
 def test_every_template_has_a_golden_case():
-    used = {t for t in CASES if not t.startswith("instruction.")} | {"instruction.txt", "judge.txt"}
+    used = {t for t in CASES if not t.startswith("instruction.")} | {"instruction.txt", "instruction_natural.txt",
+                                                                      "judge.txt"}
     assert used == {p.name for p in PROMPTS_DIR.glob("*.txt")}
 
 
@@ -80,6 +81,12 @@ def test_every_template_has_a_golden_case():
 def test_rendered_prompt_matches_golden(template):
     family, skill_id = CASES[template]
     check(f"{template.removesuffix('.txt')}.txt", render(family, skill_id, template))
+
+
+def test_natural_register_prompt_matches_golden():
+    """instruction_natural.txt is chosen per task (the natural register), not named by a node: one Calc task's."""
+    family, skill_id = CASES["instruction.libreoffice_calc"]
+    check("instruction_natural.txt", render(family, skill_id, "instruction.", register="natural"))
 
 
 def test_repair_request_quotes_the_answer_and_the_problem():
