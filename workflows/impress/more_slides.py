@@ -1,4 +1,4 @@
-"""Slides that fit any deck, for the bigger levels of the Impress `slides` axis (issue 15: "size").
+"""Slides that fit any deck, for the bigger levels of the Impress `deck_slides` axis (issue 15: "size").
 
 A scenario's templates hold 10 slides, 3 of them kept spare for the add-a-slide tasks, so a generated deck has at
 most 7 content slides. A longer deck (8-12, 14-20 slides) is that deck plus housekeeping slides every real deck of
