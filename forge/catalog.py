@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Integer, case, delete, func, select, update
+from sqlalchemy import Integer, case, delete, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Engine
@@ -141,33 +141,50 @@ class Catalog:
 
     def record(self, session: Session, task: TaskRow, stages: Sequence[Any], calls: Sequence[Any]) -> None:
         """Insert or replace a task with its verifications and LLM calls (inside the caller's transaction)."""
-        session.execute(delete(VerificationRow).where(VerificationRow.task_id == task.id))
-        # The ledger keeps what earlier runs spent on this task; only this run's rows are replaced.
-        session.execute(delete(LLMCallRow).where(LLMCallRow.task_id == task.id,
-                                                 LLMCallRow.run_id.is_not_distinct_from(task.run_id)))
-        session.merge(task)
-        session.flush()
-        for stage in stages:
-            session.add(VerificationRow(task_id=task.id, verifier=stage.name, passed=stage.passed,
-                                        evidence=stage.evidence, seconds=round(stage.seconds, 6)))
-        for call in calls:
-            prompt, completion, estimated = ledger_tokens(call.backend, call.prompt_tokens, call.completion_tokens)
-            session.add(LLMCallRow(task_id=task.id, node=call.node, backend=call.backend,
-                                   prompt_tokens=prompt, completion_tokens=completion, estimated_tokens=estimated,
-                                   cost_usd=call.cost_usd, cached=call.cached, model=call.model,
-                                   run_id=task.run_id, latency_s=round(call.latency_s, 6),
-                                   attempts=call.attempts, ok=call.ok))
-            entry = call.cache_entry
-            if entry is not None:  # a fresh answer: cached with its task, in the same transaction
-                session.merge(LLMCacheRow(key=entry.key, model=entry.model, response=entry.text,
-                                          problem=entry.problem, prompt_tokens=entry.prompt_tokens,
-                                          completion_tokens=entry.completion_tokens, created_at=now()))
+        self._record_batch(session, [(task, stages, calls)])
 
     def record_all(self, results: Iterable[tuple[TaskRow, Sequence[Any], Sequence[Any]]]) -> None:
         """`record` every (task, stages, calls) in one short write transaction."""
         with self.session() as session, session.begin():
-            for task, stages, calls in results:
-                self.record(session, task, stages, calls)
+            self._record_batch(session, list(results))
+
+    def _record_batch(self, session: Session, results: list[tuple[TaskRow, Sequence[Any], Sequence[Any]]]) -> None:
+        """One statement per table for a whole batch (the generator records every 25 tasks from its main thread,
+        which also generates: per-row ORM round trips there slowed the whole pipeline)."""
+        if not results:
+            return
+        ids = [task.id for task, _, _ in results]
+        session.execute(delete(VerificationRow).where(VerificationRow.task_id.in_(ids)))
+        # The ledger keeps what earlier runs spent on this task; only this run's rows are replaced.
+        for run_id in {task.run_id for task, _, _ in results}:
+            mine = [task.id for task, _, _ in results if task.run_id == run_id]
+            session.execute(delete(LLMCallRow).where(LLMCallRow.task_id.in_(mine),
+                                                     LLMCallRow.run_id.is_not_distinct_from(run_id)))
+        list(session.scalars(select(TaskRow).where(TaskRow.id.in_(ids))))  # one query: merge() finds them loaded
+        for task, _, _ in results:
+            session.merge(task)
+        session.flush()
+        verifications = [{"task_id": task.id, "verifier": stage.name, "passed": stage.passed,
+                          "evidence": stage.evidence, "seconds": round(stage.seconds, 6)}
+                         for task, stages, _ in results for stage in stages]
+        if verifications:
+            session.execute(insert(VerificationRow), verifications)
+        ledger = []
+        for task, _, calls in results:
+            for call in calls:
+                prompt, completion, estimated = ledger_tokens(call.backend, call.prompt_tokens, call.completion_tokens)
+                ledger.append({"task_id": task.id, "node": call.node, "backend": call.backend,
+                               "prompt_tokens": prompt, "completion_tokens": completion,
+                               "estimated_tokens": estimated, "cost_usd": call.cost_usd, "cached": call.cached,
+                               "model": call.model, "run_id": task.run_id, "latency_s": round(call.latency_s, 6),
+                               "attempts": call.attempts, "ok": call.ok})
+                entry = call.cache_entry
+                if entry is not None:  # a fresh answer: cached with its task, in the same transaction
+                    session.merge(LLMCacheRow(key=entry.key, model=entry.model, response=entry.text,
+                                              problem=entry.problem, prompt_tokens=entry.prompt_tokens,
+                                              completion_tokens=entry.completion_tokens, created_at=now()))
+        if ledger:
+            session.execute(insert(LLMCallRow), ledger)
 
     def record_turns(self, task_id: str, run_id: int, turns: Sequence[Any]) -> None:
         """One `llm_calls` row per turn of a student's episode (`forge.agent` turns: what the model really spent)."""

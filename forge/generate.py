@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forge import scratch
 from forge.catalog import Catalog, TaskRow
 from forge.dag import LLMOutputError, NodeContext
 from forge.errors import ForgeError, UnknownNameError, did_you_mean
@@ -241,9 +242,12 @@ def release_free_memory() -> None:
         _TRIM(0)
 
 
-#: At most this many tasks are gated at once (one's setup overlaps another's controls), each with its own warm
-#: check worker; dedup still runs in plan order. More than two did not help on two cores.
-MAX_GATES_IN_FLIGHT = 2
+#: At most this many warm check workers (one per usable core): more than two did not help on two cores.
+MAX_WORKERS = 2
+#: Tasks gated at once per check worker. A task's gate waits on latency that uses no CPU (its setup.sh in a fresh
+#: bubblewrap sandbox: ~60 ms of namespace setup and teardown, measured), so while one task waits another's controls
+#: keep the worker busy; dedup still runs in plan order.
+GATES_PER_WORKER = 2
 
 
 def usable_cores() -> int:
@@ -269,9 +273,9 @@ class Outcome:
 class Generator:
     """Generates and gates tasks into `out`, recording each in `catalog`. One instance per process.
 
-    `run` pipelines: the main thread generates the next task while `workers` gate threads verify the last
-    ones, whose controls run in as many warm sandboxed check workers (in-process when the sandbox is off);
-    by default one per usable core, at most MAX_GATES_IN_FLIGHT;
+    `run` pipelines: the main thread generates the next task while gate threads (GATES_PER_WORKER per worker)
+    verify the last ones, whose controls run in `workers` warm sandboxed check workers (in-process when the
+    sandbox is off); by default one per usable core, at most MAX_WORKERS;
     the dedup stage, moving rejected packages and recording happen in plan order in the main thread.
     Accepted tasks the real-app policy samples wait for a batch of the real-app tier before they are
     recorded (one soffice call per batch and format)."""
@@ -290,10 +294,12 @@ class Generator:
         self.taxonomy = taxonomy or load_taxonomy()
         self.run_id = run_id
         self.sandbox = sandbox
-        self.workers = workers or min(MAX_GATES_IN_FLIGHT, usable_cores())
+        self.workers = workers or min(MAX_WORKERS, usable_cores())
+        self.gates = GATES_PER_WORKER * self.workers
         self.policy = real_apps or Policy("off")
         self.real_apps_batch = real_apps_batch
         self.env = LocalEnv(sandbox, catalog.find_duplicate)
+        scratch.temp_files_in_ram()
 
     def run(self, task_ids: Iterable[TaskId], progress: Callable[[Outcome], None] | None = None,
             commit_every: int = 25, resume: bool = True) -> Counter[str]:
@@ -360,7 +366,7 @@ class Generator:
         ahead = Ahead(self._prepare, [t for t in task_ids if str(t) not in finished], self.concurrency,
                       may_start=lambda: self.budget is None or not self.budget.exhausted())
         try:
-            with ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="gate") as gate_threads:
+            with ThreadPoolExecutor(max_workers=self.gates, thread_name_prefix="gate") as gate_threads:
                 try:
                     for task_id in task_ids:
                         if str(task_id) in finished:
@@ -372,7 +378,7 @@ class Generator:
                         if prepared is None:  # a budget cap: the tasks in flight still finish and are recorded
                             self.stopped = self.budget.exhausted() if self.budget is not None else None
                             break
-                        while len(pending) > self.workers:
+                        while len(pending) > self.gates:
                             route(pending.popleft())
                         if isinstance(prepared, tuple):
                             pending.append(prepared)

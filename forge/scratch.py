@@ -47,6 +47,15 @@ def scratch_root() -> str:
     return tempfile.gettempdir()
 
 
+def temp_files_in_ram() -> None:
+    """Send this process's temp files (`tempfile`) to the RAM disk when `scratch_root()` chose it and the user set no
+    TMPDIR. Document libraries write temp files on the hot path: openpyxl writes every worksheet it saves to a
+    NamedTemporaryFile and unlinks it, and on the ext4 `discard` mount that unlink waited up to a second under load
+    (measured: 0.6-960 ms per save; 0.1 ms on tmpfs). Check workers already have a private tmpfs /tmp."""
+    if not os.environ.get("TMPDIR") and scratch_root() == str(RAM_DISK):
+        tempfile.tempdir = str(RAM_DISK)
+
+
 def _roomy_tmpfs(path: Path) -> bool:
     try:
         fields = (line.split() for line in Path("/proc/self/mounts").read_text().splitlines())

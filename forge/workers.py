@@ -40,6 +40,8 @@ from verifiers.controls import Control, InProcess, run_control
 
 #: Seconds one request may take before its worker is killed and replaced.
 REQUEST_SECONDS = 120.0
+#: Seconds a closing worker gets to leave its loop before it is killed.
+CLOSE_SECONDS = 2.0
 
 
 class _Worker:
@@ -59,8 +61,9 @@ class _Worker:
         return json.loads(line)  # type: ignore[no-any-return]
 
     def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.proc.pid, 9)
+        if self.proc.poll() is None:  # a reaped worker's pid may already name another process group
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, 9)
         self.proc.wait()
 
 
@@ -125,11 +128,18 @@ class WorkerPool:
         return Control.from_json(answer)
 
     def close(self) -> None:
+        """End every worker: stdin closed, a short wait for it to leave its loop (so its CPU time reaches this
+        process's RUSAGE_CHILDREN through bwrap, which `benchmarks/throughput.py` counts), then killed."""
+        workers = []
         while not self._idle.empty():
             worker = self._idle.get_nowait()
             with contextlib.suppress(OSError):
                 if worker.proc.stdin:
                     worker.proc.stdin.close()
+            workers.append(worker)
+        for worker in workers:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                worker.proc.wait(timeout=CLOSE_SECONDS)
             worker.kill()
 
 

@@ -65,9 +65,10 @@ def sample(mutants: list[Mutant], rng: random.Random, budget: Sequence[int] | No
 
 
 def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path,
-                budget: Sequence[int] | None = BUDGET) -> dict[str, Any]:
+                budget: Sequence[int] | None = BUDGET, *, in_memory: bool = True) -> dict[str, Any]:
     """Apply the mutants of every mutator (a `sample` of them within `budget`) to copies of `oracle` (in
-    `scratch`) and evaluate the rubric on each.
+    `scratch`) and evaluate the rubric on each. `in_memory=False` takes the slow path for every mutant (applied to a
+    copy on disk, parsed from there): the fast path must give the very same table (tests/verifiers/test_fast_path.py).
 
     Returns {"mutants": [{name, kind, passed, evidence}], "offered": int, "seconds": float} or, when a
     mutator or a mutant's apply crashed, the same with "error"."""
@@ -107,7 +108,7 @@ def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path
         for mutant in sample(offered, random.Random(f"{seed}:mutation-sample"), budget):
             work = scratch / str(len(results))
             try:
-                if mutant.documents is not None:
+                if mutant.documents is not None and in_memory:
                     state: checks.State = _InMemory(oracle, _documents(mutant), partial(_copy, oracle, work, mutant))
                 else:
                     state = checks.State(_copy(oracle, work, mutant))
