@@ -197,3 +197,4 @@ def serve(workdir: Path, cpu_seconds: int = 0, disk_bytes: int = 0) -> None:
 
 if __name__ == "__main__":
     serve(Path(sys.argv[1]), *(int(a) for a in sys.argv[2:4]))
+    os._exit(0)  # stdin closed: nothing to flush or keep, so skip the interpreter's teardown (0.2-0.4 s under load)
