@@ -11,8 +11,9 @@ tables teaches sorting them, not charting them, so a weakness fades family by fa
 About 3 % of runs crash (traj.jsonl ends with an `{"Error": ...}` line, no result.txt); a failed run scores 0, or
 a fraction (0.25, 0.5, 0.75) a third of the time.
 
-`PLANTED` is the student the benchmark uses (tables over 20 rows, date columns, the deepest folders, look-alike
-files, Thunderbird filters, Calc tables and totals carried into Writer: about a fifth of a first round's tasks);
+`PLANTED` is the student the benchmark uses (tables over 40 rows, date columns, the deepest folders, two look-alike
+files beside the target, Thunderbird filters, Calc tables and totals carried into Writer: 20.9 % of the first round's
+tasks of `benchmarks/rounds.py --full`, seed 1);
 `ALL_PASS` fails nothing. Layout: `<out>/pyautogui/screenshot/<model>/<domain>/<task_id>/{result.txt,
 traj.jsonl}`.
 """
@@ -77,11 +78,11 @@ def _level(params: Mapping[str, Any], axis: str, default: Any) -> Any:
 
 #: The benchmark's student (see the module docstring).
 PLANTED = SimulatedStudent("planted", (
-    Weakness("tables over 20 rows", lambda f, p: _level(p, "rows", "8-16") not in ("8-16",)),
+    Weakness("tables over 40 rows", lambda f, p: _level(p, "rows", "8-16") not in ("8-16", "20-28", "32-40")),
     Weakness("date columns", lambda f, p: "date" in {str(v) for v in p.values()}),
     Weakness("deep folders", lambda f, p: _level(p, "location", "near") == "deeper"),
     Weakness("thunderbird filters", lambda f, p: f == "tb.create_filter"),
-    Weakness("look-alike files", lambda f, p: str(_level(p, "lookalikes", "0")) != "0"),
+    Weakness("two look-alike files", lambda f, p: str(_level(p, "lookalikes", "0")) == "2"),
     Weakness("Calc data into Writer", lambda f, p: f in ("multi.sheet_doc_table", "multi.totals_report")),
 ))
 ALL_PASS = SimulatedStudent("all-pass", (), base=1.0)

@@ -54,6 +54,9 @@ class Analysis:
     levels: dict[tuple[str, str, Any], Tally] = field(default_factory=lambda: defaultdict(Tally))
     knobs: dict[tuple[str, str, Any], Tally] = field(default_factory=lambda: defaultdict(Tally))
     skills: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    #: per (axis, level), the attempts of every family at that level: one failed attempt at a level in one family
+    #: is as likely chance as a weakness; the same level failing across families (big tables, deep folders) is not
+    pooled: dict[tuple[str, Any], Tally] = field(default_factory=lambda: defaultdict(Tally))
 
     @property
     def attempts(self) -> int:
@@ -81,6 +84,7 @@ def analyse(attempts: list[tuple[str, bool, list[str] | None]], taxonomy: Mappin
         levels = axis_params(skill.params, family.axes)
         for axis, level in levels.items():
             out.levels[skill.family, axis, level].add(success, failed)
+            out.pooled[axis, level].add(success, failed)
         if all(level == family.axes[axis][0] for axis, level in levels.items()):
             out.plain[skill.family].add(success, failed)
         for knob in family.knobs:

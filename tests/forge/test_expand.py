@@ -212,11 +212,38 @@ def test_variants_go_around_failures_and_one_step_beyond_passes():
     around = variant_op.around_failures(analysis, round_n=2, taken={knob_key(s) for s in taxonomy.values()})
     assert {c.skill.family for c in around} == {"calc.sort_rows"}
     assert {c.skill.params["rows"] for c in around} == {"20-28", "32-40"}, "the failing level and one beyond"
-    assert len(around) == 2 * 6 - 1, "every knob combination; the explored skill itself exists"
+    axes = get_family("calc.sort_rows").axes
+    moved = [{a for a in axes if c.skill.params.get(a, axes[a][0]) != axes[a][0]} for c in around]
+    assert sum(m == {"rows"} for m in moved) == 2 * 6 - 1, "every knob combination; the explored skill exists"
+    practised = [c for c, m in zip(around, moved, strict=True) if m != {"rows"}]
+    assert practised and all(c.skill.params["rows"] == "20-28" for c in practised), "the failure, elsewhere"
+    assert {len(m) for m, c in zip(moved, around, strict=True) if c in practised} == {2}, "one other axis moved"
+    assert {a for m in moved for a in m} == set(axes), "every other axis"
     assert all("calc.sort_rows fails at rows=20-28" in c.reason for c in around)
     harder = variant_op.harder(analysis, taxonomy, round_n=2, taken=set())
     assert sorted(c.stats["from"] for c in harder) == ["calc.sort.date_desc", "writer.align.paragraph_justify"]
     assert all(c.skill.id != c.stats["from"] for c in harder)
+
+
+def test_one_failed_attempt_is_chance_until_the_level_fails_across_families():
+    """A student that passes 19 tasks in 20 fails one explored level by chance as often as a weak one fails it:
+    one failed attempt in one family is not expanded; the same level failing in another family confirms both."""
+    taxonomy = seed_taxonomy()
+    calc = variant_op.atomic_skill(taxonomy["calc.sort.date_desc"], {"location": "deeper"}, round_n=1,
+                                   operator="explore")
+    os_seed = next(s for s in sorted(taxonomy.values(), key=lambda s: s.id) if s.family == "os.copy")
+    other = variant_op.atomic_skill(os_seed, {"location": "deeper"}, round_n=1, operator="explore")
+    passed = variant_op.atomic_skill(os_seed, {"location": "deep"}, round_n=1, operator="explore")
+    taxonomy = {**taxonomy, calc.id: calc, other.id: other, passed.id: passed}
+    alone = analyse([(calc.id, False, None), (passed.id, True, None)] * 1, taxonomy)
+    assert variant_op.failing_levels(alone, "calc.sort_rows") == {}
+    assert variant_op.around_failures(alone, round_n=2, taken=set()) == []
+    both = analyse([(calc.id, False, None), (other.id, False, None), (passed.id, True, None)], taxonomy)
+    assert variant_op.failing_levels(both, "calc.sort_rows") == {"location": ["deeper"]}
+    assert variant_op.failing_levels(both, "os.copy") == {"location": ["deeper"]}
+    around = variant_op.around_failures(both, round_n=2, taken=set())
+    assert not any(c.skill.family == "os.copy" and c.skill.params.get("location") == "deep" for c in around), \
+        "a level the student passed is no practice of a failure"
 
 
 def test_a_failing_chain_is_decomposed_into_its_steps():
@@ -295,7 +322,7 @@ def test_proposer_validates_against_the_family_schema():
     assert [(c["family"], c["axis"], c["level"]) for c in clusters] == [("calc.sort_rows", "location", "deeper")]
     assert clusters[0]["failed_checks"] == {"sorted": 2}
     analysis = analyse([(moved.id, False, ["sorted"])] * 2 + [(moved.id.replace("location_deeper", "rows_32_40"),
-                                                               False, None)], {**taxonomy, **{
+                                                               False, None)] * 2, {**taxonomy, **{
         s.id: s for s in [variant_op.atomic_skill(taxonomy["calc.sort.date_desc"], {"rows": "32-40"}, round_n=1,
                                                   operator="explore")]}})
     assert len(propose_op.clusters(analysis)) == 2, "two clusters: up to 2 x PER proposals"

@@ -151,6 +151,7 @@ def test_the_simulated_student_learns_family_by_family():
     assert PLANTED.chance("calc.sort_rows", big, practised) == pytest.approx((weakness.chance + PLANTED.base) / 2)
     assert PLANTED.chance("calc.chart", big, practised) == weakness.chance
     assert PLANTED.chance("calc.sort_rows", {"rows": "8-16"}, {}) == PLANTED.base
+    assert not PLANTED.hits("calc.sort_rows", {"rows": "32-40"})  # "over 40 rows": a 32-40 table is fine
 
 
 def test_the_loops_catalog_questions_on_sqlite_and_postgresql(db_url):
