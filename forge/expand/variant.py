@@ -7,8 +7,8 @@ description the seed's plus the levels in words. The operators decide which leve
 - `explore` (no statistics yet): every non-default level of every axis once per family, on a seeded knob
   combination, so the first round's tasks show where the student fails;
 - `variant`, where a family failed: every knob combination of the family at the failing levels (a level fails
-  when its success rate is at most WEAK and the failure is confirmed: two attempts, or the same level failing
-  across families), alone and combined, and each with one other axis moved — practice around what the student
+  when its success rate is at most WEAK), alone and combined, and where the failure is confirmed (two attempts, or
+  the same level failing across families) each with one other axis moved — practice around what the student
   cannot do; levels the student passed are skipped (they are no practice of a failure);
 - `variant`, where a skill passed (success rate at least SATURATED): one step harder along its least advanced axis
   (one step beyond what passes); a student that passes everything gets only these.
@@ -112,14 +112,15 @@ def judged(analysis: Analysis, family: str, axis: str, level: Any, default: bool
     return analysis.plain.get(family) if default else analysis.levels.get((family, axis, level))
 
 
-def failing_levels(analysis: Analysis, family: str) -> dict[str, list[Any]]:
-    """Per axis of `family`, the levels whose success rate is at most WEAK (in axis order) and whose failure is
-    `confirmed`."""
+def failing_levels(analysis: Analysis, family: str, *, sure: bool = False) -> dict[str, list[Any]]:
+    """Per axis of `family`, the levels whose success rate is at most WEAK (in axis order); with `sure`, only those
+    whose failure is `confirmed`."""
     axes = atomic_families()[family].axes
     out: dict[str, list[Any]] = {}
     for axis, levels in axes.items():
         bad = [lv for lv in levels if (t := judged(analysis, family, axis, lv, lv == levels[0])) is not None
-               and t.rate is not None and t.rate <= WEAK and confirmed(analysis, t, axis, lv, lv == levels[0])]
+               and t.rate is not None and t.rate <= WEAK
+               and (not sure or confirmed(analysis, t, axis, lv, lv == levels[0]))]
         if bad:
             out[axis] = bad
     return out
@@ -145,11 +146,11 @@ def confirmed(analysis: Analysis, tally: Tally, axis: str, level: Any, default: 
 def around_failures(analysis: Analysis, *, round_n: int, taken: set[str]) -> list[Candidate]:
     """Every knob combination of each failing family along its failing axes: each such axis from its default up
     to one step beyond its hardest failing level, skipping the levels it passed, axes alone and combined; and each
-    combination that holds a failing level again with one other axis at each of its levels (skills around what the
-    student cannot do; a family failed at its default levels gets the next level of each failing axis).
-    Measured on `benchmarks/rounds.py --full`'s round 1 (planted weaknesses in 20.7 % of the tasks): the ladder of
-    passed levels made a third of round 2's candidates miss the weaknesses (65.7 % aimed); without it, and with
-    the failure practised in other conditions, 87.5 % of them are aimed."""
+    combination that holds a `confirmed` failing level again with one other axis at each of its levels (skills
+    around what the student cannot do; a family failed at its default levels gets the next level of each failing
+    axis). Measured on `benchmarks/rounds.py --full`'s round 1 (planted weaknesses in 20.7 % of the tasks): the
+    ladder of passed levels made a third of round 2's candidates miss the weaknesses (65.7 % aimed); without it,
+    and with confirmed failures practised in other conditions, 86.3 % of them are aimed."""
     out = []
     for family in sorted(analysis.families):
         if family not in atomic_families():
@@ -172,9 +173,10 @@ def around_failures(analysis: Analysis, *, round_n: int, taken: set[str]) -> lis
         evidence = {f"{a}={lv}": t.as_dict() for a, lvs in bad.items() for lv in lvs
                     if (t := judged(analysis, family, a, lv, lv == axes[a][0])) is not None}
         combos = [dict(c) for c in itertools.product(*choices)]
-        # each combination that holds a failing level, also with one other axis moved: the failure practised
-        # in other conditions (a bigger table in the deep folder), not only at that axis's default
-        failing = [c for c in combos if any(lv in bad.get(a, ()) for a, lv in c.items())]
+        # each combination that holds a confirmed failing level, also with one other axis moved: the failure
+        # practised in other conditions (a bigger table in the deep folder), not only at that axis's default
+        sure = failing_levels(analysis, family, sure=True)
+        failing = [c for c in combos if any(lv in sure.get(a, ()) for a, lv in c.items())]
         combos += [{**c, axis: lv} for c in failing for axis in sorted(axes) if axis not in bad
                    for lv in axes[axis][1:]]
         for base in seeds_by_family().get(family, ()):

@@ -227,7 +227,8 @@ def test_variants_go_around_failures_and_one_step_beyond_passes():
 
 def test_one_failed_attempt_is_chance_until_the_level_fails_across_families():
     """A student that passes 19 tasks in 20 fails one explored level by chance as often as a weak one fails it:
-    one failed attempt in one family is not expanded; the same level failing in another family confirms both."""
+    one failed attempt in one family is practised at that level alone; the same level failing in another family
+    confirms both, and the failure is then practised with other axes moved too."""
     taxonomy = seed_taxonomy()
     calc = variant_op.atomic_skill(taxonomy["calc.sort.date_desc"], {"location": "deeper"}, round_n=1,
                                    operator="explore")
@@ -236,12 +237,17 @@ def test_one_failed_attempt_is_chance_until_the_level_fails_across_families():
     passed = variant_op.atomic_skill(os_seed, {"location": "deep"}, round_n=1, operator="explore")
     taxonomy = {**taxonomy, calc.id: calc, other.id: other, passed.id: passed}
     alone = analyse([(calc.id, False, None), (passed.id, True, None)] * 1, taxonomy)
-    assert variant_op.failing_levels(alone, "calc.sort_rows") == {}
-    assert variant_op.around_failures(alone, round_n=2, taken=set()) == []
+    assert variant_op.failing_levels(alone, "calc.sort_rows") == {"location": ["deeper"]}
+    assert variant_op.failing_levels(alone, "calc.sort_rows", sure=True) == {}
+    axes = get_family("calc.sort_rows").axes
+    narrow = variant_op.around_failures(alone, round_n=2, taken=set())
+    assert narrow and {a for c in narrow for a in axes if c.skill.params.get(a, axes[a][0]) != axes[a][0]} \
+        == {"location"}, "an unconfirmed failure: that level alone"
     both = analyse([(calc.id, False, None), (other.id, False, None), (passed.id, True, None)], taxonomy)
-    assert variant_op.failing_levels(both, "calc.sort_rows") == {"location": ["deeper"]}
-    assert variant_op.failing_levels(both, "os.copy") == {"location": ["deeper"]}
+    assert variant_op.failing_levels(both, "calc.sort_rows", sure=True) == {"location": ["deeper"]}
+    assert variant_op.failing_levels(both, "os.copy", sure=True) == {"location": ["deeper"]}
     around = variant_op.around_failures(both, round_n=2, taken=set())
+    assert len([c for c in around if c.skill.family == "calc.sort_rows"]) > len(narrow), "practised elsewhere too"
     assert not any(c.skill.family == "os.copy" and c.skill.params.get("location") == "deep" for c in around), \
         "a level the student passed is no practice of a failure"
 
