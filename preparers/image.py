@@ -62,13 +62,16 @@ def format_for(path: str) -> str | None:
     return _BY_EXTENSION.get(path[dot:].lower()) if dot >= 0 else None
 
 
-def encode(image: Image.Image, fmt: str, dpi: float | None = None) -> bytes:
-    """`image` as bytes in Pillow format `fmt` (PNG, JPEG, BMP, WEBP, TIFF) with fixed settings."""
+def encode(image: Image.Image, fmt: str, dpi: float | None = None, *, png_level: int | None = None) -> bytes:
+    """`image` as bytes in Pillow format `fmt` (PNG, JPEG, BMP, WEBP, TIFF) with fixed settings. `png_level`: another
+    zlib level for PNG, for bytes no package keeps (the same picture decodes from any level; 0 and 1 are fast)."""
     if fmt not in FORMATS.values():
         raise ValueError(f"{fmt=}, but must be one of {sorted(FORMATS.values())}")
     if fmt in ("JPEG", "BMP") and image.mode in ("RGBA", "LA", "P", "PA"):
         image = flatten(image)
     params: dict[str, Any] = dict(_SAVE_PARAMS[fmt])
+    if png_level is not None and fmt == "PNG":
+        params["compress_level"] = png_level
     if dpi is not None and fmt != "WEBP":
         params["dpi"] = (dpi, dpi)
     out = io.BytesIO()

@@ -60,3 +60,29 @@ def test_mutants_are_deterministic_per_seed(tmp_path):
     again = MutationContext(ctx.task, ctx.initial, ctx.oracle, random.Random(1))
     other = MutationContext(ctx.task, ctx.initial, ctx.oracle, random.Random(1))
     assert [m.name for m in image_mutants.mutants(again)] == [m.name for m in image_mutants.mutants(other)]
+
+
+@pytest.mark.parametrize(("workflow", "params"), [
+    (gimp_crop.WORKFLOW, {"region": "box", "fmt": "jpg"}),
+    (gimp_grayscale.WORKFLOW, {"fmt": "png"}),
+    (gimp_convert.WORKFLOW, {"conversion": "png_to_webp"}),
+])
+def test_a_mutant_held_in_memory_is_the_picture_its_file_would_give(tmp_path, workflow, params):
+    """The gate judges image mutants in memory (`Mutant.documents`): each must be exactly what the checks would
+    read from the file `apply` writes - pixels, mode, format, metadata."""
+    import shutil
+
+    from verifiers.checks.image import load_picture
+
+    ctx = states(workflow, params, tmp_path)
+    for i, mutant in enumerate(image_mutants.mutants(ctx)):
+        assert mutant.documents is not None, mutant.name
+        ((path, parse), held), = mutant.documents().items()
+        state = tmp_path / f"m{i}"
+        shutil.copytree(ctx.oracle, state)
+        mutant.apply(state)
+        written = load_picture(state / path.removeprefix("/home/user/"))
+        assert parse is load_picture, mutant.name
+        assert (held.mode, held.size, held.format, held.info, held.getpalette()) == \
+            (written.mode, written.size, written.format, written.info, written.getpalette()), mutant.name
+        assert held.tobytes() == written.tobytes(), mutant.name

@@ -3,8 +3,11 @@
 Damaging (no instruction asks for them): pixelate (shrink 8-16x, blow back up), blur, shift the content a few
 pixels, cut a strip off one side, swap the red and blue channels, a wrong colour mode (colour lost, alpha dropped,
 or grey turned to black and white), another real format behind the right extension. Neutral (what a correct
-export may also produce): the same pixels re-encoded (lossless formats: other compression settings and a metadata
-chunk; JPEG: the same quantisation tables, a comment; WebP: re-saved at GIMP's default quality 90).
+export may also produce): the same pixels re-encoded (lossless formats: re-compressed, PNG with a metadata chunk;
+JPEG: the same quantisation tables, a comment; WebP: re-saved at GIMP's default quality 90).
+
+The gate judges each mutant in memory (`Mutant.documents`): the checks get the picture decoded from the bytes the
+mutant would write, without writing them or copying the state.
 
 Only pictures the oracle created or changed are mutated: those are what the task is about. A mutant that would
 not change the picture (swapping channels of a grey one) is not offered. The format mutant keeps the pixels, so
@@ -16,12 +19,16 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageChops, ImageFilter, ImageStat
+from PIL.PngImagePlugin import PngInfo
 
+from forge.model import HOME
 from preparers.image import flatten, format_for
-from verifiers.mutants import Mutant, MutationContext
+from verifiers.checks.image import load_picture
+from verifiers.mutants import Kind, Mutant, MutationContext
 
 #: Pillow formats this module can read and re-save
 _FORMATS = ("PNG", "JPEG", "WEBP", "BMP", "TIFF")
@@ -47,32 +54,60 @@ def _open(host: Path) -> Image.Image | None:
         return None
 
 
-def _save(image: Image.Image, host: Path, fmt: str, dpi: tuple[float, float] | None, **params: object) -> None:
+def _encode(image: Image.Image, fmt: str, dpi: tuple[float, float] | None, png_level: int,
+            **params: object) -> bytes:
+    """`image` saved as `fmt` (at its resolution `dpi`; PNG at `png_level` unless `params` say otherwise)."""
     if fmt in ("JPEG", "BMP") and image.mode not in ("RGB", "L", "1"):
         image = image.convert("RGB")
     if dpi and fmt != "WEBP":
         params["dpi"] = dpi
-    if fmt == "PNG":  # lossless at any level; the fastest level keeps a mutant's save off the gate's hot path
-        params.setdefault("compress_level", 1)
+    if fmt == "PNG":
+        params.setdefault("compress_level", png_level)
     out = io.BytesIO()
     image.save(out, fmt, **params)
-    host.write_bytes(out.getvalue())
+    return out.getvalue()
 
 
-def _edit(rel: str, change: Callable[[Image.Image], Image.Image]) -> Callable[[Path], None]:
-    """Apply: re-open the picture at `rel`, change its pixels, save it in its own format and resolution."""
+#: How a mutant makes its file: (the picture's path, the picture decoded from it, the PNG compression level) ->
+#: the mutated file's bytes.
+Make = Callable[[Path, Image.Image, int], bytes]
+#: PNG compression on disk: lossless at any level; the fastest level keeps a mutant's save off the gate's hot path
+_DISK_PNG_LEVEL = 1
+#: PNG compression of a mutant held in memory: no compression at all. Its bytes are only decoded, never written,
+#: and a PNG decodes to the same pixels, mode and metadata at any level.
+_MEMORY_PNG_LEVEL = 0
+
+
+def _mutant(name: str, kind: Kind, ctx: MutationContext, rel: str, image: Image.Image, make: Make) -> Mutant:
+    """A mutant of the picture at `rel` (`image`: the oracle's, decoded once for all its mutants). Evaluated in
+    memory: the checks get the picture decoded from the bytes `make` gives (`load_picture`, as from a file); a
+    check that reads the file any other way gets it written on a copy of the state (`apply`)."""
+    oracle = ctx.oracle
 
     def apply(root: Path) -> None:
         host = root / rel
-        image = _open(host)
-        assert image is not None, f"{rel} is no longer a readable picture"
-        fmt = image.format or "PNG"
-        dpi = image.info.get("dpi")
-        changed = change(image)
-        params: dict[str, object] = {"quality": 90} if fmt in ("JPEG", "WEBP") else {}
-        _save(changed, host, fmt, dpi, **params)
+        opened = _open(host)
+        assert opened is not None, f"{rel} is no longer a readable picture"
+        host.write_bytes(make(host, opened, _DISK_PNG_LEVEL))
 
-    return apply
+    def documents() -> dict[tuple[str, Any], Any]:
+        source = image.copy()  # what `apply` decodes afresh; a copy, so no mutant can touch the shared one
+        source.format = image.format
+        data = make(oracle / rel, source, _MEMORY_PNG_LEVEL)
+        return {(f"{HOME}/{rel}", load_picture): load_picture(io.BytesIO(data))}
+
+    return Mutant(name, kind, apply, documents)
+
+
+def _edit(change: Callable[[Image.Image], Image.Image]) -> Make:
+    """Change the picture's pixels, save it in its own format and resolution."""
+
+    def make(host: Path, image: Image.Image, png_level: int) -> bytes:
+        fmt = image.format or "PNG"
+        params: dict[str, object] = {"quality": 90} if fmt in ("JPEG", "WEBP") else {}
+        return _encode(change(image), fmt, image.info.get("dpi"), png_level, **params)
+
+    return make
 
 
 def _visible(image: Image.Image, change: Callable[[Image.Image], Image.Image]) -> bool:
@@ -163,44 +198,35 @@ def _coloured(image: Image.Image) -> bool:
     return bool((small.max(axis=2) - small.min(axis=2) > 32).mean() >= 0.02)
 
 
-def _other_format(rel: str, fmt: str) -> Callable[[Path], None]:
+def _other_format(fmt: str) -> Make:
     other = "PNG" if fmt != "PNG" else "JPEG"
 
-    def apply(root: Path) -> None:
-        host = root / rel
-        image = _open(host)
-        assert image is not None
-        _save(image, host, other, image.info.get("dpi"), **({"quality": 95} if other == "JPEG" else {}))
+    def make(host: Path, image: Image.Image, png_level: int) -> bytes:
+        return _encode(image, other, image.info.get("dpi"), png_level, **({"quality": 95} if other == "JPEG" else {}))
 
-    return apply
+    return make
 
 
-def _resave(rel: str, fmt: str) -> tuple[str, Callable[[Path], None]]:
+def _resave(fmt: str) -> tuple[str, Make]:
     """A neutral re-save of the same picture: what another correct export of it could look like."""
 
-    def apply(root: Path) -> None:
-        host = root / rel
-        image = _open(host)
-        assert image is not None
+    def make(host: Path, image: Image.Image, png_level: int) -> bytes:
         dpi = image.info.get("dpi")
-        if fmt == "PNG":
-            from PIL.PngImagePlugin import PngInfo
-
+        if fmt == "PNG":  # other bytes (a metadata chunk), in memory too: they are this mutant's point
             meta = PngInfo()
             meta.add_text("Software", "GIMP 2.10.34")
-            _save(image, host, fmt, dpi, compress_level=1, pnginfo=meta)  # bytes unlike the preparers' level 3
-        elif fmt == "JPEG":
+            return _encode(image, fmt, dpi, _DISK_PNG_LEVEL, pnginfo=meta)
+        if fmt == "JPEG":
             with Image.open(host) as opened:  # same quantisation tables: the pixels barely move
-                _save(opened, host, fmt, dpi, quality="keep", comment=b"Created with GIMP")
-        elif fmt == "WEBP":
-            _save(image, host, fmt, dpi, quality=90, exact=True)
-        elif fmt == "TIFF":
-            _save(image, host, fmt, dpi, compression="tiff_deflate")
-        else:
-            _save(image, host, fmt, dpi)
+                return _encode(opened, fmt, dpi, png_level, quality="keep", comment=b"Created with GIMP")
+        if fmt == "WEBP":
+            return _encode(image, fmt, dpi, png_level, quality=90, exact=True)
+        if fmt == "TIFF":
+            return _encode(image, fmt, dpi, png_level, compression="tiff_deflate")
+        return _encode(image, fmt, dpi, png_level)
 
     what = {"PNG": "recompressed_with_metadata", "JPEG": "resaved_same_tables", "WEBP": "resaved_quality_90"}
-    return what.get(fmt, "resaved"), apply
+    return what.get(fmt, "resaved"), make
 
 
 def mutants(ctx: MutationContext) -> list[Mutant]:
@@ -231,8 +257,8 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
         if wrong_mode is not None:
             per_pixel.append((f"image.wrong_mode_{wrong_mode[0]}", wrong_mode[1]))
         changes += [(name, change) for name, change in per_pixel if _visible(image, change)]
-        out += [Mutant(f"{name}{where}", "damaging", _edit(rel, change)) for name, change in changes]
-        out.append(Mutant(f"image.wrong_format{where}", "damaging", _other_format(rel, fmt)))
-        name, apply = _resave(rel, fmt)
-        out.append(Mutant(f"image.{name}{where}", "neutral", apply))
+        out += [_mutant(f"{name}{where}", "damaging", ctx, rel, image, _edit(change)) for name, change in changes]
+        out.append(_mutant(f"image.wrong_format{where}", "damaging", ctx, rel, image, _other_format(fmt)))
+        name, make = _resave(fmt)
+        out.append(_mutant(f"image.{name}{where}", "neutral", ctx, rel, image, make))
     return out
