@@ -9,7 +9,7 @@ Public API (also used by the Marionette real-app tier):
   `Mail/Local Folders/msgFilterRules.dat` and `abook.sqlite` (the Personal Address Book).
 - `profile_dir(name)`: where the profile lives, relative to /home/user.
 - Format helpers shared with the `tb.*` ops and checks: `folder_file`, `folder_uri`, `render_message`,
-  `split_mbox`, `status_flags`, `with_flags`, `pref_line`, `vcard`, `contact_rows`; the filter list
+  `split_mbox`, `status_flags`, `read_headers`, `with_flags`, `pref_line`, `vcard`, `contact_rows`; the filter list
   (msgFilterRules.dat: `Filter`, `filter_block`, `filters_dat`) is `preparers.tbfilters`, re-exported here.
 
 Facts this follows (measured on Thunderbird): every mbox message carries `X-Mozilla-Status` (hex:
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import email.policy
+import functools
 import hashlib
 import io
 import json
@@ -31,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from email.generator import BytesGenerator
 from email.message import EmailMessage
-from email.parser import BytesParser
+from email.parser import BytesHeaderParser, BytesParser
 from email.utils import format_datetime, parsedate_to_datetime
 from typing import Any
 
@@ -233,19 +234,82 @@ def parse_entry(entry: bytes) -> EmailMessage:
     return BytesParser(policy=email.policy.default).parsebytes(rest)  # type: ignore[return-value]
 
 
-def header(msg: EmailMessage, name: str) -> str:
+class Headers:
+    """The top-level headers of one mbox entry, for reading: `header`, `message_id` and `matches` answer on it
+    exactly as on `parse_entry`'s message, several times cheaper (measured under load: ~2 ms -> ~0.3 ms an entry,
+    then nothing for the same bytes).
+
+    Only the header section is split into (name, raw value) pairs, by the same parser: it reads the headers before
+    it looks at the body, so they cannot depend on it (the MIME tree, the costly part, is not built), and its raw
+    values are the same under every policy (`header_source_parse` of compat32 and of `default` are one rule). A
+    value asked for is decoded as `parse_entry`'s message decodes it (the `default` policy's `header_fetch_parse`
+    on the first pair of that name), once. Nothing here can change the message, so one object may serve every
+    reader of the same bytes (`read_headers`). Whoever needs the body (an attachment) uses `parse_entry`."""
+
+    __slots__ = ("_raw", "_values")
+
+    def __init__(self, section: bytes) -> None:
+        """`section`: the entry's message (its `From ` line dropped) up to its first empty line (`_header_section`)."""
+        self._raw = list(BytesHeaderParser(policy=email.policy.compat32).parsebytes(section).raw_items())
+        self._values: dict[str, str] = {}
+
+    def value(self, name: str) -> str:
+        """`header(msg, name)` of the entry's full message: "" when missing or unparsable."""
+        key = name.lower()
+        if key not in self._values:
+            raw = next(((k, v) for k, v in self._raw if k.lower() == key), None)
+            try:  # exactly EmailMessage.get(name, "") under the default policy, then `header`'s str(... or "")
+                self._values[key] = "" if raw is None else str(email.policy.default.header_fetch_parse(*raw) or "")
+            except Exception:  # malformed headers in an untrusted mbox
+                self._values[key] = ""
+        return self._values[key]
+
+
+_EMPTY_LINE = re.compile(rb"\n\r?\n")
+
+
+def _header_section(message: bytes) -> bytes:
+    """The message up to its first empty line ("\n" or "\r\n" after a line end): it holds every header line (the
+    parser ends the headers at the first empty line, or earlier at a line that is no header, and cutting right
+    after a "\n" splits no line)."""
+    found = _EMPTY_LINE.search(message)
+    return message if found is None else message[:found.start() + 1]
+
+
+#: Header sections larger than this are parsed on every read, never kept (a hostile mbox cannot pin memory).
+_MAX_CACHED_HEAD = 8 << 10
+
+
+@functools.lru_cache(maxsize=2048)
+def _cached_headers(section: bytes) -> Headers:
+    return Headers(section)
+
+
+def read_headers(entry: bytes) -> Headers:
+    """The `Headers` of an mbox entry, parsed once per process for the same header bytes.
+
+    The gate reads the same messages again for every control and every mutant, each on its own copy of a state:
+    keyed by the header section's bytes (a `Headers` depends on nothing else), an entry is never stale, and the
+    shared object is read-only."""
+    section = _header_section(entry.partition(b"\n")[2])
+    return _cached_headers(section) if len(section) <= _MAX_CACHED_HEAD else Headers(section)
+
+
+def header(msg: EmailMessage | Headers, name: str) -> str:
     """A decoded header value, "" when missing or unparsable (a broken header never raises)."""
+    if isinstance(msg, Headers):
+        return msg.value(name)
     try:
         return str(msg.get(name, "") or "")
     except Exception:  # malformed headers in an untrusted mbox
         return ""
 
 
-def message_id(msg: EmailMessage) -> str:
+def message_id(msg: EmailMessage | Headers) -> str:
     return header(msg, "Message-ID").strip().strip("<>").strip()
 
 
-def message_date(msg: EmailMessage) -> dt.datetime | None:
+def message_date(msg: EmailMessage | Headers) -> dt.datetime | None:
     try:
         value = parsedate_to_datetime(header(msg, "Date"))
     except (TypeError, ValueError, IndexError):
@@ -253,7 +317,7 @@ def message_date(msg: EmailMessage) -> dt.datetime | None:
     return value if value.tzinfo else value.replace(tzinfo=dt.UTC)
 
 
-def matches(msg: EmailMessage, field: str, value: str) -> bool:
+def matches(msg: EmailMessage | Headers, field: str, value: str) -> bool:
     """Does the message meet a criterion? "from"/"subject": the header contains `value` (case-insensitive,
     like a Thunderbird "contains" search); "before": dated before `value` (YYYY-MM-DD, midnight UTC);
     "message_id": exactly that Message-ID (without angle brackets); "any": every message."""

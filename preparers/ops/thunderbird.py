@@ -54,7 +54,7 @@ document_kind("tb", load=_load, save=_save)
 
 def _selected(entries: list[bytes], field: str, value: str, limit: int | None) -> list[int]:
     live = [i for i, e in enumerate(entries) if not tb.status_flags(e) & tb.EXPUNGED]
-    chosen = [i for i in live if tb.matches(tb.parse_entry(entries[i]), field, value)]
+    chosen = [i for i in live if tb.matches(tb.read_headers(entries[i]), field, value)]
     if not chosen:
         raise ValueError(f"no live message matches {field}={value!r}")
     return chosen[:limit] if limit else chosen
@@ -170,10 +170,9 @@ def set_pref(profile: Profile, name: str, value: Any, file: str = "prefs.js") ->
 def save_attachment(profile: Profile, folder: str, message_id: str, filename: str, dest: str) -> None:
     """Save the attachment `filename` of the live message `message_id` in `folder` to `dest` (under /home/user)."""
     for entry in profile.entries(folder):
-        msg = tb.parse_entry(entry)
-        if tb.status_flags(entry) & tb.EXPUNGED or tb.message_id(msg) != message_id:
+        if tb.status_flags(entry) & tb.EXPUNGED or tb.message_id(tb.read_headers(entry)) != message_id:
             continue
-        for part in msg.iter_attachments():
+        for part in tb.parse_entry(entry).iter_attachments():  # the body: only this message's is parsed
             if part.get_filename() == filename:
                 data = part.get_payload(decode=True)
                 target = resolve(profile.root, dest)

@@ -13,6 +13,7 @@ pref Thunderbird removed because it equals the default takes `default`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import json
@@ -22,6 +23,7 @@ import sqlite3
 import tempfile
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -30,7 +32,7 @@ from preparers import tbfilters
 from preparers import thunderbird as tb
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
 
-Entry = tuple[int, Any]  # (X-Mozilla-Status flags, parsed message)
+Entry = tuple[int, tb.Headers]  # (X-Mozilla-Status flags, the message's headers: all a check reads of a message)
 #: pref name prefixes Thunderbird rewrites on its own (migration stamps, first-run marks, UI state): never a
 #: user's setting, so never "left unchanged" (`tb.profile_kept` callers and the mutators skip them)
 MANAGED_PREFS = ("mail.ui-rdf.version", "mail.ui.folderpane", "mail.startup", "mail.spam.version",
@@ -41,8 +43,23 @@ MANAGED_PREFS = ("mail.ui-rdf.version", "mail.ui.folderpane", "mail.startup", "m
 
 # --- readers (each turns a host file into data; failures become failed checks via State.read) ---------------
 
-def _read_mbox(host: Path) -> list[Entry]:
-    return [(tb.status_flags(e), tb.parse_entry(e)) for e in tb.split_mbox(host.read_bytes())]
+@dataclass(frozen=True)
+class Mbox:
+    """An mbox folder as read: its first bytes (a file Thunderbird reads as mbox starts with "From ") and its
+    entries, headers only, each parsed once per process (`tb.read_headers`): every control and every mutant reads
+    the same messages again."""
+
+    head: bytes
+    entries: list[Entry]
+
+    def live(self) -> list[Entry]:
+        """The entries not marked expunged (Thunderbird shows no other)."""
+        return [(flags, msg) for flags, msg in self.entries if not flags & tb.EXPUNGED]
+
+
+def _read_mbox(host: Path) -> Mbox:
+    data = host.read_bytes()
+    return Mbox(data[:64], [(tb.status_flags(e), tb.read_headers(e)) for e in tb.split_mbox(data)])
 
 
 _PREF = re.compile(r'^\s*user_pref\(\s*"((?:[^"\\]|\\.)*)"\s*,\s*("(?:[^"\\]|\\.)*"|true|false|-?\d+)\s*\)\s*;',
@@ -56,8 +73,19 @@ def _unescape(literal: str) -> str:
 
 
 def _read_prefs(host: Path) -> dict[str, Any]:
+    text = host.read_text(encoding="utf-8")
+    # every control and mutant of a task reads the same prefs.js again: parsed once per process by content (a
+    # private copy each time: the caller may change it); a big file is parsed every time, never kept
+    return dict(_parse_prefs(text) if len(text) <= _MAX_CACHED_PREFS else _parse_prefs.__wrapped__(text))
+
+
+_MAX_CACHED_PREFS = 256 << 10
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_prefs(text: str) -> dict[str, Any]:
     prefs: dict[str, Any] = {}
-    for name, raw in _PREF.findall(host.read_text(encoding="utf-8")):
+    for name, raw in _PREF.findall(text):
         value: Any = raw == "true" if raw in ("true", "false") else int(raw) if raw[0] != '"' else _unescape(raw)
         prefs[_unescape(f'"{name}"')] = value
     return prefs
@@ -80,19 +108,40 @@ def _parse_vcard(text: str) -> dict[str, list[str]]:
     return props
 
 
-def _read_cards(host: Path) -> list[dict[str, str]]:
-    """Every card of an address book: {emails (newline-joined), display, first, last}."""
-    with tempfile.TemporaryDirectory(prefix="tb-abook-") as tmp:  # read a copy: never touch the state
+_CARD_ROWS = "SELECT card, name, value FROM properties"
+
+
+def _card_rows(host: Path) -> list[tuple[Any, Any, Any]]:
+    """The `properties` rows of an address book, never touching the state.
+
+    A rollback-journal database (header bytes 18-19 are 1; Forge's and most saved books) with no -wal beside it is
+    the file alone: sqlite reads it from memory (`deserialize`) exactly as from a copy, without a temp folder per
+    read. A WAL database, or a file too short to say, is read from a copy with its -wal (measured: sqlite answers
+    an empty or WAL-headed file differently in memory)."""
+    data = host.read_bytes()
+    wal = host.with_name(host.name + "-wal")
+    if len(data) >= 100 and data[18:20] == b"\x01\x01" and not wal.is_file():
+        conn = sqlite3.connect(":memory:")
+        try:
+            conn.deserialize(data)
+            return conn.execute(_CARD_ROWS).fetchall()
+        finally:
+            conn.close()
+    with tempfile.TemporaryDirectory(prefix="tb-abook-") as tmp:
         copy = Path(tmp) / host.name
-        shutil.copyfile(host, copy)
-        wal = host.with_name(host.name + "-wal")
+        copy.write_bytes(data)
         if wal.is_file():
             shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
         conn = sqlite3.connect(copy)
         try:
-            rows = conn.execute("SELECT card, name, value FROM properties").fetchall()
+            return conn.execute(_CARD_ROWS).fetchall()
         finally:
             conn.close()
+
+
+def _read_cards(host: Path) -> list[dict[str, str]]:
+    """Every card of an address book: {emails (newline-joined), display, first, last}."""
+    rows = _card_rows(host)
     by_card: dict[str, dict[str, str]] = {}
     for card, name, value in rows:
         by_card.setdefault(str(card), {})[str(name)] = str(value or "")
@@ -109,11 +158,6 @@ def _read_cards(host: Path) -> list[dict[str, str]]:
 
 
 # --- helpers ---------------------------------------------------------------------------------------------
-
-def _head(host: Path) -> bytes:
-    with host.open("rb") as stream:
-        return stream.read(64)
-
 
 def _folder_path(folder: str, parent: str | None) -> str:
     return f"{parent}/{folder}" if parent else folder
@@ -138,28 +182,25 @@ def _folders(profile: Path) -> list[str]:
     return found
 
 
-def _live(state: State, path: str, folder: str) -> list[Any]:
-    profile = _profile(state, path)
+def _mbox(state: State, path: str, folder: str, profile: Path | None = None) -> Mbox:
+    """The folder's mbox; `profile`: the profile folder when the caller has it already (`_profile`)."""
+    profile = _profile(state, path) if profile is None else profile
     if not (profile / tb.folder_file(folder)).is_file():
         raise StateError(f"folder {folder!r} does not exist (folders: {', '.join(_folders(profile)) or 'none'})")
-    entries = state.read(f"{path}/{tb.folder_file(folder)}", _read_mbox, "mbox folder")
-    return [msg for flags, msg in entries if not flags & tb.EXPUNGED]
+    return state.read(f"{path}/{tb.folder_file(folder)}", _read_mbox, "mbox folder")
 
 
-def _live_flags(state: State, path: str, folder: str) -> dict[str, int]:
-    _live(state, path, folder)  # existence and parse errors first
-    entries = state.read(f"{path}/{tb.folder_file(folder)}", _read_mbox, "mbox folder")
-    return {tb.message_id(msg): flags for flags, msg in entries if not flags & tb.EXPUNGED}
+def _live(state: State, path: str, folder: str) -> list[tb.Headers]:
+    return [msg for _, msg in _mbox(state, path, folder).live()]
 
 
-def _live_counts(state: State, path: str, folder: str) -> Counter[str]:
-    """How many live copies of each Message-ID the folder holds (its mbox already read by `_live_flags`)."""
-    entries = state.read(f"{path}/{tb.folder_file(folder)}", _read_mbox, "mbox folder")
-    return Counter(tb.message_id(msg) for flags, msg in entries if not flags & tb.EXPUNGED)
+def _live_flags(mbox: Mbox) -> dict[str, int]:
+    return {tb.message_id(msg): flags for flags, msg in mbox.live()}
 
 
-def _effective_prefs(state: State, path: str) -> dict[str, Any]:
-    profile = _profile(state, path)
+def _effective_prefs(state: State, path: str, profile: Path | None = None) -> dict[str, Any]:
+    """Prefs as Thunderbird loads them (prefs.js then user.js); `profile` as for `_mbox`."""
+    profile = _profile(state, path) if profile is None else profile
     prefs: dict[str, Any] = {}
     for file in ("prefs.js", "user.js"):
         if (profile / file).is_file():
@@ -218,7 +259,7 @@ def message_flags(state: State, path: str, folder: str, message_ids: list[str], 
                   read: bool | None = None, flagged: bool | None = None) -> Result:
     """Each listed live message of the folder is read / flagged (or not) as asked."""
     where = _folder_path(folder, parent)
-    flags = _live_flags(state, path, where)
+    flags = _live_flags(_mbox(state, path, where))
     wrong = []
     for mid in message_ids:
         if mid not in flags:
@@ -361,15 +402,17 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
     wrong: list[str] = []
     marked, seen, mine = set(flagged), set(read or []), set(relabeled or [])
     listed = {mid for ids in messages.values() for mid in ids}
+    # the profile folder once: every read below raises this very error when it is missing (found here first)
+    profile = _profile(state, path)
     for folder, ids in sorted(messages.items()):
         try:
-            flags = _live_flags(state, path, folder)
+            mbox = _mbox(state, path, folder, profile)
         except StateError as exc:
             wrong.append(str(exc))
             continue
-        head = state.read(f"{path}/{tb.folder_file(folder)}", _head, "mbox folder")
-        if head and not head.startswith(b"From "):
-            wrong.append(f"{folder!r} is no longer an mbox (it starts with {head[:20]!r})")
+        flags = _live_flags(mbox)
+        if mbox.head and not mbox.head.startswith(b"From "):
+            wrong.append(f"{folder!r} is no longer an mbox (it starts with {mbox.head[:20]!r})")
             continue
         extra = sorted(set(flags) - set(ids) - set(touched or []))
         if extra:
@@ -384,7 +427,8 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
                               and bool(flags[mid] & tb.FLAGGED) != (mid in set(moved_flagged)))
             if reflagged:
                 wrong.append(f"{folder!r} holds moved messages with another flag than before: {_short(reflagged)}")
-        twice = sorted(mid for mid, n in _live_counts(state, path, folder).items() if n > max(ids.count(mid), 1))
+        counts = Counter(tb.message_id(msg) for _, msg in mbox.live())
+        twice = sorted(mid for mid, n in counts.items() if n > max(ids.count(mid), 1))
         if twice:
             wrong.append(f"{folder!r} holds {len(twice)} messages more than once: {_short(twice)}")
         for mid in ids:
@@ -397,7 +441,7 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
                              "flagged")
             elif read is not None and bool(flags[mid] & tb.READ) != (mid in seen):
                 wrong.append(f"message {mid} in {folder!r} is {'now' if flags[mid] & tb.READ else 'no longer'} read")
-    current = _effective_prefs(state, path)
+    current = _effective_prefs(state, path, profile)
     wrong += [f"pref {name} is {current[name]!r}, was {value!r}" for name, value in sorted((prefs or {}).items())
               if name in current and current[name] != value]
     wrong += [f"pref {name} is gone" for name in required or [] if name not in current]
@@ -405,7 +449,7 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
     wrong += [f"pref {name} = {current[name]!r} was added" for name in sorted(current)
               if branches and name.startswith(tuple(branches)) and name not in known]
     if filters:
-        files = sorted((_profile(state, path) / "Mail").glob("*/msgFilterRules.dat"))
+        files = sorted((profile / "Mail").glob("*/msgFilterRules.dat"))
         names = {flt.name for f in files
                  for flt in state.read(f"{path}/Mail/{f.parent.name}/msgFilterRules.dat", _read_filters, "filter list")}
         wrong += [f"filter {name!r} is gone" for name in filters if name not in names]

@@ -61,7 +61,7 @@ def _messages(path: Path) -> dict[str, int]:
     for entry in tb.split_mbox(path.read_bytes()):
         flags = tb.status_flags(entry)
         if not flags & tb.EXPUNGED:
-            out[tb.message_id(tb.parse_entry(entry))] = flags
+            out[tb.message_id(tb.read_headers(entry))] = flags
     return out
 
 
@@ -70,7 +70,7 @@ def _rewrite(file: Path, change: Callable[[list[bytes]], list[bytes]]) -> None:
 
 
 def _is(entry: bytes, mid: str) -> bool:
-    return tb.message_id(tb.parse_entry(entry)) == mid and not tb.status_flags(entry) & tb.EXPUNGED
+    return tb.message_id(tb.read_headers(entry)) == mid and not tb.status_flags(entry) & tb.EXPUNGED
 
 
 def _move(source: str, dest: str, mid: str) -> Callable[[Path], None]:
