@@ -367,7 +367,7 @@ class Gate:
             ops = None if solution is None else json.loads((package.root / solution).read_text("utf-8")).get("ops")
             return self.runner.control({"initial": str(initial), "state": str(state), "ops": ops,
                                         "rubric": rubric, "stop_on_fail": not want, **extra}), False
-        shutil.copytree(initial, state, symlinks=True)
+        shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)  # see controls.run_control
         ran = self.env.apply_solution(package, solution, state)
         if not ran.ok:
             return Control(False, ran.evidence()), ran.unsafe

@@ -128,7 +128,7 @@ class _ApplyError(Exception):
 
 def _copy(oracle: Path, work: Path, mutant: Mutant) -> Path:
     """A private copy of the oracle state at `work` with `mutant` applied."""
-    shutil.copytree(oracle, work, symlinks=True)
+    shutil.copytree(oracle, work, symlinks=True, copy_function=shutil.copy)  # see controls.run_control
     try:
         mutant.apply(work)
     except Exception as exc:
