@@ -65,6 +65,7 @@ class Verdict:
     task_id: str
     status: str
     stages: list[Stage] = field(default_factory=list)
+    dedup_key: str = ""  # of the package as verified (the dedup stage may run later, in plan order)
 
     @property
     def accepted(self) -> bool:
@@ -302,6 +303,7 @@ class Gate:
         verdict.task_id = package.id
         self._stage(verdict, "safety", lambda: _check_safety(package))
         self._stage(verdict, "schema", lambda: _check_schema(package))
+        verdict.dedup_key = dedup_key(package.task)  # a valid task.json has what the key is made of
         self._stage(verdict, "grounding", lambda: _check_grounding(package))
         self._stage(verdict, "content", lambda: _check_content(package))
         initial = tmp / "initial"
@@ -407,16 +409,15 @@ class Gate:
     def dedup(self, path: Path, verdict: Verdict) -> Verdict:
         """The last stage, for a verdict that passed every other: is the task new?"""
         if verdict.accepted:
-            package = load_package(path)
+            key = verdict.dedup_key or dedup_key(load_package(path).task)
             try:
-                self._stage(verdict, "dedup", lambda: self._dedup(package))
+                self._stage(verdict, "dedup", lambda: self._dedup(key, verdict.task_id))
             except _Fail as failure:
                 verdict.status = failure.status
         return verdict
 
-    def _dedup(self, package: Package) -> str:
-        key = dedup_key(package.task)
-        other = self.env.find_duplicate(key, package.id)
+    def _dedup(self, key: str, task_id: str) -> str:
+        other = self.env.find_duplicate(key, task_id)
         if other is not None:
             raise _Fail("duplicate", f"same params, artifacts and rubric as accepted task {other}")
         return f"dedup key {key} is new"
