@@ -18,14 +18,23 @@ Written to accept what LibreOffice Writer saves as well as what python-docx writ
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-import docx
+from docx.opc.constants import CONTENT_TYPE as CT
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
+from docx.opc.package import Unmarshaller
+from docx.opc.part import PartFactory
+from docx.opc.pkgreader import PackageReader
+from docx.oxml.parser import parse_xml
+from docx.package import Package
 from lxml import etree
 
 from preparers.docx import PAPERS, TWIPS_PER
@@ -73,12 +82,17 @@ def _on(el: etree._Element | None) -> bool | None:
 
 @dataclass
 class Doc:
-    """A parsed docx: the python-docx document plus indexes the checks need."""
+    """A parsed docx: the python-docx document plus indexes the checks need.
+
+    What the checks compute again and again (the body's paragraphs, a paragraph's text, a style chain, a run's
+    effective formatting) is remembered here, per parsed document: a `Doc` describes its document as it was
+    indexed, and nothing edits it afterwards (checks never write; a mutant indexes its document once edited)."""
 
     document: Any
     styles: dict[str, etree._Element] = field(default_factory=dict)
     default_para: str | None = None
     numbering: dict[str, dict[int, str]] = field(default_factory=dict)  # numId -> ilvl -> numFmt
+    _memo: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def body(self) -> etree._Element:
@@ -95,18 +109,38 @@ class Doc:
                 stack.extend(list(el)[::-1])
 
     def paragraphs(self) -> list[etree._Element]:
-        return [b for b in self.blocks() if b.tag == W + "p"]
+        if "paragraphs" not in self._memo:
+            self._memo["paragraphs"] = [b for b in self.blocks() if b.tag == W + "p"]
+        return list(self._memo["paragraphs"])
+
+    def text(self, p: etree._Element) -> str:
+        """`norm(para_text(p))`, computed once per paragraph (`find` reads every paragraph's text per call)."""
+        key = ("text", p)  # the key holds the element proxy, so it stays the one lxml returns for that node
+        if key not in self._memo:
+            self._memo[key] = norm(para_text(p))
+        return self._memo[key]  # type: ignore[no-any-return]
 
     def chain(self, style_id: str | None) -> list[etree._Element]:
-        out: list[etree._Element] = []
-        while style_id and style_id in self.styles and len(out) < 20:
-            style = self.styles[style_id]
-            if style in out:
-                break
-            out.append(style)
-            based = style.find(W + "basedOn")
-            style_id = based.get(W + "val") if based is not None else None
-        return out
+        key = ("chain", style_id)
+        if key not in self._memo:
+            out: list[etree._Element] = []
+            sid = style_id
+            while sid and sid in self.styles and len(out) < 20:
+                style = self.styles[sid]
+                if style in out:
+                    break
+                out.append(style)
+                based = style.find(W + "basedOn")
+                sid = based.get(W + "val") if based is not None else None
+            self._memo[key] = out
+        return list(self._memo[key])
+
+    def _default(self, path: str) -> etree._Element | None:
+        """The document defaults' `pPr` or `rPr` element (`path` under `docDefaults`), looked up once."""
+        key = ("default", path)
+        if key not in self._memo:
+            self._memo[key] = self.document.styles.element.find(path)
+        return self._memo[key]  # type: ignore[no-any-return]
 
     def para_style(self, p: etree._Element) -> str | None:
         ref = p.find(f"{W}pPr/{W}pStyle")
@@ -126,7 +160,7 @@ class Doc:
     def para_prop(self, p: etree._Element, tag: str, attr: str | None = None) -> etree._Element | None:
         """The nearest `pPr/<tag>` (having `attr`, if given): paragraph, its style chain, then defaults."""
         sources = [p.find(W + "pPr")] + [s.find(W + "pPr") for s in self.chain(self.para_style(p))]
-        sources.append(self.document.styles.element.find(f"{W}docDefaults/{W}pPrDefault/{W}pPr"))
+        sources.append(self._default(f"{W}docDefaults/{W}pPrDefault/{W}pPr"))
         for ppr in sources:
             el = ppr.find(W + tag) if ppr is not None else None
             if el is not None and (attr is None or el.get(W + attr) is not None):
@@ -141,7 +175,7 @@ class Doc:
         sources = [own] + [s.find(W + "rPr") for s in self.chain(rstyle.get(W + "val") if rstyle is not None
                                                                    else None)]
         sources += [s.find(W + "rPr") for s in self.chain(self.para_style(p))]
-        sources.append(self.document.styles.element.find(f"{W}docDefaults/{W}rPrDefault/{W}rPr"))
+        sources.append(self._default(f"{W}docDefaults/{W}rPrDefault/{W}rPr"))
         for rpr in sources:
             el = rpr.find(W + tag) if rpr is not None else None
             if el is not None and (attr is None or el.get(W + attr) is not None):
@@ -149,24 +183,88 @@ class Doc:
         return None
 
 
+#: Parsed styles parts by content hash, shared by the documents the checks read (read-only: checks never write).
+#: python-docx's template, which every generated document and most re-saved ones carry, keeps 9 in 10 of a
+#: document's elements in word/styles.xml: parsing it, and freeing it again, was most of reading a state.
+_STYLES: OrderedDict[str, etree._Element] = OrderedDict()
+_STYLES_KEPT = 8
+_STYLES_SHARED_BELOW = 4 << 20  # bytes: a bigger styles part (a hand-made file) is parsed for its document only
+_STYLES_LOCK = threading.Lock()  # the in-process gate reads states in several threads
+
+
+def _styles_element(blob: bytes) -> etree._Element:
+    key = hashlib.sha256(blob).hexdigest()
+    with _STYLES_LOCK:
+        element = _STYLES.get(key)
+        if element is not None:
+            _STYLES.move_to_end(key)
+            return element
+    element = parse_xml(blob)  # outside the lock: another thread parsing the same bytes only does it twice
+    with _STYLES_LOCK:
+        _STYLES[key] = element
+        while len(_STYLES) > _STYLES_KEPT:
+            _STYLES.popitem(last=False)
+    return element
+
+
+def _part(partname: Any, content_type: str, reltype: str, blob: bytes, package: Any) -> Any:
+    """python-docx's part factory, except that the styles part's XML is parsed once per content (`_STYLES`)."""
+    if content_type == CT.WML_STYLES and reltype == RT.STYLES and len(blob) < _STYLES_SHARED_BELOW:
+        return PartFactory.part_type_for[content_type](partname, content_type, _styles_element(blob), package)
+    return PartFactory(partname, content_type, reltype, blob, package)
+
+
+def _document(source: str | IO[bytes]) -> Any:
+    """`docx.Document(source)`, the same objects and errors, with its styles part shared (`_part`)."""
+    package = Package()
+    Unmarshaller.unmarshal(PackageReader.from_file(source), package, _part)
+    document_part = package.main_document_part
+    if document_part.content_type != CT.WML_DOCUMENT_MAIN:
+        raise ValueError(f"file '{source}' is not a Word file, content type is '{document_part.content_type}'")
+    return document_part.document
+
+
 def _load(host: Path) -> Doc:
-    return index(docx.Document(str(host)))
+    return index(_document(str(host)))
 
 
 def from_bytes(data: bytes) -> Doc:
     """The `Doc` of a docx file's bytes (for families that read their own initial document the checks' way)."""
-    return index(docx.Document(io.BytesIO(data)))
+    return index(_document(io.BytesIO(data)))
+
+
+#: {id(styles element): (element, its styles by id, default paragraph style)} for the last few styles parts
+#: indexed: documents share their styles part (`_STYLES`, and the mutants' copies of one document), and nothing
+#: edits a styles part once parsed. Entries hold their element, so an id is never reused while its entry lives.
+_STYLE_INDEX: OrderedDict[int, tuple[etree._Element, dict[str, etree._Element], str | None]] = OrderedDict()
+
+
+def _style_index(root: etree._Element) -> tuple[dict[str, etree._Element], str | None]:
+    """{styleId: style element} and the default paragraph style of a styles part (computed once per part)."""
+    with _STYLES_LOCK:
+        hit = _STYLE_INDEX.get(id(root))
+        if hit is not None and hit[0] is root:
+            _STYLE_INDEX.move_to_end(id(root))
+            return hit[1], hit[2]
+    styles: dict[str, etree._Element] = {}
+    default: str | None = None
+    for style in root.findall(W + "style"):
+        sid = style.get(W + "styleId")
+        if sid:
+            styles[sid] = style
+            if style.get(W + "type") == "paragraph" and (style.get(W + "default") or "").lower() in ("1", "true"):
+                default = sid
+    with _STYLES_LOCK:
+        _STYLE_INDEX[id(root)] = (root, styles, default)
+        while len(_STYLE_INDEX) > _STYLES_KEPT:
+            _STYLE_INDEX.popitem(last=False)
+    return styles, default
 
 
 def index(document: Any) -> Doc:
     """The `Doc` of an open python-docx document (styles, default paragraph style, numbering formats)."""
-    doc = Doc(document)
-    for style in document.styles.element.findall(W + "style"):
-        sid = style.get(W + "styleId")
-        if sid:
-            doc.styles[sid] = style
-            if style.get(W + "type") == "paragraph" and (style.get(W + "default") or "").lower() in ("1", "true"):
-                doc.default_para = sid
+    styles, default = _style_index(document.styles.element)
+    doc = Doc(document, dict(styles), default)
     try:
         numbering = document.part.numbering_part.element
     except (NotImplementedError, KeyError):
@@ -221,10 +319,10 @@ def para_text(p: etree._Element) -> str:
 def find(doc: Doc, selector: str) -> etree._Element:
     """The one body paragraph whose (whitespace-normalized) text starts with `selector`."""
     want = norm(selector)
-    hits = [p for p in doc.paragraphs() if norm(para_text(p)).startswith(want)]
+    hits = [p for p in doc.paragraphs() if doc.text(p).startswith(want)]
     if not hits:
         raise StateError(f"no paragraph begins with {selector!r}")
-    exact = [p for p in hits if norm(para_text(p)) == want]
+    exact = [p for p in hits if doc.text(p) == want]
     if len(hits) > 1 and len(exact) != 1:
         raise StateError(f"{len(hits)} paragraphs begin with {selector!r}; expected one")
     return exact[0] if len(hits) > 1 else hits[0]
@@ -320,7 +418,15 @@ def list_paragraphs(state: State, path: str, kind: str, items: Sequence[str], su
 # --- character formatting --------------------------------------------------------------------------
 
 def char_value(doc: Doc, r: etree._Element, p: etree._Element, prop: str) -> Any:
-    """The effective `prop` (bold|italic|underline|size|font) of run `r` in paragraph `p`."""
+    """The effective `prop` (bold|italic|underline|size|font) of run `r` in paragraph `p` (once per run: the
+    checks ask it for every character)."""
+    key = ("char", r, p, prop)
+    if key not in doc._memo:
+        doc._memo[key] = _char_value(doc, r, p, prop)
+    return doc._memo[key]
+
+
+def _char_value(doc: Doc, r: etree._Element, p: etree._Element, prop: str) -> Any:
     if prop in ("bold", "italic"):
         return bool(_on(doc.run_prop(r, p, "b" if prop == "bold" else "i")))
     if prop == "underline":
@@ -666,7 +772,7 @@ def table_equals(state: State, path: str, expected: Sequence[Sequence[str]], ind
 
 def _next_block(doc: Doc, after: str | None) -> etree._Element | None:
     """The first non-empty block after the stated paragraph (or the last non-empty block, for None)."""
-    blocks = [b for b in doc.blocks() if b.tag == W + "tbl" or norm(para_text(b))]
+    blocks = [b for b in doc.blocks() if b.tag == W + "tbl" or doc.text(b)]
     if after is None:
         return blocks[-1] if blocks else None
     anchor = find(doc, after)
@@ -722,7 +828,7 @@ def answer_number(state: State, path: str, value: int) -> Result:
 
 
 def body_paragraphs(doc: Doc) -> list[str]:
-    return [norm(para_text(p)) for p in doc.paragraphs() if norm(para_text(p))]
+    return [text for text in map(doc.text, doc.paragraphs()) if text]
 
 
 @primitive("docx.body_text", grounded=("path",))

@@ -142,7 +142,7 @@ def sheet_table(state: State, path: str, header: list[str], rows: list[list[Any]
 
 def _table_after(doc: docxc.Doc, after: str) -> Any:
     anchor = docxc.find(doc, after)
-    blocks = [b for b in doc.blocks() if b.tag == docxc.W + "tbl" or docxc.norm(docxc.para_text(b)) or b is anchor]
+    blocks = [b for b in doc.blocks() if b.tag == docxc.W + "tbl" or doc.text(b) or b is anchor]
     index = next(i for i, b in enumerate(blocks) if b is anchor)
     following = blocks[index + 1] if index + 1 < len(blocks) else None
     if following is None or following.tag != docxc.W + "tbl":

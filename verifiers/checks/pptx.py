@@ -11,9 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import io
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from lxml import etree
 from PIL import Image
 from pptx import Presentation
 from pptx.oxml.ns import qn
@@ -29,20 +34,74 @@ WIDTH_TOLERANCE_CM = 0.3
 FORMATS = ("bold", "italic", "underline", "size", "color")
 
 
-def _load(host: Path) -> PresentationT:
-    return Presentation(str(host))
+@dataclass
+class Deck:
+    """A parsed presentation (what `State.read` keeps for a pptx file) and its slide titles, read once: every
+    check names slides by title, and a slide's title costs a walk of its shapes. Nothing edits a deck once it is
+    parsed for the checks (checks never write; a mutant wraps its deck once edited)."""
+
+    prs: PresentationT
+    _titles: list[str] | None = field(default=None, repr=False)
+
+    def titles(self) -> list[str]:
+        """`deckio.titles(prs)`: every slide's title, in order."""
+        if self._titles is None:
+            self._titles = [_slide_title(slide) for slide in self.prs.slides]
+        return list(self._titles)
+
+    def titled(self, title: str) -> list[Slide]:
+        """`deckio.slides_titled(prs, title)`: every slide titled `title`, in order."""
+        want = deckio.norm(title)
+        return [s for s, t in zip(self.prs.slides, self.titles(), strict=True) if t == want]
+
+
+#: What the checks read from a slide's own XML (its title, its texts), by a digest of that XML. A task's states
+#: and mutants show the same slides again and again, and serializing a slide costs a tenth of building its shapes
+#: to read them. Values are immutable (a title, a tuple of texts).
+_BY_XML: OrderedDict[tuple[str, bytes], Any] = OrderedDict()
+_BY_XML_KEPT = 1024
+_BY_XML_LOCK = threading.Lock()  # the in-process gate reads states in several threads
+T = TypeVar("T")
+
+
+def _by_xml(what: str, slide: Slide, read: Callable[[Slide], T]) -> T:
+    """`read(slide)` for a reader whose answer depends on the slide's own XML only, looked up by that XML."""
+    key = (what, hashlib.sha256(etree.tostring(slide._element)).digest())
+    with _BY_XML_LOCK:
+        if key in _BY_XML:
+            _BY_XML.move_to_end(key)
+            return _BY_XML[key]  # type: ignore[no-any-return]
+    value = read(slide)
+    with _BY_XML_LOCK:
+        _BY_XML[key] = value
+        while len(_BY_XML) > _BY_XML_KEPT:
+            _BY_XML.popitem(last=False)
+    return value
+
+
+def _slide_title(slide: Slide) -> str:
+    """`deckio.slide_title(slide)`: read from the slide's title placeholder, else its first text."""
+    return _by_xml("title", slide, deckio.slide_title)
+
+
+def _load(host: Path) -> Deck:
+    return Deck(Presentation(str(host)))
+
+
+def _deck(state: State, path: str) -> Deck:
+    return state.read(path, _load, "pptx presentation")
 
 
 def deck(state: State, path: str) -> PresentationT:
-    return state.read(path, _load, "pptx presentation")
+    return _deck(state, path).prs
 
 
 def slides(state: State, path: str, title: str) -> list[Slide]:
     """Every slide titled `title`; none is a StateError naming the titles there are."""
-    prs = deck(state, path)
-    found = deckio.slides_titled(prs, title)
+    parsed = _deck(state, path)
+    found = parsed.titled(title)
     if not found:
-        raise StateError(f"{path} has no slide titled {title!r} (titles: {deckio.titles(prs)})")
+        raise StateError(f"{path} has no slide titled {title!r} (titles: {parsed.titles()})")
     return found
 
 
@@ -54,7 +113,7 @@ def _short(items: list[Any], limit: int = 8) -> str:
 @primitive("pptx.slide_titles", grounded=("path", "titles"))
 def slide_titles(state: State, path: str, titles: list[str]) -> Result:
     """The deck's slide titles are exactly `titles`, in this order."""
-    actual = deckio.titles(deck(state, path))
+    actual = _deck(state, path).titles()
     want = [deckio.norm(t) for t in titles]
     if actual == want:
         return ok(f"{len(actual)} slides in order {_short(actual)}")
@@ -64,7 +123,7 @@ def slide_titles(state: State, path: str, titles: list[str]) -> Result:
 @primitive("pptx.slide_position", grounded=("path", "title", "position"))
 def slide_position(state: State, path: str, title: str, position: int) -> Result:
     """The slide titled `title` is slide number `position` (1-based)."""
-    actual = deckio.titles(deck(state, path))
+    actual = _deck(state, path).titles()
     where = [i for i, t in enumerate(actual, start=1) if t == deckio.norm(title)]
     if position in where:
         return ok(f"{title!r} is slide {position} of {len(actual)}")
@@ -74,7 +133,7 @@ def slide_position(state: State, path: str, title: str, position: int) -> Result
 @primitive("pptx.slide_count", grounded=("path", "title", "count"))
 def slide_count(state: State, path: str, title: str, count: int) -> Result:
     """Exactly `count` slides are titled `title` (0: deleted, 2: duplicated)."""
-    actual = deckio.titles(deck(state, path))
+    actual = _deck(state, path).titles()
     n = actual.count(deckio.norm(title))
     if n == count:
         return ok(f"{n} slide(s) titled {title!r}")
@@ -266,13 +325,17 @@ def slide_texts(slide: Slide) -> list[str]:
     """Every non-empty text of a slide (text boxes, placeholders, table cells), sorted: what "unchanged" compares.
 
     Sorted, because a writer may reorder shapes in the slide's tree without changing what the slide shows."""
+    return list(_by_xml("texts", slide, _slide_texts))
+
+
+def _slide_texts(slide: Slide) -> tuple[str, ...]:
     out: list[str] = []
     for shape in deckio.walk(slide.shapes):
         if shape.has_text_frame:
             out += [deckio.norm(p.text) for p in shape.text_frame.paragraphs if deckio.norm(p.text)]
         elif getattr(shape, "has_table", False):
             out += [deckio.norm(c.text) for row in shape.table.rows for c in row.cells if deckio.norm(c.text)]
-    return sorted(out)
+    return tuple(sorted(out))
 
 
 @primitive("pptx.slides_kept", grounded=("path",))
@@ -282,8 +345,8 @@ def slides_kept(state: State, path: str, slides: list[list[Any]]) -> Result:
     relative order: the slides the task does not touch are as they were (not edited, deleted, duplicated or
     moved). `texts` null: a slide the task edits, which must only stay in its place. No slide of the deck may
     be hidden: no task hides one, and a hidden slide is one the show skips."""
-    prs = deck(state, path)
-    titles = deckio.titles(prs)
+    parsed = _deck(state, path)
+    prs, titles = parsed.prs, parsed.titles()
     hidden = [titles[i] or f"#{i + 1}" for i, s in enumerate(prs.slides) if s._element.get("show") in ("0", "false")]
     if hidden:
         return fail(f"slide(s) {_short(hidden, 4)} are hidden in the show: no slide was to be hidden")

@@ -9,7 +9,8 @@ deleted, an out-of-scope paragraph made italic (or no longer italic). Neutral on
 python-docx, a run split in two with the same formatting (LibreOffice does that freely), a new mtime.
 
 Only .docx files the oracle created or changed are mutated. Mutants are evaluated in memory (the checks' parsed
-`Doc` of the edited document) unless a check reads the file another way.
+`Doc` of the edited document) unless a check reads the file another way. The oracle's document is parsed once per
+task: each mutant edits a deep copy of that parse that shares its styles part (see `_Docx.fresh`).
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import docx
+from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
 from forge.model import HOME
-from verifiers.checks.docx import W, index, norm, para_text
+from verifiers.checks.docx import Doc, W, from_bytes, index, norm, para_text
 from verifiers.checks.docx import _load as load_doc  # the State cache key of a parsed docx
 from verifiers.mutants import Kind, Mutant, MutationContext
 from verifiers.mutants.tree import byte_fixed
@@ -41,12 +43,18 @@ def _open(host: Path) -> Any:
     return docx.Document(io.BytesIO(host.read_bytes()))
 
 
+def _saved(document: Any) -> bytes:
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
 def _xml(el: etree._Element | None) -> bytes:
     return b"" if el is None else etree.tostring(el)
 
 
 def _body(document: Any) -> list[etree._Element]:
-    return index(document).paragraphs()
+    return Doc(document).paragraphs()  # the body's paragraphs need no index of the styles
 
 
 class _Docx:
@@ -56,7 +64,13 @@ class _Docx:
         self.rel, self.oracle, self.path = rel, ctx.oracle, f"{HOME}/{rel}"
         before = ctx.initial / rel
         a = _body(_open(before)) if before.is_file() else []
-        self.paras = _body(_open(ctx.oracle / rel))
+        # Never read nor edited, only copied: python-docx objects keep the child elements they once returned,
+        # and a deep copy of those would be detached from the copied tree.
+        self._pristine = _open(ctx.oracle / rel)
+        self._shared = [r.target_part for r in self._pristine.part.rels.values()
+                        if r.reltype == RT.STYLES and not r.is_external]
+        self.document = self.fresh()  # the oracle's document, read by the mutators, never edited
+        self.paras = _body(self.document)
         old = [para_text(p) for p in a]
         self.texts = [para_text(p) for p in self.paras]
         self.kept: list[int] = []
@@ -74,9 +88,17 @@ class _Docx:
                 self.rewritten += [(old[i], j) for i, j in zip(range(i1, i2), range(j1, j2), strict=True)]
         self.targets = {j for _, j in self.formatted} | {j for _, j in self.rewritten}
 
+    def fresh(self) -> Any:
+        """A python-docx document of the oracle's file, as a new parse of it reads: a deep copy of the one parse.
+
+        The copies share one styles part (python-docx's template holds 9 in 10 of a document's elements there;
+        parsing or copying and then freeing it made up most of the mutation stage): mutants edit the body only,
+        and checks never write."""
+        return copy.deepcopy(self._pristine, {id(part): part for part in self._shared})
+
     def mutant(self, name: str, kind: Kind, change: Callable[[Any], None]) -> Mutant:
         """A mutant editing this document through `change(python-docx document)`."""
-        rel, oracle, path = self.rel, self.oracle, self.path
+        rel, path = self.rel, self.path
 
         def apply(root: Path) -> None:
             document = _open(root / rel)
@@ -84,7 +106,7 @@ class _Docx:
             document.save(str(root / rel))
 
         def documents() -> dict[tuple[str, Any], Any]:
-            document = _open(oracle / rel)
+            document = self.fresh()
             change(document)
             return {(path, load_doc): index(document)}
 
@@ -254,8 +276,7 @@ def _retext(document: Any, j: int, text: str) -> None:
 
 
 def _row_deleted(book: _Docx, ctx: MutationContext) -> list[Mutant]:
-    document = _open(book.oracle / book.rel)
-    tables = [t for t in index(document).blocks() if t.tag == W + "tbl"]
+    tables = [t for t in index(book.document).blocks() if t.tag == W + "tbl"]
     found = [(n, len(t.findall(W + "tr"))) for n, t in enumerate(tables) if len(t.findall(W + "tr")) >= 2]
     if not found:
         return []
@@ -270,13 +291,19 @@ def _row_deleted(book: _Docx, ctx: MutationContext) -> list[Mutant]:
 
 
 def _neutral(book: _Docx, ctx: MutationContext) -> list[Mutant]:
-    rel = book.rel
+    rel, path = book.rel, book.path
 
     def resave(root: Path) -> None:
         docx.Document(str(root / rel)).save(str(root / rel))
 
-    out = [Mutant(f"docx.resaved:{rel}", "neutral", resave),
-           Mutant(f"docx.touched:{rel}", "neutral", lambda root: os.utime(root / rel, (MTIME, MTIME)))]
+    def resaved() -> dict[tuple[str, Any], Any]:  # the bytes `resave` writes, read the checks' way
+        return {(path, load_doc): from_bytes(_saved(book.fresh()))}
+
+    def touched() -> dict[tuple[str, Any], Any]:  # the oracle's bytes: what the checks read is a fresh parse
+        return {(path, load_doc): index(book.fresh())}
+
+    out = [Mutant(f"docx.resaved:{rel}", "neutral", resave, resaved),
+           Mutant(f"docx.touched:{rel}", "neutral", lambda root: os.utime(root / rel, (MTIME, MTIME)), touched)]
     where = next(((j, k) for j in [*sorted(book.targets), *range(len(book.paras))]
                   for k, r in enumerate(book.paras[j].findall(W + "r")) if _splittable(r)), None)
     if where is None:

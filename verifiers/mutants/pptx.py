@@ -7,11 +7,13 @@ placeholder text of an edited shape left with the answer added beside it, a tabl
 run formatting applied to every run of the deck. Neutral ones: the deck re-saved by python-pptx, a new mtime.
 
 Only .pptx files the oracle created or changed are mutated. Mutants are evaluated in memory (the checks' parsed
-presentation) unless a check reads the file another way.
+presentation) unless a check reads the file another way. The oracle's deck is parsed once per task: each mutant
+edits a deep copy of that parse that shares its masters, layouts and themes (see `_Deck.fresh`).
 """
 
 from __future__ import annotations
 
+import copy
 import difflib
 import io
 import os
@@ -22,9 +24,11 @@ from typing import Any
 
 from lxml import etree
 from pptx import Presentation
+from pptx.opc.constants import CONTENT_TYPE as CT
 
 from forge.model import HOME
 from preparers import pptx as deckio
+from verifiers.checks.pptx import Deck
 from verifiers.checks.pptx import _load as load_deck  # the State cache key of a parsed presentation
 from verifiers.mutants import Kind, Mutant, MutationContext
 from verifiers.mutants.tree import byte_fixed
@@ -32,10 +36,18 @@ from verifiers.mutants.tree import byte_fixed
 MTIME = 1_700_000_000
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 RUN_FORMAT = ("b", "i", "u", "sz")
+#: Content types of the parts every copy of the oracle's deck shares (`_Deck.fresh`).
+SHARED = (CT.PML_SLIDE_LAYOUT, CT.PML_SLIDE_MASTER, CT.OFC_THEME)
 
 
 def _open(host: Path) -> Any:
     return Presentation(io.BytesIO(host.read_bytes()))
+
+
+def _saved(prs: Any) -> bytes:
+    out = io.BytesIO()
+    prs.save(out)
+    return out.getvalue()
 
 
 def _xml(slide: Any) -> bytes:
@@ -54,7 +66,11 @@ class _Deck:
         self.rel, self.oracle, self.path = rel, ctx.oracle, f"{HOME}/{rel}"
         before = ctx.initial / rel
         old = list(_open(before).slides) if before.is_file() else []
-        self.prs = _open(ctx.oracle / rel)
+        # Never read nor edited, only copied: python-pptx objects keep the child elements they once returned
+        # (`prs.slides` its slide list), and a deep copy of those would be detached from the copied tree.
+        self._pristine = _open(ctx.oracle / rel)
+        self._shared = [part for part in self._pristine.part.package.iter_parts() if part.content_type in SHARED]
+        self.prs = self.fresh()  # the oracle's deck, read by the mutators, never edited
         self.slides = list(self.prs.slides)
         self.kept: list[int] = []
         self.edited: list[tuple[Any, int]] = []  # (initial slide, oracle index)
@@ -66,9 +82,17 @@ class _Deck:
             elif tag == "replace" and i2 - i1 == j2 - j1:
                 self.edited += [(old[i], j) for i, j in zip(range(i1, i2), range(j1, j2), strict=True)]
 
+    def fresh(self) -> Any:
+        """A python-pptx presentation of the oracle's file, as a new parse of it reads: a deep copy of the one parse.
+
+        The copies share its slide masters, layouts and themes (most of a small deck's elements): mutants edit
+        slides and the slide list only, and checks never write. Parts that link back to a slide (notes) are
+        copied, so a copy's parts never lead to the pristine deck's slides."""
+        return copy.deepcopy(self._pristine, {id(part): part for part in self._shared})
+
     def mutant(self, name: str, kind: Kind, change: Callable[[Any], None]) -> Mutant:
         """A mutant editing this deck through `change(python-pptx presentation)`."""
-        rel, oracle, path = self.rel, self.oracle, self.path
+        rel, path = self.rel, self.path
 
         def apply(root: Path) -> None:
             prs = _open(root / rel)
@@ -76,9 +100,9 @@ class _Deck:
             prs.save(str(root / rel))
 
         def documents() -> dict[tuple[str, Any], Any]:
-            prs = _open(oracle / rel)
+            prs = self.fresh()
             change(prs)
-            return {(path, load_deck): prs}
+            return {(path, load_deck): Deck(prs)}
 
         return Mutant(name, kind, apply, documents)
 
@@ -198,13 +222,19 @@ def _format_everywhere(deck: _Deck) -> list[Mutant]:
 
 
 def _neutral(deck: _Deck) -> list[Mutant]:
-    rel = deck.rel
+    rel, path = deck.rel, deck.path
 
     def resave(root: Path) -> None:
         Presentation(str(root / rel)).save(str(root / rel))
 
-    return [Mutant(f"pptx.resaved:{rel}", "neutral", resave),
-            Mutant(f"pptx.touched:{rel}", "neutral", lambda root: os.utime(root / rel, (MTIME, MTIME)))]
+    def resaved() -> dict[tuple[str, Any], Any]:  # the bytes `resave` writes, read the checks' way
+        return {(path, load_deck): Deck(Presentation(io.BytesIO(_saved(deck.fresh()))))}
+
+    def touched() -> dict[tuple[str, Any], Any]:  # the oracle's bytes: what the checks read is a fresh parse
+        return {(path, load_deck): Deck(deck.fresh())}
+
+    return [Mutant(f"pptx.resaved:{rel}", "neutral", resave, resaved),
+            Mutant(f"pptx.touched:{rel}", "neutral", lambda root: os.utime(root / rel, (MTIME, MTIME)), touched)]
 
 
 def mutants(ctx: MutationContext) -> list[Mutant]:
