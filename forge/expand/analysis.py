@@ -54,8 +54,12 @@ class Analysis:
     levels: dict[tuple[str, str, Any], Tally] = field(default_factory=lambda: defaultdict(Tally))
     knobs: dict[tuple[str, str, Any], Tally] = field(default_factory=lambda: defaultdict(Tally))
     skills: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
-    #: per (axis, level), the attempts of every family at that level: one failed attempt at a level in one family
-    #: is as likely chance as a weakness; the same level failing across families (big tables, deep folders) is not
+    #: per (family, axis, level), the attempts at skills where that axis is the only one moved: what a moved level
+    #: is judged on. A skill at two moved levels that fails blames both, and after a round that practised a failing
+    #: level with other axes moved (`variant.around_failures`), every level it was paired with would look failing
+    alone: dict[tuple[str, str, Any], Tally] = field(default_factory=lambda: defaultdict(Tally))
+    #: per (axis, level), those attempts of every family: one failed attempt at a level in one family is as likely
+    #: chance as a weakness; the same level failing across families (big tables, deep folders) is not
     pooled: dict[tuple[str, Any], Tally] = field(default_factory=lambda: defaultdict(Tally))
 
     @property
@@ -82,10 +86,13 @@ def analyse(attempts: list[tuple[str, bool, list[str] | None]], taxonomy: Mappin
         out.families[skill.family].add(success, failed)
         out.skills[skill_id].add(success, failed)
         levels = axis_params(skill.params, family.axes)
+        moved = [axis for axis, level in levels.items() if level != family.axes[axis][0]]
         for axis, level in levels.items():
             out.levels[skill.family, axis, level].add(success, failed)
-            out.pooled[axis, level].add(success, failed)
-        if all(level == family.axes[axis][0] for axis, level in levels.items()):
+        if len(moved) == 1:
+            out.alone[skill.family, moved[0], levels[moved[0]]].add(success, failed)
+            out.pooled[moved[0], levels[moved[0]]].add(success, failed)
+        if not moved:
             out.plain[skill.family].add(success, failed)
         for knob in family.knobs:
             if knob in skill.params:

@@ -106,10 +106,10 @@ def explore(*, round_n: int, seed: int, taken: set[str]) -> list[Candidate]:
 
 def judged(analysis: Analysis, family: str, axis: str, level: Any, default: bool) -> Tally | None:
     """The tally a level is judged on: a default level on the skills at every default (a skill failed at a deep
-    folder says nothing against the default row count), a moved level on every attempt at it. One attempt is
-    evidence enough (round 1 explores each level once; a family failed by chance is practised one round and
-    then passes, and its variants get harder)."""
-    return analysis.plain.get(family) if default else analysis.levels.get((family, axis, level))
+    folder says nothing against the default row count), a moved level on the attempts where it is the only moved
+    axis (`Analysis.alone`: a skill failed at two moved levels says nothing about which one). One attempt is
+    evidence enough to practise the level alone (round 1 explores each level once); `confirmed` decides more."""
+    return analysis.plain.get(family) if default else analysis.alone.get((family, axis, level))
 
 
 def failing_levels(analysis: Analysis, family: str, *, sure: bool = False) -> dict[str, list[Any]]:
@@ -217,7 +217,7 @@ def harder(analysis: Analysis, taxonomy: Mapping[str, Skill], *, round_n: int, t
 def passes(analysis: Analysis, family: str, axis: str, level: Any) -> bool:
     """Did the student pass this (moved) level of the family (success rate above WEAK)? Such a level is no practice
     of a failure: the variants around a failure skip it (one step beyond what passes is the next level up)."""
-    tally = analysis.levels.get((family, axis, level))
+    tally = analysis.alone.get((family, axis, level))
     return bool(tally and tally.rate is not None and tally.rate > WEAK)
 
 

@@ -252,6 +252,20 @@ def test_one_failed_attempt_is_chance_until_the_level_fails_across_families():
         "a level the student passed is no practice of a failure"
 
 
+def test_a_failure_at_two_moved_levels_blames_neither():
+    """After a round that practised a failing level with other axes moved, the levels it was paired with must not
+    look failing: a moved level is judged on the skills where it is the only moved axis."""
+    taxonomy = seed_taxonomy()
+    base = taxonomy["calc.sort.date_desc"]
+    pair = variant_op.atomic_skill(base, {"location": "deeper", "rows": "20-28"}, round_n=2, operator="variant")
+    rows = variant_op.atomic_skill(base, {"rows": "20-28"}, round_n=1, operator="explore")
+    taxonomy = {**taxonomy, pair.id: pair, rows.id: rows}
+    analysis = analyse([(pair.id, False, None)] * 3 + [(rows.id, True, None)], taxonomy)
+    assert analysis.levels["calc.sort_rows", "rows", "20-28"].attempts == 4, "reported on every attempt"
+    assert variant_op.failing_levels(analysis, "calc.sort_rows") == {}
+    assert variant_op.passes(analysis, "calc.sort_rows", "rows", "20-28")
+
+
 def test_a_failing_chain_is_decomposed_into_its_steps():
     taxonomy = seed_taxonomy()
     chain = next(s for s in taxonomy.values() if s.family == "multi.sheet_doc_table")
