@@ -233,9 +233,9 @@ def main() -> None:
     parser.add_argument("--mix", choices=(*MIXES, "both"), default="both")
     args = parser.parse_args()
     adopt_orphans()
-    scratch.temp_files_in_ram()  # as `Generator` does: the bare work gets the same temp folder
     for name in MIXES if args.mix == "both" else (args.mix,):
-        with tempfile.TemporaryDirectory() as tmp:
+        # as `Generator.run` does: the bare work and the floor get the same temp folder as the full run
+        with scratch.temp_files_in_ram(), tempfile.TemporaryDirectory() as tmp:
             measure(name, MIXES[name], args.n, args.seed, Path(tmp))
 
 
