@@ -245,10 +245,14 @@ def release_free_memory() -> None:
 #: At most this many warm check workers (one per usable core): more than two did not help on two cores.
 MAX_WORKERS = 2
 #: Tasks gated at once per check worker; dedup still runs in plan order. A task's gate waits on latency that uses no
-#: CPU (its setup.sh in a fresh bubblewrap sandbox: ~60 ms of namespace setup and teardown, measured), so two per
-#: worker would keep the workers busier, but with two a Ctrl-C during a run with a model killed the process by
-#: SIGINT instead of ending it cleanly (tests/forge/test_llm_interrupt.py); not yet understood, so one.
-GATES_PER_WORKER = 1
+#: CPU (its setup.sh in a fresh bubblewrap sandbox: ~60 ms of namespace setup and teardown, measured), so with two
+#: per worker one task's controls run while the other's sandbox starts.
+GATES_PER_WORKER = 2
+
+
+def _ready(item: tuple[Any, ...]) -> bool:
+    """A pending task that can be routed without waiting: rejected before its gate, or its gate is done."""
+    return not isinstance(item[1], Future) or item[1].done()
 
 
 def usable_cores() -> int:
@@ -379,12 +383,14 @@ class Generator:
                         if prepared is None:  # a budget cap: the tasks in flight still finish and are recorded
                             self.stopped = self.budget.exhausted() if self.budget is not None else None
                             break
-                        while len(pending) > self.gates:
-                            route(pending.popleft())
                         if isinstance(prepared, tuple):
                             pending.append(prepared)
                         else:
                             pending.append((prepared, gate_threads.submit(self._verify, gate, prepared)))
+                        # the oldest tasks are recorded as soon as their gate is done (a kill loses little), and
+                        # no more than `gates` wait for one
+                        while pending and (len(pending) > self.gates + 1 or _ready(pending[0])):
+                            route(pending.popleft())
                     while pending:
                         route(pending.popleft())
                 except KeyboardInterrupt:
