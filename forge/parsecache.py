@@ -31,6 +31,22 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+#: {(device, inode, size, mtime ns, ctime ns): digest} of files marked hot: a task's five controls mark the same
+#: initial files, and any write to a file moves its ctime, so a stale digest is impossible
+_digests: OrderedDict[tuple[int, int, int, int, int], str] = OrderedDict()
+
+
+def _file_digest(path: Path) -> str:
+    info = path.stat()
+    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    digest = _digests.get(key)
+    if digest is None:
+        digest = _digests[key] = _digest(bounded.read_file(path))
+        if len(_digests) > 4 * SIZE:
+            _digests.popitem(last=False)
+    return digest
+
+
 @contextmanager
 def hot(paths: Iterable[Path]) -> Iterator[None]:
     """Within the block, parses of these files' contents are cached."""
@@ -38,7 +54,7 @@ def hot(paths: Iterable[Path]) -> Iterator[None]:
     for p in paths:
         if p.is_file() and not p.is_symlink():
             try:
-                hashes.add(_digest(bounded.read_file(p)))
+                hashes.add(_file_digest(p))
             except (OSError, ValueError):  # unreadable or over a limit: never hot, read (and refused) later
                 continue
     _hot.update(hashes)
@@ -52,17 +68,15 @@ def parse(host: Path, name: str, parser: Callable[[io.BytesIO], T]) -> T:
     """`parser(BytesIO(bytes of host))`, served from the cache when the bytes are hot. The file is read with the
     limits of `forge.bounded` (no fifo, no final symlink, size cap; a zip's directory checked first)."""
     data = bounded.read_file(host)
-    if bounded.is_zip(data):
-        bounded.check_zip(data)
-    if not _hot:
-        return parser(io.BytesIO(data))
-    key = (_digest(data), name)
-    if key[0] not in _hot:
-        return parser(io.BytesIO(data))
-    cached = _pickles.get(key)
-    if cached is not None:
+    key = (_digest(data), name) if _hot else ("", name)
+    cached = _pickles.get(key) if key[0] in _hot else None
+    if cached is not None:  # these very bytes passed the zip check when they were parsed
         _pickles.move_to_end(key)
         return pickle.loads(cached)  # type: ignore[no-any-return]
+    if bounded.is_zip(data):
+        bounded.check_zip(data)
+    if key[0] not in _hot:
+        return parser(io.BytesIO(data))
     result = parser(io.BytesIO(data))
     try:
         _pickles[key] = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
@@ -75,3 +89,4 @@ def parse(host: Path, name: str, parser: Callable[[io.BytesIO], T]) -> T:
 
 def clear() -> None:
     _pickles.clear()
+    _digests.clear()

@@ -23,9 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from forge import bounded, parsecache
+from preparers import ops as edits
 from preparers.ops import OpError, apply_ops
-from verifiers.mutation import run_mutants
+from verifiers.mutation import InMemory, run_mutants
 from verifiers.rubric import evaluate_rubric
+
+#: Document kinds whose edited documents the checks read in memory. Their ops write nothing until the document is
+#: saved, and a check's parse of the saved file reads what the edited document holds
+#: (tests/verifiers/test_fast_path.py compares the verdicts of every family's near-misses both ways).
+IN_MEMORY_KINDS = frozenset({"xlsx", "docx", "pptx"})
 
 
 @dataclass(frozen=True)
@@ -47,9 +53,10 @@ class Control:
                    unsafe=bool(data.get("unsafe", False)), mutation=data.get("mutation"))
 
 
-def run_control(request: dict[str, Any], *, confine: Path | None = None) -> dict[str, Any]:
+def run_control(request: dict[str, Any], *, confine: Path | None = None, in_memory: bool = True) -> dict[str, Any]:
     """Do one control in this process (the worker's loop body, also the in-process runner); `confine`: every
-    folder the request names must lie inside it."""
+    folder the request names must lie inside it. `in_memory=False` takes the slow path for a near-miss (`_in_memory`
+    is the fast one): the tests compare the two."""
     start = time.perf_counter()
     bounded.harden_parsers()
     state = Path(request["state"])
@@ -60,22 +67,27 @@ def run_control(request: dict[str, Any], *, confine: Path | None = None) -> dict
         for path in (state, initial, pristine):
             if path is not None and confine.resolve() not in (path.resolve(), *path.resolve().parents):
                 return {"applied": False, "error": f"{path} is outside the worker's folder {confine}"}
-    if initial is not None:
-        # contents and mode bits (permission checks read them); no check reads times or xattrs, and copying
-        # those (copy2) took twice as long as the copy itself
-        shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)
     bounded.take_hits()  # only this request's limit hits count
     with parsecache.hot(initial.rglob("*") if initial is not None else ()):
-        try:
-            applied, error = _apply(request, state) if request.get("ops") is not None else (True, "")
-        except _DiskFull as exc:
-            return {"applied": False, "infra": True, "error": f"the scratch disk is full: {exc}"}
-        outcomes: list[dict[str, Any]] = []
-        if applied:
+        fast = _in_memory(request, initial, state) if in_memory and initial is not None and not mutate else None
+        if fast is not None:
+            applied, error, outcomes = fast
+        else:
+            if initial is not None:
+                # contents and mode bits (permission checks read them); no check reads times or xattrs, and copying
+                # those (copy2) took twice as long as the copy itself
+                shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)
             try:
-                outcomes = _evaluate(request, state, keep_parsed=bool(mutate))
-            except Exception as exc:  # a check bug is infrastructure, never evidence for or against the task
-                return {"applied": False, "infra": True, "error": f"a check crashed: {type(exc).__name__}: {exc}"}
+                applied, error = _apply(request, state) if request.get("ops") is not None else (True, "")
+            except _DiskFull as exc:
+                return {"applied": False, "infra": True, "error": f"the scratch disk is full: {exc}"}
+            outcomes = []
+            if applied:
+                try:
+                    outcomes = _evaluate(request, state, keep_parsed=bool(mutate))
+                except Exception as exc:  # a check bug is infrastructure, never evidence for or against the task
+                    return {"applied": False, "infra": True,
+                            "error": f"a check crashed: {type(exc).__name__}: {exc}"}
     answer = {"applied": applied, "error": error, "outcomes": outcomes, "seconds": time.perf_counter() - start}
     hits = bounded.take_hits()
     if hits:  # a bomb, a disk flood or a CPU hog in the state: reported, whatever the checks said
@@ -85,6 +97,69 @@ def run_control(request: dict[str, Any], *, confine: Path | None = None) -> dict
             answer["mutation"] = run_mutants(mutate["task"], pristine, state, state.parent / f"{state.name}-mutants",
                                              mutate.get("budget"))
     return answer
+
+
+class _Unsaved(Exception):
+    """A near-miss held in memory could not be written when a check needed its file: the slow path decides."""
+
+
+def _in_memory(request: dict[str, Any], initial: Path, state: Path) -> tuple[bool, str, list[dict[str, Any]]] | None:
+    """A near-miss judged without writing its files: its ops edit documents parsed from the initial state, and the
+    rubric reads those where it reads them through the checks' own parser (a check that needs the file itself, or
+    another view of it, gets the state written at `state` then, as the slow path writes it). Only for a request
+    that wants the rubric to fail (`stop_on_fail`: a near-miss) whose ops all edit IN_MEMORY_KINDS documents; None
+    for any other, or when the documents cannot be written for a check: then the slow path runs from scratch."""
+    ops = request.get("ops")
+    if not (ops and request.get("stop_on_fail") and edits.kinds(ops) <= IN_MEMORY_KINDS):
+        return None
+    try:
+        edited = edits.edit(initial, ops)  # nothing written: these kinds write when saved
+    except (OpError, OSError, ValueError):
+        return None  # the slow path gives the very same failure, with its own message and disk accounting
+    documents: dict[tuple[str, Any], Any] = {}
+    for path, (kind, _, document) in edited.items():
+        views = _views(kind.name, document, path)
+        if views is None:
+            return None
+        documents.update(views)
+
+    def materialize() -> Path:
+        try:
+            shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)
+            applied, error = _apply(request, state)
+        except Exception as exc:
+            raise _Unsaved(f"{type(exc).__name__}: {exc}") from exc
+        if not applied:
+            raise _Unsaved(error)
+        return state
+
+    try:
+        outcomes = evaluate_rubric({"rubric": request["rubric"]}, initial, stop_on_fail=True,
+                                   state=InMemory(initial, documents, materialize))
+    except Exception:  # _Unsaved, or a check that crashed: the slow path decides, and reports it its own way
+        shutil.rmtree(state, ignore_errors=True)
+        return None
+    return True, "", [o.__dict__ for o in outcomes]
+
+
+def _views(kind: str, document: Any, path: str) -> dict[tuple[str, Any], Any] | None:
+    """{(home path, the checks' parser): what that parser reads from the saved document} for an edited document
+    of `kind`, or None when the checks must read its file (a plain-text answer file)."""
+    from preparers.ops.docx import PlainText
+    from verifiers.checks import _load_formulas
+    from verifiers.checks.docx import _load as load_doc
+    from verifiers.checks.docx import index
+    from verifiers.checks.pptx import Deck
+    from verifiers.checks.pptx import _load as load_deck
+    from verifiers.checks.xlsx_common import cached_formula_values
+
+    if kind == "xlsx":  # openpyxl saves formulas without cached values
+        return {(path, _load_formulas): document, (path, cached_formula_values): {}}
+    if kind == "docx" and not isinstance(document, PlainText):
+        return {(path, load_doc): index(document)}
+    if kind == "pptx":
+        return {(path, load_deck): Deck(document.prs)}
+    return None
 
 
 class _DiskFull(Exception):

@@ -109,7 +109,7 @@ def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path
             work = scratch / str(len(results))
             try:
                 if mutant.documents is not None and in_memory:
-                    state: checks.State = _InMemory(oracle, _documents(mutant), partial(_copy, oracle, work, mutant))
+                    state: checks.State = InMemory(oracle, _documents(mutant), partial(_copy, oracle, work, mutant))
                 else:
                     state = checks.State(_copy(oracle, work, mutant))
                 outcomes = evaluate_rubric(task, work, stop_on_fail=mutant.kind == "damaging", state=state)
@@ -144,7 +144,7 @@ def _documents(mutant: Mutant) -> dict[tuple[str, Any], Any]:
         raise _ApplyError(f"{type(exc).__name__}: {exc}") from exc
 
 
-class _InMemory(checks.State):
+class InMemory(checks.State):
     """The oracle state with some documents replaced by mutated ones held in memory.
 
     Reads of those documents through the same parser are served from memory; any other access to a mutated
@@ -154,7 +154,7 @@ class _InMemory(checks.State):
     def __init__(self, oracle: Path, documents: dict[tuple[str, Any], Any], materialize: Callable[[], Path]) -> None:
         super().__init__(oracle)
         self._cache.update(documents)
-        self._mutated = {super(_InMemory, self).path(path) for path, _ in documents}
+        self._mutated = {super(InMemory, self).path(path) for path, _ in documents}
         self._materialize: Callable[[], Path] | None = materialize
 
     def path(self, path: str) -> Path:

@@ -105,15 +105,35 @@ def validate(ops: list[dict[str, Any]]) -> None:
             raise OpError(f"ops[{i}] ({name}): missing 'path'")
 
 
+#: An edited document: its kind, its host path inside the state root, the document itself.
+Edited = tuple[DocumentKind, Path, Any]
+
+
 def apply_ops(root: Path, ops: list[dict[str, Any]], *, disk_bytes: int | None = None) -> None:
     """Apply `ops` in order to the files under `root`; each file is loaded once and saved once at the end.
 
     With `disk_bytes`, the tree under `root` is measured after every op: an op sequence that grows it past the
     budget (an oracle extracting an archive again and again) stops there with `forge.bounded.LimitExceeded`
     wrapped in an OpError, before the next op can add more."""
+    for path, (kind, host, document) in edit(root, ops, disk_bytes=disk_bytes).items():
+        try:
+            kind.save(document, host)
+        except Exception as exc:  # e.g. the file-size limit (EFBIG), a full disk, a document that cannot be written
+            raise OpError(f"cannot save {path} as {kind.name}: {type(exc).__name__}: {exc}") from exc
+
+
+def kinds(ops: list[dict[str, Any]]) -> set[str]:
+    """The document kinds `ops` edit through (names of registered ops only)."""
+    known = registry()
+    return {known[raw["op"]].doc for raw in ops if isinstance(raw, dict) and raw.get("op") in known}
+
+
+def edit(root: Path, ops: list[dict[str, Any]], *, disk_bytes: int | None = None) -> dict[str, Edited]:
+    """`apply_ops` without the saving: {home path: (kind, host path, edited document)}. Kinds whose ops act on
+    the tree (e.g. `fs`) have written already; the file kinds (xlsx, docx, pptx ...) write only when saved."""
     validate(ops)
     known = registry()
-    open_docs: dict[str, tuple[DocumentKind, Path, Any]] = {}
+    open_docs: dict[str, Edited] = {}
     for raw in ops:
         path = raw["path"]
         kind = _KINDS.get(known[raw["op"]].doc)
@@ -147,8 +167,4 @@ def apply_ops(root: Path, ops: list[dict[str, Any]], *, disk_bytes: int | None =
             if used > disk_bytes:
                 raise OpError(f"op {raw['op']} on {path}: " + str(bounded.LimitExceeded(
                     f"the solution wrote more than {disk_bytes >> 20} MB into the state")))
-    for path, (kind, host, document) in open_docs.items():
-        try:
-            kind.save(document, host)
-        except Exception as exc:  # e.g. the file-size limit (EFBIG), a full disk, a document that cannot be written
-            raise OpError(f"cannot save {path} as {kind.name}: {type(exc).__name__}: {exc}") from exc
+    return open_docs

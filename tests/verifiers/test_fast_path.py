@@ -1,16 +1,18 @@
 """The gate's fast paths judge exactly like its slow ones (issue 21: faster, never weaker).
 
 Fast paths: mutants evaluated on documents held in memory (`Mutant.documents`) instead of written to a copy and
-parsed again, and parses served from `forge.parsecache` instead of made afresh. For one real task of each kind of
-file, the mutation control's whole table (every mutant's verdict and evidence) is the same both ways; and a run of
-the generator through warm sandboxed workers with several gates in flight writes the same packages and verdicts as a
-plain in-process run, one gate at a time.
+parsed again, near-misses likewise (`verifiers.controls._in_memory`), and parses served from `forge.parsecache`
+instead of made afresh. For one real task of each kind of file, the mutation control's whole table (every mutant's
+verdict and evidence) is the same both ways; every near-miss of every workbook, document and deck family gets the
+same outcomes both ways; and a run of the generator through warm sandboxed workers with several gates in flight
+writes the same packages and verdicts as a plain in-process run, one gate at a time.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import re
 import sqlite3
 from pathlib import Path
@@ -20,9 +22,12 @@ import pytest
 from forge import parsecache
 from forge.catalog import Catalog
 from forge.generate import Generator, Selection, plan_for
+from forge.package import load_package
 from forge.sandbox import Sandbox
 from forge.taxonomy import load_taxonomy
+from tests.gatekit import make_package, package_states
 from tests.verifiers.mutkit import states
+from verifiers import controls
 from verifiers.mutation import run_mutants
 from workflows import get_family
 
@@ -49,6 +54,47 @@ def test_the_mutation_table_is_the_same_in_memory_and_on_disk(family, tmp_path, 
     assert "error" not in fast and "error" not in slow, (fast.get("error"), slow.get("error"))
     assert fast["mutants"], f"{family}: no mutants offered"
     assert fast["mutants"] == slow["mutants"]
+
+
+#: skills per family and seeds per skill whose near-misses are judged both ways
+SKILLS, SEEDS = 2, (1, 2)
+
+
+@pytest.mark.parametrize("app", ["libreoffice_calc", "libreoffice_writer", "libreoffice_impress", "multi_apps"])
+def test_near_misses_get_the_same_outcomes_in_memory_and_on_disk(app, tmp_path, monkeypatch):
+    fast_ones = []
+    real = controls._in_memory
+
+    def spy(request, initial, state):
+        answer = real(request, initial, state)
+        fast_ones.append(answer is not None)
+        return answer
+
+    monkeypatch.setattr(controls, "_in_memory", spy)
+    by_family: dict[str, list] = {}
+    for skill in sorted(load_taxonomy().values(), key=lambda s: s.id):
+        if skill.app == app and len(by_family.setdefault(skill.family, [])) < SKILLS:
+            by_family[skill.family].append(skill)
+    compared = 0
+    for family, skills in sorted(by_family.items()):
+        for skill in skills:
+            for seed in SEEDS:
+                work = tmp_path / f"{skill.id}-{seed}"
+                folder = make_package(get_family(family), skill.params, work / "out", seed=seed, skill_id=skill.id)
+                task = load_package(folder).task
+                initial, _ = package_states(folder, work, task["solutions"]["oracle"])
+                for i, near in enumerate(task["solutions"]["near_misses"]):
+                    ops = json.loads((folder / near).read_text("utf-8"))["ops"]
+                    request = {"initial": str(initial), "ops": ops, "rubric": task["rubric"], "stop_on_fail": True}
+                    fast = controls.run_control({**request, "state": str(work / f"fast-{i}")})
+                    slow = controls.run_control({**request, "state": str(work / f"slow-{i}")}, in_memory=False)
+                    where = f"{skill.id} seed {seed} {near}"
+                    assert (fast["applied"], fast["error"]) == (slow["applied"], slow["error"]), where
+                    assert fast["outcomes"] == slow["outcomes"], where
+                    compared += 1
+    # the fast path must really have judged many of them (a plain-text answer file or a `multi.` op takes the slow one)
+    print(f"{app}: {compared} near-misses compared, {sum(fast_ones)} of them judged in memory")
+    assert compared >= 2 * len(by_family) and sum(fast_ones) >= len(fast_ones) // 4, (compared, sum(fast_ones))
 
 
 def _tree(root: Path) -> dict[str, str]:

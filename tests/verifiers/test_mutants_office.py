@@ -36,7 +36,7 @@ from verifiers.mutants import Mutant, MutationContext
 from verifiers.mutants import docx as docx_mutants
 from verifiers.mutants import pptx as pptx_mutants
 from verifiers.mutants import xlsx as xlsx_mutants
-from verifiers.mutation import _InMemory, judge, run_mutants, sample, table
+from verifiers.mutation import InMemory, judge, run_mutants, sample, table
 from verifiers.rubric import evaluate_rubric
 from workflows import get_family
 
@@ -89,7 +89,7 @@ def _judge_all(skill_id: str, module: Any, tmp: Path) -> tuple[list[Mutant], dic
             on_disk = _passes(task, work)
             assert on_disk == (mutant.kind == "neutral"), (mutant.name, evaluate_rubric(task, work))
             if mutant.documents is not None:  # the fast path judges exactly like the file on disk
-                state = _InMemory(oracle, mutant.documents(), partial(Path, work))
+                state = InMemory(oracle, mutant.documents(), partial(Path, work))
                 in_memory = all(o.passed for o in evaluate_rubric(task, oracle, state=state))
                 assert in_memory == on_disk, mutant.name
     return offered, task, initial, oracle

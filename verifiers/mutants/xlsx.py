@@ -288,7 +288,9 @@ def _sheet_mutants(ctx: MutationContext, book: _Book) -> list[Mutant]:
 
 
 def _neutral(book: _Book) -> list[Mutant]:
-    out = [Mutant(f"xlsx.resaved:{book.rel}", "neutral", _apply(book.rel, lambda wb: None)),
+    # re-saved: in memory the oracle's own parse without cached values (what openpyxl's re-save holds); a check of
+    # the file's bytes or of another view of it gets the file really re-saved
+    out = [_mutant(f"xlsx.resaved:{book.rel}", "neutral", book.oracle, book.rel, lambda wb: None),
            Mutant(f"xlsx.touched:{book.rel}", "neutral", lambda root: os.utime(root / book.rel, (MTIME, MTIME)))]
     if book.formulas:
         rewritten = {k: commuted(absolute(book.after[k[0]][k[1]].value)) for k in book.formulas}
