@@ -71,10 +71,9 @@ def _add_table(document: Document, block: dict[str, Any]) -> None:
     rows = block["table"]
     table = document.add_table(rows=len(rows), cols=len(rows[0]))
     table.style = document.styles["Table Grid"]
-    for r, values in enumerate(rows):
-        for c, value in enumerate(values):
-            paragraph = table.cell(r, c).paragraphs[0]
-            run = paragraph.add_run(str(value))
+    for r, (row, values) in enumerate(zip(table.rows, rows, strict=True)):  # `table.cell` walks the whole table
+        for cell, value in zip(row.cells, values, strict=False):  # a short row leaves its last cells empty
+            run = cell.paragraphs[0].add_run(str(value))
             if r == 0 and block.get("bold_header"):
                 run.bold = True
 

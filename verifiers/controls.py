@@ -104,16 +104,17 @@ class _Unsaved(Exception):
 
 
 def _in_memory(request: dict[str, Any], initial: Path, state: Path) -> tuple[bool, str, list[dict[str, Any]]] | None:
-    """A near-miss judged without writing its files: its ops edit documents parsed from the initial state, and the
-    rubric reads those where it reads them through the checks' own parser (a check that needs the file itself, or
-    another view of it, gets the state written at `state` then, as the slow path writes it). Only for a request
-    that wants the rubric to fail (`stop_on_fail`: a near-miss) whose ops all edit IN_MEMORY_KINDS documents; None
-    for any other, or when the documents cannot be written for a check: then the slow path runs from scratch."""
-    ops = request.get("ops")
-    if not (ops and request.get("stop_on_fail") and edits.kinds(ops) <= IN_MEMORY_KINDS):
+    """A near-miss (or the no-op control) judged without copying the state or writing its files: its ops edit
+    documents parsed from the initial state, and the rubric reads those where it reads them through the checks' own
+    parser (a check that needs the file itself, or another view of it, gets the state written at `state` then, as
+    the slow path writes it); every other file is read from the initial state. Only for a request that wants the
+    rubric to fail (`stop_on_fail`) whose ops all edit IN_MEMORY_KINDS documents; None for any other, or when the
+    documents cannot be written for a check: then the slow path runs from scratch."""
+    ops = request.get("ops") or []
+    if not (request.get("stop_on_fail") and edits.kinds(ops) <= IN_MEMORY_KINDS):
         return None
     try:
-        edited = edits.edit(initial, ops)  # nothing written: these kinds write when saved
+        edited = edits.edit(initial, ops) if ops else {}  # nothing written: these kinds write when saved
     except (OpError, OSError, ValueError):
         return None  # the slow path gives the very same failure, with its own message and disk accounting
     documents: dict[tuple[str, Any], Any] = {}

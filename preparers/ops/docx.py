@@ -243,9 +243,9 @@ def insert_table(document: Document, rows: list[list[str]], after: str | None = 
     doc = _doc(document)
     table = doc.add_table(rows=len(rows), cols=len(rows[0]))
     table.style = doc.styles["Table Grid"]
-    for r, values in enumerate(rows):
-        for c, value in enumerate(values):
-            run = table.cell(r, c).paragraphs[0].add_run(str(value))
+    for r, (row, values) in enumerate(zip(table.rows, rows, strict=True)):  # `table.cell` walks the whole table
+        for cell, value in zip(row.cells, values, strict=False):  # a short row leaves its last cells empty
+            run = cell.paragraphs[0].add_run(str(value))
             run.bold = True if bold_header and r == 0 else None
     if after is not None:
         paragraph(document, after)._p.addnext(table._tbl)
