@@ -24,7 +24,7 @@ from typing import Any
 
 from forge import bounded, parsecache
 from verifiers import checks
-from verifiers.mutants import Mutant
+from verifiers.mutants import Lazy, Mutant
 
 #: Marks the JSON line of the stage's evidence.
 TABLE = "mutants: "
@@ -147,9 +147,15 @@ def _documents(mutant: Mutant) -> dict[tuple[str, Any], Any]:
 class InMemory(checks.State):
     """The oracle state with some documents replaced by mutated ones held in memory.
 
-    Reads of those documents through the same parser are served from memory; any other access to a mutated
-    file (another parser, its path, a folder holding it) first materializes the mutant on a private copy and
-    reads from there, so no check ever sees the unmutated file in the mutant's place."""
+    Reads of those documents through the same parser are served from memory (a `Lazy` one made on first read); any
+    other access to a mutated file (another parser, its path, a folder holding it) first materializes the mutant on
+    a private copy and reads from there, so no check ever sees the unmutated file in the mutant's place."""
+
+    def read(self, path: str, parse: Callable[[Path], checks.T], what: str) -> checks.T:
+        held = self._cache.get((path, parse))
+        if isinstance(held, Lazy):
+            self._cache[(path, parse)] = held.make()
+        return super().read(path, parse, what)
 
     def __init__(self, oracle: Path, documents: dict[tuple[str, Any], Any], materialize: Callable[[], Path]) -> None:
         super().__init__(oracle)

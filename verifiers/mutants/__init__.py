@@ -33,8 +33,17 @@ class Mutant:
     apply: Callable[[Path], None] = field(compare=False)
     #: Optional fast path: the mutated documents in memory, {(home path, parser): parsed object}, keyed like
     #: `verifiers.checks.State`'s cache. The stage then evaluates the rubric on them without writing and
-    #: re-reading the file, and falls back to `apply` on a copy when a check reads that file any other way.
+    #: re-reading the file, and falls back to `apply` on a copy when a check reads that file any other way. A `Lazy`
+    #: value is made on first read.
     documents: Callable[[], dict[tuple[str, Any], Any]] | None = field(default=None, compare=False)
+
+
+class Lazy:
+    """A value of `Mutant.documents` made only when a check reads it (a view few checks read, e.g. a workbook's
+    cached values)."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
 
 
 @dataclass(frozen=True)
