@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from verifiers.rubric import evaluate_rubric
 #: Document kinds whose edited documents the checks read in memory. Their ops write nothing until the document is
 #: saved, and a check's parse of the saved file reads what the edited document holds
 #: (tests/verifiers/test_fast_path.py compares the verdicts of every family's near-misses both ways).
-IN_MEMORY_KINDS = frozenset({"xlsx", "docx", "pptx"})
+IN_MEMORY_KINDS = frozenset({"xlsx", "docx", "pptx", "image"})
 
 
 @dataclass(frozen=True)
@@ -146,10 +147,12 @@ def _in_memory(request: dict[str, Any], initial: Path, state: Path) -> tuple[boo
 def _views(kind: str, document: Any, path: str) -> dict[tuple[str, Any], Any] | None:
     """{(home path, the checks' parser): what that parser reads from the saved document} for an edited document
     of `kind`, or None when the checks must read its file (a plain-text answer file)."""
+    from preparers.image import encode, format_for
     from preparers.ops.docx import PlainText
     from verifiers.checks import _load_formulas
     from verifiers.checks.docx import _load as load_doc
     from verifiers.checks.docx import index
+    from verifiers.checks.image import load_picture
     from verifiers.checks.pptx import Deck
     from verifiers.checks.pptx import _load as load_deck
     from verifiers.checks.xlsx_common import cached_formula_values
@@ -160,6 +163,12 @@ def _views(kind: str, document: Any, path: str) -> dict[tuple[str, Any], Any] | 
         return {(path, load_doc): index(document)}
     if kind == "pptx":
         return {(path, load_deck): Deck(document.prs)}
+    if kind == "image" and not document.exports:  # an export writes another file: the slow path
+        if not document.dirty:
+            return {}  # not saved: the file stays as it is in the initial state
+        # the picture decoded from the bytes its save writes (a PNG decodes the same at any zlib level)
+        data = encode(document.image, format_for(document.host.name) or document.format, document.dpi, png_level=0)
+        return {(path, load_picture): load_picture(io.BytesIO(data))}
     return None
 
 

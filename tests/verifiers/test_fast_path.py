@@ -3,9 +3,9 @@
 Fast paths: mutants evaluated on documents held in memory (`Mutant.documents`) instead of written to a copy and
 parsed again, near-misses likewise (`verifiers.controls._in_memory`), and parses served from `forge.parsecache`
 instead of made afresh. For one real task of each kind of file, the mutation control's whole table (every mutant's
-verdict and evidence) is the same both ways; every near-miss of every workbook, document and deck family gets the
-same outcomes both ways; and a run of the generator through warm sandboxed workers with several gates in flight
-writes the same packages and verdicts as a plain in-process run, one gate at a time.
+verdict and evidence) is the same both ways; every near-miss of every workbook, document, deck and picture family
+gets the same outcomes both ways; and a run of the generator through warm sandboxed workers with several gates in
+flight writes the same packages and verdicts as a plain in-process run, one gate at a time.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_the_mutation_table_is_the_same_in_memory_and_on_disk(family, tmp_path, 
 SKILLS, SEEDS = 2, (1, 2)
 
 
-@pytest.mark.parametrize("app", ["libreoffice_calc", "libreoffice_writer", "libreoffice_impress", "multi_apps"])
+@pytest.mark.parametrize("app", ["libreoffice_calc", "libreoffice_writer", "libreoffice_impress", "gimp", "multi_apps"])
 def test_near_misses_get_the_same_outcomes_in_memory_and_on_disk(app, tmp_path, monkeypatch):
     fast_ones = []
     real = controls._in_memory
