@@ -37,6 +37,7 @@ from forge.realapps import FAILS_AS, Policy, real_apps
 from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
 from forge.taxonomy import Skill, load_taxonomy
+from forge.warm import warm_setups
 from forge.workers import gate_runner
 from verifiers.gate import Gate, Stage, Verdict
 from workflows import get_family
@@ -321,6 +322,8 @@ class Generator:
         stack = contextlib.ExitStack()
         stack.enter_context(scratch.temp_files_in_ram())
         runner, workdir = stack.enter_context(gate_runner(self.sandbox, self.workers))
+        self.env.setups = stack.enter_context(warm_setups(self.sandbox, self.out, workdir, self.gates))
+        stack.callback(setattr, self.env, "setups", None)
         gate = Gate(self.env, runner=runner, workdir=workdir)
         tier = stack.enter_context(real_apps(self.policy, self.env, runner, workdir, self.sandbox))
         pending: deque[tuple[_Prepared, Future[Verdict]] | tuple[Outcome, TaskRow, list]] = deque()

@@ -23,6 +23,9 @@ bytes written under /home/user. Exceeding a limit kills the whole sandbox. After
 scanned: setuid/setgid files, device files, fifos and symlinks that point outside /home/user are
 violations, as is a process still running when the script exits. A violation makes the run `unsafe`.
 
+A batch (`forge.generate`) runs setup scripts in warm sandboxes (`forge.warm`) that keep these rules per run and
+hand every run that is not clean back to `run_script`.
+
 Without `bwrap` Forge refuses to run scripts unless the caller explicitly opts out (`Sandbox(enabled=False)`,
 the CLI's `--no-sandbox`); then the script runs with its /home/user paths rewritten to the state folder —
 for trusted packages only.
@@ -174,19 +177,7 @@ class Sandbox:
     def bwrap_args(self, binds: list[tuple[str, str, bool]], uid: int = NOBODY) -> list[str]:
         """bwrap options for a read-only system plus `binds` (host, inside, writable), no network; as root the
         command runs as `uid` (nobody unless a per-sandbox id from `sandbox_uid()` is given)."""
-        args = [str(self.bwrap)]
-        for folder in SYSTEM_DIRS:
-            if Path(folder).exists():
-                args += ["--ro-bind", folder, folder]
-        for name in ("bin", "lib", "lib64", "sbin"):
-            target = Path("/" + name)
-            if target.is_symlink():
-                args += ["--symlink", os.readlink(target), f"/{name}"]
-            elif target.exists():
-                args += ["--ro-bind", str(target), f"/{name}"]
-        for secret in MASKED:
-            if Path(secret).exists():
-                args += ["--ro-bind", "/dev/null", secret]
+        args = [str(self.bwrap), *self.system_args()]
         args += ["--dev", "/dev", "--proc", "/proc", "--size", str(self.limits.tmp_mb << 20),
                  "--perms", "1777", "--tmpfs", "/tmp"]
         parents = {str(a) for _, inside, _ in binds for a in Path(inside).parents if str(a) != "/"}
@@ -205,6 +196,23 @@ class Sandbox:
                      "--bounding-set=-all", "--no-new-privs"]
         else:
             args += ["--unshare-user", "--uid", "1000", "--gid", "1000", "--"]
+        return args
+
+    def system_args(self) -> list[str]:
+        """bwrap options for the read-only system: /usr, /etc (secrets masked), /opt and the /bin, /lib links."""
+        args = []
+        for folder in SYSTEM_DIRS:
+            if Path(folder).exists():
+                args += ["--ro-bind", folder, folder]
+        for name in ("bin", "lib", "lib64", "sbin"):
+            target = Path("/" + name)
+            if target.is_symlink():
+                args += ["--symlink", os.readlink(target), f"/{name}"]
+            elif target.exists():
+                args += ["--ro-bind", str(target), f"/{name}"]
+        for secret in MASKED:
+            if Path(secret).exists():
+                args += ["--ro-bind", "/dev/null", secret]
         return args
 
     def ulimits(self) -> str:

@@ -19,6 +19,7 @@ from forge import bounded, scratch
 from forge.errors import ForgeError, PackageError
 from forge.package import Package
 from forge.sandbox import RunResult, Sandbox
+from forge.warm import WarmSetups
 from forge.workers import WorkerPool
 from preparers.ops import OpError, apply_ops
 from verifiers.controls import InProcess
@@ -30,9 +31,10 @@ class LocalEnv:
         self.sandbox = sandbox
         self._find = find_duplicate
         self.seen: dict[str, str] = {}  # dedup key -> task id accepted in this process
+        self.setups: WarmSetups | None = None  # set by a batch (`forge.generate`): warm sandboxes for setup.sh
 
     def run_setup(self, package: Package, home: Path) -> RunResult:
-        return self.sandbox.run_script(package.root, package.task["setup"]["entry"], home)
+        return (self.setups or self.sandbox).run_script(package.root, package.task["setup"]["entry"], home)
 
     def apply_solution(self, package: Package, solution: str, home: Path) -> RunResult:
         path = package.root / solution

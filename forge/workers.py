@@ -49,7 +49,7 @@ class _Worker:
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      env=env, start_new_session=True, text=True, bufsize=1)
         self.answers: queue.Queue[str] = queue.Queue()
-        self._reader = _LineReader(self.proc.stdout, self.answers)
+        self._reader = LineReader(self.proc.stdout, self.answers)
 
     def ask(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         assert self.proc.stdin is not None
@@ -67,7 +67,7 @@ class _Worker:
         self.proc.wait()
 
 
-class _LineReader:
+class LineReader:
     def __init__(self, stream: IO[str] | None, sink: queue.Queue[str]) -> None:
         self.stream, self.sink = stream, sink
         threading.Thread(target=self._run, daemon=True).start()
