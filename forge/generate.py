@@ -284,7 +284,8 @@ class Generator:
     sandbox is off); by default one per usable core, at most MAX_WORKERS;
     the dedup stage, moving rejected packages and recording happen in plan order in the main thread.
     Accepted tasks the real-app policy samples wait for a batch of the real-app tier before they are
-    recorded (one soffice call per batch and format)."""
+    recorded (one soffice call per batch and format); the tier runs in a thread of its own, one batch at a time,
+    while the pipeline goes on."""
 
     def __init__(self, out: Path, catalog: Catalog, *, sandbox: Sandbox, backend: Backend | None = None,
                  taxonomy: dict[str, Skill] | None = None, run_id: int | None = None, workers: int | None = None,
@@ -328,6 +329,8 @@ class Generator:
         tier = stack.enter_context(real_apps(self.policy, self.env, runner, workdir, self.sandbox))
         pending: deque[tuple[_Prepared, Future[Verdict]] | tuple[Outcome, TaskRow, list]] = deque()
         held: list[tuple[Outcome, TaskRow, list]] = []
+        checked: deque[tuple[list[tuple[Outcome, TaskRow, list]], Future[list[list[Stage]]]]] = deque()
+        tier_thread = stack.enter_context(ThreadPoolExecutor(max_workers=1, thread_name_prefix="real-apps"))
         unwritten: list[tuple[Outcome, TaskRow, list]] = []
 
         def write() -> None:
@@ -363,13 +366,21 @@ class Generator:
                 flush()
 
         def flush() -> None:
+            """Hand the held tasks to the real-app tier, which runs in its own thread (real LibreOffice and
+            Thunderbird mostly wait: starting, loading, saving) while the pipeline goes on."""
             assert tier is not None
             batch = list(held)
             held.clear()
             packages = [load_package(outcome.path) for outcome, _, _ in batch if outcome.path is not None]
-            for (outcome, row, calls), stages in zip(batch, tier.check(packages), strict=True):
-                self._apply_tier(outcome, row, stages)
-                record((outcome, row, calls))
+            checked.append((batch, tier_thread.submit(tier.check, packages)))
+
+        def collect(wait: bool = False) -> None:
+            """Record the tier's finished batches, in the order they were handed over."""
+            while checked and (wait or checked[0][1].done()):
+                batch, future = checked.popleft()
+                for (outcome, row, calls), stages in zip(batch, future.result(), strict=True):
+                    self._apply_tier(outcome, row, stages)
+                    record((outcome, row, calls))
 
         ahead = Ahead(self._prepare, [t for t in task_ids if str(t) not in finished], self.concurrency,
                       may_start=lambda: self.budget is None or not self.budget.exhausted())
@@ -394,16 +405,20 @@ class Generator:
                         # no more than `gates` wait for one
                         while pending and (len(pending) > self.gates + 1 or _ready(pending[0])):
                             route(pending.popleft())
+                        collect()
                     while pending:
                         route(pending.popleft())
                 except KeyboardInterrupt:
-                    # Ctrl-C: abandon the LLM requests in flight and the gates not yet started; what was recorded
-                    # is written below, and a rerun resumes from it (answers already paid for are cached).
+                    # Ctrl-C: abandon the LLM requests in flight, the gates and real-app batches not yet started;
+                    # what was recorded is written below, and a rerun resumes from it (answers already paid for
+                    # are cached).
                     getattr(self.backend, "cancel", lambda: None)()
                     gate_threads.shutdown(wait=False, cancel_futures=True)
+                    tier_thread.shutdown(wait=False, cancel_futures=True)
                     raise
             if held:
                 flush()
+            collect(wait=True)
         finally:
             try:
                 write()  # whatever was recorded before an error is kept

@@ -122,3 +122,43 @@ def test_the_gate_follows_the_cores_the_process_may_use_and_packages_do_not(tmp_
         return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
     assert files(tmp_path / "pin" / "pkg") == files(tmp_path / "all" / "pkg")
+
+
+def test_the_real_app_tier_runs_beside_the_pipeline(tmp_path, monkeypatch):
+    """A batch of the real-app tier (real LibreOffice and Thunderbird: seconds of starting and loading) does not stall
+    the run: tasks the tier does not sample are gated and recorded while the batch is out, and the batch's tasks are
+    recorded, with its stages, when it comes back. The tier here blocks until three other tasks were recorded."""
+    import contextlib
+    import threading
+
+    import forge.generate as generate
+    from forge.realapps import Policy
+    from verifiers.gate import Stage
+
+    out, release, during, waits = threading.Event(), threading.Event(), [], []
+
+    class SlowTier:
+        def check(self, packages):
+            out.set()
+            waits.append(release.wait(20))  # False: nothing was recorded while this batch was out
+            return [[Stage("real-open", True, f"held until {len(during)} others were recorded", 0.0)]
+                    for _ in packages]
+
+    monkeypatch.setattr(generate, "real_apps", lambda *args: contextlib.nullcontext(SlowTier()))
+
+    def progress(outcome):
+        if out.is_set() and not release.is_set() and outcome.app == "os":
+            during.append(outcome.task_id)
+            if len(during) >= 3:
+                release.set()
+
+    taxonomy = load_taxonomy()
+    ids = plan_for(taxonomy, Selection(apps=("libreoffice_calc", "os")), 24, 1)
+    db = tmp_path / "c.db"
+    generator = Generator(tmp_path / "out", Catalog(f"sqlite:///{db}"), sandbox=Sandbox(), taxonomy=taxonomy,
+                          real_apps=Policy("all"), real_apps_batch=2)
+    counts = generator.run(ids, progress)
+    assert waits and waits[0], "the pipeline stood still while the real-app batch was out"
+    assert sum(counts.values()) == len(ids)
+    held = sqlite3.connect(db).execute("SELECT evidence FROM verifications WHERE verifier = 'real-open'").fetchall()
+    assert held and all(e.startswith("held until") for (e,) in held)
