@@ -28,7 +28,6 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,8 +46,6 @@ MODES = ("off", "sample", "all")
 OFFICE_APPS = ("calc", "writer", "impress")
 #: Asset `app` values the tier has a real application for.
 REAL_APPS = (*OFFICE_APPS, "thunderbird")
-#: Thunderbird sessions of a batch run at once.
-THUNDERBIRDS = 2
 #: A failing stage -> the task's class.
 FAILS_AS = {"real-open": "setup_fail", "alternative": "strict", "real-infra": "infra_fail"}
 
@@ -126,7 +123,6 @@ class RealApps:
             office_broken = exc
         open_share = (time.perf_counter() - t0) / len(packages)
         states: dict[str, tuple[Path, Path]] = {}
-        mail: list[tuple[Package, Path, Path]] = []  # (package, initial, oracle state) for Thunderbird
         for i, package in enumerate(packages):
             stages = results[package.id]
             if assets[package.id]:
@@ -149,12 +145,7 @@ class RealApps:
                 continue
             states[package.id] = made
             if thunderbird.profile_of(package.task, made[0]) is not None and not thunderbird.missing():
-                mail.append((package, *made))
-        # each Thunderbird session has its own profile, HOME and Marionette port; most of one is waiting for it to
-        # start and load, so a few run side by side
-        with ThreadPoolExecutor(max_workers=THUNDERBIRDS, thread_name_prefix="thunderbird") as pool:
-            for (package, _, _), stages in zip(mail, pool.map(lambda job: self._thunderbird(*job), mail), strict=True):
-                results[package.id].extend(stages)
+                stages.extend(self._thunderbird(package, *made))
         self.files += sum(len(files) for files in assets.values())
         todo = [p for p in packages if p.id in states and assets[p.id] and all(s.passed for s in results[p.id])]
         if not todo:
