@@ -26,6 +26,7 @@ import os
 import queue
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -155,6 +156,7 @@ class WarmSetups:
         for _ in range(size):
             self._idle.put(None)  # started on first use
         self._names = itertools.count()
+        self._lock = threading.Lock()
         self.started = 0  # warm sandboxes started (tests: a clean run reuses one, any other replaces it)
 
     def run_script(self, package: Path, script: str, home: Path) -> RunResult:
@@ -167,7 +169,7 @@ class WarmSetups:
             if slot is None or not slot.alive():
                 slot = self._start(slot)
             result = slot.run(rel, script, home)
-        except (OSError, ValueError):
+        except Exception:  # a warm sandbox that broke is never the script's fault: its own sandbox decides
             result = None
         finally:
             if result is None and slot is not None:  # whatever the script did stays out of the next run
@@ -179,7 +181,8 @@ class WarmSetups:
     def _start(self, old: _Slot | None) -> _Slot:
         if old is not None:
             old.close()
-        self.started += 1
+        with self._lock:
+            self.started += 1
         return _Slot(self.sandbox, self.packages, self.workdir / f"setup-{os.getpid()}-{next(self._names)}")
 
     def _rel(self, package: Path, script: str) -> str | None:

@@ -10,6 +10,8 @@ copies `initial` to `state` (when given), applies `ops` (when given) and evaluat
     {"applied": bool, "error": str, "outcomes": [{id, criterion, passed, evidence}], "seconds": float}
 plus `"unsafe": true` when a limit was hit (`forge.bounded`), `"infra": true` when the machine, not the package,
 failed, and `"mutation": {...}` (`verifiers.mutation`) for a request with "mutate" whose every check passed.
+A request that wants the rubric to fail (the no-op, a near-miss) is judged on its edited documents in memory where
+their kind allows (`_in_memory`): the same outcomes as on disk, without copying the state or writing the files.
 """
 
 from __future__ import annotations
@@ -120,7 +122,10 @@ def _in_memory(request: dict[str, Any], initial: Path, state: Path) -> tuple[boo
         return None  # the slow path gives the very same failure, with its own message and disk accounting
     documents: dict[tuple[str, Any], Any] = {}
     for path, (kind, _, document) in edited.items():
-        views = _views(kind.name, document, path)
+        try:
+            views = _views(kind.name, document, path)
+        except Exception:  # a document that cannot be shown in memory (a picture that will not encode ...)
+            return None
         if views is None:
             return None
         documents.update(views)
