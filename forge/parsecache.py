@@ -31,8 +31,9 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-#: {(device, inode, size, mtime ns, ctime ns): digest} of files marked hot: a task's five controls mark the same
-#: initial files, and any write to a file moves its ctime, so a stale digest is impossible
+#: {(device, inode, size, mtime ns, ctime ns): digest} of files marked hot: a task's controls mark the same initial
+#: files. A stale entry (an inode reused within one clock tick) only costs a cache miss: pickles are keyed by the
+#: digest of the bytes a parse actually read
 _digests: OrderedDict[tuple[int, int, int, int, int], str] = OrderedDict()
 
 
