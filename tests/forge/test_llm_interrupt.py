@@ -5,16 +5,15 @@ server again for answers it already gave. A real `forge` process, a real SIGINT,
 from __future__ import annotations
 
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from forge.generate import Selection, plan_for
 from forge.taxonomy import load_taxonomy
 from tests.llmserver import LLMServer, answering, recorded_answers
+from tests.sigint import ctrl_c
 
 SKILL = "calc.sort.numeric_desc"
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,19 +41,8 @@ def test_ctrl_c_stops_within_seconds_marks_the_run_and_a_rerun_resumes_from_the_
     with LLMServer(answering(answers, delay=1.5)) as server:
         proc = subprocess.Popen(command(server, tmp_path), cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 240
-            while recorded(db) < 1 and time.monotonic() < deadline and proc.poll() is None:
-                time.sleep(0.2)
-            assert recorded(db) >= 1, proc.communicate(timeout=30)
-            time.sleep(0.5)  # a request of the next tasks is in flight now (each takes 1.5 s)
-            proc.send_signal(signal.SIGINT)
-            start = time.monotonic()
-            out, err = proc.communicate(timeout=60)
-            stopped = time.monotonic() - start
-        finally:
-            if proc.poll() is None:
-                proc.kill()
+        # 0.5 s after the first task is recorded, a request of the next tasks is in flight (each takes 1.5 s)
+        err, stopped = ctrl_c(proc, lambda: recorded(db) >= 1, settle=0.5)
         answered = server.served.requests
     assert proc.returncode == 130, err
     print(f"SIGINT -> exit in {stopped:.2f} s")

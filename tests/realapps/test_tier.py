@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
 from forge.realapps import Policy
+from tests.sigint import ctrl_c
 
 pytestmark = pytest.mark.slow
 
@@ -85,33 +90,16 @@ def test_a_libreoffice_failure_touches_only_the_office_tasks(tmp_path):
                     reason="needs Thunderbird and LibreOffice installed (.ci/run installs both)")
 def test_ctrl_c_during_a_real_app_batch_stops_within_seconds(tmp_path):
     """The tier runs beside the pipeline; a Ctrl-C while real Thunderbird works on a batch must not wait for it."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-    from pathlib import Path
-
     root = Path(__file__).resolve().parents[2]
     command = ["generate", "--app", "thunderbird", "-n", "6", "--seed", "2", "--out", str(tmp_path / "out"),
                "--db", str(tmp_path / "c.db"), "--real-apps", "all"]
     proc = subprocess.Popen([sys.executable, "-m", "forge", *command],
                             cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline and proc.poll() is None:  # until a Thunderbird of the batch runs
-            if subprocess.run(["pgrep", "-f", "thunderbird --headless"], capture_output=True).returncode == 0:
-                break
-            time.sleep(0.2)
-        assert proc.poll() is None, proc.communicate()
-        time.sleep(1.0)
-        proc.send_signal(signal.SIGINT)
-        start = time.monotonic()
-        _, err = proc.communicate(timeout=60)
-        stopped = time.monotonic() - start
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    err, stopped = ctrl_c(proc, _thunderbird_runs, settle=1.0)
     assert proc.returncode == 130, err
     assert stopped < 10, f"took {stopped:.1f} s to stop"
+
+
+def _thunderbird_runs() -> bool:
+    return subprocess.run(["pgrep", "-f", "thunderbird --headless"], capture_output=True).returncode == 0
