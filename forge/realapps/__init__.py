@@ -187,23 +187,12 @@ class RealApps:
 
     def _thunderbird(self, package: Package, initial: Path, oracle_state: Path) -> list[Stage]:
         """Thunderbird loads the initial profile as its files say; then it carries out the oracle itself."""
-        profile = thunderbird.profile_of(package.task, initial)
-        assert profile is not None
-        stages: list[Stage] = []
         try:
-            for name, run in (("real-open", lambda: thunderbird.parses_as_intended(profile)),
-                              ("alternative", lambda: thunderbird.alternative(package.root, package.task,
-                                                                              oracle_state, initial))):
-                start = time.perf_counter()
-                ok, evidence = run()
-                stages.append(Stage(name, ok, f"Thunderbird: {evidence}", time.perf_counter() - start))
-                if not ok:
-                    break
-        except thunderbird.ThunderbirdError as exc:
-            stages.append(Stage("real-infra", False, f"Thunderbird could not run: {exc}"))
+            return [Stage(name, ok, evidence if name == "real-infra" else f"Thunderbird: {evidence}", seconds)
+                    for name, ok, evidence, seconds in thunderbird.open_and_alternative(
+                        package.root, package.task, oracle_state, initial)]
         except Exception as exc:  # the driver or the tier broke: this task only, as infrastructure
-            stages.append(_infra("Thunderbird", exc))
-        return stages
+            return [_infra("Thunderbird", exc)]
 
     def _alternative(self, package: Package, state: Path, saved: dict[Path, tuple[Path | None, str]],
                      seconds: float) -> Stage:

@@ -8,6 +8,8 @@ real app instead:
 - `run_oracle` lets Thunderbird itself carry out an oracle written as `tb.*` ops (privileged JS, one handler
   per op, translated in `_TRANSLATE`), then quit cleanly so it writes its own prefs.js, msgFilterRules.dat,
   abook.sqlite and mbox files; `alternative` then runs the task's rubric on those files.
+- `open_and_alternative` is what the tier runs per task: both, from one Thunderbird start when the oracle begins
+  with Thunderbird's ops (the load reads, and leaves no file or pref of its own for the oracle's save to write).
 
 Measured on Thunderbird 153: an unescaped "From " body line splits stdlib `mailbox` (and Forge's checks) but
 not Thunderbird, which only splits where header lines follow; a garbage msgFilterRules.dat gives
@@ -252,8 +254,14 @@ def load_check(profile_dir: Path, timeout: float = 60) -> LoadReport:
         copy = Path(tmp) / "profile"
         shutil.copytree(profile_dir, copy, symlinks=True)
         with _Session(copy, start + timeout) as tb:
-            data = tb.run(_LOAD_JS)
+            report = _load(tb, start)
             tb.quit(wait=False)  # the copy is thrown away, so a clean exit buys nothing but ~0.5 s
+    return report
+
+
+def _load(tb: _Session, start: float) -> LoadReport:
+    """What the running Thunderbird `tb` loaded from its profile (`start`: when its clock started)."""
+    data = tb.run(_LOAD_JS)
     report = LoadReport(seconds=round(time.monotonic() - start, 2))
     if not isinstance(data, dict) or "error" in data:
         report.errors.append(f"load script failed: {data.get('error') if isinstance(data, dict) else data!r}")
@@ -466,8 +474,11 @@ def profile_of(task: dict[str, Any], state: Path) -> Path | None:
 
 def parses_as_intended(profile_dir: Path, timeout: float = 60) -> tuple[bool, str]:
     """One Thunderbird start: does Thunderbird see what the profile's files say? (ok, evidence)."""
-    report = load_check(profile_dir, timeout)
-    mismatches = compare(read_files(profile_dir), report)
+    return _as_intended(read_files(profile_dir), load_check(profile_dir, timeout))
+
+
+def _as_intended(expected: LoadReport, report: LoadReport) -> tuple[bool, str]:
+    mismatches = compare(expected, report)
     if mismatches:
         return False, "; ".join(mismatches)
     return True, (f"Thunderbird sees what the files say in {report.seconds} s: {len(report.folders)} folders, "
@@ -540,12 +551,13 @@ def _segments(ops: list[dict[str, Any]], home: Path | None = None) -> list[tuple
 
 
 def run_oracle(profile_dir: Path, ops: list[dict[str, Any]], timeout: float = 90, *,
-               home: Path | None = None) -> str:
+               home: Path | None = None, opening: Callable[[_Session], None] | None = None) -> str:
     """Let Thunderbird itself carry out `ops` on `profile_dir`, quitting cleanly so it writes its own files.
 
     Ops Thunderbird cannot express here run through `preparers.ops.apply_ops` on `home` (the state root
-    standing for /home/user, required only then), in order. Returns one note per op; raises
-    `ThunderbirdError` (with Thunderbird's stderr tail) on a failed op, a crash or the deadline."""
+    standing for /home/user, required only then), in order. `opening(session)` runs in the first Thunderbird
+    session before its ops (an exception from it ends the session, unsaved, and propagates). Returns one note per
+    op; raises `ThunderbirdError` (with Thunderbird's stderr tail) on a failed op, a crash or the deadline."""
     validate(ops)
     deadline = time.monotonic() + timeout
     notes: list[str] = []
@@ -560,6 +572,9 @@ def run_oracle(profile_dir: Path, ops: list[dict[str, Any]], timeout: float = 90
             continue
         translated = [_translate(raw, home) for raw in run]
         with _Session(profile_dir, deadline) as tb:
+            if opening is not None:
+                opening(tb)
+                opening = None
             result = tb.run(_ORACLE_JS, translated)
             if not isinstance(result, dict) or "error" in result:
                 error = tb.fail(f"oracle failed: {result.get('error') if isinstance(result, dict) else result!r}")
@@ -575,24 +590,33 @@ def _profile_in(ops: list[dict[str, Any]], state: Path) -> Path:
     return resolve(state, first["path"])
 
 
+def _oracle_ops(package_root: Path, task: dict[str, Any]) -> tuple[list[dict[str, Any]] | None, str]:
+    """The oracle's ops when Thunderbird can carry them out, else (None, why the alternative is skipped)."""
+    oracle = task["solutions"]["oracle"]
+    if not oracle.endswith(".json"):
+        return None, f"skipped: the oracle {oracle} is a script, which Thunderbird cannot carry out"
+    ops = json.loads((package_root / oracle).read_text(encoding="utf-8")).get("ops", [])
+    if not any(str(raw.get("op", "")).startswith("tb.") for raw in ops):
+        return None, "skipped: the oracle has no Thunderbird op, so Thunderbird would write nothing of its own"
+    return ops, ""
+
+
 def alternative(package_root: Path, task: dict[str, Any], oracle_state: Path, initial_state: Path,
-                timeout: float = 90) -> tuple[bool, str]:
+                timeout: float = 90, *, opening: Callable[[_Session], None] | None = None) -> tuple[bool, str]:
     """Alternative-solution control: Thunderbird carries out the oracle on a copy of the initial state, then
-    the rubric must pass on the files Thunderbird wrote. Returns (all checks passed, evidence).
+    the rubric must pass on the files Thunderbird wrote. Returns (all checks passed, evidence). `opening`: as
+    for `run_oracle` (it runs on the copy, before any op).
 
     A crash or timeout raises `ThunderbirdError` (an infrastructure failure, never evidence against the task);
     an op Thunderbird refuses is (False, evidence)."""
-    oracle = task["solutions"]["oracle"]
-    if not oracle.endswith(".json"):
-        return True, f"skipped: the oracle {oracle} is a script, which Thunderbird cannot carry out"
-    ops = json.loads((package_root / oracle).read_text(encoding="utf-8")).get("ops", [])
-    if not any(str(raw.get("op", "")).startswith("tb.") for raw in ops):
-        return True, "skipped: the oracle has no Thunderbird op, so Thunderbird would write nothing of its own"
+    ops, skipped = _oracle_ops(package_root, task)
+    if ops is None:
+        return True, skipped
     with tempfile.TemporaryDirectory(prefix="forge-tb-alt-") as tmp:
         state = Path(tmp) / "home"
         shutil.copytree(initial_state, state, symlinks=True)
         try:
-            notes = run_oracle(_profile_in(ops, state), ops, timeout, home=state)
+            notes = run_oracle(_profile_in(ops, state), ops, timeout, home=state, opening=opening)
         except OracleOpError as exc:
             return False, str(exc).split("; stderr tail:")[0]
         except OpError as exc:  # a Forge-applied op that no longer fits what Thunderbird wrote before it
@@ -605,3 +629,48 @@ def alternative(package_root: Path, task: dict[str, Any], oracle_state: Path, in
     return False, "; ".join(
         f"{o.id} FAILS on what Thunderbird wrote{' but passes on the Forge oracle' if on_forge.get(o.id) else ''}"
         f" ({o.evidence})" for o in failed)
+
+
+class _NotAsIntended(Exception):
+    """Thunderbird does not see what the profile's files say: the real-open stage failed, nothing more to run."""
+
+
+def open_and_alternative(package_root: Path, task: dict[str, Any], oracle_state: Path, initial_state: Path,
+                         timeout: float = 90) -> list[tuple[str, bool, str, float]]:
+    """The tier's two Thunderbird stages, `real-open` (`parses_as_intended` on the initial profile) then
+    `alternative`, as [(stage, passed, evidence, seconds)], stopping at the first that fails; Thunderbird failing
+    to run (a crash, the deadline) ends the list with a failed `real-infra` stage.
+
+    One Thunderbird start does both when the oracle's first ops are Thunderbird's: it loads the initial profile,
+    the load is judged, then the same session carries out the oracle (a Thunderbird start is ~3 s of CPU). The load
+    only reads (Thunderbird's own .msf summaries aside), so what the oracle then writes is what a session of its
+    own writes (tests/realapps/test_thunderbird.py compares the two). Otherwise, two starts."""
+    profile = profile_of(task, initial_state)
+    assert profile is not None, "open_and_alternative needs a task with a Thunderbird profile"
+    ops, _ = _oracle_ops(package_root, task)
+    stages: list[tuple[str, bool, str, float]] = []
+    start = time.monotonic()
+
+    def opening(tb: _Session) -> None:
+        ok, evidence = _as_intended(expected, _load(tb, start))
+        stages.append(("real-open", ok, evidence, time.monotonic() - start))
+        if not ok:
+            raise _NotAsIntended(evidence)
+
+    try:
+        if ops is None or not _segments(ops, initial_state)[0][0]:
+            ok, evidence = parses_as_intended(profile, timeout)
+            stages.append(("real-open", ok, evidence, time.monotonic() - start))
+            if ok:
+                start = time.monotonic()
+                ok, evidence = alternative(package_root, task, oracle_state, initial_state, timeout)
+                stages.append(("alternative", ok, evidence, time.monotonic() - start))
+            return stages
+        expected = read_files(profile)
+        ok, evidence = alternative(package_root, task, oracle_state, initial_state, timeout, opening=opening)
+        stages.append(("alternative", ok, evidence, time.monotonic() - start - stages[0][3]))
+    except _NotAsIntended:
+        pass
+    except ThunderbirdError as exc:
+        stages.append(("real-infra", False, f"Thunderbird could not run: {exc}", time.monotonic() - start))
+    return stages

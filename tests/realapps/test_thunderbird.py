@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 import shutil
 import subprocess
 import sys
@@ -293,6 +294,96 @@ def test_alternative_names_the_checks_a_wrong_oracle_fails(tmp_path: Path) -> No
     passed, evidence = rt.alternative(root, task, near_state, initial)
     assert not passed
     assert evidence.startswith("folder FAILS on what Thunderbird wrote (no folder 'Inbox/"), evidence
+
+
+def _starts(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The profiles Thunderbird is started on from now on (each `_Session` start appends its profile)."""
+    started: list[Path] = []
+    start = rt._Session._start
+
+    def counted(session: Any) -> None:
+        started.append(session.profile)
+        start(session)
+
+    monkeypatch.setattr(rt._Session, "_start", counted)
+    return started
+
+
+def _steady(data: bytes) -> bytes:
+    """`data` without what differs between any two Thunderbird sessions: ids it makes up (the calendar's and the
+    message store's in prefs.js), clock readings (seconds since 1970 in prefs, the "From - <date>" line it writes
+    above a message), the temporary folder the state was copied to (a server's directory pref)."""
+    data = re.sub(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{11,12}", b"<uuid>", data)
+    data = re.sub(rb"/forge-tb-alt-[^/]+/", b"/<state>/", data)
+    data = re.sub(rb"\b\d{10,}\b", b"<time>", data)
+    return re.sub(rb"(?m)^From - .*$", b"From - <date>", data)
+
+
+def _written(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, bytes]]:
+    """What Thunderbird wrote that a check may read, each time the alternative judges a state: every file outside
+    the profile, and in it the mail folders (not Thunderbird's .msf summaries), prefs.js and the address books
+    (telemetry, caches and session files differ from one start to the next anyway)."""
+    seen: list[dict[str, bytes]] = []
+    evaluate = rt.evaluate_rubric
+
+    def readable(rel: str) -> bool:
+        inside = rel.split(".default-release/", 1)
+        if len(inside) == 1:
+            return True
+        rest = inside[1]
+        return (rest.startswith("Mail/") and not rest.endswith(".msf")) or rest == "prefs.js" \
+            or rest.startswith("abook")
+
+    def recording(task: dict[str, Any], state: Path, **kw: Any) -> Any:
+        if "forge-tb-alt-" in str(state):
+            seen.append({str(p.relative_to(state)): _steady(p.read_bytes()) for p in sorted(state.rglob("*"))
+                         if p.is_file() and readable(str(p.relative_to(state)))})
+        return evaluate(task, state, **kw)
+
+    monkeypatch.setattr(rt, "evaluate_rubric", recording)
+    return seen
+
+
+@pytest.mark.slow
+@needs_thunderbird
+@pytest.mark.parametrize("family, params", [
+    ("tb.create_filter", {"field": "subject", "action": "move", "apply": "run_now"}),
+    ("multi.attachment_sheet", {"source": "csv", "post": "none", "dest": "desktop"})])
+def test_one_thunderbird_start_opens_the_profile_then_carries_out_the_oracle(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, family: str, params: dict[str, Any]) -> None:
+    workflow = next(w for w in _tb_families() if w.name == family)
+    root = make_package(workflow, params, tmp_path / "out", seed=3)
+    task = load_package(root).task
+    initial, oracle_state = package_states(root, tmp_path, task["solutions"]["oracle"])
+    written, started = _written(monkeypatch), _starts(monkeypatch)
+    alone = rt.alternative(root, task, oracle_state, initial)
+    assert alone[0] and len(started) == 1, alone
+    stages = rt.open_and_alternative(root, task, oracle_state, initial)
+    assert [(name, ok) for name, ok, _, _ in stages] == [("real-open", True), ("alternative", True)], stages
+    assert len(started) == 2, "real-open and the alternative must share one Thunderbird start"
+    assert stages[0][2].startswith("Thunderbird sees what the files say")
+    assert written[1] == written[0], "loading the profile first changed what the oracle's session wrote"
+
+
+@pytest.mark.slow
+@needs_thunderbird
+def test_a_profile_thunderbird_reads_otherwise_stops_the_one_start_before_the_oracle(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    workflow = next(w for w in _tb_families() if w.name == "tb.create_folder")
+    root = make_package(workflow, {"location": "top", "name_kind": "word"}, tmp_path / "out", seed=3)
+    task = load_package(root).task
+    initial, oracle_state = package_states(root, tmp_path, task["solutions"]["oracle"])
+    profile = rt.profile_of(task, initial)
+    assert profile is not None
+    inbox = profile / tb.folder_file("Inbox")
+    text = inbox.read_bytes()
+    body = text.index(b"\n\n") + 2  # an unescaped "From " line in the first body: stdlib splits there, Thunderbird not
+    inbox.write_bytes(text[:body] + b"From the desk of nobody, as promised.\n" + text[body:])
+    written, started = _written(monkeypatch), _starts(monkeypatch)
+    stages = rt.open_and_alternative(root, task, oracle_state, initial)
+    assert [(name, ok) for name, ok, _, _ in stages] == [("real-open", False)], stages
+    assert "folder Inbox: the files say total=" in stages[0][2]
+    assert len(started) == 1 and written == [], "the oracle must not run on a profile that fails real-open"
 
 
 # --- pure parts (fast) ---------------------------------------------------------------------------------------

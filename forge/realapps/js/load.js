@@ -17,6 +17,11 @@
   }
   for (const server of MailServices.accounts.allServers) {
     const key = server.localPath.leafName;
+    const rules = server.localPath.clone();
+    rules.append("msgFilterRules.dat");
+    // a server without a rules file has no filters to compare, and asking for its list would make Thunderbird
+    // write an empty file at quit: the oracle that may run next in this session must write only its own files
+    if (!rules.exists()) continue;
     let list;
     try { list = server.getFilterList(null); } catch (e) {
       out.errors.push(`filters of ${key}: ${e.name || e.result || e}`); continue; }
@@ -42,6 +47,10 @@
     }
     if (filters.length) out.filters[key] = filters;
   }
+  // listing the address books makes Thunderbird give them ids in prefs.js (ldap_2.servers.*.uid); the oracle that
+  // may run next in this session must write only its own changes, so prefs the listing adds are dropped again
+  const AB = "ldap_2.servers.";
+  const had = new Set(Services.prefs.getChildList(AB).filter(n => Services.prefs.prefHasUserValue(n)));
   for (const d of MailServices.ab.directories) {
     const cards = [];
     try {
@@ -49,5 +58,7 @@
     } catch (e) { out.errors.push(`address book ${d.fileName}: ${e}`); }
     out.books[d.fileName] = cards;
   }
+  for (const name of Services.prefs.getChildList(AB))
+    if (!had.has(name) && Services.prefs.prefHasUserValue(name)) Services.prefs.clearUserPref(name);
   return out;
 })().then(done, e => done({error: String(e)}));
