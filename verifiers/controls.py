@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from forge import bounded, parsecache
+from forge.model import HOME
 from preparers import ops as edits
 from preparers.ops import OpError, apply_ops
 from verifiers.mutation import InMemory, run_mutants
@@ -126,8 +127,8 @@ def _in_memory(request: dict[str, Any], initial: Path, state: Path) -> tuple[boo
             views = _views(kind.name, document, path)
         except Exception:  # a document that cannot be shown in memory (a picture that will not encode ...)
             return None
-        if views is None:
-            return None
+        if views is None or any(home != path and home in edited for home, _ in views):
+            return None  # an export onto another edited file: which save wins is the slow path's to say
         documents.update(views)
 
     def materialize() -> Path:
@@ -168,12 +169,17 @@ def _views(kind: str, document: Any, path: str) -> dict[tuple[str, Any], Any] | 
         return {(path, load_doc): index(document)}
     if kind == "pptx":
         return {(path, load_deck): Deck(document.prs)}
-    if kind == "image" and not document.exports:  # an export writes another file: the slow path
-        if not document.dirty:
-            return {}  # not saved: the file stays as it is in the initial state
-        # the picture decoded from the bytes its save writes (a PNG decodes the same at any zlib level)
-        data = encode(document.image, format_for(document.host.name) or document.format, document.dpi, png_level=0)
-        return {(path, load_picture): load_picture(io.BytesIO(data))}
+    if kind == "image":
+        views = {}
+        if document.dirty:  # else not saved: the file stays as it is in the initial state
+            # the picture decoded from the bytes its save writes (a PNG decodes the same at any zlib level)
+            data = encode(document.image, format_for(document.host.name) or document.format, document.dpi,
+                          png_level=0)
+            views[(path, load_picture)] = load_picture(io.BytesIO(data))
+        for dest, data in document.exports:  # written after the picture itself, in order: the last one wins
+            views[(f"{HOME}/{dest.relative_to(document.root).as_posix()}", load_picture)] = \
+                load_picture(io.BytesIO(data))
+        return views
     return None
 
 
