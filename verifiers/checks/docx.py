@@ -214,7 +214,7 @@ def _part(partname: Any, content_type: str, reltype: str, blob: bytes, package: 
     return PartFactory(partname, content_type, reltype, blob, package)
 
 
-def _document(source: str | IO[bytes]) -> Any:
+def open_document(source: str | IO[bytes]) -> Any:
     """`docx.Document(source)`, the same objects and errors, with its styles part shared (`_part`)."""
     package = Package()
     Unmarshaller.unmarshal(PackageReader.from_file(source), package, _part)
@@ -225,12 +225,12 @@ def _document(source: str | IO[bytes]) -> Any:
 
 
 def _load(host: Path) -> Doc:
-    return index(_document(str(host)))
+    return index(open_document(str(host)))
 
 
 def from_bytes(data: bytes) -> Doc:
     """The `Doc` of a docx file's bytes (for families that read their own initial document the checks' way)."""
-    return index(_document(io.BytesIO(data)))
+    return index(open_document(io.BytesIO(data)))
 
 
 #: {id(styles element): (element, its styles by id, default paragraph style)} for the last few styles parts

@@ -29,7 +29,7 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
 from forge.model import HOME
-from verifiers.checks.docx import Doc, W, from_bytes, index, norm, para_text
+from verifiers.checks.docx import Doc, W, from_bytes, index, norm, open_document, para_text
 from verifiers.checks.docx import _load as load_doc  # the State cache key of a parsed docx
 from verifiers.mutants import Kind, Mutant, MutationContext
 from verifiers.mutants.tree import byte_fixed
@@ -40,7 +40,9 @@ ALIGNMENTS = ("both", "right", "center", "left")
 
 
 def _open(host: Path) -> Any:
-    return docx.Document(io.BytesIO(host.read_bytes()))
+    """The python-docx document of `host` as the checks parse it: its styles part is the one parse every document
+    with those styles shares (nothing here edits styles; `_Docx.fresh` shares it between the mutants too)."""
+    return open_document(io.BytesIO(host.read_bytes()))
 
 
 def _saved(document: Any) -> bytes:
