@@ -7,6 +7,8 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import threading
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,22 @@ def test_ctrl_c_during_a_real_app_batch_stops_within_seconds(tmp_path):
 
 def _thunderbird_runs() -> bool:
     return subprocess.run(["pgrep", "-f", "thunderbird --headless"], capture_output=True).returncode == 0
+
+
+def test_thunderbird_checks_of_a_batch_run_two_at_a_time_in_order():
+    from forge.realapps import THUNDERBIRDS, _in_threads
+
+    assert THUNDERBIRDS == 2
+    together = threading.Barrier(2, timeout=5)  # breaks (and the job raises) unless two jobs wait at once
+
+    def job(i: int) -> int:
+        together.wait()
+        return i
+
+    assert _in_threads([partial(job, i) for i in range(6)], THUNDERBIRDS) == list(range(6))
+
+    def broken() -> int:
+        raise ValueError("a job's own error")
+
+    with pytest.raises(ValueError, match="a job's own error"):
+        _in_threads([lambda: 0, broken, lambda: 2], THUNDERBIRDS)
