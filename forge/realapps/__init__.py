@@ -51,8 +51,8 @@ MODES = ("off", "sample", "all")
 OFFICE_APPS = ("calc", "writer", "impress")
 #: Asset `app` values the tier has a real application for.
 REAL_APPS = (*OFFICE_APPS, "thunderbird")
-#: Thunderbird sessions at once: a start is ~2.5 s of CPU on one core, and the pipeline beside the tier leaves about
-#: a core idle while the tier works (`forge generate -n 2000`: 325 s of CPU in 481 s on two cores, with one session)
+#: Thunderbird sessions at once: a start is ~2.5 s of CPU on one core, and the pipeline beside the tier leaves a core
+#: idle much of the time (measured, `forge generate -n 2000 --seed 7`: 481 s with one session at a time, 397 s with two)
 THUNDERBIRDS = 2
 #: A failing stage -> the task's class.
 FAILS_AS = {"real-open": "setup_fail", "alternative": "strict", "real-infra": "infra_fail"}
