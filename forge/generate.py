@@ -13,10 +13,8 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
-import queue
 import random
 import shutil
-import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Sequence
@@ -27,6 +25,7 @@ from typing import Any
 
 from forge import scratch
 from forge.catalog import Catalog, TaskRow
+from forge.daemons import Daemons
 from forge.dag import LLMOutputError, NodeContext
 from forge.errors import ForgeError, UnknownNameError, did_you_mean
 from forge.ids import TaskId
@@ -253,38 +252,6 @@ MAX_WORKERS = 2
 GATES_PER_WORKER = 2
 
 
-class _Background:
-    """One daemon thread that runs jobs in order (the real-app tier's batches). Daemon: a Ctrl-C never waits for the
-    batch in flight (real Thunderbird may take a minute), whose app processes die with this one."""
-
-    def __init__(self, name: str) -> None:
-        self._jobs: queue.Queue[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]] | None] = queue.Queue()
-        threading.Thread(target=self._run, name=name, daemon=True).start()
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
-        future: Future[Any] = Future()
-        self._jobs.put((future, fn, args))
-        return future
-
-    def _run(self) -> None:
-        while (job := self._jobs.get()) is not None:
-            future, fn, args = job
-            if future.set_running_or_notify_cancel():
-                try:
-                    future.set_result(fn(*args))
-                except BaseException as exc:  # handed to whoever waits for the future
-                    future.set_exception(exc)
-
-    def close(self, *, cancel: bool = False) -> None:
-        """No more jobs; with `cancel`, those not started yet are dropped."""
-        while cancel and not self._jobs.empty():
-            with contextlib.suppress(queue.Empty):
-                job = self._jobs.get_nowait()
-                if job is not None:
-                    job[0].cancel()
-        self._jobs.put(None)
-
-
 def _ready(item: tuple[Any, ...]) -> bool:
     """A pending task that can be routed without waiting: rejected before its gate, or its gate is done."""
     return not isinstance(item[1], Future) or item[1].done()
@@ -364,7 +331,7 @@ class Generator:
         pending: deque[tuple[_Prepared, Future[Verdict]] | tuple[Outcome, TaskRow, list]] = deque()
         held: list[tuple[Outcome, TaskRow, list]] = []
         checked: deque[tuple[list[tuple[Outcome, TaskRow, list]], Future[list[list[Stage]]]]] = deque()
-        tier_thread = _Background("real-apps")
+        tier_thread = Daemons("real-apps")
         stack.callback(tier_thread.close)
         unwritten: list[tuple[Outcome, TaskRow, list]] = []
 

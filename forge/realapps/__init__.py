@@ -25,18 +25,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import queue
 import shutil
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
+from forge.daemons import in_threads
 from forge.errors import ForgeError
 from forge.model import HOME
 from forge.package import Package
@@ -46,7 +45,6 @@ from forge.sandbox import Sandbox
 from verifiers import checks
 from verifiers.gate import ControlRunner, GateEnv, Stage
 
-T = TypeVar("T")
 MODES = ("off", "sample", "all")
 OFFICE_APPS = ("calc", "writer", "impress")
 #: Asset `app` values the tier has a real application for.
@@ -155,7 +153,7 @@ class RealApps:
         mail = [p for p in packages if p.id in states and thunderbird.profile_of(p.task, states[p.id][0]) is not None]
         if mail and not thunderbird.missing():
             jobs = [partial(self._thunderbird, p, *states[p.id]) for p in mail]
-            for package, stages in zip(mail, _in_threads(jobs, THUNDERBIRDS), strict=True):
+            for package, stages in zip(mail, in_threads(jobs, THUNDERBIRDS, "thunderbird"), strict=True):
                 results[package.id].extend(stages)
         self.files += sum(len(files) for files in assets.values())
         todo = [p for p in packages if p.id in states and assets[p.id] and all(s.passed for s in results[p.id])]
@@ -229,36 +227,6 @@ class RealApps:
                          seconds)
         return Stage("alternative", True, f"all {len(rubric)} checks pass on the oracle result re-saved by "
                                           f"LibreOffice{note}", seconds)
-
-
-def _in_threads(jobs: Sequence[Callable[[], T]], threads: int) -> list[T]:
-    """`[job() for job in jobs]`, run on up to `threads` daemon threads: a Ctrl-C does not wait for them (the apps
-    they started die with the process)."""
-    results: list[Any] = [None] * len(jobs)
-    todo: queue.SimpleQueue[int] = queue.SimpleQueue()
-    for i in range(len(jobs)):
-        todo.put(i)
-
-    def work() -> None:
-        while True:
-            try:
-                i = todo.get_nowait()
-            except queue.Empty:
-                return
-            try:
-                results[i] = (True, jobs[i]())
-            except BaseException as exc:  # handed to the caller's thread
-                results[i] = (False, exc)
-
-    running = [threading.Thread(target=work, name="real-apps", daemon=True) for _ in range(min(threads, len(jobs)))]
-    for thread in running:
-        thread.start()
-    for thread in running:
-        thread.join()
-    for ok, value in results:
-        if not ok:
-            raise value
-    return [value for _, value in results]
 
 
 def _infra(what: str, exc: BaseException) -> Stage:

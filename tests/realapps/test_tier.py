@@ -108,7 +108,8 @@ def _thunderbird_runs() -> bool:
 
 
 def test_thunderbird_checks_of_a_batch_run_two_at_a_time_in_order():
-    from forge.realapps import THUNDERBIRDS, _in_threads
+    from forge.daemons import in_threads
+    from forge.realapps import THUNDERBIRDS
 
     assert THUNDERBIRDS == 2
     together = threading.Barrier(2, timeout=5)  # breaks (and the job raises) unless two jobs wait at once
@@ -117,10 +118,10 @@ def test_thunderbird_checks_of_a_batch_run_two_at_a_time_in_order():
         together.wait()
         return i
 
-    assert _in_threads([partial(job, i) for i in range(6)], THUNDERBIRDS) == list(range(6))
+    assert in_threads([partial(job, i) for i in range(6)], THUNDERBIRDS, "test") == list(range(6))
 
     def broken() -> int:
         raise ValueError("a job's own error")
 
     with pytest.raises(ValueError, match="a job's own error"):
-        _in_threads([lambda: 0, broken, lambda: 2], THUNDERBIRDS)
+        in_threads([lambda: 0, broken, lambda: 2], THUNDERBIRDS, "test")
