@@ -128,14 +128,15 @@ def harden_parsers() -> None:
 MAX_LINKS = 40
 
 
-def resolve_in(root: Path, rel: str, *, home: str) -> Path:
+def resolve_in(root: Path, rel: str, *, home: str, top: Path | None = None) -> Path:
     """The host path inside `root` for `rel` (a path relative to `home`, which `root` stands for), with every
     symlink resolved *inside the root*: one component at a time with lstat, a link to `home/x` meaning
     `root/x`, a relative link taken from its own folder. The host's own paths never take part (`Path.resolve`
     would follow `/home/user/...` to the host's real home). The result holds no symlink, so opening it cannot
     be redirected. Raises ValueError when a link leads above `home`, on a loop (MAX_LINKS), or when a
-    component cannot be looked at (a path too long, a folder that is not one)."""
-    top = root.resolve()
+    component cannot be looked at (a path too long, a folder that is not one). `top`: `root.resolve()`, when the
+    caller has it already (a state resolving many paths)."""
+    top = root.resolve() if top is None else top
     done: list[str] = []  # components known to be real (not links) under the root
     todo = [p for p in rel.split("/") if p not in ("", ".")][::-1]
     links = 0

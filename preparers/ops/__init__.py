@@ -72,7 +72,7 @@ def registry() -> dict[str, Op]:
     return _OPS
 
 
-def resolve(root: Path, path: str) -> Path:
+def resolve(root: Path, path: str, *, top: Path | None = None) -> Path:
     """Host path for `path` (absolute, under /home/user) inside the state `root`; refuses escapes.
 
     Symlinks are resolved inside the root as if it were /home/user (`forge.bounded.resolve_in`): a link to
@@ -84,7 +84,7 @@ def resolve(root: Path, path: str) -> Path:
     if ".." in rel.split("/"):
         raise OpError(f"path {path!r} must not contain '..'")
     try:
-        return bounded.resolve_in(root, rel, home=HOME)
+        return bounded.resolve_in(root, rel, home=HOME, top=top)
     except ValueError as exc:
         raise OpError(f"path {path!r} {exc}") from None
 

@@ -57,6 +57,7 @@ class State:
         self.root = root
         self._cache: dict[tuple[str, Any], Any] = {}
         self._hosts: dict[tuple[Path, str], Path] = {}
+        self._tops: dict[Path, Path] = {}  # each root resolved once
 
     def path(self, path: str) -> Path:
         """The host path for `path` (`preparers.ops.resolve`: links resolved inside the root), looked up once per
@@ -64,8 +65,10 @@ class State:
         looks up the profile folder many times; resolving it each time was 7-13 % of a Thunderbird gate)."""
         key = (self.root, path)
         if key not in self._hosts:
+            if self.root not in self._tops:
+                self._tops[self.root] = self.root.resolve()
             try:
-                self._hosts[key] = resolve(self.root, path)
+                self._hosts[key] = resolve(self.root, path, top=self._tops[self.root])
             except OpError as exc:
                 raise StateError(str(exc)) from None
         return self._hosts[key]
@@ -114,6 +117,7 @@ def _load_values(host: Path) -> Workbook:
 class Primitive:
     name: str
     fn: Callable[..., Result]
+    signature: inspect.Signature  # fn's, taken once: `bind` checks every check's args against it
     grounded: tuple[str, ...]
     secret: tuple[str, ...]
     headless: bool = True  # False: reads view state that a headless LibreOffice re-save drops
@@ -131,11 +135,11 @@ def primitive(name: str, *, grounded: tuple[str, ...] = ("path",), secret: tuple
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
         if name in _PRIMITIVES:
             raise ValueError(f"check primitive {name!r} registered twice")
-        params = inspect.signature(fn).parameters
-        unknown = [a for a in grounded + secret if a not in params]
+        signature = inspect.signature(fn)
+        unknown = [a for a in grounded + secret if a not in signature.parameters]
         if unknown:
             raise ValueError(f"check primitive {name!r}: grounded/secret name unknown args {unknown}")
-        _PRIMITIVES[name] = Primitive(name, fn, grounded, secret, headless)
+        _PRIMITIVES[name] = Primitive(name, fn, signature, grounded, secret, headless)
         return fn
 
     return wrap
@@ -158,7 +162,7 @@ def bind(name: str, args: dict[str, Any]) -> Primitive:
     """The primitive for `name` after checking `args` fit its signature; raises `CheckError`."""
     prim = get(name)
     try:
-        inspect.signature(prim.fn).bind(None, **args)
+        prim.signature.bind(None, **args)
     except TypeError as exc:
         raise CheckError(f"check {name!r}: {exc}") from None
     return prim
