@@ -26,6 +26,10 @@ KeyPath = str | list[Key]
 _MISSING = object()
 
 
+#: What makes a comma trailing: only blanks before the bracket that closes its object or list.
+_CLOSES = re.compile(r"\s*[}\]]")
+
+
 def _string_end(text: str, start: int) -> int:
     """Index just past the JSON string that opens at `start` (or the end of text when unterminated)."""
     end = start + 1
@@ -62,7 +66,7 @@ def strip_jsonc(text: str) -> str:
             kept.append(bare[i:end])
             i = end
             continue
-        if bare[i] != "," or not re.match(r"\s*[}\]]", bare[i + 1:]):
+        if bare[i] != "," or not _CLOSES.match(bare, i + 1):
             kept.append(bare[i])
         i += 1
     return "".join(kept)
@@ -70,6 +74,10 @@ def strip_jsonc(text: str) -> str:
 
 def loads_jsonc(text: str) -> Any:
     """Parse JSON with comments and trailing commas, as VS Code reads its settings; blank text is None."""
+    try:  # plain JSON (most settings files): `strip_jsonc` would give it back unchanged
+        return json.loads(text)
+    except ValueError:
+        pass
     stripped = strip_jsonc(text)
     return None if not stripped.strip() else json.loads(stripped)
 

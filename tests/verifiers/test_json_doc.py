@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from preparers.ops import OpError, apply_ops
-from preparers.ops.json_doc import get_at, key_path, loads_jsonc, parse_doc
+from preparers.ops.json_doc import get_at, key_path, loads_jsonc, parse_doc, strip_jsonc
 from verifiers.checks import State, run_check
 from verifiers.checks.json_doc import same_value
 
@@ -38,6 +38,13 @@ def _check(tmp_path: Path, name: str, **args):
 def test_loads_jsonc_drops_comments_and_trailing_commas_but_not_string_content():
     assert loads_jsonc(JSONC) == {"editor.fontSize": 14, "url": "https://example.com/a//b,]", "list": [1, 2]}
     assert loads_jsonc("  \n") is None
+
+
+@pytest.mark.parametrize("text", ['{"url": "https://a.example/x//y,]", "note": "/* kept */", "list": [1, 2]}',
+                                  '[{"a": "\\"//\\""}, {}, [], "x, ]"]', '"just // a string"', "3.5", "null"])
+def test_plain_json_reads_the_same_as_through_the_comment_stripper(text):
+    assert strip_jsonc(text) == text
+    assert loads_jsonc(text) == json.loads(strip_jsonc(text))
 
 
 def test_key_paths_accept_dotted_strings_and_lists_with_dotted_keys():
