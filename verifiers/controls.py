@@ -153,12 +153,12 @@ def _in_memory(request: dict[str, Any], initial: Path, state: Path) -> tuple[boo
 def _views(kind: str, document: Any, path: str) -> dict[tuple[str, Any], Any] | None:
     """{(home path, the checks' parser): what that parser reads from the saved document} for an edited document
     of `kind`, or None when the checks must read its file (a plain-text answer file)."""
-    from preparers.image import encode, format_for
+    from preparers.image import format_for
     from preparers.ops.docx import PlainText
     from verifiers.checks import _load_formulas
     from verifiers.checks.docx import _load as load_doc
     from verifiers.checks.docx import index
-    from verifiers.checks.image import load_picture
+    from verifiers.checks.image import as_saved, load_picture
     from verifiers.checks.pptx import Deck
     from verifiers.checks.pptx import _load as load_deck
     from verifiers.checks.xlsx_common import cached_formula_values
@@ -172,10 +172,9 @@ def _views(kind: str, document: Any, path: str) -> dict[tuple[str, Any], Any] | 
     if kind == "image":
         views = {}
         if document.dirty:  # else not saved: the file stays as it is in the initial state
-            # the picture decoded from the bytes its save writes (a PNG decodes the same at any zlib level)
-            data = encode(document.image, format_for(document.host.name) or document.format, document.dpi,
-                          png_level=0)
-            views[(path, load_picture)] = load_picture(io.BytesIO(data))
+            # the picture decoded from the bytes its save writes
+            views[(path, load_picture)] = as_saved(document.image, format_for(document.host.name) or document.format,
+                                                   document.dpi)
         for dest, data in document.exports:  # written after the picture itself, in order: the last one wins
             views[(f"{HOME}/{dest.relative_to(document.root).as_posix()}", load_picture)] = \
                 load_picture(io.BytesIO(data))

@@ -3,6 +3,7 @@ evidence, on a wrong one, a missing file and a corrupt file."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -250,3 +251,27 @@ def test_the_blur_gives_the_numbers_of_padded_box_sums(shape):
         cols = np.pad(want, ((0, 0), (0, 0), (1, 1)), mode="edge")
         want = (cols[:, :, :-2] + cols[:, :, 1:-1] + cols[:, :, 2:]) / 3
     assert np.array_equal(_smooth(values), want)
+
+
+@pytest.mark.parametrize("mode", ["RGB", "RGBA", "L", "P", "1", "LA", "I;16"])
+@pytest.mark.parametrize("dpi", [None, 72.0, 299.7, 0.0])
+@pytest.mark.parametrize("info", [{}, {"transparency": 0}, {"icc_profile": b"not really"}])
+def test_a_png_made_without_encoding_is_the_picture_its_file_gives(mode, dpi, info):
+    """`png_as_read` (the in-memory stand-in for saving a PNG and reading it back) answers only where it is exact:
+    the same pixels, mode, format and metadata as `load_picture` on the bytes `encode` writes."""
+    from preparers.image import encode, png_as_read
+    from verifiers.checks.image import as_saved, load_picture
+
+    picture = Image.effect_noise((29, 17), 70).convert("RGB").convert(mode)
+    picture.info = dict(info)
+    made = png_as_read(picture, None if dpi is None else (dpi, dpi))
+    assert (made is not None) == (mode in ("RGB", "RGBA", "L") and not info)
+    try:
+        read = load_picture(io.BytesIO(encode(picture, "PNG", dpi)))
+    except (OSError, ValueError):  # Pillow refuses to write it (a profile that is none): only the slow path runs
+        assert made is None
+        return
+    for got in (made, as_saved(picture, "PNG", dpi)):
+        if got is not None:
+            assert (got.mode, got.size, got.format, got.info) == (read.mode, read.size, read.format, read.info)
+            assert got.tobytes() == read.tobytes()

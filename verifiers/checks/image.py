@@ -37,7 +37,7 @@ from typing import IO, Any
 import numpy as np
 from PIL import Image, ImageChops, ImageStat
 
-from preparers.image import encode, flatten, render, with_transparent_background
+from preparers.image import encode, flatten, png_as_read, render, with_transparent_background
 from preparers.ops import registry as op_registry
 from preparers.ops.image import Picture  # imported here, not in the function: the OSWorld checker ships what loads
 from verifiers.checks import Result, State, fail, ok, primitive
@@ -78,6 +78,14 @@ def load_picture(source: Path | IO[bytes]) -> Image.Image:
         image.format = opened.format
         image.info = dict(opened.info)
     return image
+
+
+def as_saved(image: Image.Image, fmt: str, dpi: float | None = None) -> Image.Image:
+    """The picture `load_picture` reads from `preparers.image.encode(image, fmt, dpi)`'s bytes: a picture PNG keeps
+    exactly is not encoded at all (`png_as_read`); any other is encoded (a PNG at the fastest zlib level: the level
+    changes no pixel) and decoded."""
+    exact = png_as_read(image, None if dpi is None else (dpi, dpi)) if fmt == "PNG" else None
+    return exact if exact is not None else load_picture(io.BytesIO(encode(image, fmt, dpi, png_level=0)))
 
 
 def _picture(state: State, path: str) -> Image.Image:

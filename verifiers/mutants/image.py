@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from PIL import Image, ImageChops, ImageFilter, ImageStat
 from PIL.PngImagePlugin import PngInfo
 
 from forge.model import HOME
-from preparers.image import flatten, format_for
+from preparers.image import flatten, format_for, png_as_read
 from verifiers.checks.image import load_picture
 from verifiers.mutants import Kind, Mutant, MutationContext
 
@@ -54,33 +55,57 @@ def _open(host: Path) -> Image.Image | None:
         return None
 
 
+@dataclass(frozen=True)
+class _Saved:
+    """A mutant's file: `image` as Pillow saves it in `fmt` with `params`, or `encoded` bytes made already."""
+
+    image: Image.Image | None = None
+    fmt: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
+    encoded: bytes | None = None
+
+    def data(self) -> bytes:
+        if self.encoded is not None:
+            return self.encoded
+        assert self.image is not None
+        out = io.BytesIO()
+        self.image.save(out, self.fmt, **self.params)
+        return out.getvalue()
+
+    def picture(self) -> Image.Image:
+        """The picture `load_picture` reads from `data()`; one PNG keeps exactly is not encoded (`png_as_read`)."""
+        if self.image is not None and self.fmt == "PNG" and set(self.params) <= {"dpi", "compress_level"}:
+            exact = png_as_read(self.image, self.params.get("dpi"))
+            if exact is not None:
+                return exact
+        return load_picture(io.BytesIO(self.data()))
+
+
 def _encode(image: Image.Image, fmt: str, dpi: tuple[float, float] | None, png_level: int,
-            **params: object) -> bytes:
-    """`image` saved as `fmt` (at its resolution `dpi`; PNG at `png_level` unless `params` say otherwise)."""
+            **params: Any) -> _Saved:
+    """`image` to save as `fmt` (at its resolution `dpi`; PNG at `png_level` unless `params` say otherwise)."""
     if fmt in ("JPEG", "BMP") and image.mode not in ("RGB", "L", "1"):
         image = image.convert("RGB")
     if dpi and fmt != "WEBP":
         params["dpi"] = dpi
     if fmt == "PNG":
         params.setdefault("compress_level", png_level)
-    out = io.BytesIO()
-    image.save(out, fmt, **params)
-    return out.getvalue()
+    return _Saved(image, fmt, params)
 
 
 #: How a mutant makes its file: (the picture's path, the picture decoded from it, the PNG compression level) ->
-#: the mutated file's bytes.
-Make = Callable[[Path, Image.Image, int], bytes]
+#: the mutated file.
+Make = Callable[[Path, Image.Image, int], _Saved]
 #: PNG compression on disk: lossless at any level; the fastest level keeps a mutant's save off the gate's hot path
 _DISK_PNG_LEVEL = 1
-#: PNG compression of a mutant held in memory: no compression at all. Its bytes are only decoded, never written,
-#: and a PNG decodes to the same pixels, mode and metadata at any level.
+#: PNG compression of a mutant held in memory and encoded: no compression at all. Its bytes are only decoded, never
+#: written, and a PNG decodes to the same pixels, mode and metadata at any level.
 _MEMORY_PNG_LEVEL = 0
 
 
 def _mutant(name: str, kind: Kind, ctx: MutationContext, rel: str, image: Image.Image, make: Make) -> Mutant:
     """A mutant of the picture at `rel` (`image`: the oracle's, decoded once for all its mutants). Evaluated in
-    memory: the checks get the picture decoded from the bytes `make` gives (`load_picture`, as from a file); a
+    memory: the checks get the picture `load_picture` would decode from the file `make` gives; a
     check that reads the file any other way gets it written on a copy of the state (`apply`)."""
     oracle = ctx.oracle
 
@@ -88,13 +113,12 @@ def _mutant(name: str, kind: Kind, ctx: MutationContext, rel: str, image: Image.
         host = root / rel
         opened = _open(host)
         assert opened is not None, f"{rel} is no longer a readable picture"
-        host.write_bytes(make(host, opened, _DISK_PNG_LEVEL))
+        host.write_bytes(make(host, opened, _DISK_PNG_LEVEL).data())
 
     def documents() -> dict[tuple[str, Any], Any]:
         source = image.copy()  # what `apply` decodes afresh; a copy, so no mutant can touch the shared one
         source.format = image.format
-        data = make(oracle / rel, source, _MEMORY_PNG_LEVEL)
-        return {(f"{HOME}/{rel}", load_picture): load_picture(io.BytesIO(data))}
+        return {(f"{HOME}/{rel}", load_picture): make(oracle / rel, source, _MEMORY_PNG_LEVEL).picture()}
 
     return Mutant(name, kind, apply, documents)
 
@@ -102,7 +126,7 @@ def _mutant(name: str, kind: Kind, ctx: MutationContext, rel: str, image: Image.
 def _edit(change: Callable[[Image.Image], Image.Image]) -> Make:
     """Change the picture's pixels, save it in its own format and resolution."""
 
-    def make(host: Path, image: Image.Image, png_level: int) -> bytes:
+    def make(host: Path, image: Image.Image, png_level: int) -> _Saved:
         fmt = image.format or "PNG"
         params: dict[str, object] = {"quality": 90} if fmt in ("JPEG", "WEBP") else {}
         return _encode(change(image), fmt, image.info.get("dpi"), png_level, **params)
@@ -201,7 +225,7 @@ def _coloured(image: Image.Image) -> bool:
 def _other_format(fmt: str) -> Make:
     other = "PNG" if fmt != "PNG" else "JPEG"
 
-    def make(host: Path, image: Image.Image, png_level: int) -> bytes:
+    def make(host: Path, image: Image.Image, png_level: int) -> _Saved:
         return _encode(image, other, image.info.get("dpi"), png_level, **({"quality": 95} if other == "JPEG" else {}))
 
     return make
@@ -210,7 +234,7 @@ def _other_format(fmt: str) -> Make:
 def _resave(fmt: str) -> tuple[str, Make]:
     """A neutral re-save of the same picture: what another correct export of it could look like."""
 
-    def make(host: Path, image: Image.Image, png_level: int) -> bytes:
+    def make(host: Path, image: Image.Image, png_level: int) -> _Saved:
         dpi = image.info.get("dpi")
         if fmt == "PNG":  # other bytes (a metadata chunk), in memory too: they are this mutant's point
             meta = PngInfo()
@@ -218,7 +242,8 @@ def _resave(fmt: str) -> tuple[str, Make]:
             return _encode(image, fmt, dpi, _DISK_PNG_LEVEL, pnginfo=meta)
         if fmt == "JPEG":
             with Image.open(host) as opened:  # same quantisation tables: the pixels barely move
-                return _encode(opened, fmt, dpi, png_level, quality="keep", comment=b"Created with GIMP")
+                return _Saved(encoded=_encode(opened, fmt, dpi, png_level, quality="keep",
+                                              comment=b"Created with GIMP").data())
         if fmt == "WEBP":
             return _encode(image, fmt, dpi, png_level, quality=90, exact=True)
         if fmt == "TIFF":
