@@ -160,10 +160,8 @@ def _rebuild(key: str) -> Image.Image:
     drawn = render(reference["picture"])
     if reference.get("transparent"):
         drawn = with_transparent_background(drawn)
-    # decoded as the student's machine decodes the asset (a PNG's zlib level changes no pixel: the fastest)
-    with Image.open(io.BytesIO(encode(drawn, reference["format"], reference.get("dpi"), png_level=0))) as opened:
-        opened.load()
-        image = opened.copy()
+    image = as_saved(drawn, reference["format"], reference.get("dpi"))  # as the student's machine decodes the asset
+    image.format = None  # a drawn picture, not a file
     picture = Picture(Path("/nonexistent"), Path("/nonexistent"), image, reference["format"], reference.get("dpi"))
     known = op_registry()
     for edit in reference.get("edits", []):
