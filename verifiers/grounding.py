@@ -53,18 +53,22 @@ def renderings(value: Any) -> list[str]:
     return [str(value)]
 
 
-def _pattern(text: str) -> re.Pattern[str]:
-    # A number must stand alone: "15" is not stated by "150", "1.15" or the cell address "A15".
-    if re.fullmatch(r"[\d.,-]+", text):
-        return re.compile(rf"(?<![\w.,]){re.escape(text)}(?!\w|[.,]\d)")
-    return re.compile(re.escape(text))
+_NUMBER = re.compile(r"[\d.,-]+")
+
+
+def _states(text: str, form: str) -> bool:
+    """Does `text` hold `form`? A number must stand alone: "15" is not stated by "150", "1.15" or the cell address
+    "A15"; any other form is plain text (a substring test: a pattern compiled per value cost more than the search)."""
+    if _NUMBER.fullmatch(form):
+        return re.search(rf"(?<![\w.,]){re.escape(form)}(?!\w|[.,]\d)", text) is not None
+    return form in text
 
 
 def mentions(text: str, value: Any) -> bool:
     """True when `text` states `value` (every item, for a list)."""
     if isinstance(value, list | tuple):
         return all(mentions(text, item) for item in value)
-    return any(_pattern(form).search(text) for form in renderings(value))
+    return any(_states(text, form) for form in renderings(value))
 
 
 def leaks(text: str, value: Any) -> bool:
