@@ -44,27 +44,77 @@ REQUEST_SECONDS = 120.0
 CLOSE_SECONDS = 2.0
 
 
+class _Group:
+    """One bubblewrap sandbox whose Python imports the ops and checks once, then forks a worker per slot (each
+    answering on a pair of pipes of its own, `serve`); a group of one serves in that Python itself. Importing is
+    ~0.8 s of CPU: paid once per group, not once per worker. Its stdin takes "kill <slot>" lines."""
+
+    def __init__(self, cmd: list[str], env: dict[str, str], size: int) -> None:
+        pipes = [(os.pipe(), os.pipe()) for _ in range(size)]  # per slot: (requests, answers), each (read, write)
+        theirs = [fd for requests, answers in pipes for fd in (requests[0], answers[1])]
+        try:
+            self.proc = subprocess.Popen([*cmd, ",".join(map(str, theirs))], stdin=subprocess.PIPE,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                                         start_new_session=True, text=True, bufsize=1, pass_fds=theirs)
+        finally:
+            for fd in theirs:
+                os.close(fd)
+        self._lock = threading.Lock()
+        self._alive = size
+        self.workers = [_Worker(self, slot, requests[1], answers[0]) for slot, (requests, answers) in enumerate(pipes)]
+
+    def kill(self, slot: int) -> None:
+        """End one worker (stuck or dead); the whole group once none is left."""
+        with self._lock:
+            self._alive -= 1
+            last = self._alive == 0
+            with contextlib.suppress(OSError, ValueError):  # the group may be gone already
+                assert self.proc.stdin is not None
+                if not last:
+                    self.proc.stdin.write(f"kill {slot}\n")
+                    self.proc.stdin.flush()
+        if last:
+            self.end(0.0)
+
+    def end(self, wait: float) -> None:
+        """No more commands: the group reaps its workers (whose request pipes are closed) and leaves; killed if it
+        has not within `wait` seconds."""
+        with contextlib.suppress(OSError, ValueError):
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=wait)
+        if self.proc.poll() is None:  # a reaped group's pid may already name another process group
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.proc.pid, 9)
+        self.proc.wait()
+
+
 class _Worker:
-    def __init__(self, cmd: list[str], env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     env=env, start_new_session=True, text=True, bufsize=1)
+    """One slot of a `_Group`: requests written to its pipe, answers read from its own."""
+
+    def __init__(self, group: _Group, slot: int, requests: int, answers: int) -> None:
+        self.group, self.slot = group, slot
+        self.requests = os.fdopen(requests, "w", buffering=1)
         self.answers: queue.Queue[str] = queue.Queue()
-        self._reader = LineReader(self.proc.stdout, self.answers)
+        self._reader = LineReader(os.fdopen(answers, "r"), self.answers)
 
     def ask(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(request) + "\n")
-        self.proc.stdin.flush()
+        self.requests.write(json.dumps(request) + "\n")
+        self.requests.flush()
         line = self.answers.get(timeout=timeout)
         if not line:
             raise EOFError("worker exited")
         return json.loads(line)  # type: ignore[no-any-return]
 
+    def close(self) -> None:
+        """No more requests: the worker leaves its loop."""
+        with contextlib.suppress(OSError):
+            self.requests.close()
+
     def kill(self) -> None:
-        if self.proc.poll() is None:  # a reaped worker's pid may already name another process group
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.proc.pid, 9)
-        self.proc.wait()
+        self.close()
+        self.group.kill(self.slot)
 
 
 class LineReader:
@@ -91,10 +141,11 @@ class WorkerPool:
         self._idle: queue.Queue[_Worker] = queue.Queue()
         if sandbox.as_root:
             os.chown(self.workdir, NOBODY, NOBODY)
-        for _ in range(size):
-            self._idle.put(self._start())
+        for worker in self._start(size):
+            self._idle.put(worker)
 
-    def _start(self) -> _Worker:
+    def _start(self, size: int = 1) -> list[_Worker]:
+        """`size` workers, forked in one sandbox from one Python that imported everything (`_Group`)."""
         work = str(self.workdir)
         binds = [(entry, entry, False) for entry in _python_dirs() if not work.startswith(entry + "/")]
         binds.append((work, work, True))
@@ -105,9 +156,11 @@ class WorkerPool:
         # and open files bound what one write or walk can do; CPU is set per request inside (serve).
         limits = "; ".join(f"ulimit {flag} {value} || exit 126" for flag, value in (
             ("-v", lim.worker_memory_mb * 1024), ("-f", lim.file_mb * 1024), ("-n", lim.open_files)))
-        inner = (f"{limits}; exec env PYTHONPATH={shlex.quote(str(root))} {shlex.quote(sys.executable)} -m "
-                 f"forge.workers {shlex.quote(str(self.workdir))} {lim.worker_cpu_seconds} {lim.disk_mb << 20}")
-        return _Worker([*args, "bash", "-c", inner], {"PATH": "/usr/bin:/bin"})
+        # one BLAS thread: no thread may run in the group's Python when it forks (and checks need no more)
+        inner = (f"{limits}; exec env PYTHONPATH={shlex.quote(str(root))} OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 "
+                 f"{shlex.quote(sys.executable)} -m forge.workers {shlex.quote(str(self.workdir))} "
+                 f"{lim.worker_cpu_seconds} {lim.disk_mb << 20} \"$0\"")
+        return _Group([*args, "bash", "-c", inner], {"PATH": "/usr/bin:/bin"}, size).workers
 
     def prepare(self, folder: Path) -> None:
         """Make `folder` (inside workdir) writable by the workers."""
@@ -120,7 +173,7 @@ class WorkerPool:
             answer = worker.ask(request, REQUEST_SECONDS)
         except (queue.Empty, EOFError, BrokenPipeError, json.JSONDecodeError) as exc:
             worker.kill()
-            worker = self._start()
+            worker = self._start()[0]
             reason = "timed out" if isinstance(exc, queue.Empty) else f"died ({type(exc).__name__})"
             return Control(False, f"check worker {reason} on this state; it was replaced", infra=True)
         finally:
@@ -130,17 +183,13 @@ class WorkerPool:
     def close(self) -> None:
         """End every worker: stdin closed, a short wait for it to leave its loop (so its CPU time reaches this
         process's RUSAGE_CHILDREN through bwrap, which `benchmarks/throughput.py` counts), then killed."""
-        workers = []
+        groups: dict[int, _Group] = {}
         while not self._idle.empty():
             worker = self._idle.get_nowait()
-            with contextlib.suppress(OSError):
-                if worker.proc.stdin:
-                    worker.proc.stdin.close()
-            workers.append(worker)
-        for worker in workers:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                worker.proc.wait(timeout=CLOSE_SECONDS)
-            worker.kill()
+            worker.close()
+            groups[id(worker.group)] = worker.group
+        for group in groups.values():
+            group.end(CLOSE_SECONDS)
 
 
 @contextlib.contextmanager
@@ -165,8 +214,8 @@ def _python_dirs() -> list[str]:
     return [r for r in kept if not any(r != o and r.startswith(o + "/") for o in kept)]
 
 
-def serve(workdir: Path, cpu_seconds: int = 0, disk_bytes: int = 0) -> None:
-    """The worker loop: answer requests until stdin closes.
+def serve(workdir: Path, cpu_seconds: int, disk_bytes: int, requests: IO[str], answers: IO[str]) -> None:
+    """The worker loop: answer requests until the request pipe closes.
 
     Each request may use `cpu_seconds` of CPU (RLIMIT_CPU's soft limit, moved forward per request; SIGXCPU
     raises `LimitExceeded` in whatever check or op is running) and leave at most `disk_bytes` in its state."""
@@ -175,9 +224,7 @@ def serve(workdir: Path, cpu_seconds: int = 0, disk_bytes: int = 0) -> None:
         raise bounded.LimitExceeded(f"used more than {cpu_seconds} s of CPU on this state")
 
     signal.signal(signal.SIGXCPU, over_cpu)
-    ops.registry()  # every op and check module imported once, before the first request's clock starts
-    checks.registry()
-    for line in sys.stdin:
+    for line in requests:
         if cpu_seconds:
             usage = resource.getrusage(resource.RUSAGE_SELF)
             soft = int(usage.ru_utime + usage.ru_stime) + cpu_seconds + 1
@@ -191,10 +238,45 @@ def serve(workdir: Path, cpu_seconds: int = 0, disk_bytes: int = 0) -> None:
             answer = {"applied": False, "unsafe": True, "error": f"limit hit: {exc}"}
         except Exception as exc:  # one bad request must not end the worker
             answer = {"applied": False, "infra": True, "error": f"{type(exc).__name__}: {exc}"}
-        sys.stdout.write(json.dumps(answer, default=str) + "\n")
-        sys.stdout.flush()
+        answers.write(json.dumps(answer, default=str) + "\n")
+        answers.flush()
+
+
+def group(workdir: Path, cpu_seconds: int, disk_bytes: int, fds: list[int]) -> None:
+    """A `_Group`'s Python: import every op and check module once, then serve each slot's pipes (request read end,
+    answer write end) in a forked worker; "kill <slot>" on stdin ends one. Returns when stdin closes and every
+    worker has left."""
+    ops.registry()  # before the fork: each worker starts with them imported, and the first request's clock too
+    checks.registry()
+    slots = [(fds[i], fds[i + 1]) for i in range(0, len(fds), 2)]
+    if len(slots) == 1:
+        with os.fdopen(slots[0][0], "r") as requests, os.fdopen(slots[0][1], "w") as answers:
+            serve(workdir, cpu_seconds, disk_bytes, requests, answers)
+        return
+    workers: dict[int, int] = {}
+    for slot, (read, write) in enumerate(slots):
+        pid = os.fork()
+        if pid == 0:
+            for other in fds:
+                if other not in (read, write):
+                    os.close(other)
+            os.close(0)  # the group's commands are not this worker's
+            serve(workdir, cpu_seconds, disk_bytes, os.fdopen(read, "r"), os.fdopen(write, "w"))
+            os._exit(0)
+        workers[slot] = pid
+    for fd in fds:
+        os.close(fd)
+    for line in sys.stdin:
+        command, _, which = line.partition(" ")
+        doomed = workers.pop(int(which), None) if command == "kill" and which.strip().isdigit() else None
+        if doomed is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(doomed, signal.SIGKILL)
+            os.waitpid(doomed, 0)
+    for pid in workers.values():
+        os.waitpid(pid, 0)
 
 
 if __name__ == "__main__":
-    serve(Path(sys.argv[1]), *(int(a) for a in sys.argv[2:4]))
-    os._exit(0)  # stdin closed: nothing to flush or keep, so skip the interpreter's teardown (0.2-0.4 s under load)
+    group(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), [int(fd) for fd in sys.argv[4].split(",")])
+    os._exit(0)  # nothing to flush or keep, so skip the interpreter's teardown (0.2-0.4 s under load)
