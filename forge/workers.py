@@ -181,8 +181,9 @@ class WorkerPool:
         return Control.from_json(answer)
 
     def close(self) -> None:
-        """End every worker: stdin closed, a short wait for it to leave its loop (so its CPU time reaches this
-        process's RUSAGE_CHILDREN through bwrap, which `benchmarks/throughput.py` counts), then killed."""
+        """End every worker: its request pipe closed, then its group a short wait to reap it and leave (so their CPU
+        time reaches this process's RUSAGE_CHILDREN through bwrap, which `benchmarks/throughput.py` counts), then
+        killed."""
         groups: dict[int, _Group] = {}
         while not self._idle.empty():
             worker = self._idle.get_nowait()
