@@ -21,6 +21,8 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
+from forge import parsecache
+
 RGB = tuple[int, int, int]
 PHOTO_KINDS = ("landscape", "cityscape", "beach", "product")
 FLAT_KINDS = ("diagram", "chart", "document", "logo")
@@ -95,6 +97,33 @@ def png_as_read(image: Image.Image, dpi: tuple[float, float] | None) -> Image.Im
     picture.format = "PNG"
     picture.info = {"dpi": (int(dpi[0] / 0.0254 + 0.5) * 0.0254, int(dpi[1] / 0.0254 + 0.5) * 0.0254)} if dpi else {}
     return picture
+
+
+#: the biggest picture `decoded` keeps decoded (pixels: 16 MB as RGBA)
+DECODED_MAX_PIXELS = 4_000_000
+
+
+def decoded(data: bytes) -> Image.Image:
+    """The picture Pillow decodes from `data` (its first frame), with the file's format and `.info`: the caller's
+    own copy, which it may change. A task's controls decode the same file again and again (each near-miss opens
+    the initial picture, each check of each control reads it, every control that exports the same scaled picture
+    writes the same bytes): the last few stay decoded (`forge.parsecache.copied`). A file that does not decode
+    raises as `Image.open` does."""
+    return parsecache.copied(data, "picture", _decode, _copy_picture,
+                             keep=lambda image: image.width * image.height <= DECODED_MAX_PIXELS)
+
+
+def _decode(data: bytes) -> Image.Image:
+    with Image.open(io.BytesIO(data)) as opened:
+        opened.load()
+        return _copy_picture(opened)
+
+
+def _copy_picture(image: Image.Image) -> Image.Image:
+    """A copy that keeps the format too (`Image.copy` copies the pixels and `.info`, not the format)."""
+    copy = image.copy()
+    copy.format = image.format
+    return copy
 
 
 def flatten(image: Image.Image, background: RGB = WHITE) -> Image.Image:

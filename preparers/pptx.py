@@ -18,6 +18,7 @@ shape; body text is the paragraphs of its body/object placeholders, left to righ
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import io
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
 from pptx.presentation import Presentation as PresentationT
 from pptx.slide import Slide
 
+from forge import parsecache
 from preparers._zip import normalize
 
 #: Layout kinds -> the python-pptx default template's layout names.
@@ -39,6 +41,18 @@ BODY_TYPES = (PP_PLACEHOLDER.BODY, PP_PLACEHOLDER.OBJECT, PP_PLACEHOLDER.VERTICA
 FURNITURE = (PP_PLACEHOLDER.DATE, PP_PLACEHOLDER.FOOTER, PP_PLACEHOLDER.SLIDE_NUMBER, PP_PLACEHOLDER.HEADER)
 EPOCH = dt.datetime(2024, 1, 1)
 EMU_PER_CM = 360000
+
+
+def read_deck(data: bytes) -> PresentationT:
+    """The deck python-pptx reads from `data`, the caller's own to edit: a task's controls open the same initial
+    and oracle decks again and again, so the last few parses stay as they were read, never touched, and each call
+    gets a deep copy (`forge.parsecache.copied`; ~4 ms instead of a 12-20 ms parse). A fresh parse holds root
+    elements only (tests/preparers/test_pptx_reader.py), so its deep copy is a whole, separate tree."""
+    return parsecache.copied(data, "pptx", _parse_deck, copy.deepcopy)
+
+
+def _parse_deck(data: bytes) -> PresentationT:
+    return Presentation(io.BytesIO(data))
 
 
 def norm(text: str) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PIL import Image, ImageEnhance
 
-from preparers.image import FORMATS, encode, flatten, format_for
+from preparers.image import FORMATS, decoded, encode, flatten, format_for
 from preparers.ops import document_kind, op, resolve
 
 _RESAMPLE = {"nearest": Image.Resampling.NEAREST, "bilinear": Image.Resampling.BILINEAR,
@@ -49,11 +49,9 @@ class Picture:
 def _load(host: Path, root: Path) -> Picture:
     if not host.is_file():
         raise FileNotFoundError(host)
-    with Image.open(host) as opened:
-        opened.load()
-        fmt = opened.format or "PNG"
-        dpi = opened.info.get("dpi")
-        image = opened.copy()
+    image = decoded(host.read_bytes())  # each control edits the same initial picture: decoded once, then copied
+    fmt, dpi = image.format or "PNG", image.info.get("dpi")
+    image.format = None  # what Image.copy() gives: the picture in memory has no file format until it is saved
     return Picture(root, host, image, fmt, float(dpi[0]) if dpi else None)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from PIL import Image
 
 from preparers import xlsx
-from preparers.image import encode, format_for
+from preparers.image import decoded, encode, format_for
 from preparers.ops import document_kind, op, resolve
 
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
@@ -101,6 +101,5 @@ def export_image(h: Handle, dest: str, width: int, height: int) -> None:
         raise ValueError(f"{dest=}: no known image format for this extension")
     if width < 1 or height < 1:
         raise ValueError(f"{width=}, {height=}, but both must be at least 1")
-    with Image.open(h.host) as opened:
-        scaled = opened.convert("RGB").resize((width, height), Image.Resampling.BICUBIC)
+    scaled = decoded(h.host.read_bytes()).convert("RGB").resize((width, height), Image.Resampling.BICUBIC)
     h.target(dest).write_bytes(encode(scaled, fmt))

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pptx import Presentation
 from pptx.dml.color import RGBColor
 from pptx.opc.constants import RELATIONSHIP_TYPE as RT
 from pptx.presentation import Presentation as PresentationT
@@ -36,7 +35,7 @@ class Deck:
 def _load(host: Path, root: Path) -> Deck:
     if not host.is_file():
         raise FileNotFoundError(host)
-    return Deck(Presentation(str(host)), root)
+    return Deck(deckio.read_deck(host.read_bytes()), root)
 
 
 def _save(deck: Deck, host: Path) -> None:

@@ -37,7 +37,7 @@ from typing import IO, Any
 import numpy as np
 from PIL import Image, ImageChops, ImageStat
 
-from preparers.image import encode, flatten, png_as_read, render, with_transparent_background
+from preparers.image import decoded, encode, flatten, png_as_read, render, with_transparent_background
 from preparers.ops import registry as op_registry
 from preparers.ops.image import Picture  # imported here, not in the function: the OSWorld checker ships what loads
 from verifiers.checks import Result, State, fail, ok, primitive
@@ -71,7 +71,13 @@ _FLIPS = {"horizontal": Image.Transpose.FLIP_LEFT_RIGHT, "vertical": Image.Trans
 def load_picture(source: Path | IO[bytes]) -> Image.Image:
     """The decoded picture of a file (or of bytes in memory), with its real format and metadata (`.info`): what
     every check reads. A mutant held in memory (`verifiers.mutants.image`) is decoded with it too, so it is the
-    picture its bytes would give on disk."""
+    picture its bytes would give on disk. A file is decoded through `preparers.image.decoded` (a task's controls
+    read the same pictures again and again); bytes in memory (a mutant's, seen once) are decoded directly."""
+    if isinstance(source, Path):
+        try:
+            return decoded(source.read_bytes())
+        except Exception:  # decoded again from the file below, for the error that names the file
+            pass
     with Image.open(source) as opened:
         opened.load()
         image = opened.copy()

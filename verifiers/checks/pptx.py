@@ -20,13 +20,13 @@ from typing import Any, TypeVar
 
 from lxml import etree
 from PIL import Image
-from pptx import Presentation
 from pptx.oxml.ns import qn
 from pptx.presentation import Presentation as PresentationT
 from pptx.shapes.picture import Picture
 from pptx.slide import Slide
 
 from preparers import pptx as deckio
+from preparers.image import decoded
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
 
 CORNERS = ("top_left", "top_right", "bottom_left", "bottom_right")
@@ -85,7 +85,7 @@ def _slide_title(slide: Slide) -> str:
 
 
 def _load(host: Path) -> Deck:
-    return Deck(Presentation(str(host)))
+    return Deck(deckio.read_deck(host.read_bytes()))
 
 
 def _deck(state: State, path: str) -> Deck:
@@ -275,9 +275,8 @@ def table(state: State, path: str, slide: str, rows: int, cols: int, header: lis
 
 def pixel_digest(data: bytes) -> str:
     """A digest of an image's pixels (size + RGBA), the same whether or not a writer re-encoded the file."""
-    with Image.open(io.BytesIO(data)) as img:
-        rgba = img.convert("RGBA")
-        return hashlib.sha256(f"{rgba.width}x{rgba.height}".encode() + rgba.tobytes()).hexdigest()
+    rgba = decoded(data).convert("RGBA")
+    return hashlib.sha256(f"{rgba.width}x{rgba.height}".encode() + rgba.tobytes()).hexdigest()
 
 
 def _corner(prs: PresentationT, shape: Any) -> str:

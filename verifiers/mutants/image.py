@@ -27,7 +27,7 @@ from PIL import Image, ImageChops, ImageFilter, ImageStat
 from PIL.PngImagePlugin import PngInfo
 
 from forge.model import HOME
-from preparers.image import flatten, format_for, png_as_read
+from preparers.image import decoded, flatten, format_for, png_as_read
 from verifiers.checks.image import load_picture
 from verifiers.mutants import Kind, Mutant, MutationContext
 
@@ -43,14 +43,11 @@ _MAX_PIXELS = 40_000_000
 
 def _open(host: Path) -> Image.Image | None:
     try:
-        with Image.open(host) as opened:
+        data = host.read_bytes()
+        with Image.open(io.BytesIO(data)) as opened:  # the header only: a picture this module does not decode
             if opened.format not in _FORMATS or opened.width * opened.height > _MAX_PIXELS:
                 return None
-            opened.load()
-            image = opened.copy()
-            image.format = opened.format
-            image.info = dict(opened.info)
-            return image
+        return decoded(data)  # the oracle's picture, which the checks read too
     except (OSError, ValueError, Image.DecompressionBombError):
         return None
 

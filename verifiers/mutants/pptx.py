@@ -41,7 +41,7 @@ SHARED = (CT.PML_SLIDE_LAYOUT, CT.PML_SLIDE_MASTER, CT.OFC_THEME)
 
 
 def _open(host: Path) -> Any:
-    return Presentation(io.BytesIO(host.read_bytes()))
+    return deckio.read_deck(host.read_bytes())
 
 
 def _saved(prs: Any) -> bytes:

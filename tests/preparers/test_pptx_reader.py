@@ -1,0 +1,112 @@
+"""Parses the gate keeps and copies (`forge.parsecache.copied`): decks (`preparers.pptx.read_deck`) and pictures
+(`preparers.image.decoded`). A copy must be what a fresh parse gives, and no caller's edit may reach another's."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from lxml import etree
+from PIL import Image
+from pptx import Presentation
+
+from forge import parsecache
+from preparers import image as imageio
+from preparers import pptx as deckio
+
+SPEC = {"slides": [{"layout": "title_slide", "title": "Q3 Review", "subtitle": "Finance team"},
+                   {"layout": "title_content", "title": "Highlights", "bullets": ["Revenue up", "Churn down"],
+                    "levels": [0, 1], "notes": "Open with the headline."},
+                   {"layout": "two_content", "title": "Pros and Cons", "columns": [["a"], ["b"]]}],
+        "author": "Finance Team"}
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    parsecache.clear()
+
+
+def _deck_bytes() -> bytes:
+    prs = deckio.build_presentation(SPEC)
+    picture = io.BytesIO(imageio.encode(Image.new("RGB", (40, 30), (200, 40, 40)), "PNG"))
+    prs.slides[2].shapes.add_picture(picture, 0, 0)
+    return deckio.to_bytes(prs)
+
+
+def _reachable(obj: object) -> list[object]:
+    seen: set[int] = set()
+    found, stack = [], [obj]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen or isinstance(item, (str, bytes, int, float, type, type(None))):
+            continue
+        seen.add(id(item))
+        found.append(item)
+        if isinstance(item, etree._Element):
+            continue
+        if isinstance(item, dict):
+            stack += [*item.keys(), *item.values()]
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack += list(item)
+        if hasattr(item, "__dict__"):
+            stack += list(vars(item).values())
+        stack += [getattr(item, slot) for slot in getattr(type(item), "__slots__", ()) if hasattr(item, slot)]
+    return found
+
+
+def _edit(prs: object) -> bytes:
+    deckio.add_slide(prs, {"layout": "title_only", "title": "Added"})  # type: ignore[arg-type]
+    deckio.title_shape(prs.slides[0]).text_frame.text = "Renamed"  # type: ignore[attr-defined]
+    return deckio.to_bytes(prs)  # type: ignore[arg-type]
+
+
+def test_a_fresh_parse_holds_whole_trees_only() -> None:
+    """A deep copy of an element that is not its tree's root comes out detached from the copied tree: the kept
+    parse may reference root elements only, and no open file but the stream it was read from."""
+    prs = deckio._parse_deck(_deck_bytes())
+    objects = _reachable(prs)
+    elements = [o for o in objects if isinstance(o, etree._Element)]
+    assert len(elements) > 10
+    assert [e.tag for e in elements if e.getparent() is not None] == []
+    assert [o for o in objects if isinstance(o, io.IOBase)] == [prs.part.package._pkg_file]
+
+
+def test_deck_copies_edit_and_save_like_a_fresh_parse() -> None:
+    data = _deck_bytes()
+    want = _edit(Presentation(io.BytesIO(data)))
+    assert _edit(deckio.read_deck(data)) == want  # the first call: a copy of the parse, not the parse itself
+    assert _edit(deckio.read_deck(data)) == want  # the first caller's edits did not reach the kept parse
+    untouched = deckio.read_deck(data)
+    assert deckio.titles(untouched) == ["Q3 Review", "Highlights", "Pros and Cons"]
+    assert deckio.to_bytes(untouched) == deckio.to_bytes(Presentation(io.BytesIO(data)))
+
+
+def test_pictures_decode_as_pillow_does_and_copies_are_independent() -> None:
+    source = Image.new("RGBA", (30, 20), (10, 200, 30, 128))
+    data = imageio.encode(source, "PNG", 150)
+    with Image.open(io.BytesIO(data)) as opened:
+        opened.load()
+        want = (opened.format, opened.mode, opened.size, dict(opened.info), opened.tobytes())
+    first = imageio.decoded(data)
+    assert (first.format, first.mode, first.size, first.info, first.tobytes()) == want
+    first.paste((0, 0, 0, 255), (0, 0, 30, 20))
+    first.info["dpi"] = (1, 1)
+    again = imageio.decoded(data)
+    assert (again.format, again.mode, again.size, again.info, again.tobytes()) == want
+
+
+def test_what_is_kept_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(imageio, "DECODED_MAX_PIXELS", 100)
+    imageio.decoded(imageio.encode(Image.new("RGB", (20, 20)), "PNG"))  # 400 pixels: decoded, not kept
+    assert parsecache._copied == {}
+    for shade in range(parsecache.COPIED + 3):
+        imageio.decoded(imageio.encode(Image.new("L", (5, 5), shade), "PNG"))
+    assert len(parsecache._copied) == parsecache.COPIED
+
+
+def test_a_file_that_does_not_parse_raises_and_is_not_kept() -> None:
+    with pytest.raises(Image.UnidentifiedImageError):
+        imageio.decoded(b"not a picture")
+    with pytest.raises(Exception, match="zip|Package"):
+        deckio.read_deck(b"PK\x03\x04 not a deck")
+    assert parsecache._copied == {}
