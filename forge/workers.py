@@ -27,7 +27,9 @@ import signal
 import subprocess
 import sys
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -42,6 +44,11 @@ from verifiers.controls import Control, InProcess, run_control
 REQUEST_SECONDS = 120.0
 #: Seconds a closing worker gets to leave its loop before it is killed.
 CLOSE_SECONDS = 2.0
+#: Controls a pool takes at once per worker: those beyond its workers wait in the pool, which hands each freed
+#: worker the one it is best placed for (`WorkerPool._dispatch`)
+QUEUED = 4
+#: Tasks whose worker a pool remembers (more than the gates that run at once)
+SERVED_TASKS = 64
 
 
 class _Group:
@@ -129,8 +136,17 @@ class LineReader:
         self.sink.put("")
 
 
+@dataclass
+class _Waiter:
+    """A control waiting for a worker: its task's gate folder, and the worker once one is handed to it."""
+
+    task: str
+    worker: _Worker | None = None
+
+
 class WorkerPool:
-    """`size` warm workers in bubblewrap; `control()` is thread-safe (one request per worker at a time)."""
+    """`size` warm workers in bubblewrap; `control()` is thread-safe (one request per worker at a time; up to
+    `parallel` callers at once, the rest of them waiting here for a worker)."""
 
     def __init__(self, sandbox: Sandbox, workdir: Path, size: int = 2) -> None:
         if not sandbox.enabled:
@@ -138,11 +154,14 @@ class WorkerPool:
         self.sandbox = sandbox
         self.workdir = workdir.resolve()
         self.size = size
-        self._idle: queue.Queue[_Worker] = queue.Queue()
+        self.parallel = size * QUEUED
+        self._lock = threading.Condition()
+        self._idle: list[_Worker] = []
+        self._waiting: list[_Waiter] = []  # oldest first
+        self._served: OrderedDict[str, _Worker] = OrderedDict()  # a task's folder -> the worker that has its parses
         if sandbox.as_root:
             os.chown(self.workdir, NOBODY, NOBODY)
-        for worker in self._start(size):
-            self._idle.put(worker)
+        self._idle += self._start(size)
 
     def _start(self, size: int = 1) -> list[_Worker]:
         """`size` workers, forked in one sandbox from one Python that imported everything (`_Group`)."""
@@ -168,7 +187,7 @@ class WorkerPool:
             chown_tree(folder)
 
     def control(self, request: dict[str, Any]) -> Control:
-        worker = self._idle.get()
+        worker = self._take(str(Path(request["state"]).parent))
         try:
             answer = worker.ask(request, REQUEST_SECONDS)
         except (queue.Empty, EOFError, BrokenPipeError, json.JSONDecodeError) as exc:
@@ -177,16 +196,48 @@ class WorkerPool:
             reason = "timed out" if isinstance(exc, queue.Empty) else f"died ({type(exc).__name__})"
             return Control(False, f"check worker {reason} on this state; it was replaced", infra=True)
         finally:
-            self._idle.put(worker)
+            self._give(worker)
         return Control.from_json(answer)
+
+    def _take(self, task: str) -> _Worker:
+        """A worker for a control of the task whose gate folder is `task`, as soon as `_dispatch` hands one over."""
+        waiter = _Waiter(task)
+        with self._lock:
+            self._waiting.append(waiter)
+            self._dispatch()
+            while waiter.worker is None:
+                self._lock.wait()
+            return waiter.worker
+
+    def _give(self, worker: _Worker) -> None:
+        with self._lock:
+            self._idle.append(worker)
+            self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Hand the free workers to waiting controls (the lock held). A worker takes the oldest control of a task
+        it served before, or of a task nobody served yet, else the oldest: a task's controls go to one worker where
+        they can, so the parses it keeps of the task's initial files (`forge.parsecache`) are reused instead of made
+        again in the other worker, and no worker ever waits while a control does."""
+        while self._idle and self._waiting:
+            worker = self._idle.pop(0)
+            waiter = next((w for w in self._waiting if self._served.get(w.task, worker) is worker), self._waiting[0])
+            self._waiting.remove(waiter)
+            self._served.setdefault(waiter.task, worker)
+            self._served.move_to_end(waiter.task)
+            while len(self._served) > SERVED_TASKS:
+                self._served.popitem(last=False)
+            waiter.worker = worker
+            self._lock.notify_all()
 
     def close(self) -> None:
         """End every worker: its request pipe closed, then its group a short wait to reap it and leave (so their CPU
         time reaches this process's RUSAGE_CHILDREN through bwrap, which `benchmarks/throughput.py` counts), then
         killed."""
         groups: dict[int, _Group] = {}
-        while not self._idle.empty():
-            worker = self._idle.get_nowait()
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for worker in idle:
             worker.close()
             groups[id(worker.group)] = worker.group
         for group in groups.values():

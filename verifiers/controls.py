@@ -229,7 +229,7 @@ def _infra_errno(exc: BaseException) -> bool:
 class InProcess:
     """Runs controls in the calling process (for `--no-sandbox` and library use without bwrap)."""
 
-    size = 1
+    size = parallel = 1
 
     def control(self, request: dict[str, Any]) -> Control:
         return Control.from_json(run_control(request))

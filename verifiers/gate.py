@@ -91,6 +91,7 @@ class ControlRunner(Protocol):
     """Where controls run: `forge.workers.WorkerPool` (sandboxed, warm) or `verifiers.controls.InProcess`."""
 
     size: int
+    parallel: int  # controls it takes at once (a pool queues those beyond its workers, to place them well)
 
     def control(self, request: dict[str, Any]) -> Control: ...
     def prepare(self, folder: Path) -> None: ...
@@ -263,7 +264,7 @@ class Gate:
         self.mutants = mutants
         self.runner: ControlRunner = runner or InProcess()
         self.workdir = workdir
-        self._threads = ThreadPoolExecutor(max_workers=max(1, self.runner.size), thread_name_prefix="gate")
+        self._threads = ThreadPoolExecutor(max_workers=max(1, self.runner.parallel), thread_name_prefix="gate")
 
     def verify(self, path: Path, *, dedup: bool = True) -> Verdict:
         """All stages for the package at `path`. With `dedup=False` the caller runs `dedup()` itself later

@@ -569,7 +569,7 @@ def test_the_worker_memory_ceiling_stops_openpyxl_on_a_workbook_inside_every_arc
     pool = WorkerPool(Sandbox(Limits(worker_memory_mb=768)), work, 1)
     try:
         pool.prepare(state)
-        peak = TreeMemory(pool._idle.queue[0].group.proc.pid)
+        peak = TreeMemory(pool._idle[0].group.proc.pid)
         control = pool.control({"initial": None, "state": str(state), "ops": None, "rubric": [
             {"id": "names", "criterion": "x", "primitive": "xlsx.sheet_names",
              "args": {"path": f"{H}/big.xlsx", "expected": ["S"]}}]})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from pathlib import Path
 
@@ -66,7 +67,7 @@ def pool(tmp_path):
 
 
 def test_the_workers_of_a_pool_are_forked_from_one_python(pool):
-    first, second = pool._idle.queue
+    first, second = pool._idle
     assert first.group is second.group
     assert not _ask(pool, pool.workdir / "state").infra
     zygote, *forked = _pythons(first.group.proc.pid)
@@ -75,7 +76,7 @@ def test_the_workers_of_a_pool_are_forked_from_one_python(pool):
 
 def test_a_stuck_worker_is_killed_and_replaced_and_its_sibling_keeps_serving(pool, monkeypatch):
     monkeypatch.setattr(workers, "REQUEST_SECONDS", 3.0)
-    stuck, sibling = pool._idle.queue
+    stuck, sibling = pool._idle
     zygote, first, second = _pythons(stuck.group.proc.pid)
     os.kill(first, signal.SIGSTOP)  # slot 0, the first idle worker: the next request goes to it
     control = _ask(pool, pool.workdir / "state")
@@ -83,5 +84,41 @@ def test_a_stuck_worker_is_killed_and_replaced_and_its_sibling_keeps_serving(poo
     assert _gone(first), "the stuck worker still runs"
     answers = [_ask(pool, pool.workdir / "state") for _ in range(4)]  # the sibling and the replacement
     assert not any(a.infra for a in answers), answers
-    assert sibling in pool._idle.queue and stuck not in pool._idle.queue
+    assert sibling in pool._idle and stuck not in pool._idle
     assert Path(f"/proc/{second}").exists()  # the sibling was never touched
+
+
+def _waiting_take(pool, task, waiting):
+    """Ask for a worker for `task` in a thread; returns once the request waits (the `waiting`-th in line)."""
+    got = {}
+    thread = threading.Thread(target=lambda: got.setdefault("worker", pool._take(task)), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while len(pool._waiting) < waiting and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(pool._waiting) == waiting
+    return thread, got
+
+
+def test_a_freed_worker_takes_a_control_of_a_task_it_served_before_an_older_one_it_did_not(pool):
+    """The worker that parsed a task's initial files gets its next control, if one waits; else the oldest waiting
+    control, whoever served its task: no worker stays idle while a control waits."""
+    first = pool._take("task-x")
+    second = pool._take("task-y")
+    assert first is not second and pool._idle == []
+    y_thread, y_got = _waiting_take(pool, "task-y", 1)  # waits first, but `second` has task y's parses
+    x_thread, x_got = _waiting_take(pool, "task-x", 2)
+    pool._give(first)
+    x_thread.join(5)
+    assert x_got == {"worker": first} and y_got == {}
+    _, z_got = _waiting_take(pool, "task-y", 2)  # only task y's controls wait now
+    pool._give(first)  # freed again: it takes the oldest, task y's, rather than stay idle
+    y_thread.join(5)
+    assert y_got == {"worker": first}
+    pool._give(second)
+    deadline = time.monotonic() + 5
+    while not z_got and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert z_got == {"worker": second}
+    pool._give(first)
+    pool._give(second)
