@@ -23,6 +23,7 @@ import json
 import os
 import shutil
 import stat
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -265,6 +266,9 @@ class Gate:
         self.runner: ControlRunner = runner or InProcess()
         self.workdir = workdir
         self._threads = ThreadPoolExecutor(max_workers=max(1, self.runner.parallel), thread_name_prefix="gate")
+        # solution scripts run in those threads, each in a sandbox of its own: no more at once than there are
+        # workers (a CPU-bound hostile script must not crowd out the setups and scripts of other packages)
+        self._scripts = threading.BoundedSemaphore(max(1, self.runner.size))
 
     def verify(self, path: Path, *, dedup: bool = True) -> Verdict:
         """All stages for the package at `path`. With `dedup=False` the caller runs `dedup()` itself later
@@ -370,8 +374,9 @@ class Gate:
             ops = None if solution is None else json.loads((package.root / solution).read_text("utf-8")).get("ops")
             return self.runner.control({"initial": str(initial), "state": str(state), "ops": ops,
                                         "rubric": rubric, "stop_on_fail": not want, **extra}), False
-        shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)  # see controls.run_control
-        ran = self.env.apply_solution(package, solution, state)
+        with self._scripts:
+            shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)  # see controls.run_control
+            ran = self.env.apply_solution(package, solution, state)
         if not ran.ok:
             return Control(False, ran.evidence()), ran.unsafe
         self.runner.prepare(state)
