@@ -17,7 +17,8 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
@@ -109,12 +110,13 @@ def decoded(data: bytes) -> Image.Image:
     the initial picture, each check of each control reads it, every control that exports the same scaled picture
     writes the same bytes): the last few stay decoded (`forge.parsecache.copied`). A file that does not decode
     raises as `Image.open` does."""
-    return parsecache.copied(data, "picture", _decode, _copy_picture,
+    return parsecache.copied(data, "picture", lambda raw: decode_picture(io.BytesIO(raw)), _copy_picture,
                              keep=lambda image: image.width * image.height <= DECODED_MAX_PIXELS)
 
 
-def _decode(data: bytes) -> Image.Image:
-    with Image.open(io.BytesIO(data)) as opened:
+def decode_picture(source: Path | IO[bytes]) -> Image.Image:
+    """The picture Pillow decodes from a file or a stream (its first frame), with the file's format and `.info`."""
+    with Image.open(source) as opened:
         opened.load()
         return _copy_picture(opened)
 

@@ -37,7 +37,7 @@ from typing import IO, Any
 import numpy as np
 from PIL import Image, ImageChops, ImageStat
 
-from preparers.image import decoded, encode, flatten, png_as_read, render, with_transparent_background
+from preparers.image import decode_picture, decoded, encode, flatten, png_as_read, render, with_transparent_background
 from preparers.ops import registry as op_registry
 from preparers.ops.image import Picture  # imported here, not in the function: the OSWorld checker ships what loads
 from verifiers.checks import Result, State, fail, ok, primitive
@@ -78,12 +78,7 @@ def load_picture(source: Path | IO[bytes]) -> Image.Image:
             return decoded(source.read_bytes())
         except Exception:  # decoded again from the file below, for the error that names the file
             pass
-    with Image.open(source) as opened:
-        opened.load()
-        image = opened.copy()
-        image.format = opened.format
-        image.info = dict(opened.info)
-    return image
+    return decode_picture(source)
 
 
 def as_saved(image: Image.Image, fmt: str, dpi: float | None = None) -> Image.Image:
