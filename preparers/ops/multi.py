@@ -25,6 +25,7 @@ from PIL import Image
 from preparers import xlsx
 from preparers.image import decoded, encode, format_for
 from preparers.ops import document_kind, op, resolve
+from preparers.ops.image import PNG_LEVEL
 
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -102,4 +103,4 @@ def export_image(h: Handle, dest: str, width: int, height: int) -> None:
     if width < 1 or height < 1:
         raise ValueError(f"{width=}, {height=}, but both must be at least 1")
     scaled = decoded(h.host.read_bytes()).convert("RGB").resize((width, height), Image.Resampling.BICUBIC)
-    h.target(dest).write_bytes(encode(scaled, fmt))
+    h.target(dest).write_bytes(encode(scaled, fmt, png_level=PNG_LEVEL))  # an end state: see PNG_LEVEL
