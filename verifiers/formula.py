@@ -138,8 +138,10 @@ Node = Literal | Ref | Unary | Binary | Call
 _LEVELS = (("=", "<>", "<", "<=", ">", ">="), ("&",), ("+", "-"), ("*", "/"), ("^",))
 
 
+@functools.lru_cache(maxsize=4096)
 def _split_cell(coord: str) -> tuple[int, int]:
-    """'B7' -> (row 7, column 2); validates against Excel's sheet limits."""
+    """'B7' -> (row 7, column 2); validates against Excel's sheet limits. Cached: every evaluation of a task's
+    formulas (each control, each mutant, each perturbed input) splits the same few references."""
     m = re.fullmatch(r"([A-Z]{1,3})([0-9]+)", coord)
     if m is None:
         raise _Problem(f"bad cell reference {coord!r}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -45,6 +46,21 @@ def bounds(ref: str) -> tuple[int, int, int, int]:
     if None in found:
         raise StateError(f"{ref!r} is not a bounded cell range")
     return found  # type: ignore[return-value]
+
+
+def cell_lookup(wb: Any, sheet: str) -> Callable[[str | None, str], Any]:
+    """The value lookup `verifiers.formula` evaluates with: (sheet name, None for `sheet`; "A1") -> the cell's value.
+    Each worksheet is looked up once (a perturbed evaluation reads hundreds of cells); a missing sheet raises
+    KeyError as `wb[name]` does."""
+    found: dict[str, Any] = {}
+
+    def lookup(name: str | None, ref: str) -> Any:
+        name = name or sheet
+        if name not in found:
+            found[name] = wb[name]
+        return found[name][ref].value
+
+    return lookup
 
 
 def read_rows(ws: Any, ref: str) -> list[list[Any]]:

@@ -13,7 +13,7 @@ from typing import Any
 from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_column_letter, range_boundaries
 
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
-from verifiers.checks.xlsx_common import bounds, cached_formula_values, cell_text, read_rows, same_value
+from verifiers.checks.xlsx_common import bounds, cached_formula_values, cell_lookup, cell_text, read_rows, same_value
 from verifiers.formula import FormulaError, disagreement, evaluate, function_names, referenced_ranges
 
 
@@ -71,11 +71,7 @@ def _formula_result(state: State, path: str, sheet: str, cell: str) -> Any:
     if cached is not None:
         return cached
     wb = state.workbook(path)
-
-    def lookup(sheet_name: str | None, ref: str) -> Any:
-        return wb[sheet_name or sheet][ref].value
-
-    return evaluate(str(wb[sheet][cell].value), lookup)
+    return evaluate(str(wb[sheet][cell].value), cell_lookup(wb, sheet))
 
 
 def _norm_ref(ref: str) -> str:
@@ -155,10 +151,7 @@ def formula_column(state: State, path: str, sheet: str, header_cell: str, header
         raise StateError(f"check misconfigured: {ref} is not one column of {len(expected)} cells")
     if formulas is not None and len(formulas) != len(expected):
         raise StateError(f"check misconfigured: {len(formulas)} formulas for {len(expected)} cells")
-    wb = state.workbook(path)
-
-    def lookup(sheet_name: str | None, coord: str) -> Any:
-        return wb[sheet_name or sheet][coord].value
+    lookup = cell_lookup(state.workbook(path), sheet)
     shown = cell_text(ws[header_cell].value).strip()
     if shown.casefold() != header.strip().casefold():
         return fail(f"{sheet}!{header_cell} holds {shown!r}, expected the header {header!r}")
