@@ -62,14 +62,14 @@ def unchanged(state: State, path: str, cells: dict[str, Any], sheets: list[str] 
     With `exact`, nothing was added either: no sheet beyond `sheets`, no other filled cell, nothing hidden."""
     wb = state.workbook(path)
     changed: list[str] = []
-    names, sheets = wb.sheetnames, {}  # each sheet looked up once, not once per cell (a rubric lists hundreds)
+    names, found = wb.sheetnames, {}  # each sheet looked up once, not once per cell (a rubric lists hundreds)
     for key, want in cells.items():
         sheet, coord = _split(key)
         if sheet not in names:
             return fail(f"{path} has no sheet {sheet!r} any more (sheets: {names})")
-        if sheet not in sheets:
-            sheets[sheet] = wb[sheet]
-        got = sheets[sheet][coord].value
+        if sheet not in found:
+            found[sheet] = wb[sheet]
+        got = found[sheet][coord].value
         if _differs(got, want):
             changed.append(f"{key}: {_shown(want)} -> {_shown(got)}")
     if changed:
