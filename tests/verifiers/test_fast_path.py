@@ -35,7 +35,8 @@ pytestmark = pytest.mark.slow
 
 #: one family per kind of file the mutators read (workbooks, documents, decks, pictures, mailboxes, settings,
 #: trees) and multi-app tasks that hold several of them
-FAMILIES = ["calc.formula_column", "calc.sort_rows", "writer.find_replace", "impress.slide_title", "gimp.brightness",
+FAMILIES = ["calc.formula_column", "calc.sort_rows", "calc.totals_row", "calc.number_format", "calc.conditional_format",
+            "writer.find_replace", "impress.slide_title", "gimp.brightness",
             "gimp.rotate", "tb.move_messages", "tb.create_filter", "multi.attachment_sheet", "multi.sheet_doc_table",
             "os.organize", "chrome.add_bookmark", "vscode.editor_setting"]
 

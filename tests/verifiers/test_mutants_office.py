@@ -9,7 +9,9 @@ tests for the lax checks the review found (`=0*D2+3577.8`, "TBD 95.5", re-aligne
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import pickle
 import random
 import shutil
 from functools import cache, partial
@@ -373,3 +375,33 @@ def test_summary_cell_rejects_the_right_function_times_zero_plus_the_value(tmp_p
     wb.save(oracle / _xlsx(task))
     outcome = next(o for o in evaluate_rubric(task, oracle) if o.id == "formula")
     assert not outcome.passed and "not the asked computation" in outcome.evidence
+
+
+@pytest.mark.parametrize("skill_id", ["calc.formula_column.round", "calc.totals.sum", "calc.fill_blanks.zero"])
+def test_the_shared_copy_is_exactly_a_fresh_copy_before_every_edit(skill_id, tmp_path):
+    """Cell-value mutants take turns on one copy of the oracle's workbook: whatever an edit and the checks reading
+    it did (cells and dimension entries a lookup creates, values set), the next edit starts from the copy exactly
+    as a fresh one is (the same pickle), and ends where the same edit made on a fresh copy ends."""
+    task, _, oracle = _states(_package(skill_id, tmp_path), tmp_path)
+    rel = next(p.relative_to(oracle).as_posix() for p in oracle.rglob("*.xlsx"))
+    fresh = xlsx_mutants._load(oracle / rel)
+    ws = fresh[fresh.sheetnames[0]]
+    filled = [c for c in ws._cells.values() if c.value is not None]
+    number = next(c for c in filled if isinstance(c.value, int | float))
+    text = next(c for c in filled if isinstance(c.value, str) and not c.value.startswith("="))
+    sheet = ws.title
+    changes = [xlsx_mutants._Values({(sheet, number.coordinate): number.value + 7}),
+               xlsx_mutants._Values({(sheet, text.coordinate): f"={number.coordinate}*2", (sheet, "Q40"): "new"}),
+               xlsx_mutants._Values({}),
+               xlsx_mutants._Values({(sheet, number.coordinate): str(number.value), (sheet, "B2"): None})]
+    shared = xlsx_mutants._Shared(oracle, rel)
+    for change in changes:
+        assert shared.takes(change)
+        edited = shared.edited(change)
+        expected = xlsx_mutants._load(oracle / rel)
+        change(expected)
+        assert pickle.dumps(edited) == pickle.dumps(expected)
+        for book in edited.worksheets:  # what checks reading the copy may leave behind
+            list(book.iter_rows(min_row=1, max_row=80, max_col=14))
+            _ = book["AC500"].value, book.column_dimensions["ZZ"], book.row_dimensions[700]
+    assert not shared.takes(xlsx_mutants._Values({(sheet, "A1"): dt.date(2024, 1, 1)}))  # would set a format

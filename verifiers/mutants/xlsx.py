@@ -120,6 +120,7 @@ class _Book:
         # task creates may name its sheets freely (an imported CSV gets the file's name, say)
         self.named_sheets = set(named) | set(self.before.sheetnames if self.before is not None else ())
         self.formulas = self._target_formulas()
+        self.shared = _Shared(ctx.oracle, rel)  # the copy this book's cell-value mutants take turns on
 
     def _target_formulas(self) -> dict[tuple[str, str], float]:
         """{(sheet, cell): value} of the target cells holding a formula with a numeric value we can compute."""
@@ -165,15 +166,68 @@ def _apply(rel: str, change: Callable[[Workbook], None]) -> Callable[[Path], Non
     return apply
 
 
-def _mutant(name: str, kind: Kind, oracle: Path, rel: str, change: Callable[[Workbook], None]) -> Mutant:
+def _mutant(name: str, kind: Kind, oracle: Path, rel: str, change: Callable[[Workbook], None],
+            shared: _Shared | None = None) -> Mutant:
     """A mutant that edits one workbook; evaluated in memory (the checks' formula view of the edited workbook;
-    a workbook saved by openpyxl keeps no cached formula values), written to disk only if a check needs it."""
+    a workbook saved by openpyxl keeps no cached formula values), written to disk only if a check needs it. A
+    change of cell values (`_Values`) edits the book's `shared` copy when it can be taken back exactly."""
     def documents() -> dict[tuple[str, Any], Any]:
-        wb = _load(oracle / rel)  # a fresh copy from the parse cache: the oracle's bytes are hot
-        change(wb)
+        if shared is not None and isinstance(change, _Values) and shared.takes(change):
+            wb = shared.edited(change)
+        else:
+            wb = _load(oracle / rel)  # a fresh copy from the parse cache: the oracle's bytes are hot
+            change(wb)
         return {(f"{HOME}/{rel}", _load_formulas): wb, (f"{HOME}/{rel}", cached_formula_values): {},
                 (f"{HOME}/{rel}", _load_values): Lazy(lambda: values_view(oracle / rel, change))}
     return Mutant(name, kind, _apply(rel, change), documents)
+
+
+#: Cell values a shared copy takes back exactly: setting one changes a cell's value and type only (a date or a
+#: time also gives the cell a number format, which the copy would not take back)
+_PLAIN = (str, int, float, bool, type(None))
+
+
+class _Shared:
+    """One copy of the oracle's workbook that a book's cell-value mutants take turns on, instead of a fresh copy
+    each (unpickling one took ~1 ms a mutant, several a Calc task). Before each edit the copy is put back as it was
+    unpickled: the values the last edit set, and every cell and row or column entry that the edit or the checks
+    reading the copy created (openpyxl creates a cell, or a dimension entry, on a mere lookup; checks never set
+    anything). tests/verifiers/test_fast_path.py holds every edit against a fresh copy."""
+
+    def __init__(self, oracle: Path, rel: str) -> None:
+        self.oracle, self.rel = oracle, rel
+        self.wb: Workbook | None = None
+        self._pristine: list[tuple[Any, set[Any], set[Any], set[Any], int]] = []
+        self._set: list[tuple[Any, Any, str]] = []  # (cell, its value and type before the last edit)
+
+    @staticmethod
+    def takes(change: _Values) -> bool:
+        return all(type(value) in _PLAIN for value in change.cells.values())
+
+    def edited(self, change: _Values) -> Workbook:
+        """The copy as unpickled, with `change` made."""
+        if self.wb is None:
+            self.wb = _load(self.oracle / self.rel)
+            self._pristine = [(ws, set(ws._cells), set(ws.column_dimensions), set(ws.row_dimensions),
+                               ws._current_row) for ws in self.wb.worksheets]
+        else:
+            self._restore()
+        for (sheet, coord), value in change.cells.items():
+            cell = self.wb[sheet][coord]
+            self._set.append((cell, cell._value, cell.data_type))
+            cell.value = value
+        return self.wb
+
+    def _restore(self) -> None:
+        for cell, value, data_type in reversed(self._set):
+            cell._value, cell.data_type = value, data_type
+        self._set.clear()
+        for ws, cells, columns, rows, current in self._pristine:
+            for held, before in ((ws._cells, cells), (ws.column_dimensions, columns), (ws.row_dimensions, rows)):
+                if len(held) != len(before):  # lookups only ever add
+                    for key in [k for k in held if k not in before]:
+                        del held[key]
+            ws._current_row = current
 
 
 def values_view(host: Path, change: Callable[[Workbook], None]) -> Workbook:
@@ -188,11 +242,15 @@ def values_view(host: Path, change: Callable[[Workbook], None]) -> Workbook:
     return wb
 
 
-def _set(cells: dict[tuple[str, str], Any]) -> Callable[[Workbook], None]:
-    def change(wb: Workbook) -> None:
-        for (sheet, coord), value in cells.items():
+class _Values:
+    """A change that sets cell values: {(sheet, cell): value}."""
+
+    def __init__(self, cells: dict[tuple[str, str], Any]) -> None:
+        self.cells = cells
+
+    def __call__(self, wb: Workbook) -> None:
+        for (sheet, coord), value in self.cells.items():
             wb[sheet][coord].value = value
-    return change
 
 
 def _out_of_scope(ctx: MutationContext, book: _Book) -> list[Mutant]:
@@ -207,7 +265,7 @@ def _out_of_scope(ctx: MutationContext, book: _Book) -> list[Mutant]:
             cell = ctx.rng.choice(cells)
             where = (book.main, cell.coordinate)
             out.append(_mutant(f"xlsx.value_out_of_scope:{book.main}!{cell.coordinate}", "damaging",
-                              book.oracle, book.rel, _set({where: altered(cell.value)})))
+                              book.oracle, book.rel, _Values({where: altered(cell.value)}), book.shared))
     return out
 
 
@@ -233,7 +291,7 @@ def _number_as_text(ctx: MutationContext, book: _Book) -> list[Mutant]:
         return []
     sheet, coord, value = pool[ctx.rng.randrange(len(pool))]
     return [_mutant(f"xlsx.number_as_text:{sheet}!{coord}", "damaging", book.oracle, book.rel,
-                    _set({(sheet, coord): _number(value)}))]
+                    _Values({(sheet, coord): _number(value)}), book.shared)]
 
 
 def _first_cell(formula: str) -> str | None:
@@ -255,9 +313,9 @@ def _formula_mutants(book: _Book) -> list[Mutant]:
     first = next(iter(book.formulas))
     where = f"{first[0]}!{first[1]}" + (f" (+{len(book.formulas) - 1})" if len(book.formulas) > 1 else "")
     values = {k: round(v, 9) for k, v in book.formulas.items()}
-    out = [_mutant(f"xlsx.formula_to_value:{where}", "damaging", book.oracle, book.rel, _set(values)),
-           _mutant(f"xlsx.constant_formula:{where}", "damaging",
-                  book.oracle, book.rel, _set({k: f"={_number(v)}+0" for k, v in values.items()}))]
+    out = [_mutant(f"xlsx.formula_to_value:{where}", "damaging", book.oracle, book.rel, _Values(values), book.shared),
+           _mutant(f"xlsx.constant_formula:{where}", "damaging", book.oracle, book.rel,
+                   _Values({k: f"={_number(v)}+0" for k, v in values.items()}), book.shared)]
     dressed = {}
     for (sheet, coord), v in values.items():
         ref = _first_cell(book.after[sheet][coord].value)
@@ -265,7 +323,8 @@ def _formula_mutants(book: _Book) -> list[Mutant]:
             sign = "+" if v >= 0 else "-"
             dressed[(sheet, coord)] = f"=0*{ref}{sign}{_number(abs(v))}"
     if dressed:
-        out.append(_mutant(f"xlsx.dressed_constant:{where}", "damaging", book.oracle, book.rel, _set(dressed)))
+        out.append(_mutant(f"xlsx.dressed_constant:{where}", "damaging", book.oracle, book.rel, _Values(dressed),
+                           book.shared))
     for by in (1, -1, 2):
         wrong = {k: shifted(book.after[k[0]][k[1]].value, by) for k in values}
         moved = {k: f for k, f in wrong.items() if f != book.after[k[0]][k[1]].value}
@@ -274,7 +333,7 @@ def _formula_mutants(book: _Book) -> list[Mutant]:
         shown = {k: book.value(k[0], f, extra=wrong) for k, f in wrong.items()}
         if any(not isinstance(s, float) or abs(s - values[k]) > 1e-6 for k, s in shown.items()):
             out.append(_mutant(f"xlsx.wrong_column:{where} (columns {by:+d})", "damaging",
-                              book.oracle, book.rel, _set(wrong)))
+                              book.oracle, book.rel, _Values(wrong), book.shared))
             break
     return out
 
@@ -303,12 +362,12 @@ def _sheet_mutants(ctx: MutationContext, book: _Book) -> list[Mutant]:
 def _neutral(book: _Book) -> list[Mutant]:
     # re-saved: in memory the oracle's own parse without cached values (what openpyxl's re-save holds); a check of
     # the file's bytes or of another view of it gets the file really re-saved
-    out = [_mutant(f"xlsx.resaved:{book.rel}", "neutral", book.oracle, book.rel, lambda wb: None),
+    out = [_mutant(f"xlsx.resaved:{book.rel}", "neutral", book.oracle, book.rel, _Values({}), book.shared),
            Mutant(f"xlsx.touched:{book.rel}", "neutral", lambda root: os.utime(root / book.rel, (MTIME, MTIME)))]
     if book.formulas:
         rewritten = {k: commuted(absolute(book.after[k[0]][k[1]].value)) for k in book.formulas}
         out.append(_mutant(f"xlsx.equivalent_formula:{len(rewritten)} cells", "neutral",
-                          book.oracle, book.rel, _set(rewritten)))
+                          book.oracle, book.rel, _Values(rewritten), book.shared))
     return out
 
 
