@@ -108,7 +108,8 @@ class _Book:
         self.path = f"{HOME}/{rel}"
         before = ctx.initial / rel
         self.before = _load(before) if before.is_file() else None
-        self.after = _load(ctx.oracle / rel)
+        self.shared = _Shared(ctx.oracle, rel)  # the copy this book's cell-value mutants take turns on
+        self.after = self.shared.wb  # read before any of them edits it
         self.targets: dict[str, set[str]] = {}
         for name in self.after.sheetnames:
             old, new = _cells(self.before, name), _cells(self.after, name)
@@ -120,7 +121,6 @@ class _Book:
         # task creates may name its sheets freely (an imported CSV gets the file's name, say)
         self.named_sheets = set(named) | set(self.before.sheetnames if self.before is not None else ())
         self.formulas = self._target_formulas()
-        self.shared = _Shared(ctx.oracle, rel)  # the copy this book's cell-value mutants take turns on
 
     def _target_formulas(self) -> dict[tuple[str, str], float]:
         """{(sheet, cell): value} of the target cells holding a formula with a numeric value we can compute."""
@@ -188,16 +188,17 @@ _PLAIN = (str, int, float, bool, type(None))
 
 
 class _Shared:
-    """One copy of the oracle's workbook that a book's cell-value mutants take turns on, instead of a fresh copy
-    each (unpickling one took ~1 ms a mutant, several a Calc task). Before each edit the copy is put back as it was
-    unpickled: the values the last edit set, and every cell and row or column entry that the edit or the checks
-    reading the copy created (openpyxl creates a cell, or a dimension entry, on a mere lookup; checks never set
-    anything). tests/verifiers/test_fast_path.py holds every edit against a fresh copy."""
+    """One copy of the oracle's workbook that the mutators read (a book's `after`) and that its cell-value mutants
+    then take turns on, instead of a fresh copy each (unpickling one took ~1 ms a mutant, several a Calc task).
+    Before each edit the copy is put back as it was unpickled: the values the last edit set, and every cell and row
+    or column entry that the edit, the mutators or the checks reading the copy created (openpyxl creates a cell, or
+    a dimension entry, on a mere lookup; neither mutators nor checks set anything on it).
+    tests/verifiers/test_mutants_office.py holds every edit against a fresh copy."""
 
     def __init__(self, oracle: Path, rel: str) -> None:
-        self.oracle, self.rel = oracle, rel
-        self.wb: Workbook | None = None
-        self._pristine: list[tuple[Any, set[Any], set[Any], set[Any], int]] = []
+        self.wb = _load(oracle / rel)
+        self._pristine = [(ws, set(ws._cells), set(ws.column_dimensions), set(ws.row_dimensions), ws._current_row)
+                          for ws in self.wb.worksheets]
         self._set: list[tuple[Any, Any, str]] = []  # (cell, its value and type before the last edit)
 
     @staticmethod
@@ -206,12 +207,7 @@ class _Shared:
 
     def edited(self, change: _Values) -> Workbook:
         """The copy as unpickled, with `change` made."""
-        if self.wb is None:
-            self.wb = _load(self.oracle / self.rel)
-            self._pristine = [(ws, set(ws._cells), set(ws.column_dimensions), set(ws.row_dimensions),
-                               ws._current_row) for ws in self.wb.worksheets]
-        else:
-            self._restore()
+        self._restore()
         for (sheet, coord), value in change.cells.items():
             cell = self.wb[sheet][coord]
             self._set.append((cell, cell._value, cell.data_type))
