@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
-from verifiers.checks.xlsx_common import cell_text
+from verifiers.checks.xlsx_common import cell_lookup, cell_text
 
 
 def _split(key: str) -> tuple[str, str]:
@@ -62,14 +62,12 @@ def unchanged(state: State, path: str, cells: dict[str, Any], sheets: list[str] 
     With `exact`, nothing was added either: no sheet beyond `sheets`, no other filled cell, nothing hidden."""
     wb = state.workbook(path)
     changed: list[str] = []
-    names, found = wb.sheetnames, {}  # each sheet looked up once, not once per cell (a rubric lists hundreds)
+    names, value = wb.sheetnames, cell_lookup(wb, "")  # each sheet looked up once, not once per cell
     for key, want in cells.items():
-        sheet, coord = _split(key)
+        sheet, coord = _split(key)  # never an empty sheet name
         if sheet not in names:
             return fail(f"{path} has no sheet {sheet!r} any more (sheets: {names})")
-        if sheet not in found:
-            found[sheet] = wb[sheet]
-        got = found[sheet][coord].value
+        got = value(sheet, coord)
         if _differs(got, want):
             changed.append(f"{key}: {_shown(want)} -> {_shown(got)}")
     if changed:
