@@ -2,7 +2,7 @@
 
 Content is compared at full resolution against the exact expected picture. A check's `expected` argument is a
 *recipe* (`recipe()`), not pixels: the picture spec `preparers.image.render` draws, how the asset was encoded,
-and the edit ops (`preparers.ops.image`) the task asks for. `rebuild(recipe)` redraws the asset, decodes it as
+and the edit ops (`preparers.ops.image`) the task asks for. `_expected(recipe)` redraws the asset, decodes it as
 the student's machine does and applies the edits: the expected picture, pixel for pixel, with no megabytes of
 reference in task.json (a reference small enough to store - a thumbnail - cannot see a 16x pixelation, a blur or
 a 3-pixel shift: those only show at full resolution).
@@ -30,9 +30,10 @@ import base64
 import hashlib
 import io
 import json
-from functools import lru_cache
+from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import numpy as np
 from PIL import Image, ImageChops, ImageStat
@@ -150,13 +151,55 @@ def recipe(picture: dict[str, Any], format: str, *, transparent: bool = False, d
             "edits": [{k: v for k, v in edit.items() if k != "path"} for edit in edits]}
 
 
-def rebuild(reference: dict[str, Any]) -> Image.Image:
-    """The picture a `recipe()` describes (cached: every mutant of a task compares against the same one)."""
-    return _rebuild(json.dumps(reference, sort_keys=True)).copy()
+T = TypeVar("T")
+#: What the measure derives from an expected picture (the picture a recipe and a transform give, its pixel planes,
+#: its grey versions), kept by an exact description of that picture: every control and mutant of a task compares
+#: against the same expected pictures, and hashing a picture's pixels to find them again cost 3-5 ms a check
+#: (more than the measure itself). The values are shared: nothing may change them.
+_DERIVED: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+DERIVED_SIZE = 24
 
 
-@lru_cache(maxsize=8)
+def _derived(key: tuple[Any, ...], make: Callable[[], T]) -> T:
+    if key in _DERIVED:
+        _DERIVED.move_to_end(key)
+        return _DERIVED[key]  # type: ignore[no-any-return]
+    value = _DERIVED[key] = make()
+    while len(_DERIVED) > DERIVED_SIZE:
+        _DERIVED.popitem(last=False)
+    return value
+
+
+def _expected(reference: dict[str, Any], transform: tuple[Any, ...] = ()) -> tuple[str, Image.Image]:
+    """(its exact description, the picture) for the picture a `recipe()` describes after `transform`: ("transpose",
+    a Pillow `Image.Transpose`) or ("crop", box). The picture is shared (`_DERIVED`): a caller may not change it."""
+    recipe_key = json.dumps(reference, sort_keys=True)
+    key = f"{recipe_key} {transform!r}"
+
+    def make() -> Image.Image:
+        if not transform:
+            return _rebuild(recipe_key)
+        picture = _expected(reference)[1]
+        return picture.transpose(transform[1]) if transform[0] == "transpose" else picture.crop(tuple(transform[1]))
+
+    return key, _derived(("picture", key), make)
+
+
+def _planes(expected: Image.Image, gray: bool, key: str | None) -> np.ndarray:
+    """`_pixels(expected, gray)`, kept when `key` describes the picture exactly (read-only)."""
+    if key is None:
+        return _pixels(expected, gray)
+
+    def make() -> np.ndarray:
+        planes = _pixels(expected, gray)
+        planes.flags.writeable = False
+        return planes
+
+    return _derived(("planes", key, gray), make)
+
+
 def _rebuild(key: str) -> Image.Image:
+    """The picture the `recipe()` in JSON `key` describes (made once per task: `_expected` keeps it)."""
     reference = json.loads(key)
     drawn = render(reference["picture"])
     if reference.get("transparent"):
@@ -293,22 +336,22 @@ def _merges_inks(curve: np.ndarray, count: np.ndarray) -> bool:
                for i, a in enumerate(inks) for b in inks[i + 1:])
 
 
-def _grey_versions(expected: Image.Image) -> list[Image.Image]:
+def _grey_versions(expected: Image.Image, key: str | None) -> list[tuple[str | None, Image.Image]]:
     """The grey pictures GIMP's conversions make of a colour picture: Image > Mode > Grayscale and Desaturate's
     Luma (weighted sum; Pillow's "L"), Average, Lightness ((max + min) / 2) and Luminance (in linear light). No
     tone curve maps one onto another: they weight hues differently (pure blue: luma 29, lightness 128). Every
-    mutant of a task is measured against the same expected picture, so they are made once per picture (copies
-    are handed out: a caller may not change the cached ones)."""
+    mutant of a task is measured against the same expected picture, so they are made once per picture (`key`, its
+    exact description, else the digest of its pixels), each with its own description; they are shared
+    (`_DERIVED`): a caller may not change them."""
     rgb_image = flatten(expected).convert("RGB")
-    key = (hashlib.blake2b(rgb_image.tobytes(), digest_size=16).hexdigest(), rgb_image.size)
-    if key not in _GREYS:
-        if len(_GREYS) >= 8:
-            _GREYS.clear()
-        _GREYS[key] = _make_grey_versions(rgb_image)
-    return [grey.copy() for grey in _GREYS[key]]
+    key = key if key is not None else _digest(rgb_image)
+    greys = _derived(("greys", key), lambda: _make_grey_versions(rgb_image))
+    return [(f"{key} grey {i}", grey) for i, grey in enumerate(greys)]
 
 
-_GREYS: dict[tuple[str, tuple[int, int]], list[Image.Image]] = {}
+def _digest(image: Image.Image) -> str:
+    """An exact description of a picture no recipe describes: its size, mode and the digest of its pixels."""
+    return f"{image.size} {image.mode} {hashlib.sha256(image.tobytes()).hexdigest()}"
 
 
 def _make_grey_versions(expected: Image.Image) -> list[Image.Image]:
@@ -320,31 +363,29 @@ def _make_grey_versions(expected: Image.Image) -> list[Image.Image]:
             *(Image.fromarray(np.clip(g * 255 + 0.5, 0, 255).astype(np.uint8), "L") for g in greys)]
 
 
-def offness(image: Image.Image, expected: Image.Image, *, gray: bool = False, tone: bool = False) -> float:
+def offness(image: Image.Image, expected: Image.Image, *, gray: bool = False, tone: bool = False,
+            key: str | None = None) -> float:
     """Percent of pixels visibly off the expected picture (same size): see the module doc. Grey against a colour
-    picture: the closest of GIMP's grey conversions (`_grey_versions`)."""
+    picture: the closest of GIMP's grey conversions (`_grey_versions`). `key`: an exact description of `expected`
+    (`_expected`), under which what it derives from it is kept."""
     if gray and expected.mode not in ("L", "LA", "1", "I", "F", "I;16"):
-        return min(offness(image, version, gray=True, tone=tone) for version in _grey_versions(expected))
+        return min(offness(image, version, gray=True, tone=tone, key=version_key)
+                   for version_key, version in _grey_versions(expected, key))
     if tone:
-        expected = _tone_fit(expected, image, gray)
-    diff = np.subtract(_pixels(image, gray), _pixels(expected, gray), dtype=np.int16)
+        expected, key = _tone_fit(expected, image, gray), None
+    diff = np.subtract(_pixels(image, gray), _planes(expected, gray, key), dtype=np.int16)
     return _share_over(_smooth(diff), STEP * SMOOTHED)
 
 
-def allowance(expected: Image.Image, format: str | None, *, gray: bool = False) -> float:
-    """Percent of off pixels a correct export in Pillow `format` may show: see the module doc."""
+def allowance(expected: Image.Image, format: str | None, *, gray: bool = False, key: str | None = None) -> float:
+    """Percent of off pixels a correct export in Pillow `format` may show: see the module doc. Every mutant of a
+    task is measured against the same expected picture: kept per `key` (an exact description of `expected`), or
+    else per the digest of its pixels."""
     if format not in _LOSSY:
         return FLOOR
     flat = flatten(expected).convert("L" if gray else "RGB")
-    key = (hashlib.blake2b(flat.tobytes(), digest_size=16).hexdigest(), flat.size, format)
-    if key not in _ALLOWANCES:  # every mutant of a task is measured against the same expected picture
-        if len(_ALLOWANCES) >= 16:
-            _ALLOWANCES.clear()
-        _ALLOWANCES[key] = _lossy_allowance(flat, format, gray)
-    return _ALLOWANCES[key]
-
-
-_ALLOWANCES: dict[tuple[str, tuple[int, int], str], float] = {}
+    kept = ("allowance", key if key is not None else _digest(flat), format, gray)
+    return _derived(kept, lambda: _lossy_allowance(flat, format, gray))
 
 
 def _lossy_allowance(flat: Image.Image, format: str, gray: bool) -> float:
@@ -366,31 +407,35 @@ def _encode_at(image: Image.Image, format: str) -> bytes:
 
 
 def match(image: Image.Image, expected: Image.Image, *, gray: bool = False, tone: bool = False,
-          exact: bool = False) -> tuple[bool, str]:
+          exact: bool = False, key: str | None = None) -> tuple[bool, str]:
     """Does `image` show `expected` at full resolution? (passed, the measure as evidence). `exact`: the expected
-    picture comes from exact pixel operations (`EXACT_OPS`), so a lossless result is also held to `FINE_STEP`."""
+    picture comes from exact pixel operations (`EXACT_OPS`), so a lossless result is also held to `FINE_STEP`.
+    `key`: an exact description of `expected` (`_expected`)."""
     same_size = image.size == expected.size
     if not same_size:
         if max(abs(image.width - expected.width), abs(image.height - expected.height)) > SIZE_SLACK:
             return False, f"it is {_size(image)} where {_size(expected)} is expected"
         expected = expected.resize(image.size, Image.Resampling.LANCZOS)
-    off, allowed = offness(image, expected, gray=gray, tone=tone), allowance(expected, image.format, gray=gray)
+        key = None if key is None else f"{key} resized to {image.size}"
+    off = offness(image, expected, gray=gray, tone=tone, key=key)
+    allowed = allowance(expected, image.format, gray=gray, key=key)
     if tone:
         allowed += TONE_FLOOR - FLOOR
     measure = f"{off:.2f}% of pixels differ visibly (at most {allowed:.2f}% allowed for {image.format})"
     if off > allowed:
         return False, measure
     if exact and same_size and not tone and image.format not in _LOSSY:
-        fine = _share_over(np.subtract(_pixels(image, gray), _pixels(expected, gray), dtype=np.int16), FINE_STEP)
+        fine = _share_over(np.subtract(_pixels(image, gray), _planes(expected, gray, key), dtype=np.int16), FINE_STEP)
         if fine > FINE_SHARE:
             return False, (f"{fine:.2f}% of pixels differ by more than {FINE_STEP} levels (at most {FINE_SHARE:g}% "
                            f"for an exact edit saved as {image.format}): the picture was changed, e.g. blurred")
     return True, measure
 
 
-def _content(image: Image.Image, expected: Image.Image, what: str, path: str, *, gray: bool = False,
+def _content(image: Image.Image, expected: tuple[str, Image.Image], what: str, path: str, *, gray: bool = False,
              tone: bool = False, exact: bool = False) -> Result:
-    passed, measure = match(image, expected, gray=gray, tone=tone, exact=exact)
+    """`expected`: (exact description, picture), from `_expected`."""
+    passed, measure = match(image, expected[1], gray=gray, tone=tone, exact=exact, key=expected[0])
     return ok(f"{path} shows {what}: {measure}") if passed else fail(f"{path} does not show {what}: {measure}")
 
 
@@ -495,7 +540,7 @@ def content_matches(state: State, path: str, expected: dict[str, Any], what: str
                     tone: bool = False) -> Result:
     """The picture shows the `expected` picture (a `recipe()`; `what` describes it) at full resolution; `gray`
     compares grey levels only, `tone` allows any tone curve (brightness, grey weighting)."""
-    return _content(_picture(state, path), rebuild(expected), what, path, gray=gray, tone=tone,
+    return _content(_picture(state, path), _expected(expected), what, path, gray=gray, tone=tone,
                     exact=_exact(expected))
 
 
@@ -511,12 +556,12 @@ def is_rotated(state: State, path: str, original: dict[str, Any], degrees: int, 
     if turn is None:
         return fail(f"unknown rotation {degrees} {direction!r}")
     image = _picture(state, path)
-    source = rebuild(original)
-    w, h = source.size
+    w, h = _expected(original)[1].size
     want = (h, w) if degrees == 90 else (w, h)
     if image.size != want:
         return fail(f"{path} is {_size(image)}; turning the {w}x{h} original by {degrees} gives {want[0]}x{want[1]}")
-    return _content(image, source.transpose(turn), f"the original rotated {degrees} degrees {direction}".rstrip(),
+    return _content(image, _expected(original, ("transpose", turn)),
+                    f"the original rotated {degrees} degrees {direction}".rstrip(),
                     path, exact=_exact(original))
 
 
@@ -527,10 +572,10 @@ def is_flipped(state: State, path: str, original: dict[str, Any], axis: str) -> 
     if axis not in _FLIPS:
         return fail(f"unknown flip axis {axis!r}")
     image = _picture(state, path)
-    source = rebuild(original)
+    source = _expected(original)[1]
     if image.size != source.size:
         return fail(f"{path} is {_size(image)}; a flipped picture keeps the original {_size(source)}")
-    return _content(image, source.transpose(_FLIPS[axis]), f"the original flipped {axis}ly", path,
+    return _content(image, _expected(original, ("transpose", _FLIPS[axis])), f"the original flipped {axis}ly", path,
                     exact=_exact(original))
 
 
@@ -542,8 +587,8 @@ def cropped_to(state: State, path: str, box: list[int], original: dict[str, Any]
     want = (box[2] - box[0], box[3] - box[1])
     if image.size != want:
         return fail(f"{path} is {_size(image)}; the crop box {box} is {want[0]}x{want[1]}")
-    return _content(image, rebuild(original).crop((box[0], box[1], box[2], box[3])), f"the original's region {box}",
-                    path, exact=_exact(original))
+    return _content(image, _expected(original, ("crop", (box[0], box[1], box[2], box[3]))),
+                    f"the original's region {box}", path, exact=_exact(original))
 
 
 @primitive("image.dpi_is", grounded=("path", "dpi"))
