@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import docx
 from docx.document import Document
 from docx.enum.section import WD_ORIENT
 from docx.enum.text import WD_LINE_SPACING
@@ -23,7 +22,7 @@ from docx.shared import Pt, Twips
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
-from preparers.docx import ALIGNMENTS, PAPERS
+from preparers.docx import ALIGNMENTS, PAPERS, open_for_edit
 from preparers.ops import document_kind, op
 
 
@@ -39,7 +38,7 @@ def _load(host: Path, root: Path) -> Document | PlainText:
         return PlainText(host.read_text(encoding="utf-8") if host.is_file() else "")
     if not host.is_file():
         raise FileNotFoundError(host)
-    return docx.Document(str(host))
+    return open_for_edit(str(host))  # styles parsed only if an op reads them
 
 
 def _save(document: Document | PlainText, host: Path) -> None:

@@ -30,13 +30,11 @@ from typing import IO, Any
 
 from docx.opc.constants import CONTENT_TYPE as CT
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
-from docx.opc.package import Unmarshaller
 from docx.opc.part import PartFactory
-from docx.opc.pkgreader import PackageReader
 from docx.oxml.parser import parse_xml
-from docx.package import Package
 from lxml import etree
 
+from preparers import docx as docxio
 from preparers.docx import PAPERS, TWIPS_PER
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
 
@@ -216,12 +214,7 @@ def _part(partname: Any, content_type: str, reltype: str, blob: bytes, package: 
 
 def open_document(source: str | IO[bytes]) -> Any:
     """`docx.Document(source)`, the same objects and errors, with its styles part shared (`_part`)."""
-    package = Package()
-    Unmarshaller.unmarshal(PackageReader.from_file(source), package, _part)
-    document_part = package.main_document_part
-    if document_part.content_type != CT.WML_DOCUMENT_MAIN:
-        raise ValueError(f"file '{source}' is not a Word file, content type is '{document_part.content_type}'")
-    return document_part.document
+    return docxio.open_document(source, _part)
 
 
 def _load(host: Path) -> Doc:
@@ -263,7 +256,10 @@ def _style_index(root: etree._Element) -> tuple[dict[str, etree._Element], str |
 
 def index(document: Any) -> Doc:
     """The `Doc` of an open python-docx document (styles, default paragraph style, numbering formats)."""
-    styles, default = _style_index(document.styles.element)
+    unread = docxio.unread_styles(document)  # opened for edits, styles untouched: the shared parse of those bytes
+    root = _styles_element(unread) if unread is not None and len(unread) < _STYLES_SHARED_BELOW else \
+        document.styles.element
+    styles, default = _style_index(root)
     doc = Doc(document, dict(styles), default)
     try:
         numbering = document.part.numbering_part.element
