@@ -29,6 +29,7 @@ from forge import bounded, parsecache
 from forge.model import HOME
 from preparers import ops as edits
 from preparers.ops import OpError, apply_ops
+from verifiers import checks
 from verifiers.mutation import InMemory, run_mutants
 from verifiers.rubric import evaluate_rubric
 
@@ -86,9 +87,10 @@ def run_control(request: dict[str, Any], *, confine: Path | None = None, in_memo
             except _DiskFull as exc:
                 return {"applied": False, "infra": True, "error": f"the scratch disk is full: {exc}"}
             outcomes = []
+            parsed = checks.State(state)  # the oracle's documents as its checks read them: reused for the mutants
             if applied:
                 try:
-                    outcomes = _evaluate(request, state, keep_parsed=bool(mutate))
+                    outcomes = _evaluate(request, parsed, keep_parsed=bool(mutate))
                 except Exception as exc:  # a check bug is infrastructure, never evidence for or against the task
                     return {"applied": False, "infra": True,
                             "error": f"a check crashed: {type(exc).__name__}: {exc}"}
@@ -99,7 +101,7 @@ def run_control(request: dict[str, Any], *, confine: Path | None = None, in_memo
     if mutate and pristine is not None and applied and not hits and all(o["passed"] for o in outcomes):
         with parsecache.hot(pristine.rglob("*")):
             answer["mutation"] = run_mutants(mutate["task"], pristine, state, state.parent / f"{state.name}-mutants",
-                                             mutate.get("budget"))
+                                             mutate.get("budget"), parsed=parsed)
     return answer
 
 
@@ -205,13 +207,13 @@ def _apply(request: dict[str, Any], state: Path) -> tuple[bool, str]:
     return True, ""
 
 
-def _evaluate(request: dict[str, Any], state: Path, *, keep_parsed: bool) -> list[dict[str, Any]]:
+def _evaluate(request: dict[str, Any], state: checks.State, *, keep_parsed: bool) -> list[dict[str, Any]]:
     """The rubric's outcomes on `state`; with `keep_parsed` (before the mutation control) the state's documents stay
     parsed, since every mutant starts from them."""
-    keep = parsecache.hot(p for p in state.rglob("*") if p.is_file() and p.stat().st_size <= 16 << 20
+    keep = parsecache.hot(p for p in state.root.rglob("*") if p.is_file() and p.stat().st_size <= 16 << 20
                           ) if keep_parsed else contextlib.nullcontext()
     with keep:
-        return [o.__dict__ for o in evaluate_rubric({"rubric": request["rubric"]}, state,
+        return [o.__dict__ for o in evaluate_rubric({"rubric": request["rubric"]}, state.root, state=state,
                                                     stop_on_fail=bool(request.get("stop_on_fail", False)))]
 
 

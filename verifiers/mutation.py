@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from forge import bounded, parsecache
+from forge.model import HOME
 from verifiers import checks
 from verifiers.mutants import Lazy, Mutant
 
@@ -65,10 +66,13 @@ def sample(mutants: list[Mutant], rng: random.Random, budget: Sequence[int] | No
 
 
 def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path,
-                budget: Sequence[int] | None = BUDGET, *, in_memory: bool = True) -> dict[str, Any]:
+                budget: Sequence[int] | None = BUDGET, *, in_memory: bool = True,
+                parsed: checks.State | None = None) -> dict[str, Any]:
     """Apply the mutants of every mutator (a `sample` of them within `budget`) to copies of `oracle` (in
     `scratch`) and evaluate the rubric on each. `in_memory=False` takes the slow path for every mutant (applied to a
     copy on disk, parsed from there): the fast path must give the very same table (tests/verifiers/test_fast_path.py).
+    `parsed`: the state the oracle's rubric was evaluated on; a mutant evaluated in memory reads the documents of it
+    that the mutant leaves as they are from there instead of parsing them again.
 
     Returns {"mutants": [{name, kind, passed, evidence}], "offered": int, "seconds": float} or, when a
     mutator or a mutant's apply crashed, the same with "error"."""
@@ -109,7 +113,11 @@ def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path
             work = scratch / str(len(results))
             try:
                 if mutant.documents is not None and in_memory:
-                    state: checks.State = InMemory(oracle, _documents(mutant), partial(_copy, oracle, work, mutant))
+                    state: checks.State = InMemory(oracle, _documents(mutant), partial(_copy, oracle, work, mutant),
+                                                   parsed=parsed)
+                elif mutant.touches is not None and in_memory:
+                    state = InMemory(oracle, {}, partial(_copy, oracle, work, mutant), parsed=parsed,
+                                     touches=mutant.touches)
                 else:
                     state = checks.State(_copy(oracle, work, mutant))
                 outcomes = evaluate_rubric(task, work, stop_on_fail=mutant.kind == "damaging", state=state)
@@ -149,7 +157,10 @@ class InMemory(checks.State):
 
     Reads of those documents through the same parser are served from memory (a `Lazy` one made on first read); any
     other access to a mutated file (another parser, its path, a folder holding it) first materializes the mutant on
-    a private copy and reads from there, so no check ever sees the unmutated file in the mutant's place."""
+    a private copy and reads from there, so no check ever sees the unmutated file in the mutant's place.
+    `parsed`: the oracle's own checked state; what it parsed from files the mutant leaves as they are is read from
+    there. `touches`: files (home-relative) whose times the mutant changes, not their contents: their parsed
+    documents stay readable, and a look at such a file or a folder holding one materializes the mutant."""
 
     def read(self, path: str, parse: Callable[[Path], checks.T], what: str) -> checks.T:
         held = self._cache.get((path, parse))
@@ -157,11 +168,26 @@ class InMemory(checks.State):
             self._cache[(path, parse)] = held.make()
         return super().read(path, parse, what)
 
-    def __init__(self, oracle: Path, documents: dict[tuple[str, Any], Any], materialize: Callable[[], Path]) -> None:
+    def __init__(self, oracle: Path, documents: dict[tuple[str, Any], Any], materialize: Callable[[], Path], *,
+                 parsed: checks.State | None = None, touches: Sequence[str] = ()) -> None:
         super().__init__(oracle)
+        changed = {super(InMemory, self).path(path) for path, _ in documents}
+        touched = {super(InMemory, self).path(f"{HOME}/{rel}") for rel in touches}
+        if parsed is not None and parsed.root == oracle:  # never a parse of a changed file, nor of a folder holding
+            for key, value in parsed.parsed().items():   # a changed or touched one (a listing may show times)
+                host = self._host(key[0])
+                if host is not None and host not in changed and not any(host in m.parents for m in changed | touched):
+                    self._cache[key] = value
         self._cache.update(documents)
-        self._mutated = {super(InMemory, self).path(path) for path, _ in documents}
+        self._mutated = changed | touched
         self._materialize: Callable[[], Path] | None = materialize
+
+    def _host(self, path: str) -> Path | None:
+        """The host path for `path` in the oracle state, or None when it does not resolve."""
+        try:
+            return super().path(path)
+        except checks.StateError:
+            return None
 
     def path(self, path: str) -> Path:
         host = super().path(path)

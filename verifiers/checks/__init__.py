@@ -94,6 +94,11 @@ class State:
                 raise StateError(f"{path} is not a readable {what} ({type(exc).__name__}: {exc})") from None
         return self._cache[key]  # type: ignore[no-any-return]
 
+    def parsed(self) -> dict[tuple[str, Any], Any]:
+        """What `read` has parsed so far: {(path, parser): parsed document}; a parser reads a file's contents only
+        (never its times or modes: a check looks at those through `path`)."""
+        return dict(self._cache)
+
     def workbook(self, path: str, *, values: bool = False) -> Workbook:
         """The workbook at `path`; `values=True` gives cached formula values (as saved by an app)."""
         return self.read(path, _load_values if values else _load_formulas, "xlsx workbook")

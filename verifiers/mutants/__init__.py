@@ -36,6 +36,11 @@ class Mutant:
     #: re-reading the file, and falls back to `apply` on a copy when a check reads that file any other way. A `Lazy`
     #: value is made on first read.
     documents: Callable[[], dict[tuple[str, Any], Any]] | None = field(default=None, compare=False)
+    #: For a mutant that changes files' times only (home-relative paths; their contents stay as they are): the
+    #: stage evaluates the rubric on the documents the oracle's checks parsed already (a parser reads contents
+    #: only) and makes the copy with `apply` only when a check looks at one of those files, or a folder holding
+    #: one, itself.
+    touches: tuple[str, ...] | None = field(default=None, compare=False)
 
 
 class Lazy:

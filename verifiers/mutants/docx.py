@@ -301,11 +301,9 @@ def _neutral(book: _Docx, ctx: MutationContext) -> list[Mutant]:
     def resaved() -> dict[tuple[str, Any], Any]:  # the bytes `resave` writes, read the checks' way
         return {(path, load_doc): from_bytes(_saved(book.fresh()))}
 
-    def touched() -> dict[tuple[str, Any], Any]:  # the oracle's bytes: what the checks read is a fresh parse
-        return {(path, load_doc): index(book.fresh())}
-
     out = [Mutant(f"docx.resaved:{rel}", "neutral", resave, resaved),
-           Mutant(f"docx.touched:{rel}", "neutral", lambda root: os.utime(root / rel, (MTIME, MTIME)), touched)]
+           Mutant(f"docx.touched:{rel}", "neutral", lambda root: os.utime(root / rel, (MTIME, MTIME)),
+                  touches=(rel,))]
     where = next(((j, k) for j in [*sorted(book.targets), *range(len(book.paras))]
                   for k, r in enumerate(book.paras[j].findall(W + "r")) if _splittable(r)), None)
     if where is None:

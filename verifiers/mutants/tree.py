@@ -194,5 +194,5 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
             if not (ctx.oracle / folder / name).exists():
                 out.append(Mutant(f"tree.extra_file:{folder}/{name}", "damaging", _extra(folder, name)))
     if digests:
-        out.append(Mutant("tree.mtimes_changed", "neutral", _touch(sorted(digests))))
+        out.append(Mutant("tree.mtimes_changed", "neutral", _touch(sorted(digests)), touches=tuple(sorted(digests))))
     return out

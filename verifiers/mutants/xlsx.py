@@ -359,7 +359,8 @@ def _neutral(book: _Book) -> list[Mutant]:
     # re-saved: in memory the oracle's own parse without cached values (what openpyxl's re-save holds); a check of
     # the file's bytes or of another view of it gets the file really re-saved
     out = [_mutant(f"xlsx.resaved:{book.rel}", "neutral", book.oracle, book.rel, _Values({}), book.shared),
-           Mutant(f"xlsx.touched:{book.rel}", "neutral", lambda root: os.utime(root / book.rel, (MTIME, MTIME)))]
+           Mutant(f"xlsx.touched:{book.rel}", "neutral", lambda root: os.utime(root / book.rel, (MTIME, MTIME)),
+                  touches=(book.rel,))]
     if book.formulas:
         rewritten = {k: commuted(absolute(book.after[k[0]][k[1]].value)) for k in book.formulas}
         out.append(_mutant(f"xlsx.equivalent_formula:{len(rewritten)} cells", "neutral",
