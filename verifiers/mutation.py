@@ -112,12 +112,11 @@ def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path
         for mutant in sample(offered, random.Random(f"{seed}:mutation-sample"), budget):
             work = scratch / str(len(results))
             try:
-                if mutant.documents is not None and in_memory:
-                    state: checks.State = InMemory(oracle, _documents(mutant), partial(_copy, oracle, work, mutant),
-                                                   parsed=parsed)
-                elif mutant.touches is not None and in_memory:
-                    state = InMemory(oracle, {}, partial(_copy, oracle, work, mutant), parsed=parsed,
-                                     touches=mutant.touches)
+                if in_memory and (mutant.documents, mutant.rewrites, mutant.touches) != (None, None, None):
+                    documents = _documents(mutant) if mutant.documents is not None else {}
+                    state: checks.State = InMemory(oracle, documents, partial(_copy, oracle, work, mutant),
+                                                   parsed=parsed, rewrites=mutant.rewrites or (),
+                                                   touches=mutant.touches or ())
                 else:
                     state = checks.State(_copy(oracle, work, mutant))
                 outcomes = evaluate_rubric(task, work, stop_on_fail=mutant.kind == "damaging", state=state)
@@ -158,9 +157,10 @@ class InMemory(checks.State):
     Reads of those documents through the same parser are served from memory (a `Lazy` one made on first read); any
     other access to a mutated file (another parser, its path, a folder holding it) first materializes the mutant on
     a private copy and reads from there, so no check ever sees the unmutated file in the mutant's place.
+    `rewrites`: more files (home-relative) the mutant changes, that the checks read from the copy only.
     `parsed`: the oracle's own checked state; what it parsed from files the mutant leaves as they are is read from
-    there. `touches`: files (home-relative) whose times the mutant changes, not their contents: their parsed
-    documents stay readable, and a look at such a file or a folder holding one materializes the mutant."""
+    there. `touches`: files whose times the mutant changes, not their contents: their parsed documents stay
+    readable, and a look at such a file or a folder holding one materializes the mutant."""
 
     def read(self, path: str, parse: Callable[[Path], checks.T], what: str) -> checks.T:
         held = self._cache.get((path, parse))
@@ -169,9 +169,11 @@ class InMemory(checks.State):
         return super().read(path, parse, what)
 
     def __init__(self, oracle: Path, documents: dict[tuple[str, Any], Any], materialize: Callable[[], Path], *,
-                 parsed: checks.State | None = None, touches: Sequence[str] = ()) -> None:
+                 parsed: checks.State | None = None, rewrites: Sequence[str] = (), touches: Sequence[str] = ()
+                 ) -> None:
         super().__init__(oracle)
         changed = {super(InMemory, self).path(path) for path, _ in documents}
+        changed |= {super(InMemory, self).path(f"{HOME}/{rel}") for rel in rewrites}
         touched = {super(InMemory, self).path(f"{HOME}/{rel}") for rel in touches}
         if parsed is not None and parsed.root == oracle:  # never a parse of a changed file, nor of a folder holding
             for key, value in parsed.parsed().items():   # a changed or touched one (a listing may show times)

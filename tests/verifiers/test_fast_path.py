@@ -1,7 +1,8 @@
 """The gate's fast paths judge exactly like its slow ones (issue 21: faster, never weaker).
 
 Fast paths: mutants evaluated on documents held in memory (`Mutant.documents`) instead of written to a copy and
-parsed again, near-misses likewise (`verifiers.controls._in_memory`), and parses served from `forge.parsecache`
+parsed again, reading the oracle's parsed documents for the files they leave as they are (`rewrites`, `touches`),
+near-misses likewise (`verifiers.controls._in_memory`), and parses served from `forge.parsecache`
 instead of made afresh. For one real task of each kind of file, the mutation control's whole table (every mutant's
 verdict and evidence) is the same both ways; every near-miss of every workbook, document, deck and picture family
 gets the same outcomes both ways; and a run of the generator through warm sandboxed workers with several gates in
@@ -27,8 +28,9 @@ from forge.sandbox import Sandbox
 from forge.taxonomy import load_taxonomy
 from tests.gatekit import make_package, package_states
 from tests.verifiers.mutkit import states
-from verifiers import controls
+from verifiers import checks, controls
 from verifiers.mutation import run_mutants
+from verifiers.rubric import evaluate_rubric
 from workflows import get_family
 
 pytestmark = pytest.mark.slow
@@ -49,7 +51,9 @@ def _skill(family: str):
 def test_the_mutation_table_is_the_same_in_memory_and_on_disk(family, tmp_path, monkeypatch):
     skill = _skill(family)
     ctx = states(get_family(family), skill.params, tmp_path)
-    fast = run_mutants(ctx.task, ctx.initial, ctx.oracle, tmp_path / "fast")
+    parsed = checks.State(ctx.oracle)  # as the worker does: mutants reuse what the oracle's checks parsed
+    assert all(o.passed for o in evaluate_rubric(ctx.task, ctx.oracle, state=parsed))
+    fast = run_mutants(ctx.task, ctx.initial, ctx.oracle, tmp_path / "fast", parsed=parsed)
     monkeypatch.setattr(parsecache, "hot", lambda paths: contextlib.nullcontext())  # every parse made afresh
     slow = run_mutants(ctx.task, ctx.initial, ctx.oracle, tmp_path / "slow", in_memory=False)
     assert "error" not in fast and "error" not in slow, (fast.get("error"), slow.get("error"))

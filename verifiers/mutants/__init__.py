@@ -36,10 +36,13 @@ class Mutant:
     #: re-reading the file, and falls back to `apply` on a copy when a check reads that file any other way. A `Lazy`
     #: value is made on first read.
     documents: Callable[[], dict[tuple[str, Any], Any]] | None = field(default=None, compare=False)
-    #: For a mutant that changes files' times only (home-relative paths; their contents stay as they are): the
-    #: stage evaluates the rubric on the documents the oracle's checks parsed already (a parser reads contents
-    #: only) and makes the copy with `apply` only when a check looks at one of those files, or a folder holding
-    #: one, itself.
+    #: Optional, for a mutant without `documents`: every file (home-relative) whose contents `apply` changes,
+    #: creates or removes. The stage then reads the documents of all other files from those the oracle's checks
+    #: parsed already, and makes the copy with `apply` only when a check reads one of these files, or a folder
+    #: holding one. A file left out here would be judged unmutated: tests/verifiers/test_fast_path.py compares.
+    rewrites: tuple[str, ...] | None = field(default=None, compare=False)
+    #: The same for a mutant that changes files' times only: their parsed documents stay readable too (a parser
+    #: reads contents only), and a look at such a file itself (its path) makes the copy.
     touches: tuple[str, ...] | None = field(default=None, compare=False)
 
 

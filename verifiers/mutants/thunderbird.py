@@ -244,17 +244,17 @@ def _filter_mutants(ctx: MutationContext, rel: str, folders: list[str]) -> list[
                 elsewhere = ctx.rng.choice(others)
                 moved = tuple((a, elsewhere if v == targets[0] else v) for a, v in rule.actions)
                 out.append(Mutant(f"tb.filter_retargeted:{rel}", "damaging",
-                                  _edit_rules(rel, rules, i, replace(rule, actions=moved))))
+                                  _edit_rules(rel, rules, i, replace(rule, actions=moved)), rewrites=(rel,)))
         first = next(((j, a) for j, (a, _) in enumerate(rule.actions) if a in _SWAPPED), None)
         if first is not None:
             j, action = first
             swapped = (*rule.actions[:j], (_SWAPPED[action], rule.actions[j][1]), *rule.actions[j + 1:])
             out.append(Mutant(f"tb.filter_action_changed:{rel}", "damaging",
-                              _edit_rules(rel, rules, i, replace(rule, actions=swapped))))
+                              _edit_rules(rel, rules, i, replace(rule, actions=swapped)), rewrites=(rel,)))
     kept = [i for i, rule in enumerate(rules) if rule in old]
     if kept:
         out.append(Mutant(f"tb.filter_out_of_scope_deleted:{rel}", "damaging",
-                          _edit_rules(rel, rules, ctx.rng.choice(kept), None)))
+                          _edit_rules(rel, rules, ctx.rng.choice(kept), None), rewrites=(rel,)))
     return out
 
 
@@ -276,15 +276,18 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
             folder, mid, flags = rng.choice(same)
             dests = [f for f in after if f != folder]
             if dests:
-                out.append(Mutant(f"tb.message_moved:{folder}:{mid}", "damaging",
-                                  _move(rel[folder], rel[rng.choice(dests)], mid)))
+                dest = rel[rng.choice(dests)]
+                out.append(Mutant(f"tb.message_moved:{folder}:{mid}", "damaging", _move(rel[folder], dest, mid),
+                                  rewrites=(rel[folder], dest)))
             folder, mid, flags = rng.choice(same)
-            out.append(Mutant(f"tb.message_deleted:{folder}:{mid}", "damaging", _delete(rel[folder], mid)))
+            out.append(Mutant(f"tb.message_deleted:{folder}:{mid}", "damaging", _delete(rel[folder], mid),
+                              rewrites=(rel[folder],)))
             folder, mid, flags = rng.choice(same)
             out.append(Mutant(f"tb.message_{'unflagged' if flags & tb.FLAGGED else 'flagged'}:{folder}:{mid}",
-                              "damaging", _toggle(rel[folder], mid, tb.FLAGGED)))
+                              "damaging", _toggle(rel[folder], mid, tb.FLAGGED), rewrites=(rel[folder],)))
             folder, mid, flags = rng.choice(same)
-            out.append(Mutant(f"tb.message_duplicated:{folder}:{mid}", "damaging", _duplicate(rel[folder], mid)))
+            out.append(Mutant(f"tb.message_duplicated:{folder}:{mid}", "damaging", _duplicate(rel[folder], mid),
+                              rewrites=(rel[folder],)))
         prefs_rel = f"{profile}/prefs.js"
         old_prefs, new_prefs = _prefs(ctx.initial / prefs_rel), _prefs(ctx.oracle / prefs_rel)
         stable = [n for n, v in sorted(new_prefs.items()) if old_prefs.get(n) == v and not n.startswith(MANAGED_PREFS)
@@ -292,20 +295,25 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
         if stable:
             name = rng.choice(stable)
             out.append(Mutant(f"tb.pref_changed:{name}", "damaging",
-                              _set_pref(prefs_rel, name, _other(new_prefs[name]))))
+                              _set_pref(prefs_rel, name, _other(new_prefs[name])), rewrites=(prefs_rel,)))
         addable = [(n, v) for n, v in ADDABLE_PREFS if n not in new_prefs and n not in _asked(ctx.task)]
         if addable:
             name, value = addable[rng.randrange(len(addable))]
-            out.append(Mutant(f"tb.pref_added:{name}", "damaging", _add_pref(prefs_rel, name, value)))
-        out.append(Mutant(f"tb.prefs_reordered:{prefs_rel}", "neutral", _reorder_prefs(prefs_rel)))
-        out.append(Mutant(f"tb.prefs_emptied:{prefs_rel}", "damaging", _empty(prefs_rel)))
+            out.append(Mutant(f"tb.pref_added:{name}", "damaging", _add_pref(prefs_rel, name, value),
+                              rewrites=(prefs_rel,)))
+        out.append(Mutant(f"tb.prefs_reordered:{prefs_rel}", "neutral", _reorder_prefs(prefs_rel),
+                          rewrites=(prefs_rel,)))
+        out.append(Mutant(f"tb.prefs_emptied:{prefs_rel}", "damaging", _empty(prefs_rel), rewrites=(prefs_rel,)))
         untouched = [f for f in sorted(after) if f in before and before[f].read_bytes() == after[f].read_bytes()
                      and f not in tb.SPECIAL_FOLDERS and not any(g.startswith(f + "/") for g in after)]
         if untouched:
             folder = rng.choice(untouched)
-            out.append(Mutant(f"tb.folder_deleted:{folder}", "damaging", _remove(rel[folder])))
+            out.append(Mutant(f"tb.folder_deleted:{folder}", "damaging", _remove(rel[folder]),
+                              rewrites=(rel[folder],)))
         for dat in sorted((ctx.oracle / profile / "Mail").glob("*/msgFilterRules.dat")):
             out += _filter_mutants(ctx, str(dat.relative_to(ctx.oracle)), sorted(after))
         if rel:
-            out.append(Mutant(f"tb.status_headers_rewritten:{base}", "neutral", _pad_headers(sorted(rel.values()))))
+            files = tuple(sorted(rel.values()))
+            out.append(Mutant(f"tb.status_headers_rewritten:{base}", "neutral", _pad_headers(list(files)),
+                              rewrites=files))
     return out
