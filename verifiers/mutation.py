@@ -159,8 +159,9 @@ class InMemory(checks.State):
     a private copy and reads from there, so no check ever sees the unmutated file in the mutant's place.
     `rewrites`: more files (home-relative) the mutant changes, that the checks read from the copy only.
     `parsed`: the oracle's own checked state; what it parsed from files the mutant leaves as they are is read from
-    there. `touches`: files whose times the mutant changes, not their contents: their parsed documents stay
-    readable, and a look at such a file or a folder holding one materializes the mutant."""
+    there (but documents a read changes, `checks.CHANGED_BY_READING`). `touches`: files whose times the mutant
+    changes, not their contents: their parsed documents stay readable, and a look at such a file or a folder
+    holding one materializes the mutant."""
 
     def read(self, path: str, parse: Callable[[Path], checks.T], what: str) -> checks.T:
         held = self._cache.get((path, parse))
@@ -175,10 +176,9 @@ class InMemory(checks.State):
         changed = {super(InMemory, self).path(path) for path, _ in documents}
         changed |= {super(InMemory, self).path(f"{HOME}/{rel}") for rel in rewrites}
         touched = {super(InMemory, self).path(f"{HOME}/{rel}") for rel in touches}
-        if parsed is not None and parsed.root == oracle:  # never a parse of a changed file, nor of a folder holding
-            for key, value in parsed.parsed().items():   # a changed or touched one (a listing may show times)
-                host = self._host(key[0])
-                if host is not None and host not in changed and not any(host in m.parents for m in changed | touched):
+        if parsed is not None and parsed.root == oracle:
+            for key, value in parsed.parsed().items():  # `read` parses regular files only: never a folder
+                if key[1] not in checks.CHANGED_BY_READING and self._host(key[0]) not in (changed | {None}):
                     self._cache[key] = value
         self._cache.update(documents)
         self._mutated = changed | touched

@@ -8,11 +8,13 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from lxml import etree
 from PIL import Image
 
 from preparers import pptx
 from preparers.ops import apply_ops
 from verifiers.checks import State, run_check
+from verifiers.checks import pptx as pptx_checks
 from verifiers.checks.pptx import pixel_digest
 
 PATH = "/home/user/deck.pptx"
@@ -167,6 +169,18 @@ def test_text_format_passes_on_the_one_bullet(tmp_path, style):
     again = run_check(State(tmp_path), "pptx.text_format", {"path": PATH, "slide": "Highlights", "text": BULLETS[1],
                                                              **style})
     assert again.passed, again.evidence
+
+
+def test_text_format_reads_the_deck_without_changing_it(tmp_path):
+    """A mutant may read the oracle's parsed deck after its checks did (verifiers.mutation.InMemory): a check
+    must leave it as it read it (python-pptx's run.font adds an empty rPr to a run without one)."""
+    _deck(tmp_path, [{"op": "pptx.format_text", "title": "Highlights", "text": BULLETS[1], "size": 36}])
+    state = State(tmp_path)
+    deck = state.read(PATH, pptx_checks._load, "pptx presentation").prs
+    before = [etree.tostring(slide._element) for slide in deck.slides]
+    for style in ({"bold": True}, {"italic": True}, {"size": 36}, {"underline": True}):
+        run_check(state, "pptx.text_format", {"path": PATH, "slide": "Highlights", "text": BULLETS[0], **style})
+    assert [etree.tostring(slide._element) for slide in deck.slides] == before
 
 
 def test_text_format_fails_when_the_whole_box_is_formatted(tmp_path):

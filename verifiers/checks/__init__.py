@@ -110,6 +110,12 @@ class State:
         return wb[sheet]
 
 
+#: Parsers whose documents the checks change by reading them: openpyxl creates a cell (and may grow the sheet's
+#: dimensions) on every lookup of one that is not there. Their documents are never shared between states
+#: (`verifiers.mutation.InMemory`): a check run later would see cells a check of another state looked up.
+CHANGED_BY_READING: set[Callable[[Path], Any]] = set()
+
+
 def _load_formulas(host: Path) -> Workbook:
     return parsecache.parse(host, "xlsx", openpyxl.load_workbook)
 
@@ -186,3 +192,6 @@ def run_check(state: State, name: str, args: dict[str, Any]) -> Result:
             bounded.note(f"{name}: {type(exc).__name__}")
         where = args.get("path", "the state")
         return fail(f"{where} cannot be checked: {type(exc).__name__}: {str(exc)[:300] or 'over a limit'}")
+
+
+CHANGED_BY_READING.update({_load_formulas, _load_values})

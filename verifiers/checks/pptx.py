@@ -201,16 +201,19 @@ def _color(run: Any) -> str | None:
 
 
 def _has(run: Any, prop: str, want: Any) -> bool:
-    if prop == "bold":
-        return run.font.bold is True
-    if prop == "italic":
-        return run.font.italic is True
+    """Is the run's own formatting `prop` (`want`)? Read from its rPr element as it is: python-pptx's `run.font`
+    adds an empty rPr to a run without one, and checks never change what they read."""
+    if prop == "color":
+        return _color(run) == str(want).lstrip("#").upper()
+    rpr = run._r.find(qn("a:rPr"))
+    if rpr is None:
+        return False
+    if prop in ("bold", "italic"):
+        return rpr.get("b" if prop == "bold" else "i") in ("1", "true")
     if prop == "underline":
-        rpr = run._r.find(qn("a:rPr"))
-        return rpr is not None and rpr.get("u") not in (None, "none")
-    if prop == "size":
-        return run.font.size is not None and abs(run.font.size.pt - float(want)) < 0.6
-    return _color(run) == str(want).lstrip("#").upper()
+        return rpr.get("u") not in (None, "none")
+    size = rpr.get("sz")  # hundredths of a point
+    return size is not None and size.isdigit() and abs(int(size) / 100 - float(want)) < 0.6
 
 
 def _text_paragraphs(slide: Slide) -> list[Any]:
