@@ -110,31 +110,43 @@ class _Unsaved(Exception):
 
 
 def _in_memory(request: dict[str, Any], initial: Path, state: Path) -> tuple[bool, str, list[dict[str, Any]]] | None:
-    """A near-miss (or the no-op control) judged without copying the state or writing its files: its ops edit
-    documents parsed from the initial state, and the rubric reads those where it reads them through the checks' own
-    parser (a check that needs the file itself, or another view of it, gets the state written at `state` then, as
-    the slow path writes it); every other file is read from the initial state. Only for a request that wants the
-    rubric to fail (`stop_on_fail`) whose ops all edit IN_MEMORY_KINDS documents; None for any other, or when the
-    documents cannot be written for a check: then the slow path runs from scratch."""
+    """A near-miss (or the no-op control) judged without writing its documents: its ops edit documents parsed from
+    the initial state, and the rubric reads those where it reads them through the checks' own parser (a check that
+    needs the file itself, or another view of it, gets the state written at `state` then, as the slow path writes
+    it); every other file is read from the initial state. Ops of other kinds (those acting on the tree, `multi.*`,
+    `fs.*`; settings files) run first on a copy of the initial state at `state`, their documents saved there as
+    the slow path saves them, and the rubric reads every other file from that copy (within half the disk budget:
+    a bigger state is the slow path's to measure). Only for a request that wants the rubric to fail
+    (`stop_on_fail`); None for any other, or when the documents cannot be shown or written for a check: then the
+    slow path runs from scratch."""
     ops = request.get("ops") or []
-    if not (request.get("stop_on_fail") and edits.kinds(ops) <= IN_MEMORY_KINDS):
+    if not request.get("stop_on_fail"):
         return None
-    try:
-        edited = edits.edit(initial, ops) if ops else {}  # nothing written: these kinds write when saved
-    except (OpError, OSError, ValueError):
-        return None  # the slow path gives the very same failure, with its own message and disk accounting
+    on_disk = not edits.kinds(ops) <= IN_MEMORY_KINDS
+    root = state if on_disk else initial
     documents: dict[tuple[str, Any], Any] = {}
-    for path, (kind, _, document) in edited.items():
-        try:
-            views = _views(kind.name, document, path)
-        except Exception:  # a document that cannot be shown in memory (a picture that will not encode ...)
-            return None
-        if views is None or any(home != path and home in edited for home, _ in views):
-            return None  # an export onto another edited file: which save wins is the slow path's to say
-        documents.update(views)
+    try:
+        if on_disk:
+            shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)  # see run_control
+        edited = edits.edit(root, ops, disk_bytes=request.get("disk_bytes")) if ops else {}
+        for path, (kind, host, document) in edited.items():
+            views = _views(kind.name, document, path) if kind.name in IN_MEMORY_KINDS else None
+            if views is None and on_disk:
+                kind.save(document, host)  # as `apply_ops` writes it: one file per document, in the same order
+                continue
+            if views is None or any(home != path and home in edited for home, _ in views):
+                raise _Unsaved(path)  # an export onto another edited file: which save wins is the slow path's
+            documents.update(views)
+        disk = request.get("disk_bytes")
+        if on_disk and disk and bounded.tree_bytes(state, disk) > disk // 2:
+            raise _Unsaved("near the disk budget")
+    except Exception:  # an op that fails, a document that cannot be shown in memory: the slow path gives the very
+        shutil.rmtree(state, ignore_errors=True)  # same failure, with its own message and disk accounting
+        return None
 
     def materialize() -> Path:
         try:
+            shutil.rmtree(state, ignore_errors=True)  # the copy of the tree ops' state is made again, whole
             shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)
             applied, error = _apply(request, state)
         except Exception as exc:
@@ -144,8 +156,8 @@ def _in_memory(request: dict[str, Any], initial: Path, state: Path) -> tuple[boo
         return state
 
     try:
-        outcomes = evaluate_rubric({"rubric": request["rubric"]}, initial, stop_on_fail=True,
-                                   state=InMemory(initial, documents, materialize))
+        outcomes = evaluate_rubric({"rubric": request["rubric"]}, root, stop_on_fail=True,
+                                   state=InMemory(root, documents, materialize))
     except Exception:  # _Unsaved, or a check that crashed: the slow path decides, and reports it its own way
         shutil.rmtree(state, ignore_errors=True)
         return None
