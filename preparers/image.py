@@ -86,17 +86,23 @@ def encode(image: Image.Image, fmt: str, dpi: float | None = None, *, png_level:
 _PNG_EXACT = ("RGB", "RGBA", "L")
 
 
-def png_as_read(image: Image.Image, dpi: tuple[float, float] | None) -> Image.Image | None:
-    """The picture Pillow reads back from `image` saved as PNG at resolution `dpi` (and nothing else: no text, no
-    profile), made without encoding it; None when that is not known exactly. An RGB, RGBA or grey picture without
-    a transparency key, colour profile or animation comes back pixel for pixel, format PNG, its `.info` holding
-    only the resolution its pHYs chunk kept (whole dots per metre). Encoding and decoding a 1080x720 PNG costs
-    ~65 ms even at zlib level 0; a copy ~1 ms (tests/preparers/test_image.py compares the two)."""
+def png_as_read(image: Image.Image, dpi: tuple[float, float] | None, text: dict[str, str] | None = None
+                ) -> Image.Image | None:
+    """The picture Pillow reads back from `image` saved as PNG at resolution `dpi` with Latin-1 `text` chunks (and
+    nothing else: no profile), made without encoding it; None when that is not known exactly. An RGB, RGBA or grey
+    picture without a transparency key, colour profile or animation comes back pixel for pixel, format PNG, its
+    `.info` holding only the resolution its pHYs chunk kept (whole dots per metre) and the text. Encoding and
+    decoding a 1080x720 PNG costs ~65 ms even at zlib level 0; a copy ~1 ms (tests/preparers/test_image.py
+    compares the two)."""
     if image.mode not in _PNG_EXACT or {"icc_profile", "transparency", "default_image"} & set(image.info):
+        return None
+    if text and not all(key.isascii() and key.isprintable() and 0 < len(key) < 80 and value.isascii()
+                        and value.isprintable() for key, value in text.items()):
         return None
     picture = image.copy()
     picture.format = "PNG"
     picture.info = {"dpi": (int(dpi[0] / 0.0254 + 0.5) * 0.0254, int(dpi[1] / 0.0254 + 0.5) * 0.0254)} if dpi else {}
+    picture.info.update(text or {})
     return picture
 
 

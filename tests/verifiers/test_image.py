@@ -277,3 +277,25 @@ def test_a_png_made_without_encoding_is_the_picture_its_file_gives(mode, dpi, in
         if got is not None:
             assert (got.mode, got.size, got.format, got.info) == (read.mode, read.size, read.format, read.info)
             assert got.tobytes() == read.tobytes()
+
+
+@pytest.mark.parametrize("text", [{"Software": "GIMP 2.10.34"}, {"Title": "a b", "Comment": ""}, {"Autor": "Jürgen"}])
+def test_a_png_with_text_made_without_encoding_is_the_picture_its_file_gives(text):
+    """With text chunks too (a mutant's re-save carries one): exact, or None where it cannot be sure."""
+    from PIL.PngImagePlugin import PngInfo
+
+    from preparers.image import png_as_read
+    from verifiers.checks.image import load_picture
+
+    picture = Image.effect_noise((29, 17), 70).convert("RGB")
+    made = png_as_read(picture, (96.0, 96.0), text)
+    meta = PngInfo()
+    for key, value in text.items():
+        meta.add_text(key, value)
+    out = io.BytesIO()
+    picture.save(out, "PNG", dpi=(96.0, 96.0), pnginfo=meta)
+    read = load_picture(io.BytesIO(out.getvalue()))
+    assert (made is None) == (not all(v.isascii() for v in text.values()))
+    if made is not None:
+        assert (made.mode, made.size, made.format, made.info) == (read.mode, read.size, read.format, read.info)
+        assert made.tobytes() == read.tobytes()

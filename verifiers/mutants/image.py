@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -60,19 +60,26 @@ class _Saved:
     fmt: str = ""
     params: dict[str, Any] = field(default_factory=dict)
     encoded: bytes | None = None
+    text: dict[str, str] = field(default_factory=dict)  # PNG text chunks
 
     def data(self) -> bytes:
         if self.encoded is not None:
             return self.encoded
         assert self.image is not None
+        params = dict(self.params)
+        if self.text:
+            meta = PngInfo()
+            for key, value in self.text.items():
+                meta.add_text(key, value)
+            params["pnginfo"] = meta
         out = io.BytesIO()
-        self.image.save(out, self.fmt, **self.params)
+        self.image.save(out, self.fmt, **params)
         return out.getvalue()
 
     def picture(self) -> Image.Image:
         """The picture `load_picture` reads from `data()`; one PNG keeps exactly is not encoded (`png_as_read`)."""
         if self.image is not None and self.fmt == "PNG" and set(self.params) <= {"dpi", "compress_level"}:
-            exact = png_as_read(self.image, self.params.get("dpi"))
+            exact = png_as_read(self.image, self.params.get("dpi"), self.text)
             if exact is not None:
                 return exact
         return load_picture(io.BytesIO(self.data()))
@@ -239,10 +246,8 @@ def _resave(fmt: str) -> tuple[str, Make]:
 
     def make(host: Path, image: Image.Image, png_level: int) -> _Saved:
         dpi = image.info.get("dpi")
-        if fmt == "PNG":  # other bytes (a metadata chunk), in memory too: they are this mutant's point
-            meta = PngInfo()
-            meta.add_text("Software", "GIMP 2.10.34")
-            return _encode(image, fmt, dpi, _DISK_PNG_LEVEL, pnginfo=meta)
+        if fmt == "PNG":  # other bytes on disk (a metadata chunk); in memory the picture they read back as
+            return replace(_encode(image, fmt, dpi, png_level), text={"Software": "GIMP 2.10.34"})
         if fmt == "JPEG":
             with Image.open(host) as opened:  # same quantisation tables: the pixels barely move
                 return _Saved(encoded=_encode(opened, fmt, dpi, png_level, quality="keep",
