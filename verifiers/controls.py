@@ -128,7 +128,8 @@ def _in_memory(request: dict[str, Any], initial: Path, state: Path) -> tuple[boo
     try:
         if on_disk:
             shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)  # see run_control
-        edited = edits.edit(root, ops, disk_bytes=request.get("disk_bytes")) if ops else {}
+        # in memory only, nothing is written: no disk to measure after each op
+        edited = edits.edit(root, ops, disk_bytes=request.get("disk_bytes") if on_disk else None) if ops else {}
         for path, (kind, host, document) in edited.items():
             views = _views(kind.name, document, path) if kind.name in IN_MEMORY_KINDS else None
             if views is None and on_disk:
