@@ -327,7 +327,9 @@ def _starved(pid: int, wall: float) -> str:
     Read from the scheduler (/proc/<pid>/schedstat: time on a CPU, time waiting runnable for one) over the
     sandbox's live processes: a script that waited for a CPU most of the wall time while running little
     was stopped by load, not by its own loop (which runs) or sleep (which does not wait for a CPU). A script
-    cannot fake this: spawning busy processes to make its own queue runs them, and their CPU time counts."""
+    cannot fake this: spawning busy processes to make its own queue runs them, and their CPU time counts - that of
+    the ones already gone too, through their parents' reaped-children times (a fork bomb's processes come and go:
+    counting only the living ones once made a bomb look starved on a loaded machine)."""
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -348,7 +350,8 @@ def _starved(pid: int, wall: float) -> str:
             continue
         if theirs != ours or int(stat_fields[38]) != os.SCHED_OTHER:
             return ""  # it lowered its own priority, pinned itself or chose an idle policy: starving is its doing
-        ran, waited = ran + int(fields[0]) / 1e9, waited + int(fields[1]) / 1e9
+        reaped = (int(stat_fields[13]) + int(stat_fields[14])) / os.sysconf("SC_CLK_TCK")  # cutime + cstime
+        ran, waited = ran + int(fields[0]) / 1e9 + reaped, waited + int(fields[1]) / 1e9
     if waited >= 0.5 * wall and ran < 0.1 * wall:
         return f"the machine was too busy: the script waited {waited:.1f} s for a CPU, ran {ran:.2f} s in {wall:.1f} s"
     return ""
