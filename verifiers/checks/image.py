@@ -343,9 +343,11 @@ def _grey_versions(expected: Image.Image, key: str | None) -> list[tuple[str | N
     mutant of a task is measured against the same expected picture, so they are made once per picture (`key`, its
     exact description, else the digest of its pixels), each with its own description; they are shared
     (`_DERIVED`): a caller may not change them."""
-    rgb_image = flatten(expected).convert("RGB")
-    key = key if key is not None else _digest(rgb_image)
-    greys = _derived(("greys", key), lambda: _make_grey_versions(rgb_image))
+    def rgb() -> Image.Image:
+        return flatten(expected).convert("RGB")
+
+    key = key if key is not None else _digest(rgb())
+    greys = _derived(("greys", key), lambda: _make_grey_versions(rgb()))
     return [(f"{key} grey {i}", grey) for i, grey in enumerate(greys)]
 
 
@@ -383,9 +385,11 @@ def allowance(expected: Image.Image, format: str | None, *, gray: bool = False, 
     else per the digest of its pixels."""
     if format not in _LOSSY:
         return FLOOR
-    flat = flatten(expected).convert("L" if gray else "RGB")
-    kept = ("allowance", key if key is not None else _digest(flat), format, gray)
-    return _derived(kept, lambda: _lossy_allowance(flat, format, gray))
+    def flat() -> Image.Image:
+        return flatten(expected).convert("L" if gray else "RGB")
+
+    kept = ("allowance", key if key is not None else _digest(flat()), format, gray)
+    return _derived(kept, lambda: _lossy_allowance(flat(), format, gray))
 
 
 def _lossy_allowance(flat: Image.Image, format: str, gray: bool) -> float:
