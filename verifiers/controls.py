@@ -21,6 +21,7 @@ import errno
 import io
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from forge.model import HOME
 from preparers import ops as edits
 from preparers.ops import OpError, apply_ops
 from verifiers import checks
+from verifiers.mutants import Lazy
 from verifiers.mutation import InMemory, run_mutants
 from verifiers.rubric import evaluate_rubric
 
@@ -37,6 +39,8 @@ from verifiers.rubric import evaluate_rubric
 #: saved, and a check's parse of the saved file reads what the edited document holds
 #: (tests/verifiers/test_fast_path.py compares the verdicts of every family's near-misses both ways).
 IN_MEMORY_KINDS = frozenset({"xlsx", "docx", "pptx", "image"})
+#: ... of which a document's save writes its own file only (a picture's writes its exports too)
+SAVED_ALONE = frozenset({"xlsx", "docx", "pptx"})
 
 
 @dataclass(frozen=True)
@@ -125,27 +129,49 @@ def _in_memory(request: dict[str, Any], initial: Path, state: Path) -> tuple[boo
     on_disk = not edits.kinds(ops) <= IN_MEMORY_KINDS
     root = state if on_disk else initial
     documents: dict[tuple[str, Any], Any] = {}
+    unsaved: dict[str, tuple[edits.DocumentKind, Any]] = {}  # edited documents held in memory, by home path
+    handed: set[str] = set()  # ... of which a check has read one: reading may change it (openpyxl's lookups)
+    disk = request.get("disk_bytes")
     try:
         if on_disk:
             shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)  # see run_control
         # in memory only, nothing is written: no disk to measure after each op
-        edited = edits.edit(root, ops, disk_bytes=request.get("disk_bytes") if on_disk else None) if ops else {}
+        edited = edits.edit(root, ops, disk_bytes=disk if on_disk else None) if ops else {}
         for path, (kind, host, document) in edited.items():
-            views = _views(kind.name, document, path) if kind.name in IN_MEMORY_KINDS else None
+            views = _views(kind.name, document, path, handed) if kind.name in IN_MEMORY_KINDS else None
             if views is None and on_disk:
                 kind.save(document, host)  # as `apply_ops` writes it: one file per document, in the same order
                 continue
             if views is None or any(home != path and home in edited for home, _ in views):
                 raise _Unsaved(path)  # an export onto another edited file: which save wins is the slow path's
             documents.update(views)
-        disk = request.get("disk_bytes")
+            unsaved[path] = (kind, document)
         if on_disk and disk and bounded.tree_bytes(state, disk) > disk // 2:
             raise _Unsaved("near the disk budget")
+        alone = len({host for _, host, _ in edited.values()}) == len(edited) and all(
+            kind.name in SAVED_ALONE for kind, _ in unsaved.values())
     except Exception:  # an op that fails, a document that cannot be shown in memory: the slow path gives the very
         shutil.rmtree(state, ignore_errors=True)  # same failure, with its own message and disk accounting
         return None
 
+    def save_unsaved() -> bool:
+        """The slow path's state made from this one: the held documents saved into the copy of the initial state
+        (the tree ops' one, or a new one). Only while no check has read them, and when each is the only document
+        saved to its file: else (or near the disk budget) False, and the solution is applied again."""
+        if handed or not alone:
+            return False
+        try:
+            if not on_disk:
+                shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)
+            for path, (kind, document) in unsaved.items():
+                kind.save(document, edits.resolve(state, path))
+            return not (disk and bounded.tree_bytes(state, disk) > disk // 2)
+        except Exception:  # the solution applied again gives the very same failure, with its own message
+            return False
+
     def materialize() -> Path:
+        if save_unsaved():
+            return state
         try:
             shutil.rmtree(state, ignore_errors=True)  # the copy of the tree ops' state is made again, whole
             shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)
@@ -165,9 +191,10 @@ def _in_memory(request: dict[str, Any], initial: Path, state: Path) -> tuple[boo
     return True, "", [o.__dict__ for o in outcomes]
 
 
-def _views(kind: str, document: Any, path: str) -> dict[tuple[str, Any], Any] | None:
+def _views(kind: str, document: Any, path: str, handed: set[str]) -> dict[tuple[str, Any], Any] | None:
     """{(home path, the checks' parser): what that parser reads from the saved document} for an edited document
-    of `kind`, or None when the checks must read its file (a plain-text answer file)."""
+    of `kind`, or None when the checks must read its file (a plain-text answer file). A view that is the document
+    itself, or reads it, is made when a check reads it, and adds `path` to `handed` then."""
     from preparers.image import format_for
     from preparers.ops.docx import PlainText
     from verifiers.checks import _load_formulas
@@ -178,12 +205,18 @@ def _views(kind: str, document: Any, path: str) -> dict[tuple[str, Any], Any] | 
     from verifiers.checks.pptx import _load as load_deck
     from verifiers.checks.xlsx_common import cached_formula_values
 
+    def hand(make: Callable[[], Any]) -> Lazy:
+        def made() -> Any:
+            handed.add(path)
+            return make()
+        return Lazy(made)
+
     if kind == "xlsx":  # openpyxl saves formulas without cached values
-        return {(path, _load_formulas): document, (path, cached_formula_values): {}}
+        return {(path, _load_formulas): hand(lambda: document), (path, cached_formula_values): {}}
     if kind == "docx" and not isinstance(document, PlainText):
-        return {(path, load_doc): index(document)}
+        return {(path, load_doc): hand(lambda: index(document))}
     if kind == "pptx":
-        return {(path, load_deck): Deck(document.prs)}
+        return {(path, load_deck): hand(lambda: Deck(document.prs))}
     if kind == "image":
         views = {}
         if document.dirty:  # else not saved: the file stays as it is in the initial state

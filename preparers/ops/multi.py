@@ -16,8 +16,11 @@ import csv
 import datetime as dt
 import hashlib
 import io
+import json
 import re
+import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -84,13 +87,15 @@ def csv_to_xlsx(h: Handle, dest: str, sheet: str | None = None, skip_header: boo
     if skip_header:
         rows = rows[1:]
     name = sheet or h.host.name.rsplit(".", 1)[0][:31]
-    h.target(dest).write_bytes(xlsx.build({"sheets": [{"name": name, "rows": rows}]}))
+    key = ("csv_to_xlsx", hashlib.sha256(text.encode()).digest(), delimiter, name, skip_header)
+    h.target(dest).write_bytes(_remembered(key, lambda: xlsx.build({"sheets": [{"name": name, "rows": rows}]})))
 
 
 @op("multi.write_xlsx")
 def write_xlsx(h: Handle, sheet: str, rows: list[list[Any]]) -> None:
     """Write a new workbook at `path` whose sheet `sheet` holds `rows` from A1 (ISO date strings become dates)."""
-    data = xlsx.build({"sheets": [{"name": sheet, "rows": [[_date_value(v) for v in row] for row in rows]}]})
+    data = _remembered(("write_xlsx", json.dumps([sheet, rows])), lambda: xlsx.build(
+        {"sheets": [{"name": sheet, "rows": [[_date_value(v) for v in row] for row in rows]}]}))
     h.host.parent.mkdir(parents=True, exist_ok=True)
     h.host.write_bytes(data)
 
@@ -104,23 +109,37 @@ def export_image(h: Handle, dest: str, width: int, height: int) -> None:
         raise ValueError(f"{dest=}: no known image format for this extension")
     if width < 1 or height < 1:
         raise ValueError(f"{width=}, {height=}, but both must be at least 1")
-    h.target(dest).write_bytes(_exported(h.host.read_bytes(), width, height, fmt))
-
-
-#: The last few exports, {(digest of the source file, width, height, format): the exported file}: a task's oracle
-#: and its near-misses export the same picture at the same size again and again (a resize and an encode, ~25 ms).
-_EXPORTS: OrderedDict[tuple[bytes, int, int, str], bytes] = OrderedDict()
-EXPORTS_KEPT = 8
+    source = h.host.read_bytes()
+    h.target(dest).write_bytes(_remembered(("export_image", hashlib.sha256(source).digest(), width, height, fmt),
+                                           lambda: _exported(source, width, height, fmt)))
 
 
 def _exported(source: bytes, width: int, height: int, fmt: str) -> bytes:
     """The file `multi.export_image` writes: the picture in `source` scaled to `width` x `height`, as `fmt`."""
-    key = (hashlib.sha256(source).digest(), width, height, fmt)
-    if key in _EXPORTS:
-        _EXPORTS.move_to_end(key)
-        return _EXPORTS[key]
     scaled = decoded(source).convert("RGB").resize((width, height), Image.Resampling.BICUBIC)
-    data = _EXPORTS[key] = encode(scaled, fmt, png_level=PNG_LEVEL)  # an end state: see PNG_LEVEL
-    while len(_EXPORTS) > EXPORTS_KEPT:
-        _EXPORTS.popitem(last=False)
+    return encode(scaled, fmt, png_level=PNG_LEVEL)  # an end state: see PNG_LEVEL
+
+
+#: The files these ops wrote last, {(op, what the file is made from): the file}: a task's oracle and its near-misses
+#: write the same file again and again (its no-op and mutants too, when a check needs a state written out): a
+#: workbook built and saved by openpyxl (~15 ms), a picture resized and encoded (~25 ms).
+_WRITTEN: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+WRITTEN_KEPT = 8
+
+
+_written_lock = threading.Lock()
+
+
+def _remembered(key: tuple[Any, ...], make: Callable[[], bytes]) -> bytes:
+    """`make()`, the file made from exactly what `key` says, kept for the next op that makes the same file."""
+    with _written_lock:
+        data = _WRITTEN.get(key)
+        if data is not None:
+            _WRITTEN.move_to_end(key)
+            return data
+    data = make()
+    with _written_lock:
+        _WRITTEN[key] = data
+        while len(_WRITTEN) > WRITTEN_KEPT:
+            _WRITTEN.popitem(last=False)
     return data
