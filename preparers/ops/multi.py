@@ -125,8 +125,6 @@ def _exported(source: bytes, width: int, height: int, fmt: str) -> bytes:
 #: workbook built and saved by openpyxl (~15 ms), a picture resized and encoded (~25 ms).
 _WRITTEN: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
 WRITTEN_KEPT = 8
-
-
 _written_lock = threading.Lock()
 
 
