@@ -272,7 +272,7 @@ class Sandbox:
                 now = time.monotonic()
                 if now - start > lim.wall_seconds:
                     timed_out = True
-                    starved = _starved(proc.pid, now - start)
+                    starved = _starved(proc.pid, now - start, lim.processes)
                     break
                 if out.total + err.total > lim.output_bytes:
                     violations.append(f"printed more than {lim.output_bytes} bytes of output")
@@ -321,15 +321,17 @@ def _infra_reason(result: RunResult, started: bool, home: Path, limits: Limits) 
     return ""
 
 
-def _starved(pid: int, wall: float) -> str:
+def _starved(pid: int, wall: float, processes: int) -> str:
     """Why a run that hit its wall-clock limit was starved by the machine's load, or "".
 
     Read from the scheduler (/proc/<pid>/schedstat: time on a CPU, time waiting runnable for one) over the
-    sandbox's live processes: a script that waited for a CPU most of the wall time while running little
-    was stopped by load, not by its own loop (which runs) or sleep (which does not wait for a CPU). A script
-    cannot fake this: spawning busy processes to make its own queue runs them, and their CPU time counts - that of
-    the ones already gone too, through their parents' reaped-children times (a fork bomb's processes come and go:
-    counting only the living ones once made a bomb look starved on a loaded machine)."""
+    sandbox's live processes: a script one of whose processes waited for a CPU most of the wall time while the
+    whole script ran little was stopped by load, not by its own loop (which runs) or sleep (which does not wait
+    for a CPU). A script cannot fake this: spawning busy processes to make its own queue runs them, and their CPU
+    time counts - that of the ones already gone too, through their parents' reaped-children times. The wait is
+    one process's, not a sum: a fork bomb's hundreds of processes each wait a little as they wake to retry their
+    fork, and summed those waits once passed half the wall time on a loaded machine; and a script holding half
+    its process budget is its own load (`processes`: the sandbox's limit)."""
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -339,6 +341,8 @@ def _starved(pid: int, wall: float) -> str:
     while grew:
         more = {p for p, parent in parents.items() if parent in tree} - tree
         grew, tree = bool(more), tree | more
+    if len(tree) > processes // 2:
+        return ""
     ran = waited = 0.0
     ours = (os.getpriority(os.PRIO_PROCESS, 0), os.sched_getaffinity(0))
     for member in tree:
@@ -351,9 +355,10 @@ def _starved(pid: int, wall: float) -> str:
         if theirs != ours or int(stat_fields[38]) != os.SCHED_OTHER:
             return ""  # it lowered its own priority, pinned itself or chose an idle policy: starving is its doing
         reaped = (int(stat_fields[13]) + int(stat_fields[14])) / os.sysconf("SC_CLK_TCK")  # cutime + cstime
-        ran, waited = ran + int(fields[0]) / 1e9 + reaped, waited + int(fields[1]) / 1e9
+        ran, waited = ran + int(fields[0]) / 1e9 + reaped, max(waited, int(fields[1]) / 1e9)
     if waited >= 0.5 * wall and ran < 0.1 * wall:
-        return f"the machine was too busy: the script waited {waited:.1f} s for a CPU, ran {ran:.2f} s in {wall:.1f} s"
+        return (f"the machine was too busy: a process of the script waited {waited:.1f} s for a CPU, the script ran "
+                f"{ran:.2f} s in {wall:.1f} s")
     return ""
 
 

@@ -497,8 +497,8 @@ print(json.dumps({"timed_out": r.timed_out, "infra": r.infra}), flush=True)
 @pytest.mark.slow
 def test_a_timeout_caused_by_load_is_infra_and_a_sleeper_is_not(tmp_path):
     """A script starved of CPU (its core shared with 24 busy sessions) times out as infrastructure; one that sleeps
-    through its limit, or lowers its own priority to look starved, is the script's fault. Only core 0 is hogged,
-    for a few seconds per case."""
+    through its limit, lowers its own priority to look starved or forks a bomb, is the script's fault. Only core 0
+    is hogged, for a few seconds per case."""
     def run(script: str) -> dict:
         folder = tmp_path / str(len(list(tmp_path.iterdir())))
         (folder / "pkg").mkdir(parents=True)
@@ -526,9 +526,11 @@ def test_a_timeout_caused_by_load_is_infra_and_a_sleeper_is_not(tmp_path):
     starved = run("i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done")
     sleeper = run("sleep 30")
     faker = run("renice -n 19 $$ >/dev/null; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done")
+    bomb = run("bomb() { bomb | bomb & }; bomb; sleep 30")
     assert starved["timed_out"] and "too busy" in starved["infra"], starved
     assert sleeper["timed_out"] and sleeper["infra"] == "", sleeper
     assert faker["timed_out"] and faker["infra"] == "", faker
+    assert bomb["timed_out"] and bomb["infra"] == "", bomb  # its hundreds of processes are its own load
 
 
 def _huge_workbook(rows: int) -> bytes:
