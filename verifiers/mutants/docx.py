@@ -24,12 +24,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import docx
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
 from forge.model import HOME
-from verifiers.checks.docx import Doc, W, from_bytes, index, norm, open_document, para_text
+from verifiers.checks.docx import Doc, W, index, norm, open_document, para_text
 from verifiers.checks.docx import _load as load_doc  # the State cache key of a parsed docx
 from verifiers.mutants import Kind, Mutant, MutationContext
 from verifiers.mutants.tree import byte_fixed
@@ -43,12 +42,6 @@ def _open(host: Path) -> Any:
     """The python-docx document of `host` as the checks parse it: its styles part is the one parse every document
     with those styles shares (nothing here edits styles; `_Docx.fresh` shares it between the mutants too)."""
     return open_document(io.BytesIO(host.read_bytes()))
-
-
-def _saved(document: Any) -> bytes:
-    out = io.BytesIO()
-    document.save(out)
-    return out.getvalue()
 
 
 def _xml(el: etree._Element | None) -> bytes:
@@ -293,15 +286,12 @@ def _row_deleted(book: _Docx, ctx: MutationContext) -> list[Mutant]:
 
 
 def _neutral(book: _Docx, ctx: MutationContext) -> list[Mutant]:
-    rel, path = book.rel, book.path
-
-    def resave(root: Path) -> None:
-        docx.Document(str(root / rel)).save(str(root / rel))
-
-    def resaved() -> dict[tuple[str, Any], Any]:  # the bytes `resave` writes, read the checks' way
-        return {(path, load_doc): from_bytes(_saved(book.fresh()))}
-
-    out = [Mutant(f"docx.resaved:{rel}", "neutral", resave, resaved),
+    """The document re-saved by python-docx (an edit that changes nothing: on disk, opened and saved; in memory, the
+    checks read what every mutant's copy is, the oracle's parse, which is what parsing the re-saved bytes gives:
+    python-docx writes each part's tree as it read it; tests/verifiers/test_fast_path.py compares), a new mtime,
+    and a run split in two."""
+    rel = book.rel
+    out = [book.mutant(f"docx.resaved:{rel}", "neutral", lambda document: None),
            Mutant(f"docx.touched:{rel}", "neutral", lambda root: os.utime(root / rel, (MTIME, MTIME)),
                   touches=(rel,))]
     where = next(((j, k) for j in [*sorted(book.targets), *range(len(book.paras))]
