@@ -110,3 +110,30 @@ def test_a_file_that_does_not_parse_raises_and_is_not_kept() -> None:
     with pytest.raises(Exception, match="zip|Package"):
         deckio.read_deck(b"PK\x03\x04 not a deck")
     assert parsecache._copied == {}
+
+
+P = "http://schemas.openxmlformats.org/presentationml/2006/main"
+#: shapes whose placeholder element python-pptx's XPath and the walk must agree on: no first element, a comment
+#: before it, a ph under the second child only, two nvPr, a ph that is not the first child of nvPr
+ODD_SHAPES = [
+    f'<p:sp xmlns:p="{P}"/>',
+    f'<p:sp xmlns:p="{P}"><!-- c --><p:nvSpPr><p:cNvPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr></p:sp>',
+    f'<p:sp xmlns:p="{P}"><p:x/><p:nvSpPr><p:nvPr><p:ph/></p:nvPr></p:nvSpPr></p:sp>',
+    f'<p:sp xmlns:p="{P}"><p:nvSpPr><p:nvPr/><p:nvPr><p:ext/><p:ph idx="3"/><p:ph idx="4"/></p:nvPr></p:nvSpPr></p:sp>',
+    f'<p:sp xmlns:p="{P}"><p:nvSpPr><p:nvPr><p:extLst/></p:nvPr></p:nvSpPr></p:sp>',
+]
+
+
+def test_placeholder_lookup_finds_what_the_xpath_finds() -> None:
+    from pptx.oxml import parse_xml
+
+    prs = Presentation(io.BytesIO(_deck_bytes()))
+    shapes = [s._element for slide in prs.slides for s in slide.shapes]
+    shapes += [s._element for layout in prs.slide_layouts for s in layout.placeholders]
+    shapes += [parse_xml(xml) for xml in ODD_SHAPES]
+    found = 0
+    for element in shapes:
+        expected = element.xpath("./*[1]/p:nvPr/p:ph")  # python-pptx's own XPath, its namespaces
+        assert element.ph is (expected[0] if expected else None), etree.tostring(element)[:200]
+        found += bool(expected)
+    assert found > len(ODD_SHAPES)  # real placeholders were compared, not only misses
