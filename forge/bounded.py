@@ -137,6 +137,7 @@ def resolve_in(root: Path, rel: str, *, home: str, top: Path | None = None) -> P
     component cannot be looked at (a path too long, a folder that is not one). `top`: `root.resolve()`, when the
     caller has it already (a state resolving many paths)."""
     top = root.resolve() if top is None else top
+    base = str(top)  # each component is looked at by a string path: pathlib's joins were most of the cost
     done: list[str] = []  # components known to be real (not links) under the root
     todo = [p for p in rel.split("/") if p not in ("", ".")][::-1]
     links = 0
@@ -147,7 +148,7 @@ def resolve_in(root: Path, rel: str, *, home: str, top: Path | None = None) -> P
                 raise ValueError(f"leads outside {home} (through a symlink)")
             done.pop()
             continue
-        here = top.joinpath(*done, part)
+        here = "/".join((base, *done, part))
         try:
             info = os.lstat(here)
         except FileNotFoundError:
