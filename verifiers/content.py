@@ -400,15 +400,21 @@ def office_findings(data: bytes, where: str) -> list[Finding]:
     return found
 
 
+#: the suffixes of assets whose text is read (any other asset is read when it begins as an mbox does)
+_READ_WHOLE = (".eml", ".docx", ".pptx", ".xlsx", ".csv", ".tsv", ".txt", ".md")
+
+
 def _asset_findings(root: Path, asset: Mapping[str, Any]) -> tuple[list[Finding], str | None]:
     """(findings, None) for one asset, or ([], why) when it could not be read."""
     rel = str(asset.get("file", ""))
     path = root / rel
-    try:
-        data = _head(path)
+    suffix = Path(str(asset.get("dest", rel))).suffix.lower()
+    try:  # a file read for nothing but its first bytes (a picture) is not read whole
+        data = _head(path, MAX_BYTES if suffix in _READ_WHOLE else len(b"From "))
+        if data == b"From ":
+            data = _head(path)
     except OSError as exc:
         return [], f"{rel}: {exc.strerror or exc}"
-    suffix = Path(str(asset.get("dest", rel))).suffix.lower()
     try:
         if data[:5] == b"From " or suffix == ".eml":
             return mail_findings(data, rel), None
