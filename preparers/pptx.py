@@ -27,6 +27,7 @@ from typing import Any
 from lxml import etree
 from pptx import Presentation
 from pptx.enum.shapes import MSO_SHAPE_TYPE, PP_PLACEHOLDER
+from pptx.opc.constants import CONTENT_TYPE as CT
 from pptx.oxml.ns import qn
 from pptx.oxml.shapes.shared import BaseShapeElement
 from pptx.presentation import Presentation as PresentationT
@@ -69,9 +70,21 @@ EMU_PER_CM = 360000
 def read_deck(data: bytes) -> PresentationT:
     """The deck python-pptx reads from `data`, the caller's own to edit: a task's controls open the same initial
     and oracle decks again and again, so the last few parses stay as they were read, never touched, and each call
-    gets a deep copy (`forge.parsecache.copied`; ~4 ms instead of a 12-20 ms parse). A fresh parse holds root
-    elements only (tests/preparers/test_pptx_reader.py), so its deep copy is a whole, separate tree."""
-    return parsecache.copied(data, "pptx", _parse_deck, copy.deepcopy)
+    gets a copy (`copy_deck`, through `forge.parsecache.copied`: a fraction of a 12-20 ms parse)."""
+    return parsecache.copied(data, "pptx", _parse_deck, copy_deck)
+
+
+#: Content types of the parts every copy of one parse shares (`copy_deck`)
+SHARED = (CT.PML_SLIDE_LAYOUT, CT.PML_SLIDE_MASTER, CT.OFC_THEME)
+
+
+def copy_deck(prs: PresentationT) -> PresentationT:
+    """A deep copy of a deck as parsed (untouched: a fresh parse holds root elements only, so its copy is a whole,
+    separate tree; tests/preparers/test_pptx_reader.py) that shares its slide masters, layouts and themes (most
+    of a small deck's elements): nothing here edits them (ops, mutants and checks edit or read slides, notes and
+    the slide list; a new slide relates to a layout, a new notes page gets its own master). Parts that link
+    back to a slide (notes pages) are copied, so a copy's parts never lead to another copy's slides."""
+    return copy.deepcopy(prs, {id(part): part for part in prs.part.package.iter_parts() if part.content_type in SHARED})
 
 
 def _parse_deck(data: bytes) -> PresentationT:

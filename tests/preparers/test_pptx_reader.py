@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from lxml import etree
@@ -79,6 +80,31 @@ def test_deck_copies_edit_and_save_like_a_fresh_parse() -> None:
     untouched = deckio.read_deck(data)
     assert deckio.titles(untouched) == ["Q3 Review", "Highlights", "Pros and Cons"]
     assert deckio.to_bytes(untouched) == deckio.to_bytes(Presentation(io.BytesIO(data)))
+
+
+def _ops(prs: Any) -> bytes:
+    """What ops and checks do to a deck, all on one copy: a slide added, notes made where there were none, a
+    picture added, a slide dropped, the layouts read (a placeholder's inherited position)."""
+    deckio.add_slide(prs, {"layout": "title_content", "title": "More", "bullets": ["x"]})
+    prs.slides[0].notes_slide.notes_text_frame.text = "New notes"
+    picture = io.BytesIO(imageio.encode(Image.new("RGB", (20, 20), (0, 90, 200)), "PNG"))
+    prs.slides[1].shapes.add_picture(picture, 10, 10)
+    assert [(s.left, s.top) for slide in prs.slides for s in deckio.placeholders(slide, "body")]
+    entry = list(prs.slides._sldIdLst)[2]
+    prs.part.drop_rel(entry.rId)
+    prs.slides._sldIdLst.remove(entry)
+    return deckio.to_bytes(prs)
+
+
+def test_copies_share_layouts_yet_no_edit_of_one_reaches_another() -> None:
+    data = _deck_bytes()
+    want = _ops(Presentation(io.BytesIO(data)))
+    first, second = deckio.read_deck(data), deckio.read_deck(data)
+    assert first.slide_layouts[0].part is second.slide_layouts[0].part  # shared, not copied
+    assert first.slides[0].part is not second.slides[0].part
+    assert _ops(first) == want
+    assert _ops(second) == want  # the first copy's edits reached neither the kept parse nor this copy
+    assert deckio.to_bytes(deckio.read_deck(data)) == deckio.to_bytes(Presentation(io.BytesIO(data)))
 
 
 def test_pictures_decode_as_pillow_does_and_copies_are_independent() -> None:

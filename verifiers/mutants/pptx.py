@@ -8,12 +8,11 @@ run formatting applied to every run of the deck. Neutral ones: the deck re-saved
 
 Only .pptx files the oracle created or changed are mutated. Mutants are evaluated in memory (the checks' parsed
 presentation) unless a check reads the file another way. The oracle's deck is parsed once per task: each mutant
-edits a deep copy of that parse that shares its masters, layouts and themes (see `_Deck.fresh`).
+edits a copy of that parse that shares its masters, layouts and themes (`preparers.pptx.copy_deck`).
 """
 
 from __future__ import annotations
 
-import copy
 import difflib
 import os
 from collections.abc import Callable
@@ -22,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from lxml import etree
-from pptx.opc.constants import CONTENT_TYPE as CT
 
 from forge.model import HOME
 from preparers import pptx as deckio
@@ -34,8 +32,6 @@ from verifiers.mutants.tree import byte_fixed
 MTIME = 1_700_000_000
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 RUN_FORMAT = ("b", "i", "u", "sz")
-#: Content types of the parts every copy of the oracle's deck shares (`_Deck.fresh`).
-SHARED = (CT.PML_SLIDE_LAYOUT, CT.PML_SLIDE_MASTER, CT.OFC_THEME)
 
 
 def _open(host: Path) -> Any:
@@ -61,7 +57,6 @@ class _Deck:
         # Never read nor edited, only copied: python-pptx objects keep the child elements they once returned
         # (`prs.slides` its slide list), and a deep copy of those would be detached from the copied tree.
         self._pristine = _open(ctx.oracle / rel)
-        self._shared = [part for part in self._pristine.part.package.iter_parts() if part.content_type in SHARED]
         self.prs = self.fresh()  # the oracle's deck, read by the mutators, never edited
         self.slides = list(self.prs.slides)
         self.kept: list[int] = []
@@ -75,12 +70,9 @@ class _Deck:
                 self.edited += [(old[i], j) for i, j in zip(range(i1, i2), range(j1, j2), strict=True)]
 
     def fresh(self) -> Any:
-        """A python-pptx presentation of the oracle's file, as a new parse of it reads: a deep copy of the one parse.
-
-        The copies share its slide masters, layouts and themes (most of a small deck's elements): mutants edit
-        slides and the slide list only, and checks never write. Parts that link back to a slide (notes) are
-        copied, so a copy's parts never lead to the pristine deck's slides."""
-        return copy.deepcopy(self._pristine, {id(part): part for part in self._shared})
+        """A python-pptx presentation of the oracle's file, as a new parse of it reads (`deckio.copy_deck` of the
+        one parse)."""
+        return deckio.copy_deck(self._pristine)
 
     def mutant(self, name: str, kind: Kind, change: Callable[[Any], None]) -> Mutant:
         """A mutant editing this deck through `change(python-pptx presentation)`."""
