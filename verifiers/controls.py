@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import io
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -73,8 +74,9 @@ def run_control(request: dict[str, Any], *, confine: Path | None = None, in_memo
     mutate = request.get("mutate")
     pristine = Path(mutate["initial"]) if mutate else None
     if confine is not None:
+        top = os.path.realpath(confine)  # each path resolved once, as a string: pathlib's resolve cost 0.5 ms a control
         for path in (state, initial, pristine):
-            if path is not None and confine.resolve() not in (path.resolve(), *path.resolve().parents):
+            if path is not None and not _inside(os.path.realpath(path), top):
                 return {"applied": False, "error": f"{path} is outside the worker's folder {confine}"}
     bounded.take_hits()  # only this request's limit hits count
     with parsecache.hot(initial.rglob("*") if initial is not None else ()):
@@ -107,6 +109,10 @@ def run_control(request: dict[str, Any], *, confine: Path | None = None, in_memo
             answer["mutation"] = run_mutants(mutate["task"], pristine, state, state.parent / f"{state.name}-mutants",
                                              mutate.get("budget"), parsed=parsed)
     return answer
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 class _Unsaved(Exception):
