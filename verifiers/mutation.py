@@ -173,6 +173,8 @@ class InMemory(checks.State):
                  parsed: checks.State | None = None, rewrites: Sequence[str] = (), touches: Sequence[str] = ()
                  ) -> None:
         super().__init__(oracle)
+        if parsed is not None and parsed.root == oracle:
+            self.adopt_paths(parsed)
         changed = {super(InMemory, self).path(path) for path, _ in documents}
         changed |= {super(InMemory, self).path(f"{HOME}/{rel}") for rel in rewrites}
         touched = {super(InMemory, self).path(f"{HOME}/{rel}") for rel in touches}

@@ -73,6 +73,12 @@ class State:
                 raise StateError(str(exc)) from None
         return self._hosts[key]
 
+    def adopt_paths(self, other: State) -> None:
+        """Take over the host paths `other` resolved (a state of the same tree: the oracle's, whose checks resolved
+        them, for each of its mutants)."""
+        self._tops.update(other._tops)
+        self._hosts.update(other._hosts)
+
     def read(self, path: str, parse: Callable[[Path], T], what: str) -> T:
         """`parse(host file)` for the file at `path`, cached per (path, parse); any failure is a StateError.
 
