@@ -157,9 +157,12 @@ def _visible(image: Image.Image, change: Callable[[Image.Image], Image.Image]) -
     return sum(ImageStat.Stat(diff).mean) / len(mode) >= VISIBLE
 
 
-def _blur(radius: int) -> Callable[[Image.Image], Image.Image]:
-    """A Gaussian blur scaled to the picture (4 px at 384 px, 8 px at 768): a soft scene hides a small one."""
-    return lambda image: image.filter(ImageFilter.GaussianBlur(radius))
+def _blur(sigma: int) -> Callable[[Image.Image], Image.Image]:
+    """A blur scaled to the picture (a spread of 4 px at 384 px, 8 px at 768): a soft scene hides a small one. One
+    pass of a box as wide as a Gaussian of standard deviation `sigma` (the same variance): Pillow's Gaussian is
+    three box passes, 40 ms a 1200x800 picture, and the damage is the blur, not its kernel's shape."""
+    box = ((12 * sigma * sigma + 1) ** 0.5 - 1) / 2  # ((2b + 1)^2 - 1) / 12 = sigma^2
+    return lambda image: image.filter(ImageFilter.BoxBlur(box))
 
 
 def _pixelate(factor: int) -> Callable[[Image.Image], Image.Image]:
