@@ -201,7 +201,7 @@ def _views(kind: str, document: Any, path: str, handed: set[str]) -> dict[tuple[
     """{(home path, the checks' parser): what that parser reads from the saved document} for an edited document
     of `kind`, or None when the checks must read its file (a plain-text answer file). A view that is the document
     itself, or reads it, is made when a check reads it, and adds `path` to `handed` then."""
-    from preparers.image import format_for
+    from preparers.image import format_for, png_as_read
     from preparers.ops.docx import PlainText
     from verifiers.checks import _load_formulas
     from verifiers.checks.docx import _load as load_doc
@@ -229,9 +229,11 @@ def _views(kind: str, document: Any, path: str, handed: set[str]) -> dict[tuple[
             # the picture decoded from the bytes its save writes
             views[(path, load_picture)] = as_saved(document.image, format_for(document.host.name) or document.format,
                                                    document.dpi)
-        for dest, data in document.exports:  # written after the picture itself, in order: the last one wins
+        for dest, export in document.exports:  # written after the picture itself, in order: the last one wins
+            exact = png_as_read(export.image, None if export.dpi is None else (export.dpi, export.dpi)) \
+                if export.format == "PNG" else None  # as `as_saved`, with the bytes the save writes otherwise
             views[(f"{HOME}/{dest.relative_to(document.root).as_posix()}", load_picture)] = \
-                load_picture(io.BytesIO(data))
+                exact if exact is not None else load_picture(io.BytesIO(export.data()))
         return views
     return None
 

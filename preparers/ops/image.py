@@ -30,6 +30,23 @@ PNG_LEVEL = 1
 
 
 @dataclass
+class Export:
+    """A picture an op exports (`image.convert_format`): encoded when its bytes are wanted, which a check reading the
+    picture in memory may never do (a PNG reads back as it is, `verifiers.controls`). Ops never change a picture in
+    place (each edit makes a new one), so the picture kept here is the one exported."""
+
+    image: Image.Image
+    format: str
+    dpi: float | None
+    _data: bytes | None = None
+
+    def data(self) -> bytes:
+        if self._data is None:
+            self._data = encode(self.image, self.format, self.dpi, png_level=PNG_LEVEL)
+        return self._data
+
+
+@dataclass
 class Picture:
     """An opened picture: pixels, its real format and resolution, and the files to write on save."""
 
@@ -39,7 +56,7 @@ class Picture:
     format: str
     dpi: float | None
     dirty: bool = False
-    exports: list[tuple[Path, bytes]] = field(default_factory=list)
+    exports: list[tuple[Path, Export]] = field(default_factory=list)
 
     def replace(self, image: Image.Image) -> None:
         self.image = image
@@ -59,9 +76,9 @@ def _save(picture: Picture, host: Path) -> None:
     if picture.dirty:
         host.write_bytes(encode(picture.image, format_for(host.name) or picture.format, picture.dpi,
                                 png_level=PNG_LEVEL))
-    for dest, data in picture.exports:
+    for dest, export in picture.exports:
         dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_bytes(data)
+        dest.write_bytes(export.data())
 
 
 document_kind("image", load=_load, save=_save)
@@ -160,5 +177,5 @@ def convert_format(picture: Picture, dest: str, format: str | None = None) -> No
     fmt = format or format_for(dest)
     if fmt is None or fmt not in FORMATS.values():
         raise ValueError(f"{dest=}: no known image format for this extension; pass format= explicitly")
-    picture.exports.append((resolve(picture.root, dest), encode(picture.image, fmt, picture.dpi, png_level=PNG_LEVEL)))
+    picture.exports.append((resolve(picture.root, dest), Export(picture.image, fmt, picture.dpi)))
     picture.dirty = False
