@@ -21,7 +21,7 @@ import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -54,21 +54,54 @@ def _file_digest(path: Path) -> str:
     return digest
 
 
-@contextmanager
-def hot(paths: Iterable[Path]) -> Iterator[None]:
+def hot(paths: Iterable[Path]) -> AbstractContextManager[None]:
     """Within the block, parses of these files' contents are cached."""
-    hashes = set()
+    return _marked(frozenset(_digests_of(paths)))
+
+
+def _digests_of(paths: Iterable[Path]) -> Iterator[str]:
     for p in paths:
         if p.is_file() and not p.is_symlink():
             try:
-                hashes.add(_file_digest(p))
+                yield _file_digest(p)
             except (OSError, ValueError):  # unreadable or over a limit: never hot, read (and refused) later
                 continue
+
+
+@contextmanager
+def _marked(hashes: frozenset[str]) -> Iterator[None]:
     _hot.update(hashes)
     try:
         yield
     finally:
         _hot.difference_update(hashes)
+
+
+#: {folder: the digests of its files} for the last few folders `hot_folder` marked
+_folders: OrderedDict[str, frozenset[str]] = OrderedDict()
+_folders_lock = threading.Lock()
+#: a file over this size is never marked hot: its parse is not worth keeping
+HOT_MAX_BYTES = 16 << 20
+
+
+def hot_folder(root: Path) -> AbstractContextManager[None]:
+    """`hot` for every file under `root` up to `HOT_MAX_BYTES`. A task's controls mark the same initial and oracle
+    folders again and again (a walk and a stat of every file each time, ~10 a task); the digests found stay per
+    folder (the last `SIZE`). A stale entry, a folder rewritten since, only costs cache misses: pickles are keyed by
+    the digest of the bytes a parse actually read."""
+    key = str(root)
+    with _folders_lock:
+        hashes = _folders.get(key)
+        if hashes is not None:
+            _folders.move_to_end(key)
+    if hashes is None:
+        hashes = frozenset(_digests_of(p for p in root.rglob("*") if p.is_file() and not p.is_symlink()
+                                       and p.stat().st_size <= HOT_MAX_BYTES))
+        with _folders_lock:
+            _folders[key] = hashes
+            while len(_folders) > SIZE:
+                _folders.popitem(last=False)
+    return _marked(hashes)
 
 
 def parse(host: Path, name: str, parser: Callable[[io.BytesIO], T]) -> T:
@@ -124,5 +157,7 @@ def copied(data: bytes, name: str, parse: Callable[[bytes], T], copy: Callable[[
 def clear() -> None:
     _pickles.clear()
     _digests.clear()
+    with _folders_lock:
+        _folders.clear()
     with _copied_lock:
         _copied.clear()

@@ -79,7 +79,7 @@ def run_control(request: dict[str, Any], *, confine: Path | None = None, in_memo
             if path is not None and not _inside(os.path.realpath(path), top):
                 return {"applied": False, "error": f"{path} is outside the worker's folder {confine}"}
     bounded.take_hits()  # only this request's limit hits count
-    with parsecache.hot(initial.rglob("*") if initial is not None else ()):
+    with parsecache.hot_folder(initial) if initial is not None else contextlib.nullcontext():
         fast = _in_memory(request, initial, state) if in_memory and initial is not None and not mutate else None
         if fast is not None:
             applied, error, outcomes = fast
@@ -105,7 +105,7 @@ def run_control(request: dict[str, Any], *, confine: Path | None = None, in_memo
     if hits:  # a bomb, a disk flood or a CPU hog in the state: reported, whatever the checks said
         answer |= {"unsafe": True, "error": f"{error + '; ' if error else ''}limit hit: {hits[0]}"}
     if mutate and pristine is not None and applied and not hits and all(o["passed"] for o in outcomes):
-        with parsecache.hot(pristine.rglob("*")):
+        with parsecache.hot_folder(pristine):
             answer["mutation"] = run_mutants(mutate["task"], pristine, state, state.parent / f"{state.name}-mutants",
                                              mutate.get("budget"), parsed=parsed)
     return answer
@@ -264,8 +264,7 @@ def _apply(request: dict[str, Any], state: Path) -> tuple[bool, str]:
 def _evaluate(request: dict[str, Any], state: checks.State, *, keep_parsed: bool) -> list[dict[str, Any]]:
     """The rubric's outcomes on `state`; with `keep_parsed` (before the mutation control) the state's documents stay
     parsed, since every mutant starts from them."""
-    keep = parsecache.hot(p for p in state.root.rglob("*") if p.is_file() and p.stat().st_size <= 16 << 20
-                          ) if keep_parsed else contextlib.nullcontext()
+    keep = parsecache.hot_folder(state.root) if keep_parsed else contextlib.nullcontext()
     with keep:
         return [o.__dict__ for o in evaluate_rubric({"rubric": request["rubric"]}, state.root, state=state,
                                                     stop_on_fail=bool(request.get("stop_on_fail", False)))]

@@ -101,7 +101,7 @@ def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path
         return answer(skipped=f"the oracle's state cannot be walked ({exc})")
     if size > MAX_STATE_BYTES:
         return answer(skipped=f"the oracle's state is over {MAX_STATE_BYTES >> 20} MB")
-    with parsecache.hot(p for p in oracle.rglob("*")):
+    with parsecache.hot_folder(oracle):
         for module, mutator in registry().items():
             # one RNG per module: adding a mutator elsewhere never changes this module's mutants
             ctx = MutationContext(task, initial, oracle, random.Random(f"{seed}:mutants:{module}"), memo)
