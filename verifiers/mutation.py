@@ -160,13 +160,19 @@ class InMemory(checks.State):
     `rewrites`: more files (home-relative) the mutant changes, that the checks read from the copy only.
     `parsed`: the oracle's own checked state; what it parsed from files the mutant leaves as they are is read from
     there (but documents a read changes, `checks.CHANGED_BY_READING`). `touches`: files whose times the mutant
-    changes, not their contents: their parsed documents stay readable, and a look at such a file or a folder
-    holding one materializes the mutant."""
+    changes, not their contents: their parsed documents stay readable, a parse of one not parsed yet reads the
+    oracle's file, and a look at such a file itself (its path) or a folder holding one materializes the mutant."""
 
     def read(self, path: str, parse: Callable[[Path], checks.T], what: str) -> checks.T:
         held = self._cache.get((path, parse))
         if isinstance(held, Lazy):
             self._cache[(path, parse)] = held.make()
+        if held is None and self._materialize is not None and self._host(path) in self._touched:
+            self._contents_only = True  # a parser reads contents, which `touches` leaves as they are: the oracle's
+            try:
+                return super().read(path, parse, what)
+            finally:
+                self._contents_only = False
         return super().read(path, parse, what)
 
     def __init__(self, oracle: Path, documents: dict[tuple[str, Any], Any], materialize: Callable[[], Path], *,
@@ -184,6 +190,7 @@ class InMemory(checks.State):
                     self._cache[key] = value
         self._cache.update(documents)
         self._mutated = changed | touched
+        self._touched, self._contents_only = touched - changed, False
         self._materialize: Callable[[], Path] | None = materialize
 
     def _host(self, path: str) -> Path | None:
@@ -195,6 +202,8 @@ class InMemory(checks.State):
 
     def path(self, path: str) -> Path:
         host = super().path(path)
+        if self._contents_only and host in self._touched:
+            return host
         if self._materialize is not None and any(host == m or host in m.parents for m in self._mutated):
             self.root = self._materialize()
             self._materialize = None  # the documents already read from memory show the same content
