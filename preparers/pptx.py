@@ -82,7 +82,7 @@ def copy_deck(prs: PresentationT) -> PresentationT:
     """A deep copy of a deck as parsed (untouched: a fresh parse holds root elements only, so its copy is a whole,
     separate tree; tests/preparers/test_pptx_reader.py) that shares its slide masters, layouts and themes (most
     of a small deck's elements): nothing here edits them (ops, mutants and checks edit or read slides, notes and
-    the slide list; a new slide relates to a layout, a new notes page gets its own master). Parts that link
+    the slide list; a new slide relates to a layout, a new notes page to the copy's own notes master). Parts that link
     back to a slide (notes pages) are copied, so a copy's parts never lead to another copy's slides."""
     return copy.deepcopy(prs, {id(part): part for part in prs.part.package.iter_parts() if part.content_type in SHARED})
 
