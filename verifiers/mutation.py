@@ -116,7 +116,8 @@ def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path
                     documents = _documents(mutant) if mutant.documents is not None else {}
                     state: checks.State = InMemory(oracle, documents, partial(_copy, oracle, work, mutant),
                                                    parsed=parsed, rewrites=mutant.rewrites or (),
-                                                   touches=mutant.touches or ())
+                                                   touches=mutant.touches or (),
+                                                   files=partial(_files, oracle, work.with_suffix(".files"), mutant))
                 else:
                     state = checks.State(_copy(oracle, work, mutant))
                 outcomes = evaluate_rubric(task, work, stop_on_fail=mutant.kind == "damaging", state=state)
@@ -126,6 +127,7 @@ def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path
             evidence = f"{failed[0].id}: {failed[0].evidence}" if failed else f"all {len(outcomes)} checks pass"
             results.append({"name": mutant.name, "kind": mutant.kind, "passed": not failed, "evidence": evidence})
             shutil.rmtree(work, ignore_errors=True)
+            shutil.rmtree(work.with_suffix(".files"), ignore_errors=True)
     return answer()
 
 
@@ -141,6 +143,29 @@ def _copy(oracle: Path, work: Path, mutant: Mutant) -> Path:
     except Exception as exc:
         raise _ApplyError(f"{type(exc).__name__}: {exc}") from exc
     return work
+
+
+def _files(oracle: Path, work: Path, mutant: Mutant) -> Path | None:
+    """A folder at `work` holding copies of only the files `mutant` rewrites, with its `apply` run on them: a check
+    reading one of those files needs no copy of the whole state. None when that cannot stand for the whole copy: a
+    declared path with a link on the way, whose folder the oracle lacks, or that is not a plain file; an `apply`
+    that raised or left any other file."""
+    declared = set(mutant.rewrites or ())
+    top = oracle.resolve()
+    for rel in sorted(declared):
+        source = oracle / rel
+        if (not source.parent.is_dir() or source.parent.resolve() != (top / rel).parent or source.is_symlink()
+                or (source.exists() and not source.is_file())):
+            return None
+        (work / rel).parent.mkdir(parents=True, exist_ok=True)
+        if source.exists():
+            shutil.copy(source, work / rel)  # as `_copy` copies: contents and mode
+    try:
+        mutant.apply(work)
+    except Exception:
+        return None
+    left = {p.relative_to(work).as_posix() for p in work.rglob("*") if not p.is_dir()}
+    return work if left <= declared else None
 
 
 def _documents(mutant: Mutant) -> dict[tuple[str, Any], Any]:
@@ -161,7 +186,10 @@ class InMemory(checks.State):
     `parsed`: the oracle's own checked state; what it parsed from files the mutant leaves as they are is read from
     there (but documents a read changes, `checks.CHANGED_BY_READING`). `touches`: files whose times the mutant
     changes, not their contents: their parsed documents stay readable, a parse of one not parsed yet reads the
-    oracle's file, and a look at such a file itself (its path) or a folder holding one materializes the mutant."""
+    oracle's file, and a look at such a file itself (its path) or a folder holding one materializes the mutant.
+    `files`: makes a folder holding only the `rewrites` files, mutated (`_files`), or None; a read of one of those
+    files, or a look at its path, is served from there. Whether a path is a file or a folder (`is_file`, `is_dir`)
+    is answered without the copy: mutants change, create or remove the files they name, never a folder."""
 
     def read(self, path: str, parse: Callable[[Path], checks.T], what: str) -> checks.T:
         held = self._cache.get((path, parse))
@@ -176,13 +204,16 @@ class InMemory(checks.State):
         return super().read(path, parse, what)
 
     def __init__(self, oracle: Path, documents: dict[tuple[str, Any], Any], materialize: Callable[[], Path], *,
-                 parsed: checks.State | None = None, rewrites: Sequence[str] = (), touches: Sequence[str] = ()
-                 ) -> None:
+                 parsed: checks.State | None = None, rewrites: Sequence[str] = (), touches: Sequence[str] = (),
+                 files: Callable[[], Path | None] | None = None) -> None:
         super().__init__(oracle)
         if parsed is not None and parsed.root == oracle:
             self.adopt_paths(parsed)
         changed = {super(InMemory, self).path(path) for path, _ in documents}
-        changed |= {super(InMemory, self).path(f"{HOME}/{rel}") for rel in rewrites}
+        self._rewritten = {super(InMemory, self).path(f"{HOME}/{rel}") for rel in rewrites}
+        changed |= self._rewritten
+        self._top, self._files = oracle.resolve(), files
+        self._files_root: Path | None = None
         touched = {super(InMemory, self).path(f"{HOME}/{rel}") for rel in touches}
         if parsed is not None and parsed.root == oracle:
             for key, value in parsed.parsed().items():  # `read` parses regular files only: never a folder
@@ -200,11 +231,36 @@ class InMemory(checks.State):
         except checks.StateError:
             return None
 
+    def _in_files(self, host: Path) -> Path | None:
+        """Where the files-only folder (made on first use) holds the rewritten file `host`, or None."""
+        if host not in self._rewritten:
+            return None
+        if self._files is not None:
+            self._files_root, self._files = self._files(), None
+        return None if self._files_root is None else self._files_root / host.relative_to(self._top)
+
+    def is_file(self, path: str) -> bool:
+        return self._kind_of(path).is_file()
+
+    def is_dir(self, path: str) -> bool:
+        return self._kind_of(path).is_dir()
+
+    def _kind_of(self, path: str) -> Path:
+        """A host path that is a file or a folder exactly when `path` is in the mutant's state."""
+        host = super().path(path)
+        if self._materialize is None or host not in self._rewritten:
+            return host  # the copy; or a path the mutant may hold other contents for, but not make or remove
+        served = self._in_files(host)
+        return served if served is not None else self.path(path)
+
     def path(self, path: str) -> Path:
         host = super().path(path)
         if self._contents_only and host in self._touched:
             return host
         if self._materialize is not None and any(host == m or host in m.parents for m in self._mutated):
+            served = self._in_files(host)
+            if served is not None:
+                return served
             self.root = self._materialize()
             self._materialize = None  # the documents already read from memory show the same content
             host = super().path(path)

@@ -73,3 +73,54 @@ def test_without_the_oracles_parse_everything_is_read_from_the_files(tmp_path):
     state = InMemory(oracle, {}, _materialize(oracle, tmp_path / "m", lambda root: (root / "keep.txt").write_text(
         "changed")), rewrites=("keep.txt",))
     assert state.read(f"{HOME}/keep.txt", _text, "test file") == "changed"
+
+
+def _mutant(change, rewrites: tuple[str, ...]):
+    from verifiers.mutants import Mutant
+
+    return Mutant("test.change", "damaging", change, rewrites=rewrites)
+
+
+def test_a_rewritten_file_is_read_from_a_folder_of_its_own_and_file_or_folder_questions_need_no_copy(tmp_path):
+    from functools import partial
+
+    from verifiers.mutation import _files
+
+    oracle, parsed = _oracle(tmp_path)
+
+    def change(root: Path) -> None:
+        (root / "docs" / "notes.txt").write_text("new")
+
+    mutant = _mutant(change, ("docs/notes.txt",))
+    copies: list[Path] = []
+
+    def materialize() -> Path:
+        copies.append(_materialize(oracle, tmp_path / "m", change)())
+        return copies[-1]
+
+    state = InMemory(oracle, {}, materialize, parsed=parsed, rewrites=mutant.rewrites,
+                     files=partial(_files, oracle, tmp_path / "files", mutant))
+    assert state.is_dir(f"{HOME}/docs") and not state.is_file(f"{HOME}/docs")
+    assert state.is_file(f"{HOME}/docs/notes.txt") and not state.is_file(f"{HOME}/docs/gone.txt")
+    assert state.read(f"{HOME}/docs/notes.txt", _text, "test file") == "new"
+    assert copies == [] and (oracle / "docs" / "notes.txt").read_text() == "old"  # no copy; the oracle intact
+    assert sorted(p.name for p in state.path(f"{HOME}/docs").iterdir()) == ["notes.txt"]  # a listing: the copy
+    assert len(copies) == 1
+
+
+def test_a_mutant_that_writes_a_file_it_does_not_name_gets_the_whole_copy(tmp_path):
+    from functools import partial
+
+    from verifiers.mutation import _files
+
+    oracle, parsed = _oracle(tmp_path)
+
+    def change(root: Path) -> None:
+        (root / "docs" / "notes.txt").write_text("new")
+        (root / "keep.txt").write_text("changed too")  # not in `rewrites`: a mutator bug the files-only folder sees
+
+    mutant = _mutant(change, ("docs/notes.txt",))
+    state = InMemory(oracle, {}, _materialize(oracle, tmp_path / "m", change), parsed=parsed,
+                     rewrites=mutant.rewrites, files=partial(_files, oracle, tmp_path / "files", mutant))
+    assert state.read(f"{HOME}/docs/notes.txt", _text, "test file") == "new"
+    assert state.root == tmp_path / "m"  # read from the whole copy, not from a folder that hid the other write

@@ -73,6 +73,15 @@ class State:
                 raise StateError(str(exc)) from None
         return self._hosts[key]
 
+    def is_file(self, path: str) -> bool:
+        """Is there a regular file at `path` (links resolved inside the root)? Asked of the state, not of a host
+        path a check joined itself: a mutant's state answers it without making its copy (`verifiers.mutation`)."""
+        return self.path(path).is_file()
+
+    def is_dir(self, path: str) -> bool:
+        """Is there a folder at `path`? (as `is_file`)"""
+        return self.path(path).is_dir()
+
     def adopt_paths(self, other: State) -> None:
         """Take over the host paths `other` resolved (a state of the same tree: the oracle's, whose checks resolved
         them, for each of its mutants)."""

@@ -163,11 +163,12 @@ def _folder_path(folder: str, parent: str | None) -> str:
     return f"{parent}/{folder}" if parent else folder
 
 
-def _profile(state: State, path: str) -> Path:
-    host = state.path(path)
-    if not host.is_dir():
+def _profile(state: State, path: str) -> None:
+    """Raise unless the profile folder exists. Files in it are looked at through the state (`State.is_file`,
+    `State.read`), not through the folder's host path: a mutant's state answers those without copying the
+    profile (a look at the folder itself, a listing, makes the copy)."""
+    if not state.is_dir(path):
         raise StateError(f"profile folder {path} does not exist")
-    return host
 
 
 def _folders(profile: Path) -> list[str]:
@@ -182,11 +183,13 @@ def _folders(profile: Path) -> list[str]:
     return found
 
 
-def _mbox(state: State, path: str, folder: str, profile: Path | None = None) -> Mbox:
-    """The folder's mbox; `profile`: the profile folder when the caller has it already (`_profile`)."""
-    profile = _profile(state, path) if profile is None else profile
-    if not (profile / tb.folder_file(folder)).is_file():
-        raise StateError(f"folder {folder!r} does not exist (folders: {', '.join(_folders(profile)) or 'none'})")
+def _mbox(state: State, path: str, folder: str, *, checked: bool = False) -> Mbox:
+    """The folder's mbox; `checked`: the caller made sure the profile exists (`_profile`)."""
+    if not checked:
+        _profile(state, path)
+    if not state.is_file(f"{path}/{tb.folder_file(folder)}"):
+        found = ", ".join(_folders(state.path(path))) or "none"
+        raise StateError(f"folder {folder!r} does not exist (folders: {found})")
     return state.read(f"{path}/{tb.folder_file(folder)}", _read_mbox, "mbox folder")
 
 
@@ -198,12 +201,13 @@ def _live_flags(mbox: Mbox) -> dict[str, int]:
     return {tb.message_id(msg): flags for flags, msg in mbox.live()}
 
 
-def _effective_prefs(state: State, path: str, profile: Path | None = None) -> dict[str, Any]:
-    """Prefs as Thunderbird loads them (prefs.js then user.js); `profile` as for `_mbox`."""
-    profile = _profile(state, path) if profile is None else profile
+def _effective_prefs(state: State, path: str, *, checked: bool = False) -> dict[str, Any]:
+    """Prefs as Thunderbird loads them (prefs.js then user.js); `checked` as for `_mbox`."""
+    if not checked:
+        _profile(state, path)
     prefs: dict[str, Any] = {}
     for file in ("prefs.js", "user.js"):
-        if (profile / file).is_file():
+        if state.is_file(f"{path}/{file}"):
             prefs.update(state.read(f"{path}/{file}", _read_prefs, "prefs file"))
     return prefs
 
@@ -221,11 +225,11 @@ def _short(ids: list[str]) -> str:
 @primitive("tb.folder_exists", grounded=("folder", "parent"))
 def folder_exists(state: State, path: str, folder: str, parent: str | None = None) -> Result:
     """A Local Folders folder named `folder` exists, directly under `parent` (or at the top level)."""
-    profile = _profile(state, path)
+    _profile(state, path)
     want = _folder_path(folder, parent)
-    if (profile / tb.folder_file(want)).is_file():
+    if state.is_file(f"{path}/{tb.folder_file(want)}"):
         return ok(f"folder {want!r} exists")
-    return fail(f"no folder {want!r}; folders: {', '.join(_folders(profile)) or 'none'}")
+    return fail(f"no folder {want!r}; folders: {', '.join(_folders(state.path(path))) or 'none'}")
 
 
 @primitive("tb.messages_in_folder", grounded=("folder", "parent", "field", "value", "count"))
@@ -287,8 +291,8 @@ def filter_exists(state: State, path: str, field: str, value: str, action: str, 
                   name: str | None = None, target: str | None = None, target_parent: str | None = None) -> Result:
     """An enabled filter whose only condition is `field op value` has `action` (to the folder `target` under
     `target_parent` for move/copy); `name` too when given."""
-    profile = _profile(state, path)
-    files = sorted((profile / "Mail").glob("*/msgFilterRules.dat"))
+    _profile(state, path)
+    files = sorted((state.path(path) / "Mail").glob("*/msgFilterRules.dat"))
     filters = [(f.parent.name, flt) for f in files
                for flt in state.read(f"{path}/Mail/{f.parent.name}/msgFilterRules.dat", _read_filters, "filter list")]
     if not filters:
@@ -328,8 +332,8 @@ def contact_exists(state: State, path: str, email: str, display_name: str | None
                    book: str = "abook.sqlite") -> Result:
     """The address book `book` (default: Personal Address Book) has a card with `email` (case-insensitive) and,
     when given, display name `display_name` (or first + last name equal to it)."""
-    profile = _profile(state, path)
-    if not (profile / book).is_file():
+    _profile(state, path)
+    if not state.is_file(f"{path}/{book}"):
         raise StateError(f"address book {book} does not exist")
     cards = state.read(f"{path}/{book}", _read_cards, "address book database")
     same = [c for c in cards if email.casefold() in c["emails"].casefold().split("\n")]
@@ -403,10 +407,10 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
     marked, seen, mine = set(flagged), set(read or []), set(relabeled or [])
     listed = {mid for ids in messages.values() for mid in ids}
     # the profile folder once: every read below raises this very error when it is missing (found here first)
-    profile = _profile(state, path)
+    _profile(state, path)
     for folder, ids in sorted(messages.items()):
         try:
-            mbox = _mbox(state, path, folder, profile)
+            mbox = _mbox(state, path, folder, checked=True)
         except StateError as exc:
             wrong.append(str(exc))
             continue
@@ -441,7 +445,7 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
                              "flagged")
             elif read is not None and bool(flags[mid] & tb.READ) != (mid in seen):
                 wrong.append(f"message {mid} in {folder!r} is {'now' if flags[mid] & tb.READ else 'no longer'} read")
-    current = _effective_prefs(state, path, profile)
+    current = _effective_prefs(state, path, checked=True)
     wrong += [f"pref {name} is {current[name]!r}, was {value!r}" for name, value in sorted((prefs or {}).items())
               if name in current and current[name] != value]
     wrong += [f"pref {name} is gone" for name in required or [] if name not in current]
@@ -449,7 +453,7 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
     wrong += [f"pref {name} = {current[name]!r} was added" for name in sorted(current)
               if branches and name.startswith(tuple(branches)) and name not in known]
     if filters:
-        files = sorted((profile / "Mail").glob("*/msgFilterRules.dat"))
+        files = sorted((state.path(path) / "Mail").glob("*/msgFilterRules.dat"))
         names = {flt.name for f in files
                  for flt in state.read(f"{path}/Mail/{f.parent.name}/msgFilterRules.dat", _read_filters, "filter list")}
         wrong += [f"filter {name!r} is gone" for name in filters if name not in names]

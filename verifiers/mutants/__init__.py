@@ -40,6 +40,8 @@ class Mutant:
     #: creates or removes. The stage then reads the documents of all other files from those the oracle's checks
     #: parsed already, and makes the copy with `apply` only when a check reads one of these files, or a folder
     #: holding one. A file left out here would be judged unmutated: tests/verifiers/test_fast_path.py compares.
+    #: `apply` may also be run on a folder holding copies of these files alone (reading one then needs no copy of
+    #: the whole state); an `apply` that fails there or leaves any other file gets the whole copy instead.
     rewrites: tuple[str, ...] | None = field(default=None, compare=False)
     #: The same for a mutant that changes files' times only: their parsed documents stay readable too (a parser
     #: reads contents only), and a look at such a file itself (its path) makes the copy.
