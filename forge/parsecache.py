@@ -1,7 +1,7 @@
 """A per-process cache of parsed documents for files whose bytes the gate sees again and again.
 
 One task's controls (no-op, oracle, each near-miss) all start from the same initial files, so a check
-worker would parse the same workbook up to five times. Within `hot(paths)` (the worker marks the
+worker would parse the same workbook up to five times. Within `hot_folder(root)` (the worker marks the
 initial state's files), parsing a file whose content hash is hot keeps a pickle of the result; later
 parses of the same bytes unpickle it (~6x faster than openpyxl's load) into a fresh, independent
 object, so an op may still edit its copy. Other files are parsed normally. Keyed by (content hash,
@@ -20,8 +20,8 @@ import io
 import pickle
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -54,29 +54,6 @@ def _file_digest(path: Path) -> str:
     return digest
 
 
-def hot(paths: Iterable[Path]) -> AbstractContextManager[None]:
-    """Within the block, parses of these files' contents are cached."""
-    return _marked(frozenset(_digests_of(paths)))
-
-
-def _digests_of(paths: Iterable[Path]) -> Iterator[str]:
-    for p in paths:
-        if p.is_file() and not p.is_symlink():
-            try:
-                yield _file_digest(p)
-            except (OSError, ValueError):  # unreadable or over a limit: never hot, read (and refused) later
-                continue
-
-
-@contextmanager
-def _marked(hashes: frozenset[str]) -> Iterator[None]:
-    _hot.update(hashes)
-    try:
-        yield
-    finally:
-        _hot.difference_update(hashes)
-
-
 #: {folder: the digests of its files} for the last few folders `hot_folder` marked
 _folders: OrderedDict[str, frozenset[str]] = OrderedDict()
 _folders_lock = threading.Lock()
@@ -84,24 +61,36 @@ _folders_lock = threading.Lock()
 HOT_MAX_BYTES = 16 << 20
 
 
-def hot_folder(root: Path) -> AbstractContextManager[None]:
-    """`hot` for every file under `root` up to `HOT_MAX_BYTES`. A task's controls mark the same initial and oracle
-    folders again and again (a walk and a stat of every file each time, ~10 a task); the digests found stay per
-    folder (the last `SIZE`). A stale entry, a folder rewritten since, only costs cache misses: pickles are keyed by
-    the digest of the bytes a parse actually read."""
+@contextmanager
+def hot_folder(root: Path) -> Iterator[None]:
+    """Within the block, parses of the contents of every file under `root` (up to `HOT_MAX_BYTES`) are cached.
+
+    A task's controls mark the same initial and oracle folders again and again (~10 times a task; a walk and a stat
+    of every file each time): the digests found stay per folder (the last `SIZE`). A stale entry, a folder
+    rewritten since, only costs cache misses: pickles are keyed by the digest of the bytes a parse actually read."""
     key = str(root)
     with _folders_lock:
         hashes = _folders.get(key)
         if hashes is not None:
             _folders.move_to_end(key)
     if hashes is None:
-        hashes = frozenset(_digests_of(p for p in root.rglob("*") if p.is_file() and not p.is_symlink()
-                                       and p.stat().st_size <= HOT_MAX_BYTES))
+        found = set()
+        for p in root.rglob("*"):
+            try:
+                if p.is_file() and not p.is_symlink() and p.stat().st_size <= HOT_MAX_BYTES:
+                    found.add(_file_digest(p))
+            except (OSError, ValueError):  # gone, unreadable or over a limit: never hot, read (and refused) later
+                continue
+        hashes = frozenset(found)
         with _folders_lock:
             _folders[key] = hashes
             while len(_folders) > SIZE:
                 _folders.popitem(last=False)
-    return _marked(hashes)
+    _hot.update(hashes)
+    try:
+        yield
+    finally:
+        _hot.difference_update(hashes)
 
 
 def parse(host: Path, name: str, parser: Callable[[io.BytesIO], T]) -> T:

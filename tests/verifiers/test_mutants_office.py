@@ -83,7 +83,7 @@ def _on_disk(oracle: Path, mutant: Mutant, tmp: Path) -> Path:
 def _judge_all(skill_id: str, module: Any, tmp: Path) -> tuple[list[Mutant], dict[str, Any], Path, Path]:
     task, initial, oracle = _states(_package(skill_id, tmp), tmp)
     assert _passes(task, oracle)
-    with parsecache.hot(oracle.rglob("*")):
+    with parsecache.hot_folder(oracle):
         offered = module.mutants(MutationContext(task, initial, oracle, random.Random(7)))
         for mutant in offered:
             work = _on_disk(oracle, mutant, tmp)
