@@ -55,7 +55,7 @@ def test_the_mutation_table_is_the_same_in_memory_and_on_disk(family, tmp_path, 
     parsed = checks.State(ctx.oracle)  # as the worker does: mutants reuse what the oracle's checks parsed
     assert all(o.passed for o in evaluate_rubric(ctx.task, ctx.oracle, state=parsed))
     fast = run_mutants(ctx.task, ctx.initial, ctx.oracle, tmp_path / "fast", parsed=parsed)
-    monkeypatch.setattr(parsecache, "hot", lambda paths: contextlib.nullcontext())  # every parse made afresh
+    monkeypatch.setattr(parsecache, "hot_folder", lambda root: contextlib.nullcontext())  # every parse made afresh
     slow = run_mutants(ctx.task, ctx.initial, ctx.oracle, tmp_path / "slow", in_memory=False)
     assert "error" not in fast and "error" not in slow, (fast.get("error"), slow.get("error"))
     assert fast["mutants"], f"{family}: no mutants offered"
