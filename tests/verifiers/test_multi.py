@@ -6,8 +6,11 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import re
+import zipfile
 from pathlib import Path
 
+import openpyxl
 import pytest
 from PIL import Image
 
@@ -17,6 +20,7 @@ from preparers.ops import apply_ops
 from verifiers.checks import State, run_check
 from verifiers.checks.image import thumbnail
 from verifiers.checks.multi import as_number, same_cell
+from verifiers.checks.xlsx_common import cached_formula_values, saved_value
 
 HOME = "/home/user"
 BOOK = f"{HOME}/sheet.xlsx"
@@ -87,6 +91,57 @@ def test_sheet_table_fails_on_missing_corrupt_and_unknown_sheet(tmp_path):
     _put(tmp_path, BOOK, xlsx.build({"sheets": [{"name": "Data", "rows": [HEADER, *ROWS]}]}))
     assert "no sheet" in _check(tmp_path, "multi.sheet_table", path=BOOK, sheet="Other", header=HEADER,
                                 rows=WANT).evidence
+
+
+def _saved_by_an_app() -> bytes:
+    """A workbook as an app saves it: formulas with the values they showed (a number, a date, a duration, text,
+    a truth value, an error, a serial past the last date, none at all) next to plain cells."""
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Data"
+    formats = {"A2": "yyyy-mm-dd", "A3": "[h]:mm:ss", "A8": "yyyy-mm-dd", "B2": "yyyy-mm-dd"}
+    for ref in ("A1", "A2", "A3", "A4", "A5", "A6", "A7", "A8", "A9"):
+        ws[ref] = "=1"
+        ws[ref].number_format = formats.get(ref, "General")
+    ws["B1"], ws["B2"], ws["B3"] = "Venue", dt.datetime(2024, 3, 1), 12.5
+    ws["B2"].number_format = formats["B2"]
+    out = io.BytesIO()
+    wb.save(out)
+    cached = {"A1": ("n", "2.5"), "A2": ("n", "45352"), "A3": ("n", "1.5"), "A4": ("str", "total"),
+              "A5": ("b", "1"), "A6": ("e", "#DIV/0!"), "A7": ("n", "4.0"), "A8": ("n", "9999999")}  # A9: no value
+    with zipfile.ZipFile(io.BytesIO(out.getvalue())) as zin:
+        parts = {name: zin.read(name) for name in zin.namelist()}
+    xml = parts["xl/worksheets/sheet1.xml"].decode()
+    for ref, (kind, value) in cached.items():
+        xml = re.sub(rf'<c r="{ref}"([^>]*)><f>1</f><v\s*/?>(</v>)?', rf'<c r="{ref}"\1 t="{kind}"><f>1</f><v>{value}</v>',
+                     xml.replace(f'<c r="{ref}" t="str"', f'<c r="{ref}"'))
+    parts["xl/worksheets/sheet1.xml"] = xml.encode()
+    book = io.BytesIO()
+    with zipfile.ZipFile(book, "w") as zout:
+        for name, data in parts.items():
+            zout.writestr(name, data)
+    return book.getvalue()
+
+
+@pytest.mark.filterwarnings("ignore:Cell A8 is marked as a date")
+def test_saved_values_read_as_openpyxl_reads_an_apps_cached_values(tmp_path):
+    """sheet_table reads a formula's value from the formulas workbook and the cached values (no second, data_only
+    parse, and an edited workbook in memory is read as it is): every cell must read as openpyxl's data_only load."""
+    _put(tmp_path, BOOK, _saved_by_an_app())
+    host = tmp_path / "sheet.xlsx"
+    want = openpyxl.load_workbook(host, data_only=True)["Data"]
+    wb = openpyxl.load_workbook(host)
+    cached = cached_formula_values(host)["Data"]
+    got = {c.coordinate: saved_value(c, cached, wb.epoch) for row in wb["Data"].iter_rows() for c in row}
+    assert got == {c.coordinate: c.value for row in want.iter_rows() for c in row}
+    assert got["A2"] == dt.datetime(2024, 3, 1) and got["A3"] == dt.timedelta(hours=36) and got["A9"] is None
+    assert got["A8"] == "#VALUE!" and got["A4"] == "total" and got["A5"] is True
+    rows = [["2024-03-01", "2024-03-01"], ["1 day, 12:00:00", 12.5], ["total", ""], ["TRUE", ""], ["#DIV/0!", ""],
+            ["4", ""], ["#VALUE!", ""]]
+    assert _check(tmp_path, "multi.sheet_table", path=BOOK, header=["2.5", "Venue"], rows=rows).passed
+    rows[1][0] = 1.5  # the serial: A3 reads as the duration its format shows
+    wrong = _check(tmp_path, "multi.sheet_table", path=BOOK, header=["2.5", "Venue"], rows=rows)
+    assert not wrong.passed and "row 2" in wrong.evidence
 
 
 # --- multi.docx_table and multi.number_in_text ---------------------------------------------------------------

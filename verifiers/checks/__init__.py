@@ -114,12 +114,12 @@ class State:
         (never its times or modes: a check looks at those through `path`)."""
         return dict(self._cache)
 
-    def workbook(self, path: str, *, values: bool = False) -> Workbook:
-        """The workbook at `path`; `values=True` gives cached formula values (as saved by an app)."""
-        return self.read(path, _load_values if values else _load_formulas, "xlsx workbook")
+    def workbook(self, path: str) -> Workbook:
+        """The workbook at `path`, formulas as text (a formula's cached value: `xlsx_common.saved_value`)."""
+        return self.read(path, _load_formulas, "xlsx workbook")
 
-    def sheet(self, path: str, sheet: str, *, values: bool = False) -> Any:
-        wb = self.workbook(path, values=values)
+    def sheet(self, path: str, sheet: str) -> Any:
+        wb = self.workbook(path)
         if sheet not in wb.sheetnames:
             raise StateError(f"{path} has no sheet {sheet!r} (sheets: {wb.sheetnames})")
         return wb[sheet]
@@ -133,10 +133,6 @@ CHANGED_BY_READING: set[Callable[[Path], Any]] = set()
 
 def _load_formulas(host: Path) -> Workbook:
     return parsecache.parse(host, "xlsx", openpyxl.load_workbook)
-
-
-def _load_values(host: Path) -> Workbook:
-    return parsecache.parse(host, "xlsx-values", lambda data: openpyxl.load_workbook(data, data_only=True))
 
 
 @dataclass(frozen=True)
@@ -209,4 +205,4 @@ def run_check(state: State, name: str, args: dict[str, Any]) -> Result:
         return fail(f"{where} cannot be checked: {type(exc).__name__}: {str(exc)[:300] or 'over a limit'}")
 
 
-CHANGED_BY_READING.update({_load_formulas, _load_values})
+CHANGED_BY_READING.add(_load_formulas)

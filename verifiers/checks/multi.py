@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +34,7 @@ from verifiers.checks import thunderbird as tbc
 from verifiers.checks import vscode as vsc
 from verifiers.checks.chrome import same_url
 from verifiers.checks.image import compare, decode
-from verifiers.checks.xlsx_common import cell_text
+from verifiers.checks.xlsx_common import cached_formula_values, cell_text, saved_value
 
 TOLERANCE = 0.005
 _CURRENCY = re.compile(r"^[\s$€£¥]*|[\s$€£¥]*$")
@@ -93,13 +93,14 @@ def _compare_rows(got: list[list[Any]], want: Sequence[Sequence[Any]], ordered: 
 
 # --- spreadsheets ------------------------------------------------------------------------------------
 
-def _sheet(state: State, path: str, sheet: str | None) -> Any:
-    wb = state.workbook(path, values=True)
-    if sheet is None:
-        return wb.worksheets[0]
-    if sheet not in wb.sheetnames:
+def _sheet(state: State, path: str, sheet: str | None) -> tuple[Any, Callable[[int, int], Any]]:
+    """The sheet (`sheet`, or the first one) and its values as saved: (row, column) -> `saved_value`."""
+    wb = state.workbook(path)
+    if sheet is not None and sheet not in wb.sheetnames:
         raise StateError(f"{path} has no sheet {sheet!r} (sheets: {wb.sheetnames})")
-    return wb[sheet]
+    ws = wb.worksheets[0] if sheet is None else wb[sheet]
+    cached = state.read(path, cached_formula_values, "xlsx workbook").get(ws.title, {})
+    return ws, lambda row, column: saved_value(ws.cell(row, column), cached, wb.epoch)
 
 
 @primitive("multi.sheet_table", grounded=("path", "sheet", "header", "rows"))
@@ -109,13 +110,13 @@ def sheet_table(state: State, path: str, header: list[str], rows: list[list[Any]
     (in order unless `ordered` is off); with `below_ok`, rows after the data (e.g. a totals row) are allowed.
     Numbers must be numbers, not text: Calc turns a CSV's numbers into numbers on import too, so digits stored as
     text are a wrong cell whether typed or imported (`typed` is accepted for packages that still pass it)."""
-    ws = _sheet(state, path, sheet)
+    ws, value = _sheet(state, path, sheet)
     width = len(header)
-    got_header = [cell_text(ws.cell(1, c).value).strip() for c in range(1, width + 2)]
+    got_header = [cell_text(value(1, c)).strip() for c in range(1, width + 2)]
     if got_header[:width] != [h.strip() for h in header] or got_header[width]:
         return fail(f"row 1 of sheet {ws.title!r} is {[h for h in got_header if h]}, expected the header {header}")
     last = min(ws.max_row, len(rows) + 400)
-    table = [[ws.cell(r, c).value for c in range(1, width + 1)] for r in range(2, last + 1)]
+    table = [[value(r, c) for c in range(1, width + 1)] for r in range(2, last + 1)]
     while table and not any(cell_text(v).strip() for v in table[-1]):
         table.pop()
     if below_ok:
@@ -130,7 +131,7 @@ def sheet_table(state: State, path: str, header: list[str], rows: list[list[Any]
                                              for w in rows if len(w) > c)]
     if as_text:
         return fail(f"sheet {ws.title!r}: {', '.join(as_text[:4])} hold numbers typed as text")
-    stray = [c for c in range(width + 1, width + 3) if any(ws.cell(r, c).value not in (None, "")
+    stray = [c for c in range(width + 1, width + 3) if any(value(r, c) not in (None, "")
                                                             for r in range(1, len(rows) + 2))]
     if stray:
         return fail(f"sheet {ws.title!r} has extra filled columns to the right of the {width} asked for")

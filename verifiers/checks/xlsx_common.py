@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+from openpyxl.styles.numbers import is_date_format, is_timedelta_format
 from openpyxl.utils import range_boundaries
+from openpyxl.utils.datetime import from_excel
 
 from verifiers.checks import StateError
 
@@ -137,3 +139,20 @@ def cached_formula_values(host: Path) -> dict[str, dict[str, Any]]:
                     cells[c.get("r", "")] = text
             values[sheet.get("name", "")] = cells
     return values
+
+
+def saved_value(cell: Any, cached: dict[str, Any], epoch: dt.datetime) -> Any:
+    """What an app's saved file shows in `cell` (of a workbook read with its formulas), as openpyxl's `data_only`
+    load reads it: a formula cell's cached value (`cached`: `cached_formula_values` of its sheet), a date where
+    its number format is one, None where no value was saved (openpyxl saves none); any other cell's own value.
+    The formulas workbook and the cached values replace a second, `data_only` parse of the whole file, and an
+    edited workbook held in memory is checked as it is (`verifiers.controls`)."""
+    if cell.data_type != "f":
+        return cell.value
+    value = cached.get(cell.coordinate)
+    if isinstance(value, int | float) and not isinstance(value, bool) and is_date_format(cell.number_format):
+        try:
+            return from_excel(value, epoch, timedelta=is_timedelta_format(cell.number_format))
+        except (OverflowError, ValueError):
+            return "#VALUE!"  # as openpyxl reads a date serial out of range
+    return value

@@ -26,10 +26,10 @@ from openpyxl.workbook.workbook import Workbook
 
 from forge import parsecache
 from forge.model import HOME
-from verifiers.checks import _load_formulas, _load_values  # State cache keys: formula and value views
+from verifiers.checks import _load_formulas  # State cache key: the formula view
 from verifiers.checks.xlsx_common import cached_formula_values
 from verifiers.formula import FormulaError, evaluate, referenced_ranges
-from verifiers.mutants import Kind, Lazy, Mutant, MutationContext
+from verifiers.mutants import Kind, Mutant, MutationContext
 from verifiers.mutants.tree import byte_fixed
 
 #: A fixed, deterministic mtime for the "touched" neutral mutant (2023-11-14).
@@ -177,8 +177,7 @@ def _mutant(name: str, kind: Kind, oracle: Path, rel: str, change: Callable[[Wor
         else:
             wb = _load(oracle / rel)  # a fresh copy from the parse cache: the oracle's bytes are hot
             change(wb)
-        return {(f"{HOME}/{rel}", _load_formulas): wb, (f"{HOME}/{rel}", cached_formula_values): {},
-                (f"{HOME}/{rel}", _load_values): Lazy(lambda: values_view(oracle / rel, change))}
+        return {(f"{HOME}/{rel}", _load_formulas): wb, (f"{HOME}/{rel}", cached_formula_values): {}}
     return Mutant(name, kind, _apply(rel, change), documents)
 
 
@@ -224,18 +223,6 @@ class _Shared:
                     for key in [k for k in held if k not in before]:
                         del held[key]
             ws._current_row = current
-
-
-def values_view(host: Path, change: Callable[[Workbook], None]) -> Workbook:
-    """What openpyxl's cached-values load reads from the workbook at `host` edited by `change` and saved by openpyxl:
-    the same cells, a formula's value None (openpyxl saves no cached values)."""
-    wb = _load(host)
-    change(wb)
-    for ws in wb.worksheets:
-        for cell in ws._cells.values():
-            if cell.data_type == "f":
-                cell.value = None
-    return wb
 
 
 class _Values:
