@@ -43,7 +43,9 @@ def _digest(data: bytes) -> str:
 _digests: OrderedDict[tuple[int, int, int, int, int], str] = OrderedDict()
 
 
-def _file_digest(path: Path) -> str:
+def file_digest(path: Path) -> str:
+    """The sha256 of the regular file at `path`, kept by its inode, size and times: the gate digests a task's initial
+    and oracle files several times (hot folders, the mutators' changed and kept files)."""
     info = path.stat()
     key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
     digest = _digests.get(key)
@@ -78,7 +80,7 @@ def hot_folder(root: Path) -> Iterator[None]:
         for p in root.rglob("*"):
             try:
                 if p.is_file() and not p.is_symlink() and p.stat().st_size <= HOT_MAX_BYTES:
-                    found.add(_file_digest(p))
+                    found.add(file_digest(p))
             except (OSError, ValueError):  # gone, unreadable or over a limit: never hot, read (and refused) later
                 continue
         hashes = frozenset(found)

@@ -113,8 +113,9 @@ def _saved_by_an_app() -> bytes:
         parts = {name: zin.read(name) for name in zin.namelist()}
     xml = parts["xl/worksheets/sheet1.xml"].decode()
     for ref, (kind, value) in cached.items():
-        xml = re.sub(rf'<c r="{ref}"([^>]*)><f>1</f><v\s*/?>(</v>)?', rf'<c r="{ref}"\1 t="{kind}"><f>1</f><v>{value}</v>',
-                     xml.replace(f'<c r="{ref}" t="str"', f'<c r="{ref}"'))
+        xml = xml.replace(f'<c r="{ref}" t="str"', f'<c r="{ref}"')
+        cell = rf'<c r="{ref}"\1 t="{kind}"><f>1</f><v>{value}</v>'
+        xml = re.sub(rf'<c r="{ref}"([^>]*)><f>1</f><v\s*/?>(</v>)?', cell, xml)
     parts["xl/worksheets/sheet1.xml"] = xml.encode()
     book = io.BytesIO()
     with zipfile.ZipFile(book, "w") as zout:

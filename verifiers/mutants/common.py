@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
-
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+from forge.parsecache import file_digest as _digest
 
 
 def _files(root: Path) -> dict[str, Path]:

@@ -17,7 +17,6 @@ carry new times, and no instruction fixes them).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from forge.model import HOME
+from forge.parsecache import file_digest as _digest
 from verifiers.mutants import Mutant, MutationContext
 
 #: files bigger than this are left alone (hashing and rewriting them would make the stage slow)
@@ -41,10 +41,6 @@ def _files(root: Path) -> dict[str, Path]:
                 and os.access(path, os.R_OK)):
             out[str(path.relative_to(root))] = path
     return out
-
-
-def _digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _rubric_paths(task: dict[str, object]) -> list[str]:
