@@ -184,9 +184,10 @@ class InMemory(checks.State):
     a private copy and reads from there, so no check ever sees the unmutated file in the mutant's place.
     `rewrites`: more files (home-relative) the mutant changes, that the checks read from the copy only.
     `parsed`: the oracle's own checked state; what it parsed from files the mutant leaves as they are is read from
-    there (but documents a read changes, `checks.CHANGED_BY_READING`). `touches`: files whose times the mutant
-    changes, not their contents: their parsed documents stay readable, a parse of one not parsed yet reads the
-    oracle's file, and a look at such a file itself (its path) or a folder holding one materializes the mutant.
+    there (a document that reading changes, `checks.CHANGED_BY_READING`, taken back to how it was parsed first).
+    `touches`: files whose times the mutant changes, not their contents: their parsed documents stay readable, a
+    parse of one not parsed yet reads the oracle's file, and a look at such a file itself (its path) or a folder
+    holding one materializes the mutant.
     `files`: makes a folder holding only the `rewrites` files, mutated (`_files`), or None; a read of one of those
     files, or a look at its path, is served from there. Whether a path is a file or a folder (`is_file`, `is_dir`)
     is answered without the copy: mutants change, create or remove the files they name, never a folder."""
@@ -217,8 +218,14 @@ class InMemory(checks.State):
         touched = {super(InMemory, self).path(f"{HOME}/{rel}") for rel in touches}
         if parsed is not None and parsed.root == oracle:
             for key, value in parsed.parsed().items():  # `read` parses regular files only: never a folder
-                if key[1] not in checks.CHANGED_BY_READING and self._host(key[0]) not in (changed | {None}):
-                    self._cache[key] = value
+                if self._host(key[0]) in (changed | {None}):
+                    continue
+                if key[1] in checks.CHANGED_BY_READING:  # taken back to how it was parsed when a check reads it
+                    undo = parsed.as_parsed(key)
+                    if undo is None:
+                        continue
+                    value = Lazy(undo)
+                self._cache[key] = value
         self._cache.update(documents)
         self._mutated = changed | touched
         self._touched, self._contents_only = touched - changed, False

@@ -58,6 +58,7 @@ class State:
         self._cache: dict[tuple[str, Any], Any] = {}
         self._hosts: dict[tuple[Path, str], Path] = {}
         self._tops: dict[Path, Path] = {}  # each root resolved once
+        self._undo: dict[tuple[str, Any], Callable[[], Any]] = {}  # documents a read changes: back to as parsed
 
     def path(self, path: str) -> Path:
         """The host path for `path` (`preparers.ops.resolve`: links resolved inside the root), looked up once per
@@ -101,13 +102,20 @@ class State:
                 raise StateError(f"{path} does not exist")
             try:
                 bounded.preflight(host)  # before any parser: size, fifo, zip bombs (forge.bounded)
-                self._cache[key] = parse(host)
+                document = self._cache[key] = parse(host)
+                if parse in CHANGED_BY_READING:
+                    self._undo[key] = CHANGED_BY_READING[parse](document)
             except (MemoryError, RecursionError) as exc:  # over the worker's memory or stack: a hostile file
                 bounded.note(f"{path}: {type(exc).__name__} while reading it as {what}")
                 raise StateError(f"{path} is not a readable {what} ({type(exc).__name__}: over a limit)") from None
             except Exception as exc:  # any parse failure of an untrusted file is a failed check
                 raise StateError(f"{path} is not a readable {what} ({type(exc).__name__}: {exc})") from None
         return self._cache[key]  # type: ignore[no-any-return]
+
+    def as_parsed(self, key: tuple[str, Any]) -> Callable[[], Any] | None:
+        """For a document of `parsed()` that reading changes (`CHANGED_BY_READING`): a function that takes it back to
+        what its parser returned and returns it; None for any other."""
+        return self._undo.get(key)
 
     def parsed(self) -> dict[tuple[str, Any], Any]:
         """What `read` has parsed so far: {(path, parser): parsed document}; a parser reads a file's contents only
@@ -126,13 +134,34 @@ class State:
 
 
 #: Parsers whose documents the checks change by reading them: openpyxl creates a cell (and may grow the sheet's
-#: dimensions) on every lookup of one that is not there. Their documents are never shared between states
-#: (`verifiers.mutation.InMemory`): a check run later would see cells a check of another state looked up.
-CHANGED_BY_READING: set[Callable[[Path], Any]] = set()
+#: dimensions) on every lookup of one that is not there. {parser: `undo(document)`, called on the document as parsed,
+#: gives a function that takes it back there}. A state shares such a document with another only taken back first
+#: (`verifiers.mutation.InMemory`): a check run later must not see cells a check of another state looked up.
+CHANGED_BY_READING: dict[Callable[[Path], Any], Callable[[Any], Callable[[], Any]]] = {}
 
 
 def _load_formulas(host: Path) -> Workbook:
     return parsecache.parse(host, "xlsx", openpyxl.load_workbook)
+
+
+def lookups_undone(wb: Workbook) -> Callable[[], Workbook]:
+    """A function that takes `wb` back to how it is now and returns it: openpyxl's lookups only ever add cells and
+    column or row entries (and move a sheet's current row), so removing what was added since restores it.
+    Nothing that reads a workbook (checks, mutators) sets anything on it; tests/verifiers/test_fast_path.py
+    holds a workbook taken back after whole rubrics to a fresh parse, pickle for pickle."""
+    kept = [(ws, set(ws._cells), set(ws.column_dimensions), set(ws.row_dimensions), ws._current_row)
+            for ws in wb.worksheets]
+
+    def undo() -> Workbook:
+        for ws, cells, columns, rows, current in kept:
+            for held, before in ((ws._cells, cells), (ws.column_dimensions, columns), (ws.row_dimensions, rows)):
+                if len(held) != len(before):  # lookups only ever add
+                    for key in [k for k in held if k not in before]:
+                        del held[key]
+            ws._current_row = current
+        return wb
+
+    return undo
 
 
 @dataclass(frozen=True)
@@ -205,4 +234,4 @@ def run_check(state: State, name: str, args: dict[str, Any]) -> Result:
         return fail(f"{where} cannot be checked: {type(exc).__name__}: {str(exc)[:300] or 'over a limit'}")
 
 
-CHANGED_BY_READING.add(_load_formulas)
+CHANGED_BY_READING[_load_formulas] = lookups_undone

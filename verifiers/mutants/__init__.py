@@ -49,8 +49,8 @@ class Mutant:
 
 
 class Lazy:
-    """A value of `Mutant.documents` made only when a check reads it (a view few checks read, e.g. a workbook's
-    cached values)."""
+    """A document of a state made only when a check reads it (a view few checks read; a shared workbook taken back
+    to how it was parsed)."""
 
     def __init__(self, make: Callable[[], Any]) -> None:
         self.make = make

@@ -26,7 +26,7 @@ from openpyxl.workbook.workbook import Workbook
 
 from forge import parsecache
 from forge.model import HOME
-from verifiers.checks import _load_formulas  # State cache key: the formula view
+from verifiers.checks import _load_formulas, lookups_undone  # _load_formulas: the State cache key
 from verifiers.checks.xlsx_common import cached_formula_values
 from verifiers.formula import FormulaError, evaluate, referenced_ranges
 from verifiers.mutants import Kind, Mutant, MutationContext
@@ -196,8 +196,7 @@ class _Shared:
 
     def __init__(self, oracle: Path, rel: str) -> None:
         self.wb = _load(oracle / rel)
-        self._pristine = [(ws, set(ws._cells), set(ws.column_dimensions), set(ws.row_dimensions), ws._current_row)
-                          for ws in self.wb.worksheets]
+        self._lookups_undone = lookups_undone(self.wb)
         self._set: list[tuple[Any, Any, str]] = []  # (cell, its value and type before the last edit)
 
     @staticmethod
@@ -217,12 +216,7 @@ class _Shared:
         for cell, value, data_type in reversed(self._set):
             cell._value, cell.data_type = value, data_type
         self._set.clear()
-        for ws, cells, columns, rows, current in self._pristine:
-            for held, before in ((ws._cells, cells), (ws.column_dimensions, columns), (ws.row_dimensions, rows)):
-                if len(held) != len(before):  # lookups only ever add
-                    for key in [k for k in held if k not in before]:
-                        del held[key]
-            ws._current_row = current
+        self._lookups_undone()
 
 
 class _Values:
