@@ -237,11 +237,13 @@ def test_tone_allows_any_tone_curve_but_not_a_threshold(tmp_path):
 
 @pytest.mark.parametrize("shape", [(3, 37, 23), (1, 40, 31), (3, 1, 1), (1, 1, 6), (3, 7, 1), (3, 2, 2), (1, 2, 9)])
 def test_the_blur_gives_the_exact_padded_box_sums(shape):
-    """`_smooth` (sums over flat memory, edges fixed after, in int16) is exactly the padded 3-tap box filter twice
-    along each axis (`SMOOTHED` times the blur), even at the largest differences (255 everywhere but a few -255)."""
+    """`_share_over` with `smooth` (sums over flat memory, edges fixed after, in int16, a plane at a time) counts
+    exactly the pixels where the padded 3-tap box filter, twice along each axis (`SMOOTHED` times the blur), leaves
+    some channel over the step - at the largest differences (255 everywhere but a few -255), and at steps that
+    some blurred values equal (not over)."""
     import numpy as np
 
-    from verifiers.checks.image import _smooth
+    from verifiers.checks.image import _share_over
 
     rng = np.random.default_rng(sum(shape))
     for values in (rng.integers(-255, 256, shape), np.where(rng.random(shape) < 0.1, -255, 255)):
@@ -251,8 +253,10 @@ def test_the_blur_gives_the_exact_padded_box_sums(shape):
             want = rows[:, :-2] + rows[:, 1:-1] + rows[:, 2:]
             cols = np.pad(want, ((0, 0), (0, 0), (1, 1)), mode="edge")
             want = cols[:, :, :-2] + cols[:, :, 1:-1] + cols[:, :, 2:]
-        got = _smooth(values.astype(np.int16))
-        assert got.dtype == np.int16 and np.array_equal(got, want)
+        top = np.abs(want).max(axis=0)
+        for step in (0, int(np.median(top)), int(top.max()) - 1, int(top.max())):
+            got = _share_over(list(values.astype(np.int16)), np.zeros(shape, np.int16), step, smooth=True)
+            assert got == np.count_nonzero(top > step) / top.size * 100, step
 
 
 @pytest.mark.parametrize("mode", ["RGB", "RGBA", "L", "P", "1", "LA", "I;16"])
