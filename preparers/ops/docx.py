@@ -15,6 +15,7 @@ from typing import Any
 
 from docx.document import Document
 from docx.enum.section import WD_ORIENT
+from docx.enum.style import WD_STYLE_TYPE
 from docx.enum.text import WD_LINE_SPACING
 from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
@@ -22,7 +23,7 @@ from docx.shared import Pt, Twips
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
-from preparers.docx import ALIGNMENTS, PAPERS, open_for_edit
+from preparers.docx import ALIGNMENTS, PAPERS, open_for_edit, style_id
 from preparers.ops import document_kind, op
 
 
@@ -96,8 +97,8 @@ def write_text(document: Any, text: str) -> None:
 @op("docx.set_style")
 def set_style(document: Document, paragraphs: list[str], style: str) -> None:
     """Apply paragraph style `style` (e.g. "Heading 2", "List Bullet") to the named paragraphs."""
-    for selector in paragraphs:
-        paragraph(document, selector).style = _doc(document).styles[style]
+    for selector in paragraphs:  # as `Paragraph.style = styles[style]` sets it, the styles part left unread
+        paragraph(document, selector)._p.style = style_id(_doc(document), style, WD_STYLE_TYPE.PARAGRAPH)
 
 
 @op("docx.replace_text")
@@ -240,8 +241,9 @@ def insert_table(document: Document, rows: list[list[str]], after: str | None = 
                  bold_header: bool = False) -> None:
     """Insert a table with `rows` after the named paragraph, or at the end of the document."""
     doc = _doc(document)
-    table = doc.add_table(rows=len(rows), cols=len(rows[0]))
-    table.style = doc.styles["Table Grid"]
+    # as `doc.add_table(...).style = doc.styles["Table Grid"]` makes it, the styles part left unread (`style_id`)
+    table = doc._body.add_table(len(rows), len(rows[0]), doc._block_width)
+    table._tbl.tblStyle_val = style_id(doc, "Table Grid", WD_STYLE_TYPE.TABLE)
     for r, (row, values) in enumerate(zip(table.rows, rows, strict=True)):  # `table.cell` walks the whole table
         for cell, value in zip(row.cells, values, strict=False):  # a short row leaves its last cells empty
             run = cell.paragraphs[0].add_run(str(value))

@@ -279,3 +279,57 @@ def test_odd_values_in_the_xml_fail_instead_of_raising(tmp_path):
     _rewrite(file, "word/document.xml", lambda x: x.replace('<w:sz w:val="28"/>', '<w:sz w:val="big"/>'))
     result = _check(tmp_path, "docx.char_format", paragraph="Our lease", size=14)
     assert not result.passed and "cannot evaluate (ValueError" in result.evidence
+
+
+@pytest.mark.parametrize(("name", "kind"), [("Table Grid", "TABLE"), ("Heading 2", "PARAGRAPH"),
+                                            ("Normal", "PARAGRAPH"), ("Table Grid", "PARAGRAPH"),
+                                            ("No Such Style", "PARAGRAPH")])
+def test_a_style_is_looked_up_as_python_docx_does_and_the_styles_stay_unread(tmp_path, name, kind):
+    """`style_id` (what the table and style ops write) answers as python-docx's own lookup does - an id, None for
+    the default style, the same KeyError or ValueError - on a document whose styles part it leaves unread, asked
+    once or again (its answers are kept per styles bytes)."""
+    from docx.enum.style import WD_STYLE_TYPE
+
+    from preparers.docx import open_for_edit, style_id, unread_styles
+
+    host = _doc(tmp_path)
+    reference = open_for_edit(str(host))
+    try:
+        want: object = reference.part.get_style_id(reference.styles[name], WD_STYLE_TYPE[kind])
+    except (KeyError, ValueError) as exc:
+        want = (type(exc), str(exc))
+    for _ in range(2):
+        document = open_for_edit(str(host))
+        try:
+            got: object = style_id(document, name, WD_STYLE_TYPE[kind])
+        except (KeyError, ValueError) as exc:
+            got = (type(exc), str(exc))
+        assert got == want and unread_styles(document) is not None
+
+
+def test_the_table_and_style_ops_write_what_python_docx_writes(tmp_path):
+    """insert_table and set_style set the style ids python-docx's setters set: the same document body."""
+    from docx.enum.style import WD_STYLE_TYPE
+
+    from preparers.docx import open_for_edit
+
+    ops = [{"op": "docx.insert_table", "rows": [["Step", "Owner"], ["Pack", "Ana"]], "after": "Timeline"},
+           {"op": "docx.set_style", "paragraphs": ["Timeline"], "style": "Heading 2"}]
+    host = _doc(tmp_path)
+    reference = open_for_edit(str(host))
+    table = reference.add_table(rows=2, cols=2)
+    table.style = reference.styles["Table Grid"]
+    for row, values in zip(table.rows, [["Step", "Owner"], ["Pack", "Ana"]], strict=True):
+        for cell, value in zip(row.cells, values, strict=True):
+            cell.paragraphs[0].add_run(value).bold = None
+    timeline = next(p for p in reference.paragraphs if p.text.startswith("Timeline"))
+    timeline._p.addnext(table._tbl)
+    timeline.style = reference.styles["Heading 2"]
+    assert reference.part.get_style_id(reference.styles["Heading 2"], WD_STYLE_TYPE.PARAGRAPH)  # not the default
+    apply_ops(tmp_path, [{"path": PATH, **o} for o in ops])
+    with zipfile.ZipFile(host) as done:
+        body = done.read("word/document.xml")
+    out = tmp_path / "reference.docx"
+    reference.save(str(out))
+    with zipfile.ZipFile(out) as made:
+        assert body == made.read("word/document.xml")
