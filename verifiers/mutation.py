@@ -14,6 +14,7 @@ which `forge show` prints.
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import time
@@ -126,8 +127,9 @@ def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path
             failed = [o for o in outcomes if not o.passed]
             evidence = f"{failed[0].id}: {failed[0].evidence}" if failed else f"all {len(outcomes)} checks pass"
             results.append({"name": mutant.name, "kind": mutant.kind, "passed": not failed, "evidence": evidence})
-            shutil.rmtree(work, ignore_errors=True)
-            shutil.rmtree(work.with_suffix(".files"), ignore_errors=True)
+            for folder in (work, work.with_suffix(".files")):  # most mutants, judged in memory, made neither
+                if os.path.lexists(folder):
+                    shutil.rmtree(folder, ignore_errors=True)
     return answer()
 
 
