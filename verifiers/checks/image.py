@@ -374,18 +374,22 @@ def offness(image: Image.Image, expected: Image.Image, *, gray: bool = False, to
     """Percent of pixels visibly off the expected picture (same size): see the module doc. Grey against a colour
     picture: the closest of GIMP's grey conversions (`_grey_versions`). `key`: an exact description of `expected`
     (`_expected`), under which what it derives from it is kept."""
-    got = _bands(image, gray)  # made once: every grey version is measured against the same picture
-    versions = _grey_versions(expected, key) if gray and expected.mode not in ("L", "LA", "1", "I", "F", "I;16") \
-        else [(key, expected)]
-    return min(_offness(got, version, gray=gray, tone=tone, key=version_key) for version_key, version in versions)
+    return _offness(_bands(image, gray), expected, gray=gray, tone=tone, key=key)
 
 
 def _offness(got: list[np.ndarray], expected: Image.Image, *, gray: bool, tone: bool, key: str | None) -> float:
-    """`offness` of the picture whose planes are `got` (`_bands`) against one expected picture."""
-    want = _planes(expected, gray, key)
-    if tone:
-        want = _tone_fit(want, got, gray)
-    return _share_over(got, want, STEP * SMOOTHED, smooth=True)
+    """`offness` of the picture whose planes are `got` (`_bands`, made once: every grey version is measured
+    against them, and `match` reuses them)."""
+    versions = _grey_versions(expected, key) if gray and expected.mode not in ("L", "LA", "1", "I", "F", "I;16") \
+        else [(key, expected)]
+
+    def measured(version_key: str | None, version: Image.Image) -> float:
+        want = _planes(version, gray, version_key)
+        if tone:
+            want = _tone_fit(want, got, gray)
+        return _share_over(got, want, STEP * SMOOTHED, smooth=True)
+
+    return min(measured(version_key, version) for version_key, version in versions)
 
 
 def allowance(expected: Image.Image, format: str | None, *, gray: bool = False, key: str | None = None) -> float:
@@ -430,7 +434,8 @@ def match(image: Image.Image, expected: Image.Image, *, gray: bool = False, tone
             return False, f"it is {_size(image)} where {_size(expected)} is expected"
         expected = expected.resize(image.size, Image.Resampling.LANCZOS)
         key = None if key is None else f"{key} resized to {image.size}"
-    off = offness(image, expected, gray=gray, tone=tone, key=key)
+    got = _bands(image, gray)
+    off = _offness(got, expected, gray=gray, tone=tone, key=key)
     allowed = allowance(expected, image.format, gray=gray, key=key)
     if tone:
         allowed += TONE_FLOOR - FLOOR
@@ -438,7 +443,7 @@ def match(image: Image.Image, expected: Image.Image, *, gray: bool = False, tone
     if off > allowed:
         return False, measure
     if exact and same_size and not tone and image.format not in _LOSSY:
-        fine = _share_over(_bands(image, gray), _planes(expected, gray, key), FINE_STEP, smooth=False)
+        fine = _share_over(got, _planes(expected, gray, key), FINE_STEP, smooth=False)
         if fine > FINE_SHARE:
             return False, (f"{fine:.2f}% of pixels differ by more than {FINE_STEP} levels (at most {FINE_SHARE:g}% "
                            f"for an exact edit saved as {image.format}): the picture was changed, e.g. blurred")
