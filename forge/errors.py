@@ -31,6 +31,10 @@ class PackageError(ForgeError, ValueError):
     """A task package on disk is missing files or cannot be read."""
 
 
+class UnsafeIdError(ForgeError, ValueError):
+    """An id read from a package or a catalog row cannot be one folder name (a separator, `..`, too long...)."""
+
+
 class SandboxError(ForgeError, RuntimeError):
     """The sandbox cannot run (bubblewrap missing or broken)."""
 

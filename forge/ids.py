@@ -13,6 +13,14 @@ import hashlib
 import random
 import re
 from dataclasses import dataclass
+from pathlib import Path
+
+from forge.errors import UnsafeIdError
+
+#: Any id that becomes a path component (a task id, an app / domain name, a model folder): letters, digits, `_`,
+#: `.` and `-`, beginning with a letter or digit, so no separator, no `.` or `..` part, no hidden name, no option.
+_SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+MAX_ID_CHARS = 200
 
 _TASK_ID = re.compile(r"^(?P<skill>[a-z][a-z0-9_.]*)--s(?P<seed>\d+)--(?P<index>\d{5,})(?:--(?P<register>natural))?$")
 
@@ -50,3 +58,27 @@ def task_rng(run_seed: int, skill_id: str, index: int, node: str = "") -> random
 def digest(data: bytes | str) -> str:
     """sha256 hex digest of bytes or text."""
     return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
+
+
+def safe_id(value: object, *, what: str = "task id") -> str:
+    """`value` when it can be one folder name (see `_SAFE_ID`), else `UnsafeIdError` naming `what`.
+
+    Every path built from a package's task.json or a catalog row goes through this before anything is created or
+    removed: an id is data from elsewhere (a package from another machine, a shared catalog others can write).
+    """
+    if isinstance(value, str) and len(value) <= MAX_ID_CHARS and _SAFE_ID.fullmatch(value):
+        return value
+    shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
+    raise UnsafeIdError(f"{what} {shown} cannot name a folder: it must be 1-{MAX_ID_CHARS} letters, digits, '_', "
+                        "'.' or '-', beginning with a letter or digit; fix the package or catalog row")
+
+
+def path_inside(root: Path, *parts: str, what: str = "path") -> Path:
+    """`root/parts...` resolved, required to lie strictly inside `root` resolved (links followed), else
+    `UnsafeIdError`. For relative names read from elsewhere (an asset's file name) that may hold `/`."""
+    base = root.resolve()
+    target = base.joinpath(*parts).resolve()
+    if target == base or not target.is_relative_to(base):
+        joined = "/".join(parts)
+        raise UnsafeIdError(f"{what} {joined!r} leads outside {root}; a package may only name files inside it")
+    return target

@@ -23,8 +23,8 @@ from typing import Any
 
 from forge import bounded
 from forge.dag import LLMCall, Workflow
-from forge.errors import PackageError
-from forge.ids import TaskId, digest
+from forge.errors import PackageError, UnsafeIdError
+from forge.ids import TaskId, digest, safe_id
 from forge.model import Asset, Check, Solution
 from forge.scratch import process_alive
 from forge.taxonomy import Skill
@@ -228,7 +228,8 @@ class Package:
 
     @property
     def id(self) -> str:
-        return str(self.task.get("id", self.root.name))
+        """The task id, safe as one folder name (`UnsafeIdError` otherwise: load_package refuses such a package)."""
+        return safe_id(self.task.get("id", self.root.name))
 
     def solution_files(self) -> list[str]:
         sols = self.task.get("solutions", {})
@@ -251,4 +252,10 @@ def load_package(path: Path) -> Package:
         raise PackageError(f"{task_file}: cannot be read ({reason}); it must be a regular JSON file") from None
     if not isinstance(task, dict):
         raise PackageError(f"{task_file}: top level must be a JSON object")
+    for field in ("id", "app"):  # both become folder names: refuse `../x`, `/abs` before anyone builds a path
+        if field in task:
+            try:
+                safe_id(task[field], what=field)
+            except UnsafeIdError as exc:
+                raise PackageError(f"{task_file}: {exc}") from None
     return Package(path, task)

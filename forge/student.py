@@ -31,7 +31,7 @@ from typing import Any
 from forge.axes import axis_params
 from forge.catalog import Catalog
 from forge.expand import catalog_taxonomy
-from forge.ids import derive_seed
+from forge.ids import derive_seed, path_inside, safe_id
 from forge.taxonomy import Skill
 
 MODEL = "simulated-student"
@@ -149,7 +149,8 @@ def simulate(catalog: Catalog, round_n: int, out: Path, *, seed: int = 0, model:
     fractional, crash)."""
     counts: Counter[str] = Counter()
     for o in outcomes(catalog, round_n, student=student, seed=seed, model=model):
-        folder = out / "pyautogui" / "screenshot" / model / o.app / o.task_id
+        folder = path_inside(out / "pyautogui" / "screenshot" / model, safe_id(o.app, what="app"), safe_id(o.task_id),
+                             what="result folder")
         folder.mkdir(parents=True, exist_ok=True)
         lines: list[dict[str, Any]] = [
             {"step_num": i, "action": "pyautogui.click()", "response": "(simulated)", "reward": 0,

@@ -42,7 +42,7 @@ from forge.agent.episode import CONTEXT_CHARS, TOOL, Episode, ProtocolSwitch, St
 from forge.agent.shell import AgentShell, refuse_visible
 from forge.catalog import Catalog
 from forge.errors import ForgeError
-from forge.ids import derive_seed
+from forge.ids import derive_seed, path_inside, safe_id
 from forge.llm.budget import Budget
 from forge.llm.config import LLMConfig
 from forge.package import Package, load_package
@@ -75,7 +75,10 @@ def model_folder(model: str) -> str:
 
 
 def result_folder(out: Path, model: str, domain: str, task_id: str) -> Path:
-    return out / ACTION_SPACE / OBSERVATION / model_folder(model) / domain / task_id
+    """`<out>/shell/terminal/<model>/<domain>/<task_id>`; `UnsafeIdError` when `domain` or `task_id` (read from a
+    package) could leave `out`, before anything is made or removed."""
+    root = out / ACTION_SPACE / OBSERVATION / model_folder(model)
+    return path_inside(root, safe_id(domain, what="app"), safe_id(task_id), what="result folder")
 
 
 def find_packages(paths: Sequence[Path]) -> list[Path]:

@@ -32,6 +32,7 @@ from forge.errors import ForgeError
 from forge.export.checker import build_checker
 from forge.export.evaluator import checker_metric, evaluator_json, plan_rubric
 from forge.export.source import accepted_packages
+from forge.ids import path_inside, safe_id
 from forge.package import Package, dumps
 
 EXAMPLES = "evaluation_examples"
@@ -59,10 +60,10 @@ def export_osworld(catalog: Catalog, out: Path, *, round: int | None = None, app
     written: dict[str, list[str]] = {}
     rounds: dict[int, dict[str, list[str]]] = {}
     needs_checker = False
-    for row, package in tasks:
+    for row, package in tasks:  # ids from a (maybe shared) catalog and its packages: checked before any write
+        domain = safe_id(package.task["app"], what="app")
+        target = path_inside(root / "examples", domain, f"{safe_id(row.id)}.json")
         task, uses_checker = _task_json(package, root, base_url)
-        domain = str(package.task["app"])
-        target = root / "examples" / domain / f"{row.id}.json"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(dumps(task), encoding="utf-8")
         written.setdefault(domain, []).append(row.id)
@@ -107,7 +108,7 @@ def _task_json(package: Package, root: Path, base_url: str | None) -> tuple[dict
     metrics = list(plan.metrics)
     hidden: list[dict[str, Any]] = []
     if plan.checker_checks:
-        rubric = root / "forge_hidden" / task_id / "rubric.json"
+        rubric = path_inside(root / "forge_hidden", task_id, "rubric.json")
         rubric.parent.mkdir(parents=True, exist_ok=True)
         rubric.write_text(dumps(list(plan.checker_checks)), encoding="utf-8")
         vm_dir = f"/tmp/forge-eval/{task_id}"
@@ -139,15 +140,17 @@ def _mkdir(folder: str) -> dict[str, Any]:
 def _setup(package: Package, root: Path, base_url: str | None) -> list[dict[str, Any]]:
     """Ship setup.sh and the assets, run setup.sh (no launch), clean up, launch the app."""
     task_id = package.id
-    shipped = root / "forge" / task_id
+    shipped = path_inside(root / "forge", task_id)
     if shipped.exists():
         shutil.rmtree(shipped)
     files = ["setup.sh", *(str(a["file"]) for a in package.task["setup"]["assets"])]
     stage = f"/tmp/forge-setup/{task_id}"
     transfers = []
-    for rel in files:
-        (shipped / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(package.root / rel, shipped / rel)
+    for rel in files:  # an asset's name comes from task.json: neither its source nor its copy may leave its folder
+        source = path_inside(package.root, rel, what="asset")
+        target = path_inside(shipped, rel, what="asset")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
         if base_url is None:
             transfers.append({"local_path": f"{EXAMPLES}/forge/{task_id}/{rel}", "path": f"{stage}/{rel}"})
         else:

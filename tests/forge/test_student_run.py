@@ -464,3 +464,62 @@ def test_packages_the_agent_could_read_are_refused(tmp_path, monkeypatch):
     with pytest.raises(SandboxError, match="under /usr"):
         refuse_visible(Path("/usr/share/forge-tasks/t1"))
     refuse_visible(tmp_path / "tasks" / "t1")  # elsewhere: fine
+
+
+@pytest.mark.parametrize("hostile", ["{victim}", "../../../../victim", "a/../../b", "..", ".hidden", "-rf", "x" * 201])
+def test_a_hostile_package_id_is_one_error_and_touches_nothing(tasks, tmp_path, hostile):
+    """task.json's `id` (and `app`) become folder names: an absolute id or one with `..` once made `student run`
+    empty a host folder. It is refused when the package is read, before the run makes or removes anything."""
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "keep.txt").write_text("precious")
+    for field in ("id", "app"):
+        package = tmp_path / f"pkg-{field}"
+        shutil.copytree(packages(tasks)[0], package)
+        task = json.loads((package / "task.json").read_text())
+        task[field] = hostile.format(victim=victim)
+        (package / "task.json").write_text(json.dumps(task))
+        out = tmp_path / f"results-{field}"
+        result = invoke("student", "run", str(package), "--model", MODEL, "--base-url", "http://127.0.0.1:9/v1",
+                        "--out", str(out), "--db", fresh_db(tasks, tmp_path))
+        assert result.exit_code == 1, result.output
+        assert result.output.startswith("Error: ") and len(result.output.strip().splitlines()) == 1, result.output
+        assert f"{field} " in result.output and "cannot name a folder" in result.output
+        assert (victim / "keep.txt").read_text() == "precious"
+        assert not out.exists() or not any(out.rglob("*.txt"))
+
+
+def test_a_hostile_catalog_id_cannot_make_an_export_write_outside(tasks, tmp_path):
+    """A shared catalog is writable by others: a row id holding `../` must not lead `export osworld` (or a
+    simulated student) outside its output folder."""
+    from forge.catalog import Catalog
+    from forge.errors import UnsafeIdError
+    from forge.export.osworld import export_osworld
+
+    db = fresh_db(tasks, tmp_path)
+    first = packages(tasks)[0].name
+    with sqlite3.connect(db.removeprefix("sqlite:///")) as conn:
+        conn.execute("UPDATE tasks SET id = ? WHERE id = ?", ("../../../escaped", first))
+    out = tmp_path / "export"
+    with pytest.raises(UnsafeIdError, match="task id '../../../escaped' cannot name a folder"):
+        export_osworld(Catalog(db), out)
+    assert not list(tmp_path.rglob("escaped*"))
+    result = invoke("export", "osworld", str(out), "--db", db)
+    assert result.exit_code == 1 and result.output.startswith("Error: task id '../../../escaped'"), result.output
+
+
+def test_safe_ids_and_paths_inside(tmp_path):
+    from forge.errors import UnsafeIdError
+    from forge.ids import path_inside, safe_id
+
+    for good in ("calc.sheets.rename--s4--00000", "libreoffice_calc", "A-1.b_c", "x" * 200):
+        assert safe_id(good) == good
+    for bad in ("", ".", "..", "../x", "/etc", "a/b", "a\\b", ".x", "-x", "x" * 201, "a\x00b", "é", 7, None):
+        with pytest.raises(UnsafeIdError):
+            safe_id(bad)
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "link").symlink_to(tmp_path)
+    assert path_inside(tmp_path / "root", "assets/a.xlsx") == (tmp_path / "root" / "assets" / "a.xlsx").resolve()
+    for bad in ("../x", "/etc/passwd", "link/x", ".", "a/../../x"):
+        with pytest.raises(UnsafeIdError, match="leads outside"):
+            path_inside(tmp_path / "root", bad)
