@@ -33,15 +33,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from forge.catalog import Catalog  # noqa: E402
-from forge.dag import NodeContext  # noqa: E402
 from forge.generate import Generator, Selection, plan, select_skills  # noqa: E402
-from forge.ids import TaskId  # noqa: E402
-from forge.llm import LLMRequest, LLMResponse, OfflineBackend, estimate_tokens  # noqa: E402
 from forge.llm.config import LLMConfig  # noqa: E402
 from forge.llm.endpoint import CatalogEndpoints  # noqa: E402
 from forge.llm.openai_backend import OpenAIBackend  # noqa: E402
-from forge.sandbox import Sandbox  # noqa: E402
-from forge.taxonomy import Skill, load_taxonomy  # noqa: E402
+from kit.dag import NodeContext  # noqa: E402
+from kit.ids import TaskId  # noqa: E402
+from kit.llm import LLMRequest, LLMResponse, OfflineBackend, estimate_tokens  # noqa: E402
+from kit.sandbox import Sandbox  # noqa: E402
+from kit.taxonomy import Skill, load_taxonomy  # noqa: E402
 from tests.llmserver import LLMServer, Reply, Server, prompt_of  # noqa: E402
 from workflows import get_family  # noqa: E402
 

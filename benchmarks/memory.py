@@ -25,8 +25,8 @@ def child(n: int, app: str, real_apps: str) -> None:
     from forge.catalog import Catalog
     from forge.generate import Generator, Selection, plan, select_skills
     from forge.realapps import Policy
-    from forge.sandbox import Sandbox
-    from forge.taxonomy import load_taxonomy
+    from kit.sandbox import Sandbox
+    from kit.taxonomy import load_taxonomy
 
     taxonomy = load_taxonomy()
     task_ids = plan(select_skills(taxonomy, Selection(apps=(app,) if app else ())), n, seed=11)

@@ -14,12 +14,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from forge.dag import NodeContext
 from forge.generate import Selection, plan, select_skills
-from forge.llm import OfflineBackend
 from forge.realapps import OFFICE_APPS, libreoffice
-from forge.sandbox import Sandbox
-from forge.taxonomy import load_taxonomy
+from kit.dag import NodeContext
+from kit.llm import OfflineBackend
+from kit.sandbox import Sandbox
+from kit.taxonomy import load_taxonomy
 from workflows import get_family
 
 OFFICE = ("libreoffice_calc", "libreoffice_writer", "libreoffice_impress")

@@ -37,11 +37,11 @@ from forge.expand import Candidate, catalog_taxonomy
 from forge.expand.variant import seeds_by_family
 from forge.feedback import ingest
 from forge.generate import Generator
-from forge.ids import TaskId
 from forge.rounds import candidates, finish_round, prepare_round
-from forge.sandbox import Sandbox
 from forge.student import ALL_PASS, PLANTED, SimulatedStudent, outcomes, simulate, skill_params
-from forge.taxonomy import Skill
+from kit.ids import TaskId
+from kit.sandbox import Sandbox
+from kit.taxonomy import Skill
 
 TARGET_ATOMIC = 7000
 TARGET_AIMED = 0.70

@@ -32,7 +32,7 @@ from typing import Any
 from sqlalchemy import insert
 
 from forge.catalog import Catalog, TaskRow
-from forge.dag import LLMCall
+from kit.dag import LLMCall
 from verifiers.gate import Stage
 
 INSERT_GOAL, QUERY_GOAL_MS = 5_000.0, 200.0

@@ -40,17 +40,17 @@ import openpyxl
 import pptx
 from PIL import Image
 
-from forge import scratch
 from forge.catalog import Catalog
-from forge.dag import NodeContext
 from forge.generate import Generator, Selection, plan_for, usable_cores
-from forge.ids import TaskId
-from forge.llm import OfflineBackend
-from forge.package import build_package
-from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
-from forge.taxonomy import load_taxonomy
 from forge.workers import gate_runner
+from kit import scratch
+from kit.dag import NodeContext
+from kit.ids import TaskId
+from kit.llm import OfflineBackend
+from kit.package import build_package
+from kit.sandbox import Sandbox
+from kit.taxonomy import load_taxonomy
 from preparers.ops import apply_ops
 from preparers.ops.json_doc import loads_jsonc
 from verifiers.gate import Gate

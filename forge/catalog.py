@@ -22,8 +22,6 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from forge.database import SQLITE_BUSY_MS, ensure_schema, open_engine, require_catalog
-from forge.llm.base import CacheEntry, ledger_tokens
-from forge.scratch import process_alive
 from forge.sqlquery import Limits, QueryResult
 from forge.sqlquery import run as run_query
 from forge.tables import (
@@ -42,6 +40,8 @@ from forge.tables import (
     WorkflowRow,
     now,
 )
+from kit.llm import CacheEntry, ledger_tokens
+from kit.scratch import process_alive
 
 __all__ = ["TABLES", "Base", "Catalog", "LLMCacheRow", "LLMCallRow", "LLMEndpointRow", "RoundRow", "RunRow",
            "SkillRow", "StudentResultRow", "TaskRow", "TaxonomyChangeRow", "VerificationRow", "WorkflowRow", "now",
@@ -357,7 +357,7 @@ class Catalog:
 
     def add_round_skills(self, round_n: int, added: Iterable[tuple[Any, str]]) -> None:
         """Admit (skill, operator) pairs as active skills of round N (origin `round-N`, weight 1), in one
-        transaction; `skill` is a `forge.taxonomy.Skill`."""
+        transaction; `skill` is a `kit.taxonomy.Skill`."""
         with self.session() as session, session.begin():
             for s, operator in added:
                 session.merge(SkillRow(id=s.id, family=s.family, app=s.app, apps=list(s.apps), category=s.category,

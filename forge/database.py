@@ -32,8 +32,8 @@ from sqlalchemy import Connection, create_engine, event, inspect, make_url, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
-from forge.errors import CatalogError
 from forge.tables import Base, create_views, drop_views, views_missing
+from kit.errors import CatalogError
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: pg_advisory_xact_lock key for schema changes ("forge" in ASCII).

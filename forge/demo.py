@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from forge.errors import ForgeError
 from forge.generate import Selection, plan_for
-from forge.ids import TaskId
-from forge.taxonomy import Skill
+from kit.errors import ForgeError
+from kit.ids import TaskId
+from kit.taxonomy import Skill
 
 
 def representatives(taxonomy: Mapping[str, Skill]) -> list[Skill]:

@@ -43,9 +43,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from forge.catalog import Catalog
-from forge.errors import ForgeError
-from forge.ids import digest
-from forge.sandbox import Sandbox
+from kit.errors import ForgeError
+from kit.ids import digest
+from kit.sandbox import Sandbox
 
 #: Files that mark a folder as one task's result folder in the OSWorld layout.
 _MARKERS = ("result.txt", "traj.jsonl", "runtime.log")
@@ -331,8 +331,8 @@ def rerun_rubrics(attempts: list[Attempt], states: Path, packages: Mapping[str, 
     path `forge check` uses (the state is untrusted: copied without following links, read by a confined worker).
     Returns the attempts and how many were re-checked. Identity is unchanged: the state adds what the results
     did not say, it is not another attempt."""
-    from forge.package import load_package
     from forge.solve import check_state
+    from kit.package import load_package
 
     if not states.is_dir() or states.is_symlink():
         raise FeedbackError(f"{states}: --states must be a folder holding one final state per task id")

@@ -16,8 +16,8 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from forge.database import UNREACHABLE
-from forge.errors import ForgeError
 from forge.llm.flags import LLMFlags
+from kit.errors import ForgeError
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -37,13 +37,13 @@ from pydantic import Field, TypeAdapter, ValidationError
 
 from forge import flowkit
 from forge.catalog import Catalog, resolve_url
-from forge.errors import ForgeError
 from forge.flowkit import LLMOptions
 from forge.generate import Generator, Selection, plan_for, select_skills
-from forge.ids import TaskId
 from forge.realapps import Policy
-from forge.sandbox import Limits, Sandbox
-from forge.taxonomy import Skill, load_taxonomy
+from kit.errors import ForgeError
+from kit.ids import TaskId
+from kit.sandbox import Limits, Sandbox
+from kit.taxonomy import Skill, load_taxonomy
 
 # Validated flow parameters (Prefect checks them with pydantic on every call and every deployment run); the
 # descriptions are what the Prefect UI shows next to each parameter.

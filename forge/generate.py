@@ -23,23 +23,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forge import scratch
 from forge.catalog import Catalog, TaskRow
 from forge.daemons import Daemons
-from forge.dag import LLMOutputError, NodeContext
-from forge.errors import ForgeError, UnknownNameError, did_you_mean
-from forge.ids import TaskId
-from forge.llm import Backend, LLMConfigError, OfflineBackend
 from forge.llm.ahead import Ahead
-from forge.llm.base import ledger_tokens
 from forge.llm.budget import Budget
-from forge.package import build_package, load_package, sweep_partial, write_package
 from forge.realapps import FAILS_AS, Policy, real_apps
-from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
-from forge.taxonomy import Skill, load_taxonomy
 from forge.warm import warm_setups
 from forge.workers import gate_runner
+from kit import scratch
+from kit.dag import LLMOutputError, NodeContext
+from kit.errors import ForgeError, UnknownNameError, did_you_mean
+from kit.ids import TaskId
+from kit.llm import Backend, LLMConfigError, OfflineBackend, ledger_tokens
+from kit.package import build_package, load_package, sweep_partial, write_package
+from kit.sandbox import Sandbox
+from kit.taxonomy import Skill, load_taxonomy
 from verifiers.gate import Gate, Stage, Verdict
 from workflows import get_family
 

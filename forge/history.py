@@ -8,7 +8,7 @@ from typing import Any
 
 from forge.catalog import Catalog
 from forge.database import shown
-from forge.errors import UnknownNameError, did_you_mean
+from kit.errors import UnknownNameError, did_you_mean
 
 
 def per_round(catalog: Catalog) -> list[dict[str, Any]]:

@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from forge.catalog import Catalog
-from forge.errors import ForgeError
 from forge.expand import (
     Candidate,
     catalog_taxonomy,
@@ -47,11 +46,12 @@ from forge.expand import (
 from forge.expand.analysis import Analysis, analyse_round
 from forge.expand.probe import DEFAULT_K, admit, refused_before
 from forge.generate import Generator, Outcome
-from forge.ids import TaskId, derive_seed
-from forge.llm import Backend
-from forge.sandbox import Sandbox
 from forge.stats import skill_stats
-from forge.taxonomy import Skill
+from kit.errors import ForgeError
+from kit.ids import TaskId, derive_seed
+from kit.llm import Backend
+from kit.sandbox import Sandbox
+from kit.taxonomy import Skill
 
 #: The weight of a step skill of a chain the student fails (a never-solved skill gets 4 from reallocate).
 STEP_WEIGHT = 2.5

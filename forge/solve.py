@@ -15,12 +15,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from forge import bounded, scratch
-from forge.errors import ForgeError, PackageError
-from forge.package import Package
-from forge.sandbox import RunResult, Sandbox
 from forge.warm import WarmSetups
 from forge.workers import WorkerPool
+from kit import bounded, scratch
+from kit.errors import ForgeError, PackageError
+from kit.package import Package
+from kit.sandbox import RunResult, Sandbox
 from preparers.ops import OpError, apply_ops
 from verifiers.controls import InProcess
 from verifiers.gate import preflight_package
@@ -142,7 +142,7 @@ def control_runner(sandbox: Sandbox, workdir: Path | None = None) -> Iterator[An
     """One sandboxed check worker (or in-process with the sandbox off) working in `workdir`, or in a new scratch
     folder removed afterwards; the runner carries its folder as `.workdir`."""
     own = workdir is None
-    folder = scratch.work_folder("check") if own else workdir  # swept after a kill (forge.scratch)
+    folder = scratch.work_folder("check") if own else workdir  # swept after a kill (kit.scratch)
     assert folder is not None
     runner: Any = WorkerPool(sandbox, folder, 1) if sandbox.enabled else InProcess()
     runner.workdir = folder.resolve()

@@ -32,7 +32,7 @@ from sqlalchemy import Connection
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from forge.errors import CatalogError
+from kit.errors import CatalogError
 
 _START = re.compile(r"^\s*(select|with|explain|values)\b", re.IGNORECASE)
 _EXPLAIN = re.compile(r"^\s*explain\b", re.IGNORECASE)

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from forge.axes import axis_params
 from forge.catalog import Catalog
 from forge.expand import catalog_taxonomy
-from forge.ids import derive_seed, path_inside, safe_id
-from forge.taxonomy import Skill
+from kit.axes import axis_params
+from kit.ids import derive_seed, path_inside, safe_id
+from kit.taxonomy import Skill
 
 MODEL = "simulated-student"
 CRASH = 0.03

@@ -1,6 +1,6 @@
 """`forge student run`: a real model works on Forge tasks through a terminal; the rubric scores its end state.
 
-For each task: setup.sh builds the initial state in a fresh home (forge.sandbox, as the gate does); the agent
+For each task: setup.sh builds the initial state in a fresh home (kit.sandbox, as the gate does); the agent
 loop (forge.agent.episode) gives the model the instruction and one tool, a shell in that home, each command in
 bubblewrap without the package or the network; when the model is done or out of steps, the rubric's checks
 run against the home as `forge check` runs them (forge.solve.check_state: the untrusted state copied without
@@ -36,18 +36,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from forge import bounded, scratch
 from forge.agent.chat import ChatClient, Turn
 from forge.agent.episode import CONTEXT_CHARS, TOOL, Episode, ProtocolSwitch, Step, run_episode
 from forge.agent.shell import AgentShell, refuse_visible
 from forge.catalog import Catalog
-from forge.errors import ForgeError
-from forge.ids import derive_seed, path_inside, safe_id
 from forge.llm.budget import Budget
 from forge.llm.config import LLMConfig
-from forge.package import Package, load_package
-from forge.sandbox import Sandbox, chown_tree, scan_home
 from forge.solve import check_state
+from kit import bounded, scratch
+from kit.errors import ForgeError
+from kit.ids import derive_seed, path_inside, safe_id
+from kit.package import Package, load_package
+from kit.sandbox import Sandbox, chown_tree, scan_home
 
 ACTION_SPACE = "shell"
 OBSERVATION = "terminal"

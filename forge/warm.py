@@ -34,9 +34,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from forge import bounded
-from forge.sandbox import RunResult, Sandbox, sandbox_uid, scan_home
 from forge.workers import LineReader
+from kit import bounded
+from kit.sandbox import RunResult, Sandbox, sandbox_uid, scan_home
 
 #: How often the host measures the home and the output while a script runs (seconds).
 POLL = 0.05

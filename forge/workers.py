@@ -8,7 +8,7 @@ runs as nobody), and limits: address space (`Limits.worker_memory_mb`: a parser 
 a failed check), file size, open files, CPU seconds per request (SIGXCPU raises in the running check) and a
 disk budget per state (measured after every op). Every request names a state root inside that folder and
 the ops and checks resolve paths inside the root only (`preparers.ops.resolve`: links never lead out). A
-limit hit (`forge.bounded.LimitExceeded`) is reported as `"unsafe": true` with its evidence. The interpreter
+limit hit (`kit.bounded.LimitExceeded`) is reported as `"unsafe": true` with its evidence. The interpreter
 and imports are paid for once per worker, not per check.
 
 Protocol: one JSON request per line on stdin, one JSON answer per line on stdout; what a request asks
@@ -34,9 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from forge import bounded, scratch
-from forge.errors import SandboxError
-from forge.sandbox import NOBODY, Sandbox, chown_tree
+from kit import bounded, scratch
+from kit.errors import SandboxError
+from kit.sandbox import NOBODY, Sandbox, chown_tree
 from preparers import ops
 from verifiers import checks, mutants
 from verifiers.controls import Control, InProcess, run_control
@@ -221,7 +221,7 @@ class WorkerPool:
     def _dispatch(self) -> None:
         """Hand the free workers to waiting controls (the lock held). A worker takes the oldest control of a task
         it served before, or of a task nobody served yet, else the oldest: a task's controls go to one worker where
-        they can, so the parses it keeps of the task's initial files (`forge.parsecache`) are reused instead of made
+        they can, so the parses it keeps of the task's initial files (`kit.parsecache`) are reused instead of made
         again in the other worker, and no worker ever waits while a control does."""
         while self._idle and self._waiting:
             worker = self._idle.pop(0)
@@ -251,7 +251,7 @@ class WorkerPool:
 @contextlib.contextmanager
 def gate_runner(sandbox: Sandbox, size: int = 2) -> Iterator[tuple[InProcess | WorkerPool, Path]]:
     """A temp work folder and the runner for it: a warm worker pool, or in-process without the sandbox.
-    First sweeps the scratch folders that killed runs left behind (`forge.scratch.sweep`)."""
+    First sweeps the scratch folders that killed runs left behind (`kit.scratch.sweep`)."""
     scratch.sweep()
     workdir = scratch.work_folder("work")
     runner = WorkerPool(sandbox, workdir, size) if sandbox.enabled else InProcess()

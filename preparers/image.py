@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from forge import parsecache
+from kit import parsecache
 
 RGB = tuple[int, int, int]
 PHOTO_KINDS = ("landscape", "cityscape", "beach", "product")
@@ -114,7 +114,7 @@ def decoded(data: bytes) -> Image.Image:
     """The picture Pillow decodes from `data` (its first frame), with the file's format and `.info`: the caller's
     own copy, which it may change. A task's controls decode the same file again and again (each near-miss opens
     the initial picture, each check of each control reads it, every control that exports the same scaled picture
-    writes the same bytes): the last few stay decoded (`forge.parsecache.copied`). A file that does not decode
+    writes the same bytes): the last few stay decoded (`kit.parsecache.copied`). A file that does not decode
     raises as `Image.open` does."""
     return parsecache.copied(data, "picture", lambda raw: decode_picture(io.BytesIO(raw)), _copy_picture,
                              keep=lambda image: image.width * image.height <= DECODED_MAX_PIXELS)

@@ -33,7 +33,7 @@ from pptx.oxml.shapes.shared import BaseShapeElement
 from pptx.presentation import Presentation as PresentationT
 from pptx.slide import Slide
 
-from forge import parsecache
+from kit import parsecache
 from preparers._zip import normalize
 
 _NV_PR, _PH = qn("p:nvPr"), qn("p:ph")
@@ -70,7 +70,7 @@ EMU_PER_CM = 360000
 def read_deck(data: bytes) -> PresentationT:
     """The deck python-pptx reads from `data`, the caller's own to edit: a task's controls open the same initial
     and oracle decks again and again, so the last few parses stay as they were read, never touched, and each call
-    gets a copy (`copy_deck`, through `forge.parsecache.copied`: a fraction of a 12-20 ms parse)."""
+    gets a copy (`copy_deck`, through `kit.parsecache.copied`: a fraction of a 12-20 ms parse)."""
     return parsecache.copied(data, "pptx", _parse_deck, copy_deck)
 
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from forge.model import HOME, Asset
+from kit.model import HOME, Asset
 from preparers import xlsx
 from preparers._zip import normalize
 

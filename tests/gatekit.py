@@ -9,14 +9,14 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from forge.dag import NodeContext, Workflow
-from forge.ids import TaskId
-from forge.llm import OfflineBackend
-from forge.package import build_package, load_package, write_package
-from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
-from forge.taxonomy import Skill
 from forge.workers import gate_runner
+from kit.dag import NodeContext, Workflow
+from kit.ids import TaskId
+from kit.llm import OfflineBackend
+from kit.package import build_package, load_package, write_package
+from kit.sandbox import Sandbox
+from kit.taxonomy import Skill
 from preparers.ops import apply_ops, resolve
 from verifiers.gate import Gate, Verdict
 from verifiers.mutation import BUDGET

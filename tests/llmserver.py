@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from forge.dag import NodeContext
-from forge.ids import TaskId
-from forge.llm import LLMRequest, LLMResponse, OfflineBackend, estimate_tokens
 from forge.llm.endpoint import PROBE_PROMPT
 from forge.llm.messages import GRAMMAR_UNSAFE
-from forge.taxonomy import Skill
+from kit.dag import NodeContext
+from kit.ids import TaskId
+from kit.llm import LLMRequest, LLMResponse, OfflineBackend, estimate_tokens
+from kit.taxonomy import Skill
 from workflows import get_family
 
 

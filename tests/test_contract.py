@@ -13,11 +13,11 @@ from functools import cache
 
 import pytest
 
-from forge.dag import NodeContext
-from forge.ids import TaskId
-from forge.llm import OfflineBackend
-from forge.package import build_package
-from forge.taxonomy import Skill, load_taxonomy
+from kit.dag import NodeContext
+from kit.ids import TaskId
+from kit.llm import OfflineBackend
+from kit.package import build_package
+from kit.taxonomy import Skill, load_taxonomy
 from tests.gatekit import gate_package, make_package
 from workflows import families, get_family
 

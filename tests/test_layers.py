@@ -1,5 +1,5 @@
-"""One-way layers: the import graph of forge, preparers, verifiers and workflows has no cycle, and imports only
-go down a declared layer order.
+"""One-way layers: the import graph of kit, preparers, verifiers, workflows and forge has no cycle, and imports
+only go down the folder order kit < preparers < verifiers < workflows < forge (forge.cli on top).
 
 The graph is read from the source with `ast`, so it sees every import a module can run: module level, inside
 functions (a function-level import that closes a cycle is still a cycle, only a hidden one) and under
@@ -7,7 +7,7 @@ functions (a function-level import that closes a cycle is still a cycle, only a 
 as an import of the module `x.y` when there is one, else of `x`.
 
 Families are not imported statically by anything below them: the kernel finds them by package name
-(`forge.registry.families()` imports `workflows` with importlib), which is the plug-in boundary.
+(`kit.registry.families()` imports `workflows` with importlib), which is the plug-in boundary.
 
 A second rule keeps the database behind the catalog: outside `CATALOG`, no module imports SQLAlchemy or Alembic
 or opens a catalog's session or engine.
@@ -22,23 +22,24 @@ from pathlib import Path
 from types import MappingProxyType
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("forge", "preparers", "verifiers", "workflows")
+PACKAGES = ("kit", "preparers", "verifiers", "workflows", "forge")
 
 #: The layer order, lowest first: a module may import modules of its own layer and of the layers before it.
-#: A module belongs to the layer of its longest matching pattern (fnmatch on the dotted name). `forge` is both
-#: the kernel the plug-ins build on and the application that drives them; this table is where that split is
-#: declared.
+#: The folders are the layers (folder order = import order), so the question "may a family import this?" is
+#: answered by where the module lives: anything in kit/, preparers/ and verifiers/, nothing in forge/.
+#: A module belongs to the layer of its longest matching pattern (fnmatch on the dotted name).
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # what the plug-ins (preparers, verifiers, families) build on: value objects, ids, the DAG, the family kit,
-    # bounded readers, the sandbox, packages on disk, the taxonomy's data, the LLM interface
-    ("kernel", ("forge", "forge.errors", "forge.ids", "forge.model", "forge.dag", "forge.family", "forge.axes",
-                "forge.registry", "forge.bounded", "forge.parsecache", "forge.scratch", "forge.sandbox",
-                "forge.textsafe", "forge.grammar", "forge.package", "forge.taxonomy", "forge.llm", "forge.llm.base")),
+    # kit/: what every layer builds on (errors, ids, value objects, the DAG and family kit, axes, the registry,
+    # bounded readers, the sandbox, packages on disk, the taxonomy's data, the LLM interface)
+    ("kernel", ("kit", "kit.*")),
+    # preparers/: pure builders, spec -> bytes, and the ops that edit files
     ("preparers", ("preparers", "preparers.*")),
+    # verifiers/: the vocabulary authors extend (readers, checks, mutants, lexicon, grounding) and the gate
     ("verifiers", ("verifiers", "verifiers.*")),
+    # workflows/: one family per module, each app's kit beside them
     ("workflows", ("workflows", "workflows.*")),
-    # what drives them: generation, the catalog, LLM backends, flows, rounds, exports, the real-app tier
-    ("application", ("forge.*",)),
+    # forge/: what drives them: generation, the catalog, LLM backends, flows, rounds, exports, the real-app tier
+    ("application", ("forge", "forge.*")),
     # the command line, above everything it drives (nothing imports it)
     ("interface", ("forge.cli", "forge.cli.*", "forge.__main__")),
 )
@@ -212,11 +213,10 @@ def database_access(path: Path) -> list[str]:
 
 
 def test_forge_imports_are_one_way() -> None:
-    """No cycle among the modules of forge, preparers, verifiers and workflows (function-level imports included),
-    and no import up the layer order. To fix a finding, move the code to the layer where it belongs (a check
-    primitive to verifiers, a query to the catalog, a shared helper down to the kernel): a function-level import
-    does not fix a cycle, it hides it. A new forge module that preparers, verifiers or families import is kernel:
-    add it to the kernel row of LAYERS (and keep it free of application imports)."""
+    """No cycle among the modules of kit, preparers, verifiers, workflows and forge (function-level imports
+    included), and no import up the layer order. To fix a finding, move the code to the layer where it belongs (a
+    check primitive to verifiers, a query to the catalog, a shared helper down to kit/): a function-level import
+    does not fix a cycle, it hides it."""
     assert problems(ROOT, PACKAGES, LAYERS, KNOWN_UPWARD) == []
 
 
@@ -294,5 +294,5 @@ def test_a_query_outside_the_catalog_is_found(tmp_path: Path) -> None:
 
 def test_the_most_specific_pattern_decides_the_layer() -> None:
     names = [name for name, _ in LAYERS]
-    assert [names[layer_of(m, LAYERS)] for m in ("forge.dag", "forge.generate", "forge.cli.db", "workflows.calc")] \
+    assert [names[layer_of(m, LAYERS)] for m in ("kit.dag", "forge.generate", "forge.cli.db", "workflows.calc")] \
         == ["kernel", "application", "interface", "workflows"]

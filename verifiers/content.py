@@ -9,12 +9,12 @@ text files) and rejects the incoherences it can detect as `unrealistic`, each fi
 message or the field and the words at fault.
 
 It reads untrusted packages: every file is read up to a byte cap without following links or blocking on fifos,
-zip containers are judged from their directories before inflating (`forge.bounded.check_zip`), mail folders are
+zip containers are judged from their directories before inflating (`kit.bounded.check_zip`), mail folders are
 cut at `MAX_MESSAGES`, every text scanned at `MAX_TEXT` characters, and the regular expressions are linear. A file
 it cannot read (damaged, too big, not what its name says) is not judged here and is named in the evidence; other
 stages judge the file itself. Nothing here raises on bad input.
 
-Grammar uses the same rules the generators phrase with (`forge.grammar`), so the two cannot drift apart.
+Grammar uses the same rules the generators phrase with (`kit.grammar`), so the two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from forge import bounded
-from forge.grammar import article
+from kit import bounded
+from kit.grammar import article
 from preparers.thunderbird import split_mbox
 from verifiers.extract import dates as stated_dates
 

@@ -8,7 +8,7 @@ Request: {"initial": dir|null, "state": dir, "ops": [...]|null, "rubric": [...],
 "disk_bytes"?: int, "mutate"?: {"task": task.json, "initial": dir, "budget": [damaging, neutral]|null}}
 copies `initial` to `state` (when given), applies `ops` (when given) and evaluates the rubric on `state`:
     {"applied": bool, "error": str, "outcomes": [{id, criterion, passed, evidence}], "seconds": float}
-plus `"unsafe": true` when a limit was hit (`forge.bounded`), `"infra": true` when the machine, not the package,
+plus `"unsafe": true` when a limit was hit (`kit.bounded`), `"infra": true` when the machine, not the package,
 failed, and `"mutation": {...}` (`verifiers.mutation`) for a request with "mutate" whose every check passed.
 A request that wants the rubric to fail (the no-op, a near-miss) is judged on its edited documents in memory where
 their kind allows (`_in_memory`): the same outcomes as on disk, without copying the state or writing the files.
@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forge import bounded, parsecache
-from forge.model import HOME
+from kit import bounded, parsecache
+from kit.model import HOME
 from preparers import ops as edits
 from preparers.ops import OpError, apply_ops
 from verifiers import checks

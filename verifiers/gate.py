@@ -35,10 +35,10 @@ from typing import Any, Protocol
 
 import jsonschema
 
-from forge import bounded, scratch
-from forge.errors import CheckError, PackageError
-from forge.model import HOME
-from forge.package import Package, dedup_key, load_package, task_schema
+from kit import bounded, scratch
+from kit.errors import CheckError, PackageError
+from kit.model import HOME
+from kit.package import Package, dedup_key, load_package, task_schema
 from preparers.ops import OpError
 from preparers.ops import validate as validate_ops
 from verifiers import checks
@@ -79,7 +79,7 @@ class Verdict:
 
 
 class Ran(Protocol):
-    """What running a script or applying a solution reports (`forge.sandbox.RunResult` fits)."""
+    """What running a script or applying a solution reports (`kit.sandbox.RunResult` fits)."""
 
     @property
     def ok(self) -> bool: ...
@@ -133,7 +133,7 @@ def _climbs(path: Any, home: bool = False) -> bool:
 def _scan_tree(root: Path) -> int:
     """Every entry of the package is a regular file or folder without setuid bits; returns how many.
 
-    Walked with directory descriptors (`forge.bounded.walk`): no PATH_MAX blind spot, nothing followed, and a
+    Walked with directory descriptors (`kit.bounded.walk`): no PATH_MAX blind spot, nothing followed, and a
     tree too deep or too big is `unsafe` too, never a crash."""
     count = 0
     try:
@@ -275,7 +275,7 @@ class Gate:
         (in a fixed order, when several packages are verified at once)."""
         verdict = Verdict(path.name, "accepted")
         try:
-            tmp = scratch.work_folder("gate", self.workdir)  # swept after a kill (forge.scratch)
+            tmp = scratch.work_folder("gate", self.workdir)  # swept after a kill (kit.scratch)
             try:
                 self._run(path, tmp, verdict)
             finally:  # any depth, unreadable folders included (shutil.rmtree recurses and gives up)
@@ -395,7 +395,7 @@ class Gate:
             raise _Fail("infra_fail", f"{label}: {control.error}")
         if unsafe:
             raise _Fail("unsafe", f"{solution} broke the sandbox rules: {control.error}")
-        if control.unsafe:  # a bomb, a disk flood or a CPU hog on the way (forge.bounded limits)
+        if control.unsafe:  # a bomb, a disk flood or a CPU hog on the way (kit.bounded limits)
             raise _Fail("unsafe", f"{label}: {control.error}")
         if not control.applied:
             if not want:  # a near-miss that cannot even run proves nothing about the rubric

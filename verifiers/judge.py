@@ -17,9 +17,9 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from forge.dag import LLMCall, LLMOutputError, NodeContext, llm_node
-from forge.ids import TaskId
-from forge.llm import Backend, LLMUnavailableError
+from kit.dag import LLMCall, LLMOutputError, NodeContext, llm_node
+from kit.ids import TaskId
+from kit.llm import Backend, LLMUnavailableError
 from verifiers.gate import Stage
 from verifiers.readback import read_back
 from verifiers.roundtrip import Ungrounded

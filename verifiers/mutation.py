@@ -23,8 +23,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from forge import bounded, parsecache
-from forge.model import HOME
+from kit import bounded, parsecache
+from kit.model import HOME
 from verifiers import checks
 from verifiers.mutants import Lazy, Mutant
 

@@ -21,8 +21,8 @@ from typing import Any
 
 import jsonschema
 
-from forge.dag import LLMCall, json_in
-from forge.llm import Backend, LLMRequest
+from kit.dag import LLMCall, json_in
+from kit.llm import Backend, LLMRequest
 from verifiers import extract
 from verifiers.lexicon import DOMAINS, NEUTRAL
 from verifiers.roundtrip import Ungrounded

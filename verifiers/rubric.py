@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from forge.errors import CheckError
+from kit.errors import CheckError
 from verifiers import checks
 
 

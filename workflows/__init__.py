@@ -1,6 +1,6 @@
 """Workflow families: one module per family; every module here that defines `WORKFLOW` is a family.
 
-A family module defines `WORKFLOW`, a `forge.dag.Workflow`: its knobs (the params skills may set),
+A family module defines `WORKFLOW`, a `kit.dag.Workflow`: its knobs (the params skills may set),
 and the DAG of nodes that turns (skill params, seed) into an instruction, assets, a rubric and
 solutions. Skills (data in skills_taxonomy/) point at families by name.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING
 
-from forge.errors import UnknownNameError, did_you_mean
-from forge.registry import import_submodules
+from kit.errors import UnknownNameError, did_you_mean
+from kit.registry import import_submodules
 
 if TYPE_CHECKING:
-    from forge.dag import Workflow
+    from kit.dag import Workflow
 
 
 @cache

@@ -1,4 +1,4 @@
-"""Small pieces of the families' content checks (forge.dag.ContentCheck): what a model's answer must satisfy
+"""Small pieces of the families' content checks (kit.dag.ContentCheck): what a model's answer must satisfy
 beyond its schema for the family to build a sound task from it.
 
 A check returns '' for a usable answer, else one sentence naming the field and the value, which is quoted back

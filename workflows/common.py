@@ -22,9 +22,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from forge.dag import Node, NodeContext, llm_node
-from forge.errors import WorkflowError
-from forge.grammar import article, with_article
+from kit.dag import Node, NodeContext, llm_node
+from kit.errors import WorkflowError
+from kit.grammar import article, with_article
 
 #: At least this many offline phrasings per family (in each register it has).
 MIN_PHRASINGS = 5
@@ -67,7 +67,7 @@ class Fact(str):
     @property
     def a(self) -> str:
         """The fact after its indefinite article, for a value drawn at generation time: "Please add {chart.a}"
-        reads "Please add an area chart" and "a bar chart" (`forge.grammar.with_article`)."""
+        reads "Please add an area chart" and "a bar chart" (`kit.grammar.with_article`)."""
         return with_article(self)
 
     @property

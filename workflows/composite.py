@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, cast, overload
 
-from forge.dag import NodeContext, Workflow, node
-from forge.errors import WorkflowError, did_you_mean
-from forge.family import Attempt, Attempts, rubric_node, solve_node
-from forge.ids import derive_seed
-from forge.model import Asset, Check, Solution
+from kit.dag import NodeContext, Workflow, node
+from kit.errors import WorkflowError, did_you_mean
+from kit.family import Attempt, Attempts, rubric_node, solve_node
+from kit.ids import derive_seed
+from kit.model import Asset, Check, Solution
 from workflows.common import natural_phrasings, register_natural, wants_natural
 
 NAME = "compose.pair"
@@ -57,7 +57,7 @@ class Part:
 def seed_parts() -> dict[str, Part]:
     """Every skill of the shipped taxonomy not built from others, read from the YAML without the family check
     (the check itself may be validating a composite skill, so it must not call back into the registry)."""
-    from forge.taxonomy import load_file
+    from kit.taxonomy import load_file
     from skills_taxonomy import TAXONOMY_DIR
 
     parts = {}

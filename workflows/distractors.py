@@ -14,11 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
-from forge.dag import NodeContext, node
-from forge.errors import WorkflowError
-from forge.family import Attempt, Attempts, rubric_node, solve_node
-from forge.ids import digest
-from forge.model import Asset, Check, Solution
+from kit.dag import NodeContext, node
+from kit.errors import WorkflowError
+from kit.family import Attempt, Attempts, rubric_node, solve_node
+from kit.ids import digest
+from kit.model import Asset, Check, Solution
 from workflows.common import register_natural, wants_natural
 from workflows.composite import CompositeWorkflow, SkillIds, part_outputs, seed_parts
 

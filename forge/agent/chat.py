@@ -18,11 +18,11 @@ from typing import Any
 import openai
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-from forge.llm.base import CacheEntry, LLMConfigError, estimate_tokens
 from forge.llm.cache import AnswerCache, NoCache, cache_key
 from forge.llm.config import LLMConfig
 from forge.llm.openai_backend import retry_after, transient
 from forge.llm.prices import find_price
+from kit.llm import CacheEntry, LLMConfigError, estimate_tokens
 
 
 class ToolsUnsupported(Exception):
@@ -34,7 +34,7 @@ class Turn:
     """The assistant's message (as a chat message dict) and what the call cost.
 
     `ok` is False when no answer came back after every attempt (infrastructure); `problem` says why an
-    answer is missing or unusable. Fields mirror `forge.dag.LLMCall`, so `Budget.add` counts turns."""
+    answer is missing or unusable. Fields mirror `kit.dag.LLMCall`, so `Budget.add` counts turns."""
 
     message: dict[str, Any]
     prompt_tokens: int

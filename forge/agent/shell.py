@@ -1,6 +1,6 @@
 """Run one agent command in the task's sandbox: the desktop home bound at /home/user and nothing else.
 
-Every command is a fresh `bash -c` under bubblewrap with the same confinement as setup scripts (forge.sandbox):
+Every command is a fresh `bash -c` under bubblewrap with the same confinement as setup scripts (kit.sandbox):
 read-only system, no network, its own PID namespace, CPU / memory / file-size / process / disk / output
 limits and a wall timeout. The package folder is NOT bound, so the hidden solution/ and task.json (the rubric
 and its expected values) are out of reach; only the state home is writable. The Python environment Forge
@@ -14,8 +14,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from forge.errors import SandboxError
-from forge.sandbox import HOME, SYSTEM_DIRS, Limits, RunResult, Sandbox
+from kit.errors import SandboxError
+from kit.sandbox import HOME, SYSTEM_DIRS, Limits, RunResult, Sandbox
 
 #: Characters of a command's output the model gets back (head and tail kept, the middle cut).
 OUTPUT_CHARS = 4000

@@ -21,8 +21,8 @@ from rich.console import Console
 from rich.table import Table
 from typer.core import TyperGroup
 
-from forge.errors import ForgeError
-from forge.textsafe import cell, plain
+from kit.errors import ForgeError
+from kit.textsafe import cell, plain
 
 console = Console(width=None if sys.stdout.isatty() else 160)
 err_console = Console(stderr=True)
@@ -87,7 +87,7 @@ def sandbox(no_sandbox: bool, timeout: float = 60.0, *, single: bool = False) ->
     """The sandbox for package scripts and check workers; `single` (solve, check: one untrusted state at a time)
     gives package scripts and the worker 768 MB of address space each (they run one after the other), so a bomb
     keeps the whole command under 1 GB."""
-    from forge.sandbox import Limits, Sandbox
+    from kit.sandbox import Limits, Sandbox
 
     limits = Limits(wall_seconds=timeout, cpu_seconds=max(1, min(30, int(timeout))))
     if single:

@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from forge.cli.base import DbOption, JsonOption, NoSandbox, ScriptTimeout, app, console, group, sandbox
-from forge.textsafe import cell, plain
+from kit.textsafe import cell, plain
 
 RoundOption = Annotated[int | None, typer.Option("--round", help="Only this feedback round.")]
 

@@ -25,8 +25,8 @@ from forge.cli.base import (
     sandbox,
     writable_folder,
 )
-from forge.errors import ForgeError
 from forge.llm.flags import LLMFlags
+from kit.errors import ForgeError
 
 #: The query `forge demo` prints and runs (portable: SQLite and PostgreSQL; tests/forge/test_sql_portable.py).
 DEMO_QUERY = ("SELECT app, count(*) AS tasks, sum(CASE WHEN status = 'accepted' THEN 1 ELSE 0 END) AS accepted "
@@ -71,7 +71,7 @@ def run_generation(request: Request, llm: LLMFlags | None = None, task_ids: list
     only print the estimate."""
     from forge.catalog import Catalog
     from forge.generate import Selection, plan_for
-    from forge.taxonomy import load_taxonomy
+    from kit.taxonomy import load_taxonomy
 
     llm = llm or LLMFlags()
     config = llm.settings()
@@ -287,7 +287,7 @@ def demo(
     not installed). Packages and the SQLite catalog go to --out. With --llm openai (and --model, --base-url or a
     --config file) the same tasks use a model."""
     from forge.demo import demo_plan
-    from forge.taxonomy import load_taxonomy
+    from kit.taxonomy import load_taxonomy
 
     out = writable_folder("--out", out)
     db = f"sqlite:///{out / 'forge.db'}"

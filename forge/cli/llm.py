@@ -60,9 +60,9 @@ class RunInfo:
 
 def print_estimate(console: Console, config: Any, catalog: Any, taxonomy: Any, task_ids: list[Any]) -> None:
     """--dry-run: the run's workflows with the estimating backend; per-node tokens and cost, nothing written."""
-    from forge.dag import NodeContext
     from forge.llm.estimate import EstimatingBackend
     from forge.llm.prices import find_price
+    from kit.dag import NodeContext
     from workflows import get_family
 
     estimator = EstimatingBackend(config, catalog)

@@ -12,8 +12,8 @@ import typer
 from rich.table import Table
 
 from forge.cli.base import DbOption, app, console, print_rows
-from forge.errors import ForgeError
-from forge.textsafe import cell, plain, textline
+from kit.errors import ForgeError
+from kit.textsafe import cell, plain, textline
 
 
 @app.command()
@@ -42,7 +42,7 @@ def show(
 
 def _print_rubric(package: Path) -> None:
     """One line per check of the package's rubric; the package may have changed since it was catalogued: data."""
-    from forge.package import load_package
+    from kit.package import load_package
 
     rubric = load_package(package).task.get("rubric")
     for item in rubric if isinstance(rubric, list) else []:

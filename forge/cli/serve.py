@@ -11,7 +11,7 @@ import typer
 
 from forge.cli import llm as cli_llm
 from forge.cli.base import app, console, err_console, writable_folder
-from forge.errors import ForgeError
+from kit.errors import ForgeError
 
 
 class FlowName(enum.StrEnum):

@@ -10,8 +10,8 @@ import typer
 from rich.table import Table
 
 from forge.cli.base import DbOption, JsonOption, console, group
-from forge.errors import ForgeError
-from forge.textsafe import cell, plain, textline
+from kit.errors import ForgeError
+from kit.textsafe import cell, plain, textline
 
 skills_app = group("skills", "Browse the skill taxonomy.")
 
@@ -24,7 +24,7 @@ def skills_list(
                                         "values x difficulty-axis levels).")] = False,
 ) -> None:
     """List the atomic skills (id, family, app, difficulty, params)."""
-    from forge.taxonomy import load_taxonomy
+    from kit.taxonomy import load_taxonomy
 
     skills = [s for s in load_taxonomy().values() if app_name is None or app_name in (s.app, *s.apps)]
     if app_name is not None and not skills:
@@ -48,7 +48,7 @@ def skills_list(
 
 def _print_space() -> None:
     """The atomic skill space per app: family x knob combinations x difficulty-axis levels."""
-    from forge.axes import space_size
+    from kit.axes import space_size
     from workflows import families
     from workflows.composite import BUILT
 

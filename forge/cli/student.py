@@ -32,9 +32,9 @@ def simulate(
     weaknesses (rules over each task's family, knob values and difficulty-axis levels, fading with practice in
     earlier rounds), including crashes and fractional scores. No agent runs; use it to exercise rounds offline."""
     from forge.catalog import Catalog
-    from forge.errors import UnknownNameError, did_you_mean
     from forge.student import STUDENTS
     from forge.student import simulate as run
+    from kit.errors import UnknownNameError, did_you_mean
 
     if student not in STUDENTS:
         hint = did_you_mean(student, sorted(STUDENTS))
@@ -94,8 +94,8 @@ def run(
     """
     from forge.catalog import Catalog
     from forge.llm.budget import Budget
-    from forge.sandbox import Limits, Sandbox
     from forge.student_run import StudentOptions, StudentRun, StudentRunError
+    from kit.sandbox import Limits, Sandbox
 
     if sum(x is not None and x != [] for x in (paths, round_n, query)) != 1:
         raise StudentRunError("give exactly one of: package folders, --round N, or --query SQL")

@@ -10,10 +10,10 @@ from typing import Annotated, Any
 
 import typer
 
-from forge import bounded
 from forge.cli.base import NoSandbox, ScriptTimeout, app, console, err_console, sandbox
-from forge.errors import ForgeError
-from forge.textsafe import textline
+from kit import bounded
+from kit.errors import ForgeError
+from kit.textsafe import textline
 
 
 @app.command()
@@ -92,8 +92,8 @@ def solve(
     """Materialize the task's initial state into STATE (setup.sh in the sandbox), then apply a solution.
 
     The package must pass the gate's safety and schema stages; solution ops run in a sandboxed worker."""
-    from forge.package import load_package
     from forge.solve import solve as solve_package
+    from kit.package import load_package
 
     evidence = solve_package(load_package(path), sandbox(no_sandbox, timeout, single=True), state, solution)
     console.print(textline(f"{state}: {evidence}"), highlight=False)
@@ -112,8 +112,8 @@ def check(
     memory, CPU and size limits; a bomb or a trap fails its check with evidence. Exit status 0 if all checks
     pass, 1 otherwise.
     """
-    from forge.package import load_package
     from forge.solve import check_state
+    from kit.package import load_package
 
     if not state.is_dir() or state.is_symlink():
         raise ForgeError(f"--state {state}: not a folder; run `forge solve` first or point at an agent's home")

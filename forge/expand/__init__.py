@@ -24,8 +24,8 @@ from functools import cache
 from typing import Any
 
 from forge.catalog import Catalog, SkillRow, TaxonomyChangeRow
-from forge.errors import TaxonomyError
-from forge.taxonomy import Skill, load_taxonomy
+from kit.errors import TaxonomyError
+from kit.taxonomy import Skill, load_taxonomy
 from workflows.composite import NAME as COMPOSE
 
 #: A skill with at least this many attempts and a success rate at or below WEAK is weak...

@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from forge.axes import axis_params
 from forge.catalog import Catalog
-from forge.taxonomy import Skill
+from kit.axes import axis_params
+from kit.taxonomy import Skill
 
 
 @dataclass

@@ -18,7 +18,7 @@ from typing import Any
 from forge.expand import MIN_ATTEMPTS, SATURATED, WEAK, Candidate
 from forge.expand.analysis import Analysis
 from forge.expand.variant import atomic_families, failing_levels, new_candidate, seeds_by_family
-from forge.taxonomy import Skill
+from kit.taxonomy import Skill
 
 DECOMPOSE = "decompose"
 CHAIN = "chain"

@@ -23,14 +23,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from forge.axes import axis_params
 from forge.catalog import Catalog
 from forge.expand import Candidate, change, knob_key, record
 from forge.generate import Generator, Outcome
-from forge.ids import TaskId, derive_seed
-from forge.sandbox import Sandbox
-from forge.scratch import owned_folder, scratch_root
-from forge.taxonomy import Skill
+from kit.axes import axis_params
+from kit.ids import TaskId, derive_seed
+from kit.sandbox import Sandbox
+from kit.scratch import owned_folder, scratch_root
+from kit.taxonomy import Skill
 
 DEFAULT_K = 3
 

@@ -20,9 +20,9 @@ from typing import Any
 
 from forge.expand import Candidate, knob_key
 from forge.expand.analysis import Analysis
-from forge.ids import derive_seed
-from forge.llm import Backend, LLMRequest, OfflineBackend
-from forge.taxonomy import Skill
+from kit.ids import derive_seed
+from kit.llm import Backend, LLMRequest, OfflineBackend
+from kit.taxonomy import Skill
 from workflows.composite import BUILT
 
 OPERATOR = "propose"

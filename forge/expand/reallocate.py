@@ -14,9 +14,9 @@ from collections.abc import Collection, Mapping, Sequence
 
 from forge.expand.retire import Decision
 from forge.generate import MULTI_SHARE
-from forge.ids import TaskId, derive_seed
 from forge.stats import SkillStats
-from forge.taxonomy import Skill
+from kit.ids import TaskId, derive_seed
+from kit.taxonomy import Skill
 
 OPERATOR = "reallocate"
 #: Below this, a changed weight is not worth a taxonomy_changes row.

@@ -24,11 +24,11 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from forge.axes import axis_params, describe, index, step
 from forge.expand import SATURATED, WEAK, Candidate, knob_key, seed_taxonomy
 from forge.expand.analysis import Analysis, Tally
-from forge.ids import derive_seed
-from forge.taxonomy import Skill
+from kit.axes import axis_params, describe, index, step
+from kit.ids import derive_seed
+from kit.taxonomy import Skill
 from workflows.composite import BUILT
 
 EXPLORE = "explore"

@@ -28,7 +28,7 @@ from pathlib import Path
 
 PASS_LINE = "forge-rubric: pass\n"
 FAIL_LINE = "forge-rubric: fail\n"
-_OWN = ("forge", "verifiers", "preparers")
+_OWN = ("kit", "verifiers", "preparers")
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 
 _MAIN = '''"""Forge rubric checker: python3 checker.pyz RUBRIC.json STATE_ROOT -> one verdict line on stdout."""

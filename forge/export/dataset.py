@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from forge.catalog import Catalog, TaskRow
-from forge.errors import ForgeError
 from forge.export.source import iter_accepted
-from forge.package import Package
+from kit.errors import ForgeError
+from kit.package import Package
 
 #: The student-facing columns, in order; `hidden` is the only other column.
 STUDENT_COLUMNS = ("id", "domain", "apps", "skill_id", "family", "round", "seed", "workflow_signature", "register",

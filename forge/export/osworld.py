@@ -28,12 +28,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from forge.catalog import Catalog
-from forge.errors import ForgeError
 from forge.export.checker import build_checker
 from forge.export.evaluator import checker_metric, evaluator_json, plan_rubric
 from forge.export.source import accepted_packages
-from forge.ids import path_inside, safe_id
-from forge.package import Package, dumps
+from kit.errors import ForgeError
+from kit.ids import path_inside, safe_id
+from kit.package import Package, dumps
 
 EXAMPLES = "evaluation_examples"
 OFFICE = {"libreoffice_calc": "LibreOffice Calc", "libreoffice_writer": "LibreOffice Writer",

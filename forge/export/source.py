@@ -6,8 +6,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from forge.catalog import Catalog, TaskRow
-from forge.errors import ForgeError, PackageError
-from forge.package import Package, load_package
+from kit.errors import ForgeError, PackageError
+from kit.package import Package, load_package
 
 
 def accepted_packages(catalog: Catalog, round: int | None = None,

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from forge.errors import ForgeError
+from kit.errors import ForgeError
 
 
 class TrajectoryExportError(ForgeError, ValueError):

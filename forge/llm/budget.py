@@ -23,7 +23,7 @@ class Budget:
         self._lock = threading.Lock()
 
     def add(self, calls: Iterable[Any]) -> None:
-        """Count LLM calls (`forge.dag.LLMCall`s) of a finished task."""
+        """Count LLM calls (`kit.dag.LLMCall`s) of a finished task."""
         with self._lock:
             for call in calls:
                 self.calls += 1

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from forge.ids import digest
-from forge.llm.base import CacheEntry
 from forge.llm.messages import compact
+from kit.ids import digest
+from kit.llm import CacheEntry
 
 
 def cache_key(params: Mapping[str, Any]) -> str:

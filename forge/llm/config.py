@@ -32,8 +32,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from forge.llm.base import LLMConfigError
 from forge.llm.prices import Price
+from kit.llm import LLMConfigError
 
 ENV = {"backend": "FORGE_LLM", "model": "FORGE_LLM_MODEL", "base_url": "FORGE_LLM_BASE_URL",
        "api_key_env": "FORGE_LLM_API_KEY_ENV"}

@@ -13,12 +13,12 @@ import threading
 from collections import defaultdict
 from dataclasses import dataclass
 
-from forge.llm.base import LLMRequest, LLMResponse, estimate_tokens
 from forge.llm.cache import AnswerCache, NoCache, cache_key
 from forge.llm.config import LLMConfig
 from forge.llm.messages import compact
 from forge.llm.openai_backend import request_body
 from forge.llm.prices import find_price
+from kit.llm import LLMRequest, LLMResponse, estimate_tokens
 
 
 @dataclass

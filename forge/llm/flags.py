@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from forge.llm.base import LLMConfigError
 from forge.llm.config import LLMConfig, load_config
 from forge.llm.ledger import check_priced
+from kit.llm import LLMConfigError
 
 
 def check_url(flag: str, url: str | None) -> None:

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from forge.catalog import Catalog
-from forge.llm.base import Backend, LLMConfigError, OfflineBackend
 from forge.llm.config import LLMConfig
 from forge.llm.prices import find_price
+from kit.llm import Backend, LLMConfigError, OfflineBackend
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ Four structured-output modes, strongest first:
 In `json_object_schema` mode the copy of the schema sent is `grammar_schema(schema)`: the keywords grammar
 builders cannot compile (string lengths, patterns, formats ...) are removed — llama.cpp's Python builder fails
 on `maxLength` and takes the server down with it. The answer is still validated against the full schema
-(forge.dag.llm_node), and the full schema is what the system message shows, so nothing the node needs is lost.
+(kit.dag.llm_node), and the full schema is what the system message shows, so nothing the node needs is lost.
 Every backend that talks to a model, and the dry-run estimate, builds its messages here, so the cache key
 and the token estimate see exactly what is sent.
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from forge.llm.base import LLMRequest
+from kit.llm import LLMRequest
 
 MODES = ("json_schema", "json_object_schema", "json_object", "text")
 #: Modes in which the server enforces a schema (so the schema need not be in the prompt for `json_schema`).

@@ -27,13 +27,13 @@ from typing import Any
 import openai
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential_jitter
 
-from forge.llm.base import CacheEntry, LLMCancelled, LLMConfigError, LLMRequest, LLMResponse, estimate_tokens
 from forge.llm.cache import AnswerCache, NoCache, cache_key
 from forge.llm.config import LLMConfig
 from forge.llm.endpoint import DEFAULT_BASE_URL, EndpointStore, Verdict, error_text, format_rejected, probe
 from forge.llm.messages import MODES, build_messages, response_format
 from forge.llm.prices import Price, find_price
 from forge.llm.slots import Slots
+from kit.llm import CacheEntry, LLMCancelled, LLMConfigError, LLMRequest, LLMResponse, estimate_tokens
 
 #: HTTP statuses worth another attempt (besides every 5xx).
 RETRY_STATUSES = frozenset({408, 409, 429})

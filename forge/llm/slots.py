@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 
-from forge.llm.base import LLMCancelled
+from kit.llm import LLMCancelled
 
 
 class Slots:

@@ -36,12 +36,12 @@ from pathlib import Path
 from typing import Any
 
 from forge.daemons import in_threads
-from forge.errors import ForgeError
-from forge.model import HOME
-from forge.package import Package
 from forge.realapps import libreoffice, thunderbird
 from forge.realapps.infra import as_infra
-from forge.sandbox import Sandbox
+from kit.errors import ForgeError
+from kit.model import HOME
+from kit.package import Package
+from kit.sandbox import Sandbox
 from verifiers import checks
 from verifiers.gate import ControlRunner, GateEnv, Stage
 

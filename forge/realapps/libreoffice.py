@@ -28,9 +28,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from forge.errors import ForgeError
 from forge.realapps.infra import machine_caused
-from forge.sandbox import Sandbox, chown_tree
+from kit.errors import ForgeError
+from kit.sandbox import Sandbox, chown_tree
 
 #: extension -> (module, export filter to re-save in the same format)
 FORMATS = {

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forge.errors import ForgeError
+from kit.errors import ForgeError
 from preparers import tbfilters
 from preparers.ops import OpError, apply_ops, resolve, validate
 from verifiers.rubric import evaluate_rubric

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from forge import bounded
-from forge.registry import import_submodules
+from kit import bounded
+from kit.registry import import_submodules
 
 HOME = "/home/user"
 
@@ -75,7 +75,7 @@ def registry() -> dict[str, Op]:
 def resolve(root: Path, path: str, *, top: Path | None = None) -> Path:
     """Host path for `path` (absolute, under /home/user) inside the state `root`; refuses escapes.
 
-    Symlinks are resolved inside the root as if it were /home/user (`forge.bounded.resolve_in`): a link to
+    Symlinks are resolved inside the root as if it were /home/user (`kit.bounded.resolve_in`): a link to
     `/home/user/x` means `root/x`, a link leading above /home/user is refused, and the result holds no
     symlink, so opening it cannot be redirected to the host."""
     if not isinstance(path, str) or not (path == HOME or path.startswith(HOME + "/")) or "\0" in path:
@@ -113,7 +113,7 @@ def apply_ops(root: Path, ops: list[dict[str, Any]], *, disk_bytes: int | None =
     """Apply `ops` in order to the files under `root`; each file is loaded once and saved once at the end.
 
     With `disk_bytes`, the tree under `root` is measured after every op: an op sequence that grows it past the
-    budget (an oracle extracting an archive again and again) stops there with `forge.bounded.LimitExceeded`
+    budget (an oracle extracting an archive again and again) stops there with `kit.bounded.LimitExceeded`
     wrapped in an OpError, before the next op can add more."""
     for path, (kind, host, document) in edit(root, ops, disk_bytes=disk_bytes).items():
         try:

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from forge import bounded
+from kit import bounded
 from preparers.ops import HOME, OpError, document_kind, op, resolve
 
 #: Biggest archive member `fs.extract` writes (a guard against archive bombs in untrusted states).
@@ -258,7 +258,7 @@ def _safe_name(name: str) -> str:
 def extract(h: FsHandle, dest: str, members: list[str] | None = None) -> None:
     """Extract the archive at `path` (zip or tar, any compression; detected from its bytes) into the folder
     `dest` (created if missing); `members` limits it to those member names. Only files and folders are written.
-    Archives over the limits of `forge.bounded` (member size, total size, ratio, count) are refused whole."""
+    Archives over the limits of `kit.bounded` (member size, total size, ratio, count) are refused whole."""
     _need(h.host)
     data = bounded.read_file(h.host)
     files: dict[str, bytes] = {}

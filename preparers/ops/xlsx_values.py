@@ -10,7 +10,7 @@ import openpyxl
 from openpyxl import Workbook
 from openpyxl.utils import column_index_from_string, range_boundaries
 
-from forge import parsecache
+from kit import parsecache
 from preparers.ops import document_kind, op
 
 

@@ -15,7 +15,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from forge.errors import CatalogError
+from kit.errors import CatalogError
 
 DEFAULT_URL = "sqlite:///forge.db"
 TABLES = ("skills", "runs", "tasks", "verifications", "llm_calls")

@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 from forge import database
 from forge.catalog import TABLES, Base, Catalog, TaskRow
 from forge.cli import app
-from forge.dag import LLMCall
-from forge.errors import CatalogError
-from forge.taxonomy import Skill
+from kit.dag import LLMCall
+from kit.errors import CatalogError
+from kit.taxonomy import Skill
 from tests import pgkit
 from tests.pgkit import postgres_server  # noqa: F401  (session fixture)
 from verifiers.gate import Stage

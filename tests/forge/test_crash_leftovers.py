@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from forge import scratch
 from forge.catalog import Catalog, RunRow
+from kit import scratch
 from tests.pgkit import postgres_server  # noqa: F401  (session fixture)
 
 
@@ -134,8 +134,8 @@ def test_a_live_owner_in_another_process_keeps_its_folder(tmp_path):
 
 
 def test_gate_runner_work_folder_names_its_owner(tmp_path, monkeypatch):
-    from forge.sandbox import Sandbox
     from forge.workers import gate_runner
+    from kit.sandbox import Sandbox
 
     monkeypatch.setenv("FORGE_SCRATCH", str(tmp_path))
     scratch.scratch_root.cache_clear()

@@ -3,10 +3,10 @@ from typing import Any
 
 import pytest
 
-from forge.dag import Node, NodeContext, Workflow
-from forge.errors import WorkflowError
-from forge.ids import TaskId, derive_seed
-from forge.llm import OfflineBackend
+from kit.dag import Node, NodeContext, Workflow
+from kit.errors import WorkflowError
+from kit.ids import TaskId, derive_seed
+from kit.llm import OfflineBackend
 
 
 def fn(outputs: tuple[str, ...]):

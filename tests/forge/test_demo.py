@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from forge.cli import app
 from forge.demo import demo_plan, representatives
-from forge.taxonomy import load_taxonomy
+from kit.taxonomy import load_taxonomy
 from workflows import families
 
 

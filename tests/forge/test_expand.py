@@ -11,19 +11,19 @@ import pytest
 from sqlalchemy import select
 
 from forge.catalog import Catalog, SkillRow, TaxonomyChangeRow
-from forge.dag import NodeContext
-from forge.errors import WorkflowError
 from forge.expand import Candidate, catalog_taxonomy, knob_key, reallocate, retire, seed_taxonomy
 from forge.expand import chain as chain_op
 from forge.expand import propose as propose_op
 from forge.expand import variant as variant_op
 from forge.expand.analysis import analyse
 from forge.expand.probe import _by_sample, admit, duplicates, groups_of, sample_probes
-from forge.llm import LLMRequest, LLMResponse, OfflineBackend
-from forge.model import Asset
-from forge.sandbox import Sandbox
 from forge.stats import SkillStats
-from forge.taxonomy import Skill
+from kit.dag import NodeContext
+from kit.errors import WorkflowError
+from kit.llm import LLMRequest, LLMResponse, OfflineBackend
+from kit.model import Asset
+from kit.sandbox import Sandbox
+from kit.taxonomy import Skill
 from tests.gatekit import gate_package, make_package
 from workflows import get_family
 from workflows.composite import prepare, seed_parts

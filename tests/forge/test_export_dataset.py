@@ -14,11 +14,11 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.catalog import Catalog
-from forge.errors import ForgeError
 from forge.export.dataset import HIDDEN_COLUMN, STUDENT_COLUMNS, export_dataset
 from forge.generate import Generator, Selection, plan_for
-from forge.sandbox import Sandbox
-from forge.taxonomy import load_taxonomy
+from kit.errors import ForgeError
+from kit.sandbox import Sandbox
+from kit.taxonomy import load_taxonomy
 from verifiers.checks import registry
 from verifiers.grounding import leaks
 

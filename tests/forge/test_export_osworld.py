@@ -16,15 +16,15 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.catalog import Catalog
-from forge.errors import ForgeError
 from forge.export.checker import PASS_LINE
 from forge.export.osworld import export_osworld
 from forge.generate import Generator, Selection, plan_for, select_skills
-from forge.ids import TaskId
-from forge.package import Package, load_package
-from forge.sandbox import Sandbox
 from forge.solve import solve
-from forge.taxonomy import load_taxonomy
+from kit.errors import ForgeError
+from kit.ids import TaskId
+from kit.package import Package, load_package
+from kit.sandbox import Sandbox
+from kit.taxonomy import load_taxonomy
 
 pytest.importorskip("desktop_env", reason="pip install --no-deps desktop-env==1.0.2 (see .ci/run)")
 from tests.exportkit import osworld_metrics, score  # noqa: E402

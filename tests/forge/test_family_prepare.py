@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from forge.dag import NodeContext
-from forge.family import prepare_node
-from forge.llm import OfflineBackend
-from forge.model import Asset
+from kit.dag import NodeContext
+from kit.family import prepare_node
+from kit.llm import OfflineBackend
+from kit.model import Asset
 
 
 def prepare(layout: str, sheet_extras: dict[str, int]) -> Mapping[str, Any]:

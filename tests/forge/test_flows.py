@@ -84,8 +84,8 @@ def test_scheduled_seeds_differ_per_run_and_fit_the_catalog():
 def test_only_infrastructure_failures_are_retried():
     from sqlalchemy.exc import OperationalError
 
-    from forge.errors import ForgeError
     from forge.flowkit import BatchInfraError, is_infra
+    from kit.errors import ForgeError
 
     assert is_infra(OSError(11, "Resource temporarily unavailable"))
     assert is_infra(OperationalError("SELECT 1", {}, Exception("server closed the connection")))
@@ -120,7 +120,7 @@ def test_generate_flow_asks_the_model_its_llm_options_name(prefect_harness, tmp_
     """The flow's `llm` parameter (here a config file) reaches every batch: answers come from a real loopback
     OpenAI-compatible server, the ledger records what it served, and the run is recorded as an `openai` run."""
     from forge.generate import Selection, plan_for
-    from forge.taxonomy import load_taxonomy
+    from kit.taxonomy import load_taxonomy
     from tests.llmserver import LLMServer, answering, recorded_answers
 
     skill = "calc.sort.numeric_desc"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
+from kit.sandbox import Sandbox
 from preparers.ops import apply_ops
 from tests.gatekit import gate_package, make_package
 from verifiers.gate import Gate

@@ -7,9 +7,9 @@ from collections import Counter
 
 from forge.catalog import Catalog
 from forge.generate import Generator, Selection, plan, plan_for, select_skills
-from forge.llm import LLMRequest, LLMResponse, OfflineBackend
-from forge.sandbox import Sandbox
-from forge.taxonomy import Skill, load_taxonomy
+from kit.llm import LLMRequest, LLMResponse, OfflineBackend
+from kit.sandbox import Sandbox
+from kit.taxonomy import Skill, load_taxonomy
 
 
 class GarbageForContent:
@@ -104,7 +104,7 @@ def test_the_gate_follows_the_cores_the_process_may_use_and_packages_do_not(tmp_
     script = ("import os, sys; from pathlib import Path\n"
               "from forge.catalog import Catalog\n"
               "from forge.generate import Generator, Selection, plan, select_skills\n"
-              "from forge.sandbox import Sandbox\nfrom forge.taxonomy import load_taxonomy\n"
+              "from kit.sandbox import Sandbox\nfrom kit.taxonomy import load_taxonomy\n"
               "if sys.argv[2] == 'pin': os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
               "t = load_taxonomy(); out = Path(sys.argv[1])\n"
               "g = Generator(out / 'pkg', Catalog(f'sqlite:///{out}/c.db'), sandbox=Sandbox(), taxonomy=t)\n"

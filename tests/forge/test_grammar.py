@@ -1,10 +1,10 @@
-"""forge.grammar: the one a/an and plural helper generators phrase with and the `content` stage checks against."""
+"""kit.grammar: the one a/an and plural helper generators phrase with and the `content` stage checks against."""
 
 from __future__ import annotations
 
 import pytest
 
-from forge.grammar import article, count, plural, with_article
+from kit.grammar import article, count, plural, with_article
 
 
 @pytest.mark.parametrize(("phrase", "want"), [

@@ -22,9 +22,9 @@ from forge.catalog import Catalog, SkillRow, TaskRow
 from forge.expand import catalog_taxonomy
 from forge.feedback import ingest
 from forge.generate import Generator
-from forge.ids import TaskId
 from forge.rounds import candidates, finish_round, prepare_round
-from forge.sandbox import Sandbox
+from kit.ids import TaskId
+from kit.sandbox import Sandbox
 
 
 def weak_rule(family: str) -> bool:

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.textsafe import cell, plain, textline
+from kit.textsafe import cell, plain, textline
 
 runner = CliRunner()
 TASK = "calc.sort.numeric_desc--s1--00000"

@@ -26,11 +26,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from forge import bounded, scratch
 from forge.cli import app
-from forge.errors import PackageError
-from forge.package import load_package
-from forge.sandbox import Limits, RunResult, Sandbox, scan_home
+from kit import bounded, scratch
+from kit.errors import PackageError
+from kit.package import load_package
+from kit.sandbox import Limits, RunResult, Sandbox, scan_home
 from preparers.ops import OpError, apply_ops
 from verifiers.checks import State, run_check
 
@@ -483,7 +483,7 @@ def test_an_oracle_flooding_the_scratch_disk_is_unsafe(tmp_path):
 STARVED_RUN = """
 import json, os, sys
 from pathlib import Path
-from forge.sandbox import Limits, Sandbox
+from kit.sandbox import Limits, Sandbox
 os.sched_setaffinity(0, {0})
 home = Path(sys.argv[1]) / "home"
 home.mkdir()

@@ -18,13 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forge.catalog import Catalog
-from forge.dag import LLMOutputError, NodeContext, Workflow, llm_node, node
 from forge.generate import Generator, Selection, plan, select_skills
-from forge.llm import OfflineBackend
 from forge.llm.config import LLMConfig
 from forge.llm.openai_backend import OpenAIBackend
-from forge.sandbox import Sandbox
-from forge.taxonomy import load_taxonomy
+from kit.dag import LLMOutputError, NodeContext, Workflow, llm_node, node
+from kit.llm import OfflineBackend
+from kit.sandbox import Sandbox
+from kit.taxonomy import load_taxonomy
 from tests.llmserver import LLMServer, Reply, answering, recorded_answers
 from workflows.calc.content import check_table
 from workflows.chrome.content import check_profile

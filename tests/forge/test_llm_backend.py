@@ -10,10 +10,10 @@ import time
 import pytest
 
 from forge.catalog import Catalog
-from forge.llm import LLMConfigError, LLMRequest
 from forge.llm.config import LLMConfig
 from forge.llm.openai_backend import OpenAIBackend
 from forge.llm.prices import Price
+from kit.llm import LLMConfigError, LLMRequest
 from tests.llmserver import LLMServer, Reply, Script
 
 SCHEMA = {"type": "object", "required": ["instruction"], "properties": {"instruction": {"type": "string"}}}

@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 import time
 
-from forge.dag import LLMCall
 from forge.llm.ahead import Ahead
 from forge.llm.budget import Budget
+from kit.dag import LLMCall
 
 
 def call(tokens: int, cost: float, cached: bool = False) -> LLMCall:

@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 from forge.cli import app
 from forge.generate import Selection, plan_for
-from forge.llm import LLMConfigError
 from forge.llm.config import load_config
 from forge.llm.prices import Price, find_price
-from forge.taxonomy import load_taxonomy
+from kit.llm import LLMConfigError
+from kit.taxonomy import load_taxonomy
 from tests.llmserver import LLMServer, answering, recorded_answers
 
 runner = CliRunner()

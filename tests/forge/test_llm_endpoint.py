@@ -12,12 +12,12 @@ import sqlite3
 import pytest
 
 from forge.catalog import Catalog
-from forge.llm import LLMConfigError, LLMRequest
 from forge.llm.config import LLMConfig
 from forge.llm.endpoint import CatalogEndpoints
 from forge.llm.flags import LLMFlags
 from forge.llm.messages import GRAMMAR_UNSAFE, grammar_schema
 from forge.llm.openai_backend import OpenAIBackend
+from kit.llm import LLMConfigError, LLMRequest
 from tests.llmserver import LLAMA_CPP_REFUSAL, LLMServer, Reply, Server
 from workflows.common import INSTRUCTION_SCHEMA
 from workflows.tb.content import MAILBOX_SCHEMA

@@ -19,8 +19,8 @@ from forge.llm.budget import Budget
 from forge.llm.config import LLMConfig
 from forge.llm.openai_backend import OpenAIBackend
 from forge.llm.prices import Price
-from forge.sandbox import Sandbox
-from forge.taxonomy import load_taxonomy
+from kit.sandbox import Sandbox
+from kit.taxonomy import load_taxonomy
 from tests.llmserver import LLMServer, Reply, answering, recorded_answers
 
 SKILL = "calc.sort.numeric_desc"

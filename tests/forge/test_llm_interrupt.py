@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from forge.generate import Selection, plan_for
-from forge.taxonomy import load_taxonomy
+from kit.taxonomy import load_taxonomy
 from tests.llmserver import LLMServer, answering, recorded_answers
 from tests.sigint import ctrl_c
 

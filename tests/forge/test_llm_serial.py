@@ -13,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from forge.llm import LLMCancelled, LLMRequest
 from forge.llm.config import LLMConfig
 from forge.llm.openai_backend import OpenAIBackend
+from kit.llm import LLMCancelled, LLMRequest
 from tests.llmserver import LLMServer, Reply, Server
 
 SCHEMA = {"type": "object", "required": ["instruction"], "properties": {"instruction": {"type": "string"}}}

@@ -13,12 +13,12 @@ import random
 import pytest
 from jsonschema import Draft202012Validator
 
-from forge.dag import NodeContext, fields_sketch, llm_node, sketch_schema
-from forge.errors import WorkflowError
-from forge.llm import LLMRequest, OfflineBackend, Repair
 from forge.llm.config import LLMConfig
 from forge.llm.messages import MAX_QUOTED_ANSWER, build_messages
 from forge.llm.openai_backend import OpenAIBackend
+from kit.dag import NodeContext, fields_sketch, llm_node, sketch_schema
+from kit.errors import WorkflowError
+from kit.llm import LLMRequest, OfflineBackend, Repair
 from tests.llmserver import LLMServer, Reply
 
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["name", "rows"],

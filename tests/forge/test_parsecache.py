@@ -1,4 +1,4 @@
-"""The parse cache of a check worker (`forge.parsecache`): files under a folder marked hot are parsed once per
+"""The parse cache of a check worker (`kit.parsecache`): files under a folder marked hot are parsed once per
 content, a folder marked again is not walked again, and a file rewritten since is read afresh, never served
 from what its old bytes parsed to."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from forge import parsecache
+from kit import parsecache
 
 
 @pytest.fixture(autouse=True)

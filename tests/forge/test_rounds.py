@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from forge.cli import app
 from forge.expand import seed_taxonomy
 from forge.rounds import RoundError, finish_round, prepare_round
-from forge.taxonomy import Skill
+from kit.taxonomy import Skill
 from tests.pgkit import postgres_server  # noqa: F401  (session fixture, for db_url's PostgreSQL case)
 
 runner = CliRunner()

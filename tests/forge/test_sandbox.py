@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.sandbox import Limits, Sandbox
+from kit.sandbox import Limits, Sandbox
 
 
 def run(tmp_path: Path, script: str, limits: Limits | None = None):
@@ -77,7 +77,7 @@ def test_without_bwrap_scripts_are_refused_unless_no_sandbox(tmp_path, monkeypat
     from typer.testing import CliRunner
 
     from forge.cli import app
-    from forge.errors import SandboxError
+    from kit.errors import SandboxError
 
     monkeypatch.setenv("PATH", str(tmp_path))  # no bwrap on PATH
     with pytest.raises(SandboxError, match="--no-sandbox"):

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from forge import scratch
-from forge.sandbox import Sandbox
 from forge.workers import gate_runner
+from kit import scratch
+from kit.sandbox import Sandbox
 
 
 @pytest.fixture

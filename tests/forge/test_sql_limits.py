@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from forge.catalog import Catalog, TaskRow
 from forge.cli import app
-from forge.errors import CatalogError
+from kit.errors import CatalogError
 from tests import pgkit
 from tests.pgkit import postgres_server  # noqa: F401  (session fixture)
 

@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from forge import scratch
 from forge.agent.episode import ELIDED, fit_context, parse_command
 from forge.agent.shell import refuse_visible, truncate
 from forge.cli import app
-from forge.errors import SandboxError
 from forge.student_run import model_folder
+from kit import scratch
+from kit.errors import SandboxError
 from tests.agentserver import Act, AgentServer, tool_results
 
 runner = CliRunner()
@@ -493,8 +493,8 @@ def test_a_hostile_catalog_id_cannot_make_an_export_write_outside(tasks, tmp_pat
     """A shared catalog is writable by others: a row id holding `../` must not lead `export osworld` (or a
     simulated student) outside its output folder."""
     from forge.catalog import Catalog
-    from forge.errors import UnsafeIdError
     from forge.export.osworld import export_osworld
+    from kit.errors import UnsafeIdError
 
     db = fresh_db(tasks, tmp_path)
     first = packages(tasks)[0].name
@@ -509,8 +509,8 @@ def test_a_hostile_catalog_id_cannot_make_an_export_write_outside(tasks, tmp_pat
 
 
 def test_safe_ids_and_paths_inside(tmp_path):
-    from forge.errors import UnsafeIdError
-    from forge.ids import path_inside, safe_id
+    from kit.errors import UnsafeIdError
+    from kit.ids import path_inside, safe_id
 
     for good in ("calc.sheets.rename--s4--00000", "libreoffice_calc", "A-1.b_c", "x" * 200):
         assert safe_id(good) == good

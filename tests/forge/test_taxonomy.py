@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from forge.errors import TaxonomyError
-from forge.taxonomy import load_file, load_taxonomy
+from kit.errors import TaxonomyError
+from kit.taxonomy import load_file, load_taxonomy
 
 GOOD = """app: libreoffice_calc
 skills:

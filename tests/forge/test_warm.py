@@ -13,9 +13,9 @@ import pytest
 
 from forge.catalog import Catalog
 from forge.generate import Generator, Selection, plan_for
-from forge.sandbox import Sandbox
-from forge.taxonomy import load_taxonomy
 from forge.warm import WarmSetups
+from kit.sandbox import Sandbox
+from kit.taxonomy import load_taxonomy
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="warm setup sandboxes run as root only")
 

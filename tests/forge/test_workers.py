@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from forge import workers
-from forge.sandbox import Sandbox
 from forge.workers import WorkerPool
+from kit.sandbox import Sandbox
 
 
 def _children(pid: int) -> list[int]:

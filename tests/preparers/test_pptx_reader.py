@@ -1,4 +1,4 @@
-"""Parses the gate keeps and copies (`forge.parsecache.copied`): decks (`preparers.pptx.read_deck`) and pictures
+"""Parses the gate keeps and copies (`kit.parsecache.copied`): decks (`preparers.pptx.read_deck`) and pictures
 (`preparers.image.decoded`). A copy must be what a fresh parse gives, and no caller's edit may reach another's."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from lxml import etree
 from PIL import Image
 from pptx import Presentation
 
-from forge import parsecache
+from kit import parsecache
 from preparers import image as imageio
 from preparers import pptx as deckio
 

@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.package import load_package
 from forge.realapps import Policy, RealApps, libreoffice
-from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
+from kit.package import load_package
+from kit.sandbox import Sandbox
 from tests.gatekit import make_package
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.controls import InProcess

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from forge.dag import Workflow
-from forge.package import load_package
 from forge.realapps import thunderbird as rt
-from forge.registry import import_submodules
+from kit.dag import Workflow
+from kit.package import load_package
+from kit.registry import import_submodules
 from preparers import tbfilters
 from preparers import thunderbird as tb
 from preparers.ops import registry

@@ -64,11 +64,11 @@ def test_a_machine_side_cause_is_infrastructure_never_a_verdict():
 def test_a_libreoffice_failure_touches_only_the_office_tasks(tmp_path):
     """LibreOffice that cannot finish (here: a real soffice given 10 ms) fails the batch's office tasks as
     infrastructure; the Thunderbird task of the same batch still gets its real-app verdict."""
-    from forge.package import load_package
     from forge.realapps import RealApps, libreoffice
-    from forge.sandbox import Sandbox
     from forge.solve import LocalEnv
     from forge.workers import gate_runner
+    from kit.package import load_package
+    from kit.sandbox import Sandbox
 
     out = tmp_path / "out"
     result = CliRunner().invoke(app, ["generate", "--skill", "calc.sort.numeric_desc", "--skill",

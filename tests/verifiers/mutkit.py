@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from forge.dag import Workflow
-from forge.package import load_package
-from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
+from kit.dag import Workflow
+from kit.package import load_package
+from kit.sandbox import Sandbox
 from preparers.ops import apply_ops
 from tests.gatekit import make_package
 from verifiers.mutants import Mutant, MutationContext, Mutator

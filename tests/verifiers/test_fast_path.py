@@ -2,7 +2,7 @@
 
 Fast paths: mutants evaluated on documents held in memory (`Mutant.documents`) instead of written to a copy and
 parsed again, reading the oracle's parsed documents for the files they leave as they are (`rewrites`, `touches`),
-near-misses likewise (`verifiers.controls._in_memory`), and parses served from `forge.parsecache`
+near-misses likewise (`verifiers.controls._in_memory`), and parses served from `kit.parsecache`
 instead of made afresh. For one real task of each kind of file, the mutation control's whole table (every mutant's
 verdict and evidence) is the same both ways; every near-miss of every workbook, document, deck and picture family
 gets the same outcomes both ways; and a run of the generator through warm sandboxed workers with several gates in
@@ -23,12 +23,12 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from forge import parsecache
 from forge.catalog import Catalog
 from forge.generate import Generator, Selection, plan_for
-from forge.package import load_package
-from forge.sandbox import Sandbox
-from forge.taxonomy import load_taxonomy
+from kit import parsecache
+from kit.package import load_package
+from kit.sandbox import Sandbox
+from kit.taxonomy import load_taxonomy
 from tests.gatekit import make_package, package_states
 from tests.verifiers.mutkit import states
 from verifiers import checks, controls

@@ -23,11 +23,11 @@ import openpyxl
 import pytest
 from docx.enum.text import WD_ALIGN_PARAGRAPH
 
-from forge import parsecache
-from forge.package import load_package
-from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
-from forge.taxonomy import Skill, load_taxonomy
+from kit import parsecache
+from kit.package import load_package
+from kit.sandbox import Sandbox
+from kit.taxonomy import Skill, load_taxonomy
 from preparers.ops import apply_ops
 from tests.gatekit import gate_package, make_package
 from verifiers import mutants as mutants_pkg

@@ -9,7 +9,7 @@ import os
 import shutil
 from pathlib import Path
 
-from forge.model import HOME
+from kit.model import HOME
 from verifiers import checks
 from verifiers.mutation import InMemory
 

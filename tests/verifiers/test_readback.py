@@ -10,11 +10,11 @@ import json
 
 import pytest
 
-from forge.dag import NodeContext
-from forge.ids import TaskId
-from forge.llm import OfflineBackend
-from forge.package import build_package
-from forge.taxonomy import load_taxonomy
+from kit.dag import NodeContext
+from kit.ids import TaskId
+from kit.llm import OfflineBackend
+from kit.package import build_package
+from kit.taxonomy import load_taxonomy
 from tests.forge.test_llm_backend import backend
 from tests.llmserver import LLMServer, Reply
 from verifiers.readback import questions, read_back

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from forge.errors import CheckError
+from kit.errors import CheckError
 from preparers.ops import OpError, apply_ops
 from verifiers.checks import Result, State, registry, run_check
 
@@ -148,10 +148,10 @@ def test_every_reader_fails_cleanly_on_a_hostile_file(tmp_path_factory, name, da
 @cache
 def _states() -> list[tuple[str, list[tuple[str, bytes]], list[dict[str, Any]], list[dict[str, Any]]]]:
     """(skill id, [(dest under /home/user, bytes)], rubric, oracle ops) for one representative skill per family."""
-    from forge.dag import NodeContext
     from forge.demo import representatives
-    from forge.llm import OfflineBackend
-    from forge.taxonomy import load_taxonomy
+    from kit.dag import NodeContext
+    from kit.llm import OfflineBackend
+    from kit.taxonomy import load_taxonomy
     from workflows import get_family
 
     cases = []

@@ -17,8 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.package import load_package
-from forge.taxonomy import load_taxonomy
+from kit.package import load_package
+from kit.taxonomy import load_taxonomy
 from tests.gatekit import gate_package, make_package
 from verifiers import extract
 from verifiers.grounding import Ungrounded, ground, slide_titles, visible_text

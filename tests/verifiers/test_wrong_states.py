@@ -30,10 +30,10 @@ from PIL import Image
 from pptx import Presentation
 from pptx.util import Pt
 
-from forge.package import load_package
-from forge.sandbox import Sandbox
 from forge.solve import LocalEnv
-from forge.taxonomy import load_taxonomy
+from kit.package import load_package
+from kit.sandbox import Sandbox
+from kit.taxonomy import load_taxonomy
 from preparers.ops import apply_ops
 from tests.gatekit import make_package
 from verifiers.rubric import evaluate_rubric

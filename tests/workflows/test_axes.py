@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from forge.axes import space_size
-from forge.dag import NodeContext
-from forge.llm import OfflineBackend
+from kit.axes import space_size
+from kit.dag import NodeContext
+from kit.llm import OfflineBackend
 from tests.gatekit import gate_package, make_package
 from workflows import families
 

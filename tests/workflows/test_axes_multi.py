@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from forge.dag import NodeContext
-from forge.ids import TaskId
-from forge.llm import OfflineBackend
-from forge.package import build_package, write_package
+from kit.dag import NodeContext
+from kit.ids import TaskId
+from kit.llm import OfflineBackend
+from kit.package import build_package, write_package
 from preparers import thunderbird as tb
 from tests.gatekit import gate_package, make_package, skill_for
 from workflows import families

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from forge.dag import NodeContext
-from forge.llm import OfflineBackend
+from kit.dag import NodeContext
+from kit.llm import OfflineBackend
 from tests.gatekit import gate_package, make_package
 from workflows import families
 
@@ -65,7 +65,7 @@ def _outputs(name: str, params: dict) -> dict:
 def test_files_nobody_asked_about_stay_out_of_every_check(name):
     """The `files` level adds files only where no check looks (else damage to them would go unnoticed by the
     rubric, or a count would change); the `lookalikes` level adds older copies, named as such."""
-    from forge.model import HOME
+    from kit.model import HOME
 
     base = _params(name)
     before = {s.path for s in _outputs(name, base)["tree"]}

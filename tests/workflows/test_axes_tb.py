@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from forge.dag import NodeContext
-from forge.ids import TaskId
-from forge.llm import OfflineBackend
-from forge.package import build_package, write_package
+from kit.dag import NodeContext
+from kit.ids import TaskId
+from kit.llm import OfflineBackend
+from kit.package import build_package, write_package
 from tests.gatekit import gate_package, make_package, package_states, skill_for
 from workflows import families
 from workflows.tb.content import check_mailbox
@@ -117,8 +117,8 @@ def test_a_nested_location_puts_the_messages_two_levels_down(name):
 def test_real_thunderbird_loads_a_nested_source_folder_and_the_oracle_state_passes(tmp_path: Path):
     """The real-app tier on the deepest `location`: Thunderbird opens Inbox/<a>/<b> (mbox under two .sbd levels)
     and the rubric still passes on the oracle's end state as Thunderbird re-saved it."""
-    from forge.package import load_package
     from forge.realapps import thunderbird as rt
+    from kit.package import load_package
 
     name = "tb.move_messages"
     root = make_package(families()[name], {**_params(name), **HARDEST}, tmp_path / "out", seed=1)

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from forge.dag import NodeContext
-from forge.llm import OfflineBackend
+from kit.dag import NodeContext
+from kit.llm import OfflineBackend
 from workflows.calc import kit as cc
 from workflows.calc.content import SCENARIOS, generate_table
 from workflows.calc.formula_column import FUNCTIONS, UNITS, WORKFLOW, compatible, unit_of

@@ -5,8 +5,8 @@ import random
 import jsonschema
 import pytest
 
-from forge.dag import NodeContext
-from forge.llm import OfflineBackend
+from kit.dag import NodeContext
+from kit.llm import OfflineBackend
 from workflows import families
 from workflows.chrome.content import CONTENT_SCHEMA, SITES, generate_profile
 

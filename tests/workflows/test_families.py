@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from forge.dag import Workflow
-from forge.ids import derive_seed
-from forge.taxonomy import load_taxonomy
+from kit.dag import Workflow
+from kit.ids import derive_seed
+from kit.taxonomy import load_taxonomy
 from tests.gatekit import gate_family
 from workflows import families
 from workflows.composite import BUILT

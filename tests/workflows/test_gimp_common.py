@@ -11,11 +11,11 @@ import jsonschema
 import pytest
 from PIL import Image
 
-from forge.dag import NodeContext
-from forge.errors import WorkflowError
-from forge.family import family
-from forge.llm import OfflineBackend
-from forge.taxonomy import load_taxonomy
+from kit.dag import NodeContext
+from kit.errors import WorkflowError
+from kit.family import family
+from kit.llm import OfflineBackend
+from kit.taxonomy import load_taxonomy
 from preparers.image import FORMATS, KINDS, PALETTE_NAMES, background_mask, encode, render
 from preparers.ops import apply_ops
 from tests.gatekit import make_package

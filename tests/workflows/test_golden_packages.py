@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from forge.dag import NodeContext
-from forge.ids import TaskId, digest
-from forge.llm import OfflineBackend
-from forge.package import build_package
-from forge.taxonomy import Skill, load_taxonomy
+from kit.dag import NodeContext
+from kit.ids import TaskId, digest
+from kit.llm import OfflineBackend
+from kit.package import build_package
+from kit.taxonomy import Skill, load_taxonomy
 from workflows import get_family
 
 GOLDEN = Path(__file__).parent / "golden" / "packages.json"

@@ -8,8 +8,8 @@ import random
 import pytest
 from PIL import Image
 
-from forge.dag import NodeContext
-from forge.llm import OfflineBackend
+from kit.dag import NodeContext
+from kit.llm import OfflineBackend
 from workflows.impress import add_slide as impress_add_slide
 from workflows.impress import bullets as impress_bullets
 from workflows.impress import delete_slide as impress_delete_slide

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from forge.dag import NodeContext
-from forge.llm import OfflineBackend
-from forge.model import Asset
+from kit.dag import NodeContext
+from kit.llm import OfflineBackend
+from kit.model import Asset
 from workflows.multi import kit as mc
 
 

@@ -7,8 +7,8 @@ from workflows.multi.link_bookmark import WORKFLOW
 def test_the_address_comes_from_the_source_not_the_instruction(source):
     from urllib.parse import urlsplit
 
-    from forge.dag import NodeContext
-    from forge.llm import OfflineBackend
+    from kit.dag import NodeContext
+    from kit.llm import OfflineBackend
 
     out = WORKFLOW.run(NodeContext({"source": source, "place": "bar"}, 3, "multi.test", 0, OfflineBackend()))
     url = out["rubric"][0].args["url"]

@@ -2,8 +2,8 @@ from workflows.multi.sheet_doc_table import WORKFLOW
 
 
 def test_rows_are_not_stated_in_the_instruction():
-    from forge.dag import NodeContext
-    from forge.llm import OfflineBackend
+    from kit.dag import NodeContext
+    from kit.llm import OfflineBackend
 
     params = {"columns": "subset", "rows": "category", "order": "asc"}
     out = WORKFLOW.run(NodeContext(params, 4, "multi.test", 0, OfflineBackend()))

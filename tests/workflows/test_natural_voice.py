@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from forge.dag import NodeContext
-from forge.llm import OfflineBackend
+from kit.dag import NodeContext
+from kit.llm import OfflineBackend
 from tests.workflows.test_families import combinations
 from workflows import families
 from workflows.common import natural_phrasings, spoken

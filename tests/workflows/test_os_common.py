@@ -12,9 +12,9 @@ import jsonschema
 import pytest
 from PIL import Image
 
-from forge.dag import NodeContext
-from forge.llm import OfflineBackend
-from forge.taxonomy import load_taxonomy
+from kit.dag import NodeContext
+from kit.llm import OfflineBackend
+from kit.taxonomy import load_taxonomy
 from preparers import tree
 from preparers.tree import FileSpec
 from workflows.os import archive as os_archive

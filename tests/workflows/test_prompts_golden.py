@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from forge.dag import PROMPTS_DIR, NodeContext
-from forge.llm import LLMRequest, LLMResponse, OfflineBackend, Repair
 from forge.llm.messages import build_messages
-from forge.taxonomy import load_taxonomy
+from kit.dag import PROMPTS_DIR, NodeContext
+from kit.llm import LLMRequest, LLMResponse, OfflineBackend, Repair
+from kit.taxonomy import load_taxonomy
 from workflows import families
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from forge.dag import NodeContext
-from forge.errors import ForgeError
-from forge.ids import TaskId
-from forge.llm import OfflineBackend
-from forge.package import build_package, write_package
-from forge.taxonomy import Skill, load_taxonomy
+from kit.dag import NodeContext
+from kit.errors import ForgeError
+from kit.ids import TaskId
+from kit.llm import OfflineBackend
+from kit.package import build_package, write_package
+from kit.taxonomy import Skill, load_taxonomy
 from tests.gatekit import gate_package
 from verifiers.grounding import deck_reader, ground, visible_text
 from verifiers.roundtrip import Ungrounded
@@ -247,7 +247,7 @@ def test_with_a_model_the_instruction_prompt_carries_the_register(tmp_path):
     from forge.generate import Generator, Selection, plan_for
     from forge.llm.config import LLMConfig
     from forge.llm.openai_backend import OpenAIBackend
-    from forge.sandbox import Sandbox
+    from kit.sandbox import Sandbox
     from tests.llmserver import LLMServer, answering, prompt_of, recorded_answers
 
     ids = plan_for(TAXONOMY, Selection(skills=("calc.sort.text_asc",), register="mixed"), 2, 4)

@@ -5,8 +5,8 @@ import random
 import jsonschema
 import pytest
 
-from forge.dag import NodeContext
-from forge.llm import OfflineBackend
+from kit.dag import NodeContext
+from kit.llm import OfflineBackend
 from preparers.ops.json_doc import loads_jsonc
 from workflows import families
 from workflows.vscode.content import CONTENT_SCHEMA, LANGUAGES, generate_project, project_files

@@ -24,9 +24,9 @@ from typing import Any, TypeVar
 import openpyxl
 from openpyxl.workbook.workbook import Workbook
 
-from forge import bounded, parsecache
-from forge.errors import CheckError, did_you_mean
-from forge.registry import import_submodules
+from kit import bounded, parsecache
+from kit.errors import CheckError, did_you_mean
+from kit.registry import import_submodules
 from preparers.ops import OpError, resolve
 
 T = TypeVar("T")
@@ -101,7 +101,7 @@ class State:
                     raise StateError(f"{path} is not a regular file")
                 raise StateError(f"{path} does not exist")
             try:
-                bounded.preflight(host)  # before any parser: size, fifo, zip bombs (forge.bounded)
+                bounded.preflight(host)  # before any parser: size, fifo, zip bombs (kit.bounded)
                 document = self._cache[key] = parse(host)
                 if parse in CHANGED_BY_READING:
                     self._undo[key] = CHANGED_BY_READING[parse](document)

@@ -25,8 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from forge import bounded
-from forge.model import HOME
+from kit import bounded
+from kit.model import HOME
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
 
 #: Archive bytes read per member at most (a corrupt or hostile archive must not exhaust memory).
@@ -421,7 +421,7 @@ def dir_listing(state: State, path: str, names: list[str], recursive: bool = Fal
 
 
 def _decompress(data: bytes) -> bytes:
-    """Undo gzip / bzip2 / xz by magic bytes, with the limits of `forge.bounded`; anything else is returned as is."""
+    """Undo gzip / bzip2 / xz by magic bytes, with the limits of `kit.bounded`; anything else is returned as is."""
     return bounded.decompress(data)
 
 

@@ -16,7 +16,7 @@ from xml.etree import ElementTree
 
 from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_column_letter
 
-from forge import bounded
+from kit import bounded
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
 from verifiers.checks.xlsx_common import bounds, cell_text
 

@@ -78,7 +78,7 @@ Mutator = Callable[[MutationContext], list[Mutant]]
 
 def registry() -> dict[str, Mutator]:
     """{module name: its `mutants` function} for every file-kind module of this package, sorted by name."""
-    from forge.registry import import_submodules
+    from kit.registry import import_submodules
 
     return {m.__name__.rsplit(".", 1)[1]: m.mutants for m in import_submodules(__name__) if hasattr(m, "mutants")}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forge.parsecache import file_digest as _digest
+from kit.parsecache import file_digest as _digest
 
 
 def _files(root: Path) -> dict[str, Path]:

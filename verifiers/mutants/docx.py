@@ -27,7 +27,7 @@ from typing import Any
 from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
-from forge.model import HOME
+from kit.model import HOME
 from verifiers.checks.docx import Doc, W, index, norm, open_document, para_text
 from verifiers.checks.docx import _load as load_doc  # the State cache key of a parsed docx
 from verifiers.mutants import Kind, Mutant, MutationContext

@@ -26,7 +26,7 @@ import numpy as np
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 from PIL.PngImagePlugin import PngInfo
 
-from forge.model import HOME
+from kit.model import HOME
 from preparers.image import decoded, flatten, format_for, png_as_read
 from verifiers.checks.image import load_picture
 from verifiers.mutants import Kind, Mutant, MutationContext

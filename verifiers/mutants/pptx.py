@@ -22,7 +22,7 @@ from typing import Any
 
 from lxml import etree
 
-from forge.model import HOME
+from kit.model import HOME
 from preparers import pptx as deckio
 from verifiers.checks.pptx import Deck
 from verifiers.checks.pptx import _load as load_deck  # the State cache key of a parsed presentation

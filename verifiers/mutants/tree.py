@@ -23,8 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from forge.model import HOME
-from forge.parsecache import file_digest as _digest
+from kit.model import HOME
+from kit.parsecache import file_digest as _digest
 from verifiers.mutants import Mutant, MutationContext
 
 #: files bigger than this are left alone (hashing and rewriting them would make the stage slow)

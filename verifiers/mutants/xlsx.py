@@ -24,8 +24,8 @@ import openpyxl
 from openpyxl.utils import coordinate_to_tuple, range_boundaries
 from openpyxl.workbook.workbook import Workbook
 
-from forge import parsecache
-from forge.model import HOME
+from kit import parsecache
+from kit.model import HOME
 from verifiers.checks import _load_formulas, lookups_undone  # _load_formulas: the State cache key
 from verifiers.checks.xlsx_common import cached_formula_values
 from verifiers.formula import FormulaError, evaluate, referenced_ranges

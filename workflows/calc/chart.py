@@ -6,9 +6,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.grammar import with_article
-from forge.model import Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.grammar import with_article
+from kit.model import Check
 from workflows.calc import kit as cc
 
 NAME = "calc.chart"

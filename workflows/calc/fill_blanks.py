@@ -13,8 +13,8 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import Check
 from verifiers.grounding import leaks
 from workflows.calc import kit as cc
 

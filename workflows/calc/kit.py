@@ -17,10 +17,10 @@ from typing import Any
 
 from openpyxl.utils import coordinate_to_tuple, get_column_letter
 
-from forge.axes import LOOKALIKES, look_alike_paths, pick, span
-from forge.dag import Node, NodeContext, llm_node, node
-from forge.family import AppKit
-from forge.model import HOME, Asset, Check
+from kit.axes import LOOKALIKES, look_alike_paths, pick, span
+from kit.dag import Node, NodeContext, llm_node, node
+from kit.family import AppKit
+from kit.model import HOME, Asset, Check
 from preparers import xlsx
 from verifiers.checks.xlsx_common import cell_text
 from verifiers.formula import evaluate
@@ -382,6 +382,6 @@ def source_nodes() -> tuple[Node, ...]:
     return (sample, content)
 
 
-#: The Calc app kit: families built with `forge.family.family(NAME, CALC, ...)`.
+#: The Calc app kit: families built with `kit.family.family(NAME, CALC, ...)`.
 CALC = AppKit(apps=(APP,), source=source_nodes, state="layout", prepare=prepare, instruction=calc_instruction,
               axes=AXES)

@@ -18,8 +18,8 @@ from typing import Any, Literal, TypedDict
 from openpyxl.styles import Font
 from openpyxl.utils import coordinate_to_tuple, get_column_letter, range_boundaries
 
-from forge.family import Attempt, Attempts, Goal, family, prepare_node
-from forge.model import Check
+from kit.family import Attempt, Attempts, Goal, family, prepare_node
+from kit.model import Check
 from preparers import xlsx
 from workflows.calc import kit as cc
 

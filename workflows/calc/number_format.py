@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
-from forge.family import Attempt, Attempts, Goal, family, prepare_node
-from forge.model import Check
+from kit.family import Attempt, Attempts, Goal, family, prepare_node
+from kit.model import Check
 from preparers import xlsx
 from workflows.calc import kit as cc
 

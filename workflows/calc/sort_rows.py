@@ -8,8 +8,8 @@ from typing import Any, Literal, TypedDict
 
 from openpyxl.utils import coordinate_to_tuple
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import Check
 from workflows.calc import kit as cc
 
 NAME = "calc.sort_rows"

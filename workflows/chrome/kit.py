@@ -23,10 +23,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
-from forge.axes import pick, span
-from forge.dag import Node, NodeContext, llm_node, node
-from forge.family import AppKit
-from forge.model import HOME, Asset, Check
+from kit.axes import pick, span
+from kit.dag import Node, NodeContext, llm_node, node
+from kit.family import AppKit
+from kit.model import HOME, Asset, Check
 from preparers import chrome
 from verifiers.checks.json_doc import leaves
 from workflows.chrome.content import CONTENT_SCHEMA, PERSONAS, SITES, check_profile, generate_profile
@@ -351,7 +351,7 @@ def grow(profile: Profile, bookmarks: Mapping[str, Any], rng: random.Random, par
     return grown
 
 
-#: The Chrome app kit: families built with `forge.family.family(NAME, CHROME, ...)`.
+#: The Chrome app kit: families built with `kit.family.family(NAME, CHROME, ...)`.
 CHROME = AppKit(apps=(APP,), source=source_nodes, state="profile", prepare=prepare, instruction=instruction,
                 axes=AXES)
 #: The families that change a setting, not a bookmark: the bookmark axes would only redecorate their profile, so

@@ -11,8 +11,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import Check
 from workflows.chrome import kit as chc
 
 NAME = "chrome.startup_pages"

@@ -15,8 +15,8 @@ from typing import Any, Literal, TypedDict
 
 from PIL import ImageStat
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import Check
 from preparers.image import PHOTO_KINDS, flatten
 from workflows.gimp import kit as gc
 

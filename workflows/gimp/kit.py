@@ -21,11 +21,11 @@ from typing import Any
 
 from PIL import Image
 
-from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick
-from forge.dag import Node, NodeContext, llm_node, node
-from forge.errors import WorkflowError
-from forge.family import AppKit
-from forge.model import HOME, Asset, Check
+from kit.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick
+from kit.dag import Node, NodeContext, llm_node, node
+from kit.errors import WorkflowError
+from kit.family import AppKit
+from kit.model import HOME, Asset, Check
 from preparers import image as images
 from preparers.ops import registry as op_registry
 from preparers.ops.image import Picture
@@ -239,6 +239,6 @@ def _family_source() -> tuple[Node, ...]:
                         "fmt_of, ...)), since the picture kinds and the file format are the family's")
 
 
-#: The GIMP app kit: families built with `forge.family.family(NAME, GIMP, source=source_nodes(...), ...)`; the
+#: The GIMP app kit: families built with `kit.family.family(NAME, GIMP, source=source_nodes(...), ...)`; the
 #: source nodes already prepare the picture, so the goal states no initial state and there is no prepare node.
 GIMP = AppKit(apps=(APP,), source=_family_source, state="", prepare=None, instruction=instruction, axes=AXES)

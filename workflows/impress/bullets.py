@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import Asset, Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import Asset, Check
 from workflows.impress import kit as ic
 
 NAME = "impress.bullets"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from forge.dag import fields_sketch
+from kit.dag import fields_sketch
 from workflows.answer_checks import first_problem, guarded, unique
 from workflows.calc.content import FIRST_NAMES, LAST_NAMES
 from workflows.impress.decks_a import DECKS_A, DeckDef, SlideDef

@@ -14,8 +14,8 @@ from typing import Any, Literal, TypedDict
 
 from PIL import Image, ImageDraw
 
-from forge.family import Attempt, Attempts, Goal, family, prepare_node
-from forge.model import HOME, Asset, Check
+from kit.family import Attempt, Attempts, Goal, family, prepare_node
+from kit.model import HOME, Asset, Check
 from verifiers.checks.pptx import pixel_digest
 from workflows.impress import kit as ic
 

@@ -17,10 +17,10 @@ from typing import Any
 
 from pptx import Presentation
 
-from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick, span
-from forge.dag import Node, NodeContext, llm_node, node
-from forge.family import AppKit
-from forge.model import HOME, Asset, Check
+from kit.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick, span
+from kit.dag import Node, NodeContext, llm_node, node
+from kit.family import AppKit
+from kit.model import HOME, Asset, Check
 from preparers import pptx
 from workflows.common import instruction
 from workflows.impress.content import (
@@ -187,6 +187,6 @@ def source_nodes() -> tuple[Node, ...]:
     return (sample, content)
 
 
-#: The Impress app kit: families built with `forge.family.family(NAME, IMPRESS, ...)`.
+#: The Impress app kit: families built with `kit.family.family(NAME, IMPRESS, ...)`.
 IMPRESS = AppKit(apps=(APP,), source=source_nodes, state="deck", prepare=prepare, instruction=instruction,
                  axes=AXES)

@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.axes import LOCATION, deepen, pick
-from forge.family import Attempt, Attempts, Goal, family
-from forge.ids import digest
-from forge.model import HOME, Check
+from kit.axes import LOCATION, deepen, pick
+from kit.family import Attempt, Attempts, Goal, family
+from kit.ids import digest
+from kit.model import HOME, Check
 from preparers import thunderbird as tb
 from workflows.multi import kit as mc
 from workflows.tb import kit as tc

@@ -13,9 +13,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.axes import pick
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import HOME, Check
+from kit.axes import pick
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import HOME, Check
 from preparers import thunderbird as tb
 from preparers import xlsx
 from workflows.calc import kit as cc

@@ -11,9 +11,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.axes import LOCATION
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import Check
+from kit.axes import LOCATION
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import Check
 from preparers.tree import FileSpec
 from workflows.multi import kit as mc
 from workflows.vscode import kit as vsc

@@ -41,7 +41,7 @@ ORGS = (("Brightwater Consulting", "brightwater.co"), ("Fenwick and Hale", "fenw
         ("Quarry Lane Studio", "quarrylane.studio"), ("Tessera Labs", "tesseralabs.com"),
         ("Halcyon Freight", "halcyonfreight.com"), ("Morrow and Kent", "morrowkent.law"))
 #: What each part of the multi-app content node is, for the prompt: a task's prompt describes only its own parts
-#: (forge.dag.llm_node `fields`), not all nine.
+#: (kit.dag.llm_node `fields`), not all nine.
 PART_PROMPTS: dict[str, str] = {
     "table": ('"table": a small spreadsheet for the sub-plan\'s scenario with exactly n_rows data rows: one unique '
               'text "key" column, one "category" column (3 to 6 values, each used at least twice), one "date" column '

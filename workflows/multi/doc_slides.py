@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
-from forge.axes import LOCATION, LOOKALIKES, deepen, pick
-from forge.dag import NodeContext, Workflow, node
-from forge.family import Goal, goal_node, rubric_node
-from forge.model import HOME, Asset, Check, Solution
+from kit.axes import LOCATION, LOOKALIKES, deepen, pick
+from kit.dag import NodeContext, Workflow, node
+from kit.family import Goal, goal_node, rubric_node
+from kit.model import HOME, Asset, Check, Solution
 from workflows.impress import kit as ic
 from workflows.multi import kit as mc
 from workflows.writer import kit as wc

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.axes import LOCATION, deepen, pick, span
-from forge.family import Attempt, Attempts, Goal, family
-from forge.grammar import count
-from forge.model import HOME, Check
+from kit.axes import LOCATION, deepen, pick, span
+from kit.family import Attempt, Attempts, Goal, family
+from kit.grammar import count
+from kit.model import HOME, Check
 from preparers import tree
 from workflows.multi import kit as mc
 from workflows.os import kit as oc

@@ -14,10 +14,10 @@ from typing import Any, Literal, TypedDict, cast
 
 from PIL import Image
 
-from forge.axes import LOCATION, LOOKALIKES
-from forge.dag import NodeContext
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import Asset, Check
+from kit.axes import LOCATION, LOOKALIKES
+from kit.dag import NodeContext
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import Asset, Check
 from workflows.gimp import kit as gc
 from workflows.impress import kit as ic
 from workflows.multi import kit as mc

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from email.utils import formataddr
 from typing import Any
 
-from forge.axes import span
-from forge.dag import Node, NodeContext, llm_node, node, parts_sketch
-from forge.family import AppKit
-from forge.model import HOME, Asset, Check
+from kit.axes import span
+from kit.dag import Node, NodeContext, llm_node, node, parts_sketch
+from kit.family import AppKit
+from kit.model import HOME, Asset, Check
 from preparers import thunderbird as tb
 from verifiers.grounding import leaks
 from workflows.calc import kit as cc
@@ -107,7 +107,7 @@ PARTS: dict[str, tuple[Planner, dict[str, Any], Callable[[random.Random, Mapping
 }
 
 
-#: part -> its app's content check (forge.dag.ContentCheck), for the parts whose families need one.
+#: part -> its app's content check (kit.dag.ContentCheck), for the parts whose families need one.
 #: part -> what a model writes of it (the rest comes from the part's generator); parts not listed are written whole
 SKETCHES = {"mailbox": MAILBOX_SKETCH, "pool": POOL_SKETCH, "deck": DECK_SKETCH, "document": DOCUMENT_SKETCH}
 CHECKS = {"table": check_table, "mailbox": check_mailbox, "document": check_document, "deck": check_deck,
@@ -195,7 +195,7 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def app_kit(apps: Sequence[str], **parts: PartParams) -> AppKit:
-    """The kit of one multi-app family (`forge.family.family(NAME, mc.app_kit(...), ...)`): the apps its tasks
+    """The kit of one multi-app family (`kit.family.family(NAME, mc.app_kit(...), ...)`): the apps its tasks
     open and the content parts it draws (`source_nodes(**parts)`); its goal returns a `Setup` as the state."""
     return AppKit(apps=tuple(apps), source=lambda: source_nodes(**parts), state="setup", prepare=prepare,
                   instruction=instruction)
@@ -213,7 +213,7 @@ def passing(*axes: str, renamed: Mapping[str, str] | None = None, **fixed: Any
 
 #: The difficulty axes (issue 15) the multi-app families share, each with the levels of the app kit that honours
 #: it, default first: the rows of a Calc table (workflows.calc.kit), the messages of the background mailbox
-#: (workflows.tb.kit), how deep a file sits (forge.axes.LOCATION) and older copies beside it.
+#: (workflows.tb.kit), how deep a file sits (kit.axes.LOCATION) and older copies beside it.
 ROWS = ("8-16", "20-28", "32-40")
 MESSAGES = ("18-26", "28-34", "36-40")
 NOISE = ("none", "some", "many")

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 from urllib.parse import urlsplit
 
-from forge.axes import LOCATION, deepen, pick
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import HOME, Check
+from kit.axes import LOCATION, deepen, pick
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import HOME, Check
 from preparers.tree import FileSpec
 from workflows.chrome import kit as chc
 from workflows.multi import kit as mc

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.axes import pick, span
-from forge.family import Attempt, Attempts, Goal, family
-from forge.grammar import count
-from forge.model import HOME, Check
+from kit.axes import pick, span
+from kit.family import Attempt, Attempts, Goal, family
+from kit.grammar import count
+from kit.model import HOME, Check
 from preparers import thunderbird as tb
 from workflows.multi import kit as mc
 from workflows.tb import kit as tc

@@ -12,10 +12,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick
-from forge.family import Attempt, Attempts, Goal, family
-from forge.grammar import count
-from forge.model import HOME, Asset, Check
+from kit.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick
+from kit.family import Attempt, Attempts, Goal, family
+from kit.grammar import count
+from kit.model import HOME, Asset, Check
 from preparers import xlsx
 from workflows.multi import kit as mc
 from workflows.tb import kit as tc

@@ -11,10 +11,10 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
-from forge.axes import LOCATION, LOOKALIKES
-from forge.family import Attempt, Attempts, Goal, family
-from forge.grammar import count
-from forge.model import HOME, Asset, Check
+from kit.axes import LOCATION, LOOKALIKES
+from kit.family import Attempt, Attempts, Goal, family
+from kit.grammar import count
+from kit.model import HOME, Asset, Check
 from workflows.calc import kit as cc
 from workflows.multi import kit as mc
 from workflows.writer import kit as wc

@@ -12,9 +12,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.axes import LOCATION, LOOKALIKES
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import HOME, Asset, Check
+from kit.axes import LOCATION, LOOKALIKES
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import HOME, Asset, Check
 from preparers.tree import FileSpec
 from verifiers.checks.multi import text_lines
 from workflows.calc import kit as cc

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from forge.dag import fields_sketch
+from kit.dag import fields_sketch
 from workflows.answer_checks import first_problem, guarded, unique
 from workflows.calc.content import FIRST_NAMES, LAST_NAMES
 

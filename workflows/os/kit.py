@@ -21,11 +21,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from forge.axes import LOCATION, LOOKALIKES, deepen, pick, span
-from forge.dag import Node, NodeContext, llm_node, node
-from forge.family import AppKit
-from forge.ids import digest
-from forge.model import HOME, Check
+from kit.axes import LOCATION, LOOKALIKES, deepen, pick, span
+from kit.dag import Node, NodeContext, llm_node, node
+from kit.family import AppKit
+from kit.ids import digest
+from kit.model import HOME, Check
 from preparers import tree
 from preparers.tree import FileSpec
 from workflows.common import instruction
@@ -199,7 +199,7 @@ def source_nodes() -> tuple[Node, ...]:
 
 AXES: dict[str, tuple[Any, ...]] = {
     "files": ("5-30", "40-60", "80-120"),  # how many files the whole tree holds (today's trees hold 5-30)
-    "location": LOCATION,  # how deep the working folder sits (forge.axes.deepen)
+    "location": LOCATION,  # how deep the working folder sits (kit.axes.deepen)
     "lookalikes": LOOKALIKES,  # older copies of the working folder (or file) beside it
 }
 #: Where the `files` axis puts the files nobody asked about: folders no family works in (each family's paths
@@ -282,5 +282,5 @@ def kit_without(*axes: str) -> AppKit:
     return replace(OS, axes={k: v for k, v in AXES.items() if k not in axes})
 
 
-#: The OS app kit: families built with `forge.family.family(NAME, OS, ...)`.
+#: The OS app kit: families built with `kit.family.family(NAME, OS, ...)`.
 OS = AppKit(apps=(APP,), source=source_nodes, state="tree", prepare=prepare, instruction=instruction, axes=AXES)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from forge.dag import Sketch
+from kit.dag import Sketch
 
 MAILBOX_SCHEMA: dict[str, Any] = {
     "type": "object",

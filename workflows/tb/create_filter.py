@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from email.utils import parseaddr
 from typing import Any, Literal, TypedDict
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import Check
 from preparers import thunderbird as tb
 from workflows.tb import kit as tc
 

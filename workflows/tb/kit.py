@@ -21,11 +21,11 @@ from dataclasses import dataclass, replace
 from email.utils import formataddr, parseaddr
 from typing import Any
 
-from forge.axes import pick, span
-from forge.dag import Node, NodeContext, llm_node, node
-from forge.errors import WorkflowError
-from forge.family import AppKit
-from forge.model import HOME, Asset, Check
+from kit.axes import pick, span
+from kit.dag import Node, NodeContext, llm_node, node
+from kit.errors import WorkflowError
+from kit.family import AppKit
+from kit.model import HOME, Asset, Check
 from preparers import thunderbird as tb
 from verifiers.checks.thunderbird import MANAGED_PREFS
 from workflows.common import instruction

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import HOME, Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import HOME, Check
 from preparers import thunderbird as tb
 from workflows.tb import kit as tc
 

@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict, get_args
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.grammar import count
-from forge.model import Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.grammar import count
+from kit.model import Check
 from preparers import thunderbird as tb
 from workflows.tb import kit as tc
 

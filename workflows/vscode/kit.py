@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from forge.axes import LOCATION, deepen, pick, span
-from forge.dag import Node, NodeContext, llm_node, node
-from forge.family import AppKit
-from forge.model import HOME, Asset
+from kit.axes import LOCATION, deepen, pick, span
+from kit.dag import Node, NodeContext, llm_node, node
+from kit.family import AppKit
+from kit.model import HOME, Asset
 from preparers import vscode
 from workflows.common import instruction
 from workflows.vscode.content import CONTENT_SCHEMA, LANGUAGES, generate_project, project_files
@@ -167,7 +167,7 @@ def source_nodes() -> tuple[Node, ...]:
     return (sample, content)
 
 
-#: The VS Code app kit: families built with `forge.family.family(NAME, VSCODE, ...)`.
+#: The VS Code app kit: families built with `kit.family.family(NAME, VSCODE, ...)`.
 VSCODE = AppKit(apps=(APP,), source=source_nodes, state="workspace", prepare=prepare, instruction=instruction,
                 axes=AXES)
 

@@ -12,8 +12,8 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import Check
 from verifiers.checks.json_doc import leaves
 from workflows.vscode import kit as vsc
 

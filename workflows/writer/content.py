@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from forge.dag import fields_sketch
+from kit.dag import fields_sketch
 from workflows.answer_checks import first_problem, guarded, unique
 from workflows.writer.themes import THEMES, Theme
 

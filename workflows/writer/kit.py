@@ -16,10 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from forge.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick, span
-from forge.dag import Node, NodeContext, llm_node, node
-from forge.family import AppKit
-from forge.model import HOME, Asset, Check
+from kit.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick, span
+from kit.dag import Node, NodeContext, llm_node, node
+from kit.family import AppKit
+from kit.model import HOME, Asset, Check
 from preparers import docx
 from workflows.common import instruction
 from workflows.writer.content import (
@@ -304,6 +304,6 @@ def quoted(text: str) -> str:
     return f'"{text}"'
 
 
-#: The Writer app kit: families built with `forge.family.family(NAME, WRITER, ...)`.
+#: The Writer app kit: families built with `kit.family.family(NAME, WRITER, ...)`.
 WRITER = AppKit(apps=(APP,), source=source_nodes, state="layout", prepare=prepare, instruction=instruction,
                 axes=AXES)

@@ -8,8 +8,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import Asset, Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import Asset, Check
 from workflows.writer import kit as wc
 
 NAME = "writer.page_break"

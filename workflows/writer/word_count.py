@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
-from forge.family import Attempt, Attempts, Goal, family
-from forge.model import Check
+from kit.family import Attempt, Attempts, Goal, family
+from kit.model import Check
 from verifiers.grounding import leaks
 from workflows.writer import kit as wc
 

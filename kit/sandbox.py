@@ -47,8 +47,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from forge import bounded
-from forge.errors import SandboxError
+from kit import bounded
+from kit.errors import SandboxError
 
 SYSTEM_DIRS = ("/usr", "/etc", "/opt")
 MASKED = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers")
@@ -110,9 +110,9 @@ class RunResult:
 def scan_home(home: Path) -> list[str]:
     """Files a script must not leave in a task's home: setuid/setgid, devices, fifos, sockets, escaping links.
 
-    The walk uses directory descriptors (`forge.bounded.walk`): a path longer than PATH_MAX hides nothing, and a
+    The walk uses directory descriptors (`kit.bounded.walk`): a path longer than PATH_MAX hides nothing, and a
     tree nested deeper than the walk allows is itself a violation. A link is judged by resolving it inside the
-    home (`forge.bounded.resolve_in`), so a chain of links that climbs out (`b -> /home/user`, `a -> b/..`) is
+    home (`kit.bounded.resolve_in`), so a chain of links that climbs out (`b -> /home/user`, `a -> b/..`) is
     caught as well as a plain `-> /etc`."""
     problems: list[str] = []
     try:

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from forge import bounded
+from kit import bounded
 
 #: /dev/shm is used only with this much free: gates in flight each hold a few states, and a hostile script
 #: may write up to the sandbox's disk limit (512 MB) before it is stopped.

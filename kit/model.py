@@ -1,6 +1,6 @@
 """Value objects that cross from workflows into packages: assets, rubric checks, solutions.
 
-Workflows build these; `forge.package` writes them; the gate reads them back from `task.json`.
+Workflows build these; `kit.package` writes them; the gate reads them back from `task.json`.
 """
 
 from __future__ import annotations

@@ -21,13 +21,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from forge import bounded
-from forge.dag import LLMCall, Workflow
-from forge.errors import PackageError, UnsafeIdError
-from forge.ids import TaskId, digest, safe_id
-from forge.model import Asset, Check, Solution
-from forge.scratch import process_alive
-from forge.taxonomy import Skill
+from kit import bounded
+from kit.dag import LLMCall, Workflow
+from kit.errors import PackageError, UnsafeIdError
+from kit.ids import TaskId, digest, safe_id
+from kit.model import Asset, Check, Solution
+from kit.scratch import process_alive
+from kit.taxonomy import Skill
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schemas" / "task.schema.json"
 

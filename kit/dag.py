@@ -19,9 +19,9 @@ from typing import Any
 
 import jsonschema
 
-from forge.errors import WorkflowError
-from forge.ids import digest, task_rng
-from forge.llm import Backend, CacheEntry, LLMRequest, LLMResponse, LLMUnavailableError, Repair
+from kit.errors import WorkflowError
+from kit.ids import digest, task_rng
+from kit.llm import Backend, CacheEntry, LLMRequest, LLMResponse, LLMUnavailableError, Repair
 
 #: Names every run starts with.
 RUN_INPUTS = ("params",)

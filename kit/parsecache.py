@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from forge import bounded
+from kit import bounded
 
 T = TypeVar("T")
 SIZE = 32
@@ -97,7 +97,7 @@ def hot_folder(root: Path) -> Iterator[None]:
 
 def parse(host: Path, name: str, parser: Callable[[io.BytesIO], T]) -> T:
     """`parser(BytesIO(bytes of host))`, served from the cache when the bytes are hot. The file is read with the
-    limits of `forge.bounded` (no fifo, no final symlink, size cap; a zip's directory checked first)."""
+    limits of `kit.bounded` (no fifo, no final symlink, size cap; a zip's directory checked first)."""
     data = bounded.read_file(host)
     key = (_digest(data), name) if _hot else ("", name)
     cached = _pickles.get(key) if key[0] in _hot else None

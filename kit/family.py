@@ -33,9 +33,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, get_type_hints, is_typeddict
 
-from forge.dag import Node, NodeContext, Workflow
-from forge.errors import WorkflowError
-from forge.model import Check, Solution
+from kit.dag import Node, NodeContext, Workflow
+from kit.errors import WorkflowError
+from kit.model import Check, Solution
 
 S = TypeVar("S")
 T = TypeVar("T")

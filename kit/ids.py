@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from forge.errors import UnsafeIdError
+from kit.errors import UnsafeIdError
 
 #: Any id that becomes a path component (a task id, an app / domain name, a model folder): letters, digits, `_`,
 #: `.` and `-`, beginning with a letter or digit, so no separator, no `.` or `..` part, no hidden name, no option.

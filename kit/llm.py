@@ -1,7 +1,7 @@
 """The interface every LLM backend implements, and the offline backend (the default).
 
 An `llm` node renders its prompt template, asks a `Backend` for JSON that fits the node's schema, and
-parses the answer (forge.dag.llm_node). The offline backend calls the node's deterministic generator, so
+parses the answer (kit.dag.llm_node). The offline backend calls the node's deterministic generator, so
 it returns the same shape a real model would, through the same parse path; the OpenAI-compatible backend
 (forge.llm.openai_backend) plugs in without touching any workflow.
 """
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from forge.errors import ForgeError
+from kit.errors import ForgeError
 
 
 class LLMConfigError(ForgeError, ValueError):

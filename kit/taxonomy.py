@@ -17,8 +17,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-from forge.errors import TaxonomyError, did_you_mean
-from forge.registry import families
+from kit.errors import TaxonomyError, did_you_mean
+from kit.registry import families
 from skills_taxonomy import TAXONOMY_DIR
 
 
