@@ -33,7 +33,7 @@ from sqlalchemy import insert
 
 from forge.catalog import Catalog, TaskRow
 from kit.dag import LLMCall
-from verifiers.gate import Stage
+from verifiers.gate.stages import Stage
 
 INSERT_GOAL, QUERY_GOAL_MS = 5_000.0, 200.0
 APPS = ("libreoffice_calc", "libreoffice_writer", "libreoffice_impress", "thunderbird", "os", "chrome", "vs_code",

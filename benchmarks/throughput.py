@@ -53,9 +53,9 @@ from kit.sandbox import Sandbox
 from kit.taxonomy import load_taxonomy
 from preparers.ops import apply_ops
 from preparers.ops.json_doc import loads_jsonc
-from verifiers.gate import Gate
-from verifiers.mutation import table
-from verifiers.rubric import evaluate_rubric
+from verifiers.gate.mutation import table
+from verifiers.gate.rubric import evaluate_rubric
+from verifiers.gate.stages import Gate
 from workflows import get_family
 
 MIXES = {"calc": Selection(apps=("libreoffice_calc",)), "default": Selection()}

@@ -39,7 +39,7 @@ from kit.llm import Backend, LLMConfigError, OfflineBackend, ledger_tokens
 from kit.package import build_package, load_package, sweep_partial, write_package
 from kit.sandbox import Sandbox
 from kit.taxonomy import Skill, load_taxonomy
-from verifiers.gate import Gate, Stage, Verdict
+from verifiers.gate.stages import Gate, Stage, Verdict
 from workflows import get_family
 
 
@@ -298,7 +298,7 @@ class Generator:
                  real_apps: Policy | None = None, real_apps_batch: int = 20, budget: Budget | None = None,
                  concurrency: int = 1, judge: Any = None) -> None:
         self.out = out.resolve()  # catalog rows store absolute package paths: they resolve from any folder
-        self.judge = judge  # optional verifiers.judge.Judge: its verdict on accepted tasks is stored as evidence
+        self.judge = judge  # optional verifiers.gate.judge.Judge: its verdict on accepted tasks is stored as evidence
         self.budget = budget
         self.concurrency = concurrency  # tasks whose workflows (LLM calls) run at once; results stay in plan order
         self.stopped: str | None = None  # why `run` stopped before the end of the plan (a budget cap)

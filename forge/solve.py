@@ -22,8 +22,8 @@ from kit.errors import ForgeError, PackageError
 from kit.package import Package
 from kit.sandbox import RunResult, Sandbox
 from preparers.ops import OpError, apply_ops
-from verifiers.controls import InProcess
-from verifiers.gate import preflight_package
+from verifiers.gate.controls import InProcess
+from verifiers.gate.stages import preflight_package
 
 
 class LocalEnv:

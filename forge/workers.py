@@ -1,4 +1,4 @@
-"""Warm, sandboxed worker processes that run the gate's controls (`verifiers.controls`: apply a solution, run
+"""Warm, sandboxed worker processes that run the gate's controls (`verifiers.gate.controls`: apply a solution, run
 the rubric).
 
 Package files are untrusted input to our parsers (a crafted xlsx or mbox), and solution ops write files,
@@ -12,7 +12,7 @@ limit hit (`kit.bounded.LimitExceeded`) is reported as `"unsafe": true` with its
 and imports are paid for once per worker, not per check.
 
 Protocol: one JSON request per line on stdin, one JSON answer per line on stdout; what a request asks
-and what its answer holds is `verifiers.controls` (the same `run_control` runs in-process with `InProcess`).
+and what its answer holds is `verifiers.gate.controls` (the same `run_control` runs in-process with `InProcess`).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from kit.errors import SandboxError
 from kit.sandbox import NOBODY, Sandbox, chown_tree
 from preparers import ops
 from verifiers import checks, mutants
-from verifiers.controls import Control, InProcess, run_control
+from verifiers.gate.controls import Control, InProcess, run_control
 
 #: Seconds one request may take before its worker is killed and replaced.
 REQUEST_SECONDS = 120.0

@@ -2,7 +2,7 @@
 
 Templates fill slots with values drawn at generation time ("Please add a {chart}" with chart = "area chart";
 "{n} rows" with n = 1), so agreement has to be decided per value, not per template. Families phrase with these
-functions, and the `content` verifier stage (verifiers/content.py) uses the same rules to find text that gets
+functions, and the `content` verifier stage (verifiers/gate/content.py) uses the same rules to find text that gets
 it wrong, so what a generator writes and what the gate accepts cannot drift apart.
 
 The rules follow the sound, not the letter: "an hour", "a user", "a one-off", "an SQL query", "an 8-bit image".

@@ -18,8 +18,8 @@ from kit.package import build_package, load_package, write_package
 from kit.sandbox import Sandbox
 from kit.taxonomy import Skill
 from preparers.ops import apply_ops, resolve
-from verifiers.gate import Gate, Verdict
-from verifiers.mutation import BUDGET
+from verifiers.gate.mutation import BUDGET
+from verifiers.gate.stages import Gate, Verdict
 
 
 def package_states(package_root: Path, tmp_path: Path, solution: str) -> tuple[Path, Path]:

@@ -34,10 +34,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("kernel", ("kit", "kit.*")),
     # preparers/: pure builders, spec -> bytes, and the ops that edit files
     ("preparers", ("preparers", "preparers.*")),
-    # verifiers/: the vocabulary authors extend (readers, checks, mutants, lexicon, grounding) and the gate
+    # verifiers/: the vocabulary authors extend (readers, checks, mutants, lexicon, grounding)
     ("verifiers", ("verifiers", "verifiers.*")),
     # workflows/: one family per module, each app's kit beside them
     ("workflows", ("workflows", "workflows.*")),
+    # verifiers/gate/: the gate, which runs what families declare; no family imports it
+    ("gate", ("verifiers.gate", "verifiers.gate.*")),
     # forge/: what drives them: generation, the catalog, LLM backends, flows, rounds, exports, the real-app tier
     ("application", ("forge", "forge.*")),
     # the command line, above everything it drives (nothing imports it)
@@ -294,5 +296,6 @@ def test_a_query_outside_the_catalog_is_found(tmp_path: Path) -> None:
 
 def test_the_most_specific_pattern_decides_the_layer() -> None:
     names = [name for name, _ in LAYERS]
-    assert [names[layer_of(m, LAYERS)] for m in ("kit.dag", "forge.generate", "forge.cli.db", "workflows.calc")] \
-        == ["kernel", "application", "interface", "workflows"]
+    assert [names[layer_of(m, LAYERS)] for m in ("kit.dag", "forge.generate", "forge.cli.db", "workflows.calc",
+                                                   "verifiers.checks.docx", "verifiers.gate.controls")] \
+        == ["kernel", "application", "interface", "workflows", "verifiers", "gate"]

@@ -1,1 +1,3 @@
-"""Verifiers: (a) the check vocabulary (`verifiers.checks`), (b) the gate (`verifiers.gate`)."""
+"""Verifiers: (a) the vocabulary a family author extends: check primitives (`verifiers.checks`), mutators
+(`verifiers.mutants`), the grounding vocabulary (`lexicon`, `extract`, `grounding`, `roundtrip`) and the safe formula
+evaluator; (b) the gate that authors never touch (`verifiers.gate`), which runs them."""

@@ -109,7 +109,7 @@ def _generator(request: Request, llm: LLMFlags, config: Any, catalog: Any, taxon
                                backend=backend.name)
     judge = None
     if llm.judge:
-        from verifiers.judge import Judge
+        from verifiers.gate.judge import Judge
 
         judge = Judge(backend)
     concurrency = 1 if backend.name == "offline" else config.concurrency

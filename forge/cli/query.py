@@ -53,8 +53,8 @@ def _print_rubric(package: Path) -> None:
 
 def _print_verification(v: Any) -> None:
     """One gate stage's line; for the mutation control, its headline and the per-mutant table."""
-    from verifiers.mutation import headline
-    from verifiers.mutation import table as mutation_table
+    from verifiers.gate.mutation import headline
+    from verifiers.gate.mutation import table as mutation_table
 
     rows = mutation_table(v.evidence) if v.verifier == "mutation" else []
     evidence = headline(v.evidence) if rows else v.evidence

@@ -34,7 +34,7 @@ def verify(
     from forge.catalog import Catalog
     from forge.solve import LocalEnv
     from forge.workers import gate_runner
-    from verifiers.gate import Gate
+    from verifiers.gate.stages import Gate
 
     folders = _package_folders(paths)
     chosen = sandbox(no_sandbox, timeout)

@@ -43,7 +43,7 @@ from kit.model import HOME
 from kit.package import Package
 from kit.sandbox import Sandbox
 from verifiers import checks
-from verifiers.gate import ControlRunner, GateEnv, Stage
+from verifiers.gate.stages import ControlRunner, GateEnv, Stage
 
 MODES = ("off", "sample", "all")
 OFFICE_APPS = ("calc", "writer", "impress")

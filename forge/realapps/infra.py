@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from verifiers.gate import Stage
+from verifiers.gate.stages import Stage
 
 #: errno texts (as shells, Python and bwrap print them) that mean the machine, not the task, failed. Matched
 #: case-insensitively anywhere in a stage's evidence. Only errno wording: a check's evidence may quote a

@@ -46,7 +46,7 @@ from typing import Any
 from kit.errors import ForgeError
 from preparers import tbfilters
 from preparers.ops import OpError, apply_ops, resolve, validate
-from verifiers.rubric import evaluate_rubric
+from verifiers.gate.rubric import evaluate_rubric
 
 LOCAL_DIR = "Mail/Local Folders"
 _NOT_FOLDERS = {"msgFilterRules.dat", "popstate.dat", "filterlog.html", "junklog.html", "rules.dat"}

@@ -32,7 +32,7 @@ PNG_LEVEL = 1
 @dataclass
 class Export:
     """A picture an op exports (`image.convert_format`): encoded when its bytes are wanted, which a check reading the
-    picture in memory may never do (a PNG reads back as it is, `verifiers.controls`). Ops never change a picture in
+    picture in memory may never do (a PNG reads back as it is, `verifiers.gate.controls`). Ops never change a picture in
     place (each edit makes a new one), so the picture kept here is the one exported."""
 
     image: Image.Image

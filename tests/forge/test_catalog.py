@@ -25,7 +25,7 @@ from kit.errors import CatalogError
 from kit.taxonomy import Skill
 from tests import pgkit
 from tests.pgkit import postgres_server  # noqa: F401  (session fixture)
-from verifiers.gate import Stage
+from verifiers.gate.stages import Stage
 
 runner = CliRunner()
 SKILL = "calc.sort.numeric_desc"

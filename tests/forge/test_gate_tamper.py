@@ -15,7 +15,7 @@ from forge.solve import LocalEnv
 from kit.sandbox import Sandbox
 from preparers.ops import apply_ops
 from tests.gatekit import gate_package, make_package
-from verifiers.gate import Gate
+from verifiers.gate.stages import Gate
 from workflows.calc.sort_rows import WORKFLOW
 
 PARAMS = {"key_kind": "numeric", "order": "desc"}

@@ -133,7 +133,7 @@ def test_the_real_app_tier_runs_beside_the_pipeline(tmp_path, monkeypatch):
 
     import forge.generate as generate
     from forge.realapps import Policy
-    from verifiers.gate import Stage
+    from verifiers.gate.stages import Stage
 
     out, release, during, waits = threading.Event(), threading.Event(), [], []
 

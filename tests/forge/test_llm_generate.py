@@ -185,7 +185,7 @@ def test_the_llm_judge_stores_its_verdict_as_evidence_and_its_calls_in_the_ledge
 
 def judged_run(responder, taxonomy, ids, tmp_path: Path):
     """Generate `ids` with the judge on, against a loopback server answering with `responder`; catalog c.db."""
-    from verifiers.judge import Judge
+    from verifiers.gate.judge import Judge
 
     catalog = Catalog(f"sqlite:///{tmp_path / 'c.db'}")
     with LLMServer(responder) as server:

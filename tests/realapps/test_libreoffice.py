@@ -19,8 +19,8 @@ from kit.package import load_package
 from kit.sandbox import Sandbox
 from tests.gatekit import make_package
 from verifiers.checks import Result, State, fail, ok, primitive
-from verifiers.controls import InProcess
-from verifiers.gate import Gate
+from verifiers.gate.controls import InProcess
+from verifiers.gate.stages import Gate
 from workflows.calc import freeze_panes as calc_freeze_panes
 from workflows.calc import sort_rows as calc_sort_rows
 

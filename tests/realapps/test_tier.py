@@ -47,7 +47,7 @@ def test_thunderbird_task_goes_through_real_thunderbird(tmp_path):
 
 def test_a_machine_side_cause_is_infrastructure_never_a_verdict():
     from forge.realapps.infra import as_infra
-    from verifiers.gate import Stage
+    from verifiers.gate.stages import Stage
 
     forked = as_infra(Stage("alternative", False, "setup.sh: bash: fork: retry: Resource temporarily unavailable"))
     assert (forked.name, forked.passed) == ("real-infra", False)

@@ -1,7 +1,7 @@
 """Test helpers for the mutators: a family's package -> its initial and oracle states -> mutants -> verdicts.
 
 Until the gate's mutation stage runs them, this is the harness: the real setup.sh (in bubblewrap, through
-`forge.solve.LocalEnv`), the real oracle ops, the real rubric evaluation (`verifiers.rubric.evaluate_rubric`).
+`forge.solve.LocalEnv`), the real oracle ops, the real rubric evaluation (`verifiers.gate.rubric.evaluate_rubric`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from kit.package import load_package
 from kit.sandbox import Sandbox
 from preparers.ops import apply_ops
 from tests.gatekit import make_package
+from verifiers.gate.rubric import evaluate_rubric
 from verifiers.mutants import Mutant, MutationContext, Mutator
-from verifiers.rubric import evaluate_rubric
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The `content` stage (verifiers/content.py): hand-made packages with one defect each are `unrealistic`, and the
+"""The `content` stage (verifiers/gate/content.py): hand-made packages with one defect each are `unrealistic`, and the
 evidence names the file, the message and the words; believable ones pass; damaged or hostile files never crash it.
 
 The mail folders are real mbox files written by the Thunderbird preparer, the documents real docx/pptx/xlsx files;
@@ -24,7 +24,7 @@ import pytest
 
 from preparers.thunderbird import Attachment, Message, mbox_bytes
 from tests.gatekit import gate_package, make_package
-from verifiers.content import MAX_MESSAGES, Unrealistic, findings, review
+from verifiers.gate.content import MAX_MESSAGES, Unrealistic, findings, review
 from workflows.calc.sort_rows import WORKFLOW
 
 UTC = dt.UTC

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from verifiers.controls import run_control
+from verifiers.gate.controls import run_control
 
 
 def _ask(work: Path, state: Path, initial: Path | None = None) -> dict:

@@ -2,7 +2,7 @@
 
 Fast paths: mutants evaluated on documents held in memory (`Mutant.documents`) instead of written to a copy and
 parsed again, reading the oracle's parsed documents for the files they leave as they are (`rewrites`, `touches`),
-near-misses likewise (`verifiers.controls._in_memory`), and parses served from `kit.parsecache`
+near-misses likewise (`verifiers.gate.controls._in_memory`), and parses served from `kit.parsecache`
 instead of made afresh. For one real task of each kind of file, the mutation control's whole table (every mutant's
 verdict and evidence) is the same both ways; every near-miss of every workbook, document, deck and picture family
 gets the same outcomes both ways; and a run of the generator through warm sandboxed workers with several gates in
@@ -31,9 +31,10 @@ from kit.sandbox import Sandbox
 from kit.taxonomy import load_taxonomy
 from tests.gatekit import make_package, package_states
 from tests.verifiers.mutkit import states
-from verifiers import checks, controls
-from verifiers.mutation import run_mutants
-from verifiers.rubric import evaluate_rubric
+from verifiers import checks
+from verifiers.gate import controls
+from verifiers.gate.mutation import run_mutants
+from verifiers.gate.rubric import evaluate_rubric
 from workflows import get_family
 
 pytestmark = pytest.mark.slow

@@ -32,14 +32,14 @@ from preparers.ops import apply_ops
 from tests.gatekit import gate_package, make_package
 from verifiers import mutants as mutants_pkg
 from verifiers.checks.xlsx_common import cell_text
-from verifiers.controls import InProcess
-from verifiers.gate import Gate
+from verifiers.gate.controls import InProcess
+from verifiers.gate.mutation import InMemory, judge, run_mutants, sample, table
+from verifiers.gate.rubric import evaluate_rubric
+from verifiers.gate.stages import Gate
 from verifiers.mutants import Mutant, MutationContext
 from verifiers.mutants import docx as docx_mutants
 from verifiers.mutants import pptx as pptx_mutants
 from verifiers.mutants import xlsx as xlsx_mutants
-from verifiers.mutation import InMemory, judge, run_mutants, sample, table
-from verifiers.rubric import evaluate_rubric
 from workflows import get_family
 
 HOME = "/home/user"

@@ -1,4 +1,4 @@
-"""Mutants judged on the oracle's parsed documents (`verifiers.mutation.InMemory` with `parsed`): a file a mutant
+"""Mutants judged on the oracle's parsed documents (`verifiers.gate.mutation.InMemory` with `parsed`): a file a mutant
 rewrites, or a folder holding a file it changes, is always read from the mutant's own copy; every other document
 comes from what the oracle's checks parsed; a file whose times it changes is read as parsed, but looking at the
 file itself (or its folder) gets the copy with the new times."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kit.model import HOME
 from verifiers import checks
-from verifiers.mutation import InMemory
+from verifiers.gate.mutation import InMemory
 
 STAMP = 1_600_000_000
 
@@ -84,7 +84,7 @@ def _mutant(change, rewrites: tuple[str, ...]):
 def test_a_rewritten_file_is_read_from_a_folder_of_its_own_and_file_or_folder_questions_need_no_copy(tmp_path):
     from functools import partial
 
-    from verifiers.mutation import _files
+    from verifiers.gate.mutation import _files
 
     oracle, parsed = _oracle(tmp_path)
 
@@ -111,7 +111,7 @@ def test_a_rewritten_file_is_read_from_a_folder_of_its_own_and_file_or_folder_qu
 def test_a_mutant_that_writes_a_file_it_does_not_name_gets_the_whole_copy(tmp_path):
     from functools import partial
 
-    from verifiers.mutation import _files
+    from verifiers.gate.mutation import _files
 
     oracle, parsed = _oracle(tmp_path)
 

@@ -172,7 +172,7 @@ def test_text_format_passes_on_the_one_bullet(tmp_path, style):
 
 
 def test_text_format_reads_the_deck_without_changing_it(tmp_path):
-    """A mutant may read the oracle's parsed deck after its checks did (verifiers.mutation.InMemory): a check
+    """A mutant may read the oracle's parsed deck after its checks did (verifiers.gate.mutation.InMemory): a check
     must leave it as it read it (python-pptx's run.font adds an empty rPr to a run without one)."""
     _deck(tmp_path, [{"op": "pptx.format_text", "title": "Highlights", "text": BULLETS[1], "size": 36}])
     state = State(tmp_path)

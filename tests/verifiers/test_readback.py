@@ -17,7 +17,7 @@ from kit.package import build_package
 from kit.taxonomy import load_taxonomy
 from tests.forge.test_llm_backend import backend
 from tests.llmserver import LLMServer, Reply
-from verifiers.readback import questions, read_back
+from verifiers.gate.readback import questions, read_back
 from verifiers.roundtrip import Ungrounded
 from workflows import get_family
 

@@ -4,7 +4,7 @@ Every case takes an accepted task (a registry skill at seed 31, as `forge genera
 the oracle's end state through the real setup.sh and oracle ops, damages it the way a sloppy or gaming agent
 would (in ways the gate's own mutators in `verifiers/mutants` do not: the right thing on part of the target,
 the right thing plus an unrelated edit, the right value as text, a hard-coded constant inside a formula, a
-copy instead of a move, a mirrored picture...) and asserts that `verifiers.rubric.evaluate_rubric` rejects it.
+copy instead of a move, a mirrored picture...) and asserts that `verifiers.gate.rubric.evaluate_rubric` rejects it.
 The oracle state itself must pass first, so a case can only fail because of its damage.
 """
 
@@ -36,7 +36,7 @@ from kit.sandbox import Sandbox
 from kit.taxonomy import load_taxonomy
 from preparers.ops import apply_ops
 from tests.gatekit import make_package
-from verifiers.rubric import evaluate_rubric
+from verifiers.gate.rubric import evaluate_rubric
 from workflows import get_family
 
 SEED = 31

@@ -97,7 +97,7 @@ def test_repair_request_quotes_the_answer_and_the_problem():
 
 
 def test_judge_prompt_matches_golden():
-    from verifiers.judge import NODE
+    from verifiers.gate.judge import NODE
 
     backend = _Recording()
     skill = taxonomy()["calc.sort.numeric_desc"]

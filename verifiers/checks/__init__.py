@@ -76,7 +76,7 @@ class State:
 
     def is_file(self, path: str) -> bool:
         """Is there a regular file at `path` (links resolved inside the root)? Asked of the state, not of a host
-        path a check joined itself: a mutant's state answers it without making its copy (`verifiers.mutation`)."""
+        path a check joined itself: a mutant's state answers it without making its copy (`verifiers.gate.mutation`)."""
         return self.path(path).is_file()
 
     def is_dir(self, path: str) -> bool:
@@ -136,7 +136,7 @@ class State:
 #: Parsers whose documents the checks change by reading them: openpyxl creates a cell (and may grow the sheet's
 #: dimensions) on every lookup of one that is not there. {parser: `undo(document)`, called on the document as parsed,
 #: gives a function that takes it back there}. A state shares such a document with another only taken back first
-#: (`verifiers.mutation.InMemory`): a check run later must not see cells a check of another state looked up.
+#: (`verifiers.gate.mutation.InMemory`): a check run later must not see cells a check of another state looked up.
 CHANGED_BY_READING: dict[Callable[[Path], Any], Callable[[Any], Callable[[], Any]]] = {}
 
 

@@ -146,7 +146,7 @@ def saved_value(cell: Any, cached: dict[str, Any], epoch: dt.datetime) -> Any:
     load reads it: a formula cell's cached value (`cached`: `cached_formula_values` of its sheet), a date where
     its number format is one, None where no value was saved (openpyxl saves none); any other cell's own value.
     The formulas workbook and the cached values replace a second, `data_only` parse of the whole file, and an
-    edited workbook held in memory is checked as it is (`verifiers.controls`)."""
+    edited workbook held in memory is checked as it is (`verifiers.gate.controls`)."""
     if cell.data_type != "f":
         return cell.value
     value = cached.get(cell.coordinate)

@@ -10,7 +10,7 @@ days — so every family finds a sender, a subject word and a date that split th
 
 What a reader checks holds (issue 16): a "week N" subject names the week its Date header reports on, a monthly
 issue the month; an attachment's dates are on or before its mail's; bodies are sentences a sender writes. The
-`content` verifier stage (verifiers/content.py) rejects a mailbox where they do not.
+`content` verifier stage (verifiers/gate/content.py) rejects a mailbox where they do not.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Request: {"initial": dir|null, "state": dir, "ops": [...]|null, "rubric": [...],
 copies `initial` to `state` (when given), applies `ops` (when given) and evaluates the rubric on `state`:
     {"applied": bool, "error": str, "outcomes": [{id, criterion, passed, evidence}], "seconds": float}
 plus `"unsafe": true` when a limit was hit (`kit.bounded`), `"infra": true` when the machine, not the package,
-failed, and `"mutation": {...}` (`verifiers.mutation`) for a request with "mutate" whose every check passed.
+failed, and `"mutation": {...}` (`verifiers.gate.mutation`) for a request with "mutate" whose every check passed.
 A request that wants the rubric to fail (the no-op, a near-miss) is judged on its edited documents in memory where
 their kind allows (`_in_memory`): the same outcomes as on disk, without copying the state or writing the files.
 """
@@ -32,9 +32,9 @@ from kit.model import HOME
 from preparers import ops as edits
 from preparers.ops import OpError, apply_ops
 from verifiers import checks
+from verifiers.gate.mutation import InMemory, run_mutants
+from verifiers.gate.rubric import evaluate_rubric
 from verifiers.mutants import Lazy
-from verifiers.mutation import InMemory, run_mutants
-from verifiers.rubric import evaluate_rubric
 
 #: Document kinds whose edited documents the checks read in memory. Their ops write nothing until the document is
 #: saved, and a check's parse of the saved file reads what the edited document holds

@@ -3,10 +3,10 @@
 Stages run cheap-first and stop at the first blocking failure:
 safety -> schema -> grounding -> content -> setup -> no-op -> oracle -> near-miss -> mutation -> dedup; then, for the
 tasks the real-app tier samples, `real-open` and `alternative` (forge.realapps, batched across tasks).
-`mutation` (verifiers.mutation) damages the oracle's end state in ways no instruction allows, and rewrites it in
+`mutation` (verifiers.gate.mutation) damages the oracle's end state in ways no instruction allows, and rewrites it in
 ways a correct solution may: the rubric must reject the first and accept the second. It runs in the check
 worker, right after the oracle control, on the oracle's state.
-`content` (verifiers.content) rejects what a person would not believe as `unrealistic`: a "week N" subject that
+`content` (verifiers.gate.content) rejects what a person would not believe as `unrealistic`: a "week N" subject that
 contradicts its Date, an attachment dated after its mail, "a area chart", "1 rows", a "{name}" or "None" left in text.
 `safety` looks at the package before anything runs (symlinks, special files, paths that climb out);
 scripts that break out of their limits during setup or a solution make the task `unsafe` too.
@@ -42,12 +42,12 @@ from kit.package import Package, dedup_key, load_package, task_schema
 from preparers.ops import OpError
 from preparers.ops import validate as validate_ops
 from verifiers import checks
-from verifiers.content import Unrealistic, review
-from verifiers.controls import Control, InProcess
+from verifiers.gate.content import Unrealistic, review
+from verifiers.gate.controls import Control, InProcess
+from verifiers.gate.mutation import BUDGET, headline
+from verifiers.gate.mutation import judge as judge_mutants
+from verifiers.gate.rubric import CheckOutcome
 from verifiers.grounding import Ungrounded, deck_reader, ground, visible_text
-from verifiers.mutation import BUDGET, headline
-from verifiers.mutation import judge as judge_mutants
-from verifiers.rubric import CheckOutcome
 
 CLASSES = ("accepted", "schema_fail", "grounding_fail", "unrealistic", "setup_fail", "unsafe", "trivial", "unsolvable",
            "lax", "strict", "duplicate", "llm_fail", "infra_fail")
@@ -89,7 +89,7 @@ class Ran(Protocol):
 
 
 class ControlRunner(Protocol):
-    """Where controls run: `forge.workers.WorkerPool` (sandboxed, warm) or `verifiers.controls.InProcess`."""
+    """Where controls run: `forge.workers.WorkerPool` (sandboxed, warm) or `verifiers.gate.controls.InProcess`."""
 
     size: int
     parallel: int  # controls it takes at once (a pool queues those beyond its workers, to place them well)
@@ -240,7 +240,7 @@ def _check_grounding(package: Package) -> str:
 
 
 def _check_content(package: Package) -> str:
-    """Nothing in the instruction or the initial state that a person would not believe (verifiers/content.py)."""
+    """Nothing in the instruction or the initial state that a person would not believe (verifiers/gate/content.py)."""
     try:
         return review(package.task, package.root)
     except Unrealistic as exc:

@@ -1,7 +1,7 @@
 """Evaluate a task's rubric on a state: every check primitive run against the state root, with its evidence.
 
-The one place a rubric is run: by the gate's controls (`verifiers.controls`), the mutation control
-(`verifiers.mutation`) and the real-app tier alike. Below all three, so none of them imports another to get it.
+The one place a rubric is run: by the gate's controls (`verifiers.gate.controls`), the mutation control
+(`verifiers.gate.mutation`) and the real-app tier alike. Below all three, so none of them imports another to get it.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The mutation control: run every mutator on the oracle's end state and judge the rubric on each mutant.
 
-Runs inside the sandboxed check worker right after the oracle control passed (`verifiers.controls.run_control`),
+Runs inside the sandboxed check worker right after the oracle control passed (`verifiers.gate.controls.run_control`),
 so the oracle's state, the parsed documents and the imported checks are all warm, and hostile files are only
 ever parsed in the sandbox. Each mutant gets a private copy of the oracle state; damaging mutants stop at the
 first failing check (one failure is enough to prove the rubric rejects them).
@@ -77,8 +77,8 @@ def run_mutants(task: dict[str, Any], initial: Path, oracle: Path, scratch: Path
 
     Returns {"mutants": [{name, kind, passed, evidence}], "offered": int, "seconds": float} or, when a
     mutator or a mutant's apply crashed, the same with "error"."""
+    from verifiers.gate.rubric import evaluate_rubric
     from verifiers.mutants import MutationContext, registry
-    from verifiers.rubric import evaluate_rubric
 
     start = time.perf_counter()
     seed = f"{task.get('id', '')}:{task.get('seed', 0)}"  # per task, deterministic

@@ -5,7 +5,7 @@ Two questions to the model, on accepted tasks:
    fully specifies what is checked. Its verdict is evidence, not a gate: it is stored as a verification row
    (`llm_judge`, passed = fully specified), with its calls in the ledger (node `judge`). Prompt:
    workflows/prompts/judge.txt.
-2. the read-back (verifiers/readback.py), a gate: the model reads the instruction ALONE and says which value of
+2. the read-back (verifiers/gate/readback.py), a gate: the model reads the instruction ALONE and says which value of
    each goal argument it asks for; a value other than the rubric's makes the task `grounding_fail` (stage
    `readback`, node `readback` in the ledger).
 """
@@ -20,8 +20,8 @@ from typing import Any
 from kit.dag import LLMCall, LLMOutputError, NodeContext, llm_node
 from kit.ids import TaskId
 from kit.llm import Backend, LLMUnavailableError
-from verifiers.gate import Stage
-from verifiers.readback import read_back
+from verifiers.gate.readback import read_back
+from verifiers.gate.stages import Stage
 from verifiers.roundtrip import Ungrounded
 
 SCHEMA: dict[str, Any] = {
