@@ -21,7 +21,8 @@ over the same `facts`, and a task's register picks which one its instruction com
 
 A function's parameters name the node values it reads, in order (`rng` is the node's own seeded RNG, not a
 value); `family()` turns them into today's `Node`s with exactly those inputs, so a converted family keeps its
-workflow signature and its packages keep their bytes (tests/workflows/test_golden_packages.py). Near-misses are
+workflow signature and its packages keep their bytes (tests/workflows/test_golden_packages.py), and refuses at
+import a name that no node before the function produces (`check_wiring` lists the names there are). Near-misses are
 numbered by the kit (`near-miss-1`, ...). A family whose chain differs (its own prepare node, extra outputs)
 passes `prepare=prepare_node(fn)` or `outputs=`; anything stranger stays a hand-built `Workflow`.
 """
@@ -33,8 +34,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar, get_type_hints, is_typeddict
 
-from kit.dag import Node, NodeContext, Workflow
-from kit.errors import WorkflowError
+from kit.dag import RUN_INPUTS, Node, NodeContext, Workflow
+from kit.errors import WorkflowError, did_you_mean
 from kit.model import Check, Solution
 
 S = TypeVar("S")
@@ -123,6 +124,27 @@ def _check_params_type(family_name: str, fn: Callable[..., Any], knobs: Mapping[
                             f"{sorted(hint.__annotations__)}, but the knobs are {sorted(knobs)}")
 
 
+def check_wiring(family_name: str, nodes: Sequence[Node], functions: Mapping[str, Callable[..., Any]]) -> None:
+    """Each node reads only values that a node before it in the chain produces (or a run input, `params`).
+
+    A family function's parameter names ARE the values it reads (`table` in Calc, `document` in Writer, `assets`
+    after `prepare`), so a misspelt parameter would otherwise surface only when the first task runs, as a missing
+    DAG input. `functions` maps a node name to the family function behind it (goal, rubric, solve), so the error
+    can name the parameter rather than the node."""
+    available: list[str] = list(RUN_INPUTS)
+    for node in nodes:
+        fn = functions.get(node.name)
+        for name in node.inputs:
+            if name in available:
+                continue
+            who = (f"{fn.__name__}() (the {node.name} function) has the parameter {name!r}" if fn is not None
+                   else f"node {node.name!r} reads {name!r}")
+            raise WorkflowError(f"family {family_name!r}: {who}, but no node before {node.name!r} produces it; "
+                                f"available: {sorted(available)}.{did_you_mean(name, available)} A parameter name "
+                                "is the node value it reads: rename it to one of these.")
+        available += [out for out in node.outputs if out not in available]
+
+
 def goal_node(fn: Callable[..., Goal[Any, Any]], state: str, extra: tuple[str, ...] = ()) -> Node:
     """The `goal` node: outputs (state, 'facts', 'target', *extra), state left out when the kit has none."""
     outputs = ((state,) if state else ()) + ("facts", "target") + extra
@@ -190,5 +212,6 @@ def family(
     nodes = (*(source if source is not None else kit.source()), goal_node(goal, kit.state, outputs),
              *((preparing,) if preparing else ()), kit.instruction(name, phrasings, natural), rubric_node(rubric),
              solve_node(solve))
+    check_wiring(name, nodes, {"goal": goal, "rubric": rubric, "solve": solve})
     return Workflow(name=name, version=version, apps=kit.apps, description=description, knobs=knobs, nodes=nodes,
                     axes={**kit.axes, **(axes or {})})
