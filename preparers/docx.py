@@ -10,7 +10,7 @@ Spec (plain, JSON-compatible data):
      "header": {"text": "Northwind | Minutes", "align": "center"},         # optional, also "footer"
      "author": "Maria Lopez"}
 Sizes are in twips (1/20 pt, 1/1440 inch) because that is what docx stores; `PAPERS` names paper sizes.
-The output goes through `preparers._zip.normalize`, so the same spec always gives the same bytes.
+The output goes through `preparers.office_zip.normalize`, so the same spec always gives the same bytes.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from docx.shared import Pt, Twips
 from docx.styles.styles import Styles
 from docx.text.paragraph import Paragraph
 
-from preparers._zip import normalize
+from preparers.office_zip import normalize
 
 #: Paper sizes in twips, portrait (width, height).
 PAPERS: dict[str, tuple[int, int]] = {

@@ -34,7 +34,7 @@ from pptx.presentation import Presentation as PresentationT
 from pptx.slide import Slide
 
 from kit import parsecache
-from preparers._zip import normalize
+from preparers.office_zip import normalize
 
 _NV_PR, _PH = qn("p:nvPr"), qn("p:ph")
 

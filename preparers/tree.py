@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape
 
 from kit.model import HOME, Asset
 from preparers import xlsx
-from preparers._zip import normalize
+from preparers.office_zip import normalize
 
 #: Archive member timestamps (2024-01-01 00:00:00 UTC): fixed, so archives are byte-reproducible.
 FIXED_MTIME = 1704067200

@@ -19,7 +19,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 
-from preparers._zip import normalize
+from preparers.office_zip import normalize
 
 DATE_FORMAT = "yyyy-mm-dd"
 EPOCH = dt.datetime(2024, 1, 1)
