@@ -1,5 +1,6 @@
 """One-way layers: the import graph of kit, preparers, verifiers, workflows and forge has no cycle, and imports
-only go down the folder order kit < preparers < verifiers < workflows < forge (forge.cli on top).
+only go down the folder order kit < preparers < verifiers < workflows < forge (forge.cli on top); within
+verifiers/, the readers (verifiers/readers/) sit below the checks that judge what they read.
 
 The graph is read from the source with `ast`, so it sees every import a module can run: module level, inside
 functions (a function-level import that closes a cycle is still a cycle, only a hidden one) and under
@@ -34,7 +35,10 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("kernel", ("kit", "kit.*")),
     # preparers/: pure builders, spec -> bytes, and the ops that edit files
     ("preparers", ("preparers", "preparers.*")),
-    # verifiers/: the vocabulary authors extend (readers, checks, mutants, lexicon, grounding)
+    # verifiers/readers/: one reader per file kind (parsing, caching, bounds), below the checks that only judge
+    # what it reads: a reader imports no check (OSWorld keeps its getters apart from its metrics the same way)
+    ("readers", ("verifiers.readers", "verifiers.readers.*")),
+    # verifiers/: the vocabulary authors extend (checks, mutants, lexicon, grounding)
     ("verifiers", ("verifiers", "verifiers.*")),
     # workflows/: one family per module, each app's kit beside them
     ("workflows", ("workflows", "workflows.*")),
@@ -297,5 +301,6 @@ def test_a_query_outside_the_catalog_is_found(tmp_path: Path) -> None:
 def test_the_most_specific_pattern_decides_the_layer() -> None:
     names = [name for name, _ in LAYERS]
     assert [names[layer_of(m, LAYERS)] for m in ("kit.dag", "forge.generate", "forge.cli.db", "workflows.calc",
-                                                   "verifiers.checks.docx", "verifiers.gate.controls")] \
-        == ["kernel", "application", "interface", "workflows", "verifiers", "gate"]
+                                                   "verifiers.checks.docx", "verifiers.readers.docx",
+                                                   "verifiers.gate.controls")] \
+        == ["kernel", "application", "interface", "workflows", "verifiers", "readers", "gate"]

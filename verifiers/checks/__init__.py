@@ -28,6 +28,7 @@ from kit import bounded, parsecache
 from kit.errors import CheckError, did_you_mean
 from kit.registry import import_submodules
 from preparers.ops import OpError, resolve
+from verifiers.readers import StateError
 
 T = TypeVar("T")
 
@@ -44,10 +45,6 @@ def ok(evidence: str) -> Result:
 
 def fail(evidence: str) -> Result:
     return Result(False, evidence)
-
-
-class StateError(Exception):
-    """Raised inside a check when the state cannot answer (missing file, bad sheet): becomes a fail."""
 
 
 class State:

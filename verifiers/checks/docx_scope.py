@@ -2,27 +2,18 @@
 
 A task that aligns, spaces or breaks paragraphs never asks to change fonts, sizes or emphasis; a rubric that
 checks the asked property and the text accepts a document re-fonted in Comic Sans or with a body paragraph
-made bold. The rubric carries each paragraph's initial run formats (read with the checks' own reader, so
-styles resolve alike) and this check compares. A font that resolves to no name on either side (the
-document's default or theme font) is not compared: re-saving may spell it out."""
+made bold. The rubric carries each paragraph's initial run formats (read with the checks' own reader,
+`verifiers.readers.docx.run_formats`, so styles resolve alike) and this check compares. A font that resolves to
+no name on either side (the document's default or theme font) is not compared: re-saving may spell it out."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from lxml import etree
-
 from verifiers.checks import Result, State, fail, ok, primitive
-from verifiers.checks.docx import Doc, char_value, find, guarded, load, runs
-
-PROPS = ("bold", "italic", "underline", "size", "font")
-
-
-def run_formats(doc: Doc, p: etree._Element) -> list[list[Any]]:
-    """The distinct [bold, italic, underline, size, font] of the runs of `p` that hold visible text, sorted."""
-    seen = {tuple(char_value(doc, r, p, prop) for prop in PROPS) for r, text in runs(p) if text.strip()}
-    return [list(s) for s in sorted(seen, key=repr)]
+from verifiers.checks.docx import guarded
+from verifiers.readers.docx import PROPS, find, load, run_formats
 
 
 def _named(font: Any) -> bool:

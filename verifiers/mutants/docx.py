@@ -28,10 +28,10 @@ from docx.opc.constants import RELATIONSHIP_TYPE as RT
 from lxml import etree
 
 from kit.model import HOME
-from verifiers.checks.docx import Doc, W, index, norm, open_document, para_text
-from verifiers.checks.docx import _load as load_doc  # the State cache key of a parsed docx
 from verifiers.mutants import Kind, Mutant, MutationContext
 from verifiers.mutants.tree import byte_fixed
+from verifiers.readers.docx import Doc, W, index, norm, open_document, para_text
+from verifiers.readers.docx import _load as load_doc  # the State cache key of a parsed docx
 
 MTIME = 1_700_000_000
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"

@@ -9,7 +9,7 @@ from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
 from kit.model import Asset, Check
-from verifiers.checks.docx import alignment
+from verifiers.readers.docx import alignment
 from workflows.writer import kit as wc
 
 NAME = "writer.alignment"

@@ -246,7 +246,7 @@ def kept_paragraphs(layout: Layout | str, assets: Sequence[Asset], targets: Sequ
     among `assets`) for every paragraph that is not one of `targets` (and has a unique locator): what an
     "unchanged" check compares the end state with. The initial document is read with the checks' own reader, so
     styles and defaults resolve exactly as they will."""
-    from verifiers.checks.docx import find, from_bytes, para_text
+    from verifiers.readers.docx import find, from_bytes, para_text
 
     path = layout.path if isinstance(layout, Layout) else layout
     doc = from_bytes(next(a.data for a in assets if a.dest == path))
@@ -266,7 +266,7 @@ def text_kept(layout: Layout | str, assets: Sequence[Asset] = ()) -> Check:
     if isinstance(layout, Layout):
         path, texts = layout.path, [norm(t) for t in layout.texts() if norm(t)]
     else:
-        from verifiers.checks.docx import body_paragraphs, from_bytes
+        from verifiers.readers.docx import body_paragraphs, from_bytes
 
         path = layout
         texts = body_paragraphs(from_bytes(next(a.data for a in assets if a.dest == path)))
@@ -285,7 +285,7 @@ def chars_kept(layout: Layout | str, assets: Sequence[Asset], targets: Sequence[
     import re
     import zipfile
 
-    from verifiers.checks.docx_scope import run_formats
+    from verifiers.readers.docx import run_formats
 
     path = layout.path if isinstance(layout, Layout) else layout
     data = next(a.data for a in assets if a.dest == path)
