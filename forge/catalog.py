@@ -412,11 +412,6 @@ class Catalog:
                 select(TaskRow.id, TaskRow.skill_id, TaskRow.app)
                 .where(TaskRow.round == round_n, TaskRow.status == "accepted").order_by(TaskRow.id))]
 
-    def result_source_runs(self) -> set[str]:
-        """The `source_run` of every ingested attempt (how ingest recognizes a results file it has seen)."""
-        with self.session() as session:
-            return set(session.scalars(select(StudentResultRow.source_run).distinct()))
-
     def task_paths(self, task_ids: Sequence[str], chunk: int = 500) -> dict[str, str | None]:
         """id -> package path of those of `task_ids` recorded."""
         with self.session() as session:
@@ -428,7 +423,9 @@ class Catalog:
         """Add a student's attempts (`forge.feedback.Attempt`) in one transaction; returns, per attempt in order,
         (`added` | `already` | `unknown`, the round it is filed under). An attempt is filed under `round_n` when
         given, else under its task's round; one whose `key` is stored already is `already`, one whose task the
-        catalog does not hold is `unknown`."""
+        catalog does not hold is `unknown`. Two processes adding the same attempts at once add each once: the
+        insert skips a key another transaction holds (ON CONFLICT DO NOTHING waits for it to commit), and the
+        attempt is `already`."""
         out: list[tuple[str, int | None]] = []
         with self.session() as session, session.begin():
             ids = sorted({a.task_id for a in attempts})
@@ -436,23 +433,39 @@ class Catalog:
             for i in range(0, len(ids), chunk):
                 query = select(TaskRow.id, TaskRow.skill_id, TaskRow.round).where(TaskRow.id.in_(ids[i:i + chunk]))
                 tasks.update({row.id: (row.skill_id, row.round) for row in session.execute(query)})
-            keys = set(session.scalars(select(StudentResultRow.attempt_key)))
-            for a in attempts:
+            keys = [a.key for a in attempts]
+            stored: set[str] = set()
+            for i in range(0, len(keys), chunk):
+                stored.update(session.scalars(select(StudentResultRow.attempt_key)
+                                              .where(StudentResultRow.attempt_key.in_(keys[i:i + chunk]))))
+            rows: dict[str, dict[str, Any]] = {}
+            for a, key in zip(attempts, keys, strict=True):
+                if a.task_id in tasks and key not in stored and key not in rows:
+                    skill_id, task_round = tasks[a.task_id]
+                    rows[key] = dict(attempt_key=key, task_id=a.task_id, skill_id=skill_id,
+                                     round=task_round if round_n is None else round_n, model=a.model, score=a.score,
+                                     success=a.success, steps=a.steps, tokens=a.tokens,
+                                     failure_reason=a.failure_reason, infra=a.infra, source=a.source,
+                                     source_run=a.source_run, record_hash=a.record_hash,
+                                     failed_checks=a.failed_checks)
+            insert: Any = (pg_insert if self.engine.dialect.name == "postgresql" else sqlite_insert)(StudentResultRow)
+            statement = insert.on_conflict_do_nothing(index_elements=[StudentResultRow.attempt_key]) \
+                .returning(StudentResultRow.attempt_key)
+            added: set[str] = set()
+            values = list(rows.values())
+            for i in range(0, len(values), chunk):
+                added.update(session.scalars(statement, values[i:i + chunk]))
+            for a, key in zip(attempts, keys, strict=True):
                 if a.task_id not in tasks:
                     out.append(("unknown", None))
                     continue
-                skill_id, task_round = tasks[a.task_id]
+                _, task_round = tasks[a.task_id]
                 round_of = task_round if round_n is None else round_n
-                if a.key in keys:
+                if key in added:
+                    added.discard(key)  # the same attempt twice in one ingest: the second is `already`
+                    out.append(("added", round_of))
+                else:
                     out.append(("already", round_of))
-                    continue
-                keys.add(a.key)
-                session.add(StudentResultRow(attempt_key=a.key, task_id=a.task_id, skill_id=skill_id, round=round_of,
-                                             model=a.model, score=a.score, success=a.success, steps=a.steps,
-                                             tokens=a.tokens, failure_reason=a.failure_reason, infra=a.infra,
-                                             source=a.source, source_run=a.source_run, record_hash=a.record_hash,
-                                             failed_checks=a.failed_checks))
-                out.append(("added", round_of))
         return out
 
     def close(self) -> None:

@@ -187,8 +187,8 @@ class StudentResultRow(Base):
 
     __tablename__ = "student_results"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    #: Hash of (task id, model, source_run, record_hash, occurrence): re-ingesting the same results is a no-op
-    #: (forge.feedback's docstring defines the identity).
+    #: The attempt's identity, per record (forge.feedback's docstring defines it): re-ingesting the same results,
+    #: moved, reordered or with lines added, adds only the new ones.
     attempt_key: Mapped[str] = mapped_column(String(64), unique=True)
     task_id: Mapped[str] = mapped_column(String(160), index=True)
     skill_id: Mapped[str] = mapped_column(String(120), index=True)
@@ -201,8 +201,8 @@ class StudentResultRow(Base):
     failure_reason: Mapped[str | None] = mapped_column(Text, nullable=True)
     infra: Mapped[bool] = mapped_column(Boolean, default=False)
     source: Mapped[str] = mapped_column(Text)
-    #: Identity of the run that produced the record (its run folder's identity, not the file name) and a hash of
-    #: the record's content: the same record under another name adds nothing.
+    #: A hash of the content the record was read from (an OSWorld task folder: its identity; a JSONL file: its
+    #: records when ingested) and a hash of the record's content: the same record under another name adds nothing.
     source_run: Mapped[str] = mapped_column(Text, default="")
     record_hash: Mapped[str] = mapped_column(String(64), default="")
     #: Ids of the rubric checks the attempt failed, when known (from the results or by re-running the rubric).

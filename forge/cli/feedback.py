@@ -44,13 +44,16 @@ def ingest(
 
     OSWorld folders without result.txt, or whose traj.jsonl has an Error line, are recorded as
     infrastructure failures. JSONL rows: {task_id, success | score, steps?, tokens?, failure_reason?, model?,
-    failed_checks?}. Unknown task ids are listed and skipped.
+    failed_checks?, run?}. Unknown task ids are listed and skipped.
 
-    An attempt is identified by content, never by file name, folder or line number: (task id, model, source
-    run, hash of its record). The source run of a JSONL file is a hash of its records in order (a file that
-    grew since it was ingested keeps its first identity); of an OSWorld task folder, a hash of its result.txt,
-    traj.jsonl and checks.json. So ingesting the same results again, copied, moved or renamed, adds nothing,
-    and different runs' files of the same name all count; identical rows within one file count each.
+    An attempt is identified by content, never by file name, folder or line number: a JSONL row by (task id,
+    model, hash of the row as data, how many identical rows come before it in its file); an OSWorld task folder
+    by a hash of its result.txt, traj.jsonl and checks.json. So ingesting the same results again, copied, moved,
+    renamed, reordered or with lines added, adds only the new rows; identical rows within one file count each
+    (a `run` field tells apart identical rows of different runs). Two ingests at once add each attempt once.
+    A result file that is a link, fifo or device is refused; steps leave out the final DONE line, tokens are
+    the sum of those the trajectory records, and an Error line that says the run ran out of time is filed as
+    `timeout: ...` (else `crash: ...`).
 
     With --states DIR, an attempt without failed_checks whose final state is DIR/<task_id>/ gets them from the
     package's rubric re-run on that state (see `forge check`)."""

@@ -190,7 +190,6 @@ def test_the_loops_catalog_questions_on_sqlite_and_postgresql(db_url):
                                                           ("t9", 1.0, False, None), ("t1", None, True, None)))]
     assert catalog.add_attempts(attempts, None) == [("added", 1), ("added", 0), ("unknown", None), ("added", 1)]
     assert catalog.add_attempts(attempts[:1], 2) == [("already", 2)], "the round is not part of the identity"
-    assert catalog.result_source_runs() == {"run1"}
     assert catalog.round_attempts(1) == [(new.id, False, ["c1"])], "infra failures left out"
     assert catalog.attempts_per_skill("m", 2) == {new.id: 2} and catalog.attempts_per_skill("m", 1) == {new.id: 1}
     catalog.close_round(1, {"tasks": dict(statuses)})
