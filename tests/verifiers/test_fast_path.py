@@ -68,7 +68,7 @@ def test_the_mutation_table_is_the_same_in_memory_and_on_disk(family, tmp_path, 
 @pytest.mark.parametrize("family", ["calc.formula_column", "calc.sort_rows", "multi.attachment_sheet"])
 def test_a_shared_workbook_is_taken_back_to_a_fresh_parse(family, tmp_path):
     """Mutants read the oracle's parsed workbooks (openpyxl adds cells on every lookup), each first taken back to
-    how it was parsed (`checks.lookups_undone`): after the oracle's rubric and every mutant's, it must pickle as a
+    how it was parsed (`readers.xlsx.lookups_undone`): after the oracle's rubric and every mutant's, it must pickle as a
     fresh parse of its file does."""
     skill = _skill(family)
     ctx = states(get_family(family), skill.params, tmp_path)

@@ -20,7 +20,7 @@ from preparers.ops import apply_ops
 from verifiers.checks import State, run_check
 from verifiers.checks.image import thumbnail
 from verifiers.checks.multi import as_number, same_cell
-from verifiers.checks.xlsx_common import cached_formula_values, saved_value
+from verifiers.readers.xlsx import cached_formula_values, saved_value
 
 HOME = "/home/user"
 BOOK = f"{HOME}/sheet.xlsx"

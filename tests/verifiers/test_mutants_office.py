@@ -31,7 +31,6 @@ from kit.taxonomy import Skill, load_taxonomy
 from preparers.ops import apply_ops
 from tests.gatekit import gate_package, make_package
 from verifiers import mutants as mutants_pkg
-from verifiers.checks.xlsx_common import cell_text
 from verifiers.gate.controls import InProcess
 from verifiers.gate.mutation import InMemory, judge, run_mutants, sample, table
 from verifiers.gate.rubric import evaluate_rubric
@@ -40,6 +39,7 @@ from verifiers.mutants import Mutant, MutationContext
 from verifiers.mutants import docx as docx_mutants
 from verifiers.mutants import pptx as pptx_mutants
 from verifiers.mutants import xlsx as xlsx_mutants
+from verifiers.readers.xlsx import cell_text
 from workflows import get_family
 
 HOME = "/home/user"

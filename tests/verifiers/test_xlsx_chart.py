@@ -14,7 +14,7 @@ from openpyxl.drawing.xdr import XDRPoint2D, XDRPositiveSize2D
 
 from preparers.ops.xlsx_chart import add_chart
 from verifiers.checks import State, run_check
-from verifiers.checks.xlsx_chart import _anchor_column, split_ref
+from verifiers.readers.xlsx import anchor_column, split_ref
 
 PATH = "/home/user/book.xlsx"
 SHEET = "Q3 Sales"
@@ -132,9 +132,9 @@ def test_absolute_anchor_column_from_widths():
     ws.column_dimensions["A"].width = 20  # 145 px
     emu = 9525
     anchor = AbsoluteAnchor(pos=XDRPoint2D(x=150 * emu, y=0), ext=XDRPositiveSize2D(cx=emu, cy=emu))
-    assert _anchor_column(ws, anchor) == 1  # past A (145 px), inside B (64 px wide)
+    assert anchor_column(ws, anchor) == 1  # past A (145 px), inside B (64 px wide)
     anchor.pos.x = 100 * emu
-    assert _anchor_column(ws, anchor) == 0
+    assert anchor_column(ws, anchor) == 0
 
 
 @pytest.mark.parametrize(("formula", "parsed"), [

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import openpyxl
 from openpyxl.workbook.workbook import Workbook
 
-from kit import bounded, parsecache
+from kit import bounded
 from kit.errors import CheckError, did_you_mean
 from kit.registry import import_submodules
 from preparers.ops import OpError, resolve
 from verifiers.readers import StateError
+from verifiers.readers.xlsx import _load_formulas, lookups_undone
 
 T = TypeVar("T")
 
@@ -120,7 +120,7 @@ class State:
         return dict(self._cache)
 
     def workbook(self, path: str) -> Workbook:
-        """The workbook at `path`, formulas as text (a formula's cached value: `xlsx_common.saved_value`)."""
+        """The workbook at `path`, formulas as text (a formula's cached value: `readers.xlsx.saved_value`)."""
         return self.read(path, _load_formulas, "xlsx workbook")
 
     def sheet(self, path: str, sheet: str) -> Any:
@@ -135,30 +135,6 @@ class State:
 #: gives a function that takes it back there}. A state shares such a document with another only taken back first
 #: (`verifiers.gate.mutation.InMemory`): a check run later must not see cells a check of another state looked up.
 CHANGED_BY_READING: dict[Callable[[Path], Any], Callable[[Any], Callable[[], Any]]] = {}
-
-
-def _load_formulas(host: Path) -> Workbook:
-    return parsecache.parse(host, "xlsx", openpyxl.load_workbook)
-
-
-def lookups_undone(wb: Workbook) -> Callable[[], Workbook]:
-    """A function that takes `wb` back to how it is now and returns it: openpyxl's lookups only ever add cells and
-    column or row entries (and move a sheet's current row), so removing what was added since restores it.
-    Nothing that reads a workbook (checks, mutators) sets anything on it; tests/verifiers/test_fast_path.py
-    holds a workbook taken back after whole rubrics to a fresh parse, pickle for pickle."""
-    kept = [(ws, set(ws._cells), set(ws.column_dimensions), set(ws.row_dimensions), ws._current_row)
-            for ws in wb.worksheets]
-
-    def undo() -> Workbook:
-        for ws, cells, columns, rows, current in kept:
-            for held, before in ((ws._cells, cells), (ws.column_dimensions, columns), (ws.row_dimensions, rows)):
-                if len(held) != len(before):  # lookups only ever add
-                    for key in [k for k in held if k not in before]:
-                        del held[key]
-            ws._current_row = current
-        return wb
-
-    return undo
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,8 @@ from verifiers.checks import thunderbird as tbc
 from verifiers.checks import vscode as vsc
 from verifiers.checks.chrome import same_url
 from verifiers.checks.image import compare, decode
-from verifiers.checks.xlsx_common import cached_formula_values, cell_text, saved_value
 from verifiers.readers import docx as docxc
+from verifiers.readers.xlsx import cached_formula_values, cell_text, saved_value
 
 TOLERANCE = 0.005
 _CURRENCY = re.compile(r"^[\s$€£¥]*|[\s$€£¥]*$")

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from verifiers.checks import Result, State, fail, ok, primitive
-from verifiers.checks.xlsx_common import cell_text, same_value
+from verifiers.checks.xlsx_common import same_value
 from verifiers.checks.xlsx_values import _formula_result
 from verifiers.formula import FormulaError
+from verifiers.readers.xlsx import cell_text
 
 
 @primitive("xlsx.blanks_filled", grounded=("path", "sheet", "header", "fill"), secret=("expected",))

@@ -8,97 +8,34 @@ formulas are compared after normalization: `$` anchors, quotes around the sheet 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from openpyxl.utils import column_index_from_string, get_column_letter, range_boundaries
-from openpyxl.utils.cell import coordinate_from_string
 
-from verifiers.checks import Result, State, StateError, fail, ok, primitive
-from verifiers.checks.xlsx_common import cell_text
+from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.readers import StateError
+from verifiers.readers.xlsx import anchor_column, cell_text, chart_types, data_ref, plots, split_ref
 
-#: chart_type words an instruction uses -> how they are recognized (see `_plot_type`).
+#: chart_type words an instruction uses -> how they are recognized (see `verifiers.readers.xlsx.plot_type`).
 CHART_TYPES = ("bar", "column", "line", "pie", "area")
-_PLOT_TYPES = {
-    "lineChart": "line", "line3DChart": "line", "pieChart": "pie", "pie3DChart": "pie",
-    "areaChart": "area", "area3DChart": "area", "doughnutChart": "doughnut", "ofPieChart": "pie-of-pie",
-    "scatterChart": "scatter", "radarChart": "radar", "bubbleChart": "bubble", "stockChart": "stock",
-    "surfaceChart": "surface", "surface3DChart": "surface",
-}
-_REF = re.compile(r"^(?:'((?:[^']|'')+)'|([^'!]+))!(.+)$")
-_ODF_REF = re.compile(r"^\$?(?:'((?:[^']|'')+)'|([^'.]+))\.(.+)$")
-_END_SHEET = re.compile(r"^.*[!.]")
-_EMU_PER_PIXEL = 9525
 
 
 # --- charts -------------------------------------------------------------------------------------------
-
-def _plot_type(plot: Any) -> str:
-    tag = getattr(plot, "tagname", type(plot).__name__)
-    if tag in ("barChart", "bar3DChart"):
-        return "bar" if getattr(plot, "barDir", "col") == "bar" else "column"
-    return _PLOT_TYPES.get(tag, tag)
-
-
-def _plots(chart: Any) -> list[Any]:
-    return list(getattr(chart, "_charts", None) or [chart])
-
-
-def _chart_types(chart: Any) -> list[str]:
-    return sorted({_plot_type(plot) for plot in _plots(chart)})
 
 
 def _only_chart(state: State, path: str, sheet: str) -> Any:
     """The single chart on `sheet`; a StateError (a failed check) when there is none or several."""
     charts = list(getattr(state.sheet(path, sheet), "_charts", []))
     if len(charts) != 1:
-        kinds = ", ".join("/".join(_chart_types(c)) for c in charts)
+        kinds = ", ".join("/".join(chart_types(c)) for c in charts)
         seen = f" ({kinds})" if kinds else ""
         raise StateError(f"sheet {sheet!r} has {len(charts)} charts{seen}, expected exactly 1")
     return charts[0]
 
 
-def split_ref(formula: str | None, default_sheet: str) -> tuple[str, tuple[int, int, int, int]] | None:
-    """(sheet, (min_col, min_row, max_col, max_row)) of a one-area range formula like `'My Sheet'!$A$2:$A$9`.
-
-    Also reads the ODF spelling `$'My Sheet'.$A$2:$A$9` and a sheet repeated on the end cell. None when there
-    is no formula or it is not a single area (a list of areas, a name, garbage)."""
-    if not formula:
-        return None
-    text = formula.strip().lstrip("=").strip()
-    while text.startswith("(") and text.endswith(")"):
-        text = text[1:-1].strip()
-    if re.search(r"[,;~]", re.sub(r"'(?:[^']|'')*'", "", text)):
-        return None  # a list of areas
-    sheet, area = default_sheet, text
-    match = _REF.match(text) if "!" in text else _ODF_REF.match(text)
-    if match:
-        sheet = match.group(1).replace("''", "'") if match.group(1) is not None else match.group(2).strip()
-        area = match.group(3)
-    ends = [_END_SHEET.sub("", end) for end in area.split(":")]
-    area = ":".join(ends).replace("$", "").upper()
-    if not re.fullmatch(r"[A-Z]{1,3}\d+(:[A-Z]{1,3}\d+)?", area):
-        return None
-    try:
-        return sheet, range_boundaries(area)
-    except ValueError:
-        return None
-
-
 def _same_range(formula: str | None, sheet: str, ref: str) -> bool:
     parsed = split_ref(formula, sheet)
     return parsed is not None and parsed[0] == sheet and parsed[1] == range_boundaries(ref)
-
-
-def _data_ref(source: Any) -> str | None:
-    """The range formula of a series' `val` / `cat` data source (number, string or multi-level ref)."""
-    if source is None:
-        return None
-    for name in ("numRef", "strRef", "multiLvlStrRef"):
-        ref = getattr(source, name, None)
-        if ref is not None and getattr(ref, "f", None):
-            return str(ref.f)
-    return None
 
 
 def _series_name(state: State, path: str, sheet: str, series: Any) -> tuple[str | None, str]:
@@ -124,7 +61,7 @@ def _series_name(state: State, path: str, sheet: str, series: Any) -> tuple[str 
 def chart_type(state: State, path: str, sheet: str, chart_type: str) -> Result:
     """`sheet` holds exactly one chart and it is a `chart_type` chart (bar = horizontal bars, column = vertical)."""
     chart = _only_chart(state, path, sheet)
-    types = _chart_types(chart)
+    types = chart_types(chart)
     if types == [chart_type]:
         return ok(f"sheet {sheet!r} has one {chart_type} chart")
     return fail(f"sheet {sheet!r} has a {' + '.join(types)} chart, expected a {chart_type} chart")
@@ -134,13 +71,13 @@ def chart_type(state: State, path: str, sheet: str, chart_type: str) -> Result:
 def chart_series(state: State, path: str, sheet: str, values: str, categories: str, series_name: str) -> Result:
     """The single chart on `sheet` plots one series: `values` as data, `categories` as labels, named `series_name`."""
     chart = _only_chart(state, path, sheet)
-    series = [s for plot in _plots(chart) for s in plot.series]
+    series = [s for plot in plots(chart) for s in plot.series]
     if len(series) != 1:
-        vals = ", ".join(str(_data_ref(s.val) or _data_ref(getattr(s, "yVal", None))) for s in series)
+        vals = ", ".join(str(data_ref(s.val) or data_ref(getattr(s, "yVal", None))) for s in series)
         return fail(f"the chart has {len(series)} data series ({vals}), expected exactly 1")
     ser = series[0]
-    val_f = _data_ref(ser.val) or _data_ref(getattr(ser, "yVal", None))
-    cat_f = _data_ref(ser.cat) or _data_ref(getattr(ser, "xVal", None))
+    val_f = data_ref(ser.val) or data_ref(getattr(ser, "yVal", None))
+    cat_f = data_ref(ser.cat) or data_ref(getattr(ser, "xVal", None))
     name, how = _series_name(state, path, sheet, ser)
     seen = f"values={val_f!r}, categories={cat_f!r}, name={name!r} ({how})"
     problems = []
@@ -155,38 +92,11 @@ def chart_series(state: State, path: str, sheet: str, values: str, categories: s
     return ok(f"chart series {seen}")
 
 
-def _column_at(ws: Any, x_emu: int) -> int:
-    """0-based column holding horizontal offset `x_emu` (for absolute anchors), from the column widths."""
-    default = ws.sheet_format.defaultColWidth or 8.43
-    col, left = 0, 0
-    while col < 16384:
-        dim = ws.column_dimensions.get(get_column_letter(col + 1))
-        width = dim.width if dim is not None and dim.width else default
-        right = left + int(width * 7 + 5) * _EMU_PER_PIXEL
-        if x_emu < right:
-            return col
-        col, left = col + 1, right
-    return col
-
-
-def _anchor_column(ws: Any, anchor: Any) -> int | None:
-    """0-based column of a chart's top-left corner, or None when the anchor is unreadable."""
-    if isinstance(anchor, str):
-        return column_index_from_string(coordinate_from_string(anchor)[0]) - 1
-    start = getattr(anchor, "_from", None)
-    if start is not None:
-        return int(start.col)
-    pos = getattr(anchor, "pos", None)
-    if pos is not None and pos.x is not None:
-        return _column_at(ws, int(pos.x))
-    return None
-
-
 @primitive("xlsx.chart_position", grounded=("path", "sheet", "min_column"))
 def chart_position(state: State, path: str, sheet: str, min_column: str) -> Result:
     """The single chart on `sheet` has its top-left corner in column `min_column` or further right."""
     chart = _only_chart(state, path, sheet)
-    col = _anchor_column(state.sheet(path, sheet), getattr(chart, "anchor", None))
+    col = anchor_column(state.sheet(path, sheet), getattr(chart, "anchor", None))
     if col is None:
         return fail(f"the chart's position on sheet {sheet!r} cannot be read")
     want = column_index_from_string(min_column) - 1

@@ -19,8 +19,8 @@ from openpyxl.styles.colors import COLOR_INDEX
 from openpyxl.utils import get_column_letter, range_boundaries
 
 from verifiers.checks import Result, State, fail, ok, primitive
-from verifiers.checks.xlsx_common import cell_text, numeric
 from verifiers.formula import FormulaError, evaluate
+from verifiers.readers.xlsx import cell_text, numeric
 
 Cell = tuple[int, int]  # (row, column)
 

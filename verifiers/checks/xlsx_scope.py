@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from verifiers.checks import Result, State, StateError, fail, ok, primitive
-from verifiers.checks.xlsx_common import cell_lookup, cell_text
+from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.readers import StateError
+from verifiers.readers.xlsx import cell_lookup, cell_text
 
 
 def _split(key: str) -> tuple[str, str]:

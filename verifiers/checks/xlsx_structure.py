@@ -1,6 +1,7 @@
 """xlsx primitives: structure (merged cells, hidden columns, frozen panes, autofilters).
 
-Written to accept what LibreOffice Calc saves as well as what openpyxl writes:
+The sheet view is read by `verifiers.readers.xlsx`, which accepts what LibreOffice Calc saves as well as what
+openpyxl writes:
 - column dimensions may be grouped (`<col min="2" max="3" hidden="1">` covers B:C);
 - a frozen pane's `topLeftCell` follows the scroll position, so the split counts decide the freeze cell;
 - an autofilter is the sheet's `<autoFilter ref>`, or (when only that survives) the sheet-local
@@ -9,16 +10,11 @@ Written to accept what LibreOffice Calc saves as well as what openpyxl writes:
 
 from __future__ import annotations
 
-import re
-import zipfile
-from typing import Any
-from xml.etree import ElementTree
+from openpyxl.utils import column_index_from_string, get_column_letter
 
-from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_column_letter
-
-from kit import bounded
-from verifiers.checks import Result, State, StateError, fail, ok, primitive
-from verifiers.checks.xlsx_common import bounds, cell_text
+from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.readers import StateError
+from verifiers.readers.xlsx import bounds, cell_text, column_state, filter_database, pane_cell
 
 #: Horizontal alignments that show a merged cell's content centered ("Center Across Selection" on a merged
 #: cell looks the same as "center"; without a merge it is not a merge, which `merged_range` reports).
@@ -61,24 +57,6 @@ def merged_range(state: State, path: str, sheet: str, ref: str, text: str | None
     return ok(evidence)
 
 
-def _column_state(ws: Any, index: int) -> tuple[bool, str]:
-    """(hidden, how it was decided) for column `index`, reading grouped min..max dimensions."""
-    for key, dim in ws.column_dimensions.items():
-        try:
-            low = int(dim.min) if dim.min else column_index_from_string(key)
-            high = int(dim.max) if dim.max else low
-        except ValueError:
-            continue
-        if low <= index <= high:
-            span = get_column_letter(low) + (f":{get_column_letter(high)}" if high != low else "")
-            if dim.hidden:
-                return True, f"hidden (dimension {span})"
-            if dim.width is not None and dim.width <= 0:
-                return True, f"width 0 (dimension {span})"
-            return False, f"visible (dimension {span})"
-    return False, "visible (no dimension)"
-
-
 @primitive("xlsx.columns_hidden", grounded=("path", "sheet", "columns", "headers"))
 def columns_hidden(state: State, path: str, sheet: str, columns: list[str], headers: list[str],
                    visible: list[str], header_row: int = 1) -> Result:
@@ -91,78 +69,27 @@ def columns_hidden(state: State, path: str, sheet: str, columns: list[str], head
                         "(columns were deleted or moved rather than hidden)")
     seen = []
     for letter in columns:
-        hidden, how = _column_state(ws, column_index_from_string(letter))
+        hidden, how = column_state(ws, column_index_from_string(letter))
         seen.append(f"{letter} {how}")
         if not hidden:
             return fail(f"column {letter} is not hidden: {'; '.join(seen)}")
     for letter in visible:
-        hidden, how = _column_state(ws, column_index_from_string(letter))
+        hidden, how = column_state(ws, column_index_from_string(letter))
         if hidden:
             return fail(f"column {letter} should stay visible but is {how}; asked to hide only {', '.join(columns)}")
     return ok(f"{'; '.join(seen)}; columns {', '.join(visible)} visible")
-
-
-def _pane_cell(ws: Any) -> tuple[str | None, str]:
-    """The frozen panes' first scrolling cell (e.g. "B2"), or None, with what the sheet view shows."""
-    pane = ws.sheet_view.pane
-    if pane is None:
-        return None, "no pane"
-    state = pane.state or "split"
-    if state not in ("frozen", "frozenSplit"):
-        return None, f"pane state {state!r} (split, not frozen)"
-    try:
-        x_split = int(round(float(pane.xSplit or 0)))
-        y_split = int(round(float(pane.ySplit or 0)))
-    except (TypeError, ValueError):
-        x_split = y_split = 0
-    seen = f"frozen pane xSplit={x_split}, ySplit={y_split}, topLeftCell={pane.topLeftCell}"
-    if x_split > 0 or y_split > 0:
-        # the splits count from the view's own top-left cell (A1 unless the sheet was scrolled when frozen)
-        col, row = 1, 1
-        origin = ws.sheet_view.topLeftCell
-        if origin:
-            try:
-                col, row = coordinate_to_tuple(str(origin).replace("$", "").upper())[::-1]
-            except (ValueError, TypeError):
-                col, row = 1, 1
-            if (col, row) != (1, 1):
-                seen += f", view starts at {origin}"
-        return f"{get_column_letter(col + x_split)}{row + y_split}", seen
-    if pane.topLeftCell:
-        return str(pane.topLeftCell).replace("$", "").upper(), seen
-    return None, seen
 
 
 @primitive("xlsx.freeze_panes", grounded=("path", "sheet", "cell"), headless=False)
 def freeze_panes(state: State, path: str, sheet: str, cell: str) -> Result:
     """The sheet's panes are frozen at `cell`: rows above it and columns left of it stay visible."""
     ws = state.sheet(path, sheet)
-    actual, seen = _pane_cell(ws)
+    actual, seen = pane_cell(ws)
     if actual is None:
         return fail(f"{sheet}: panes are not frozen ({seen})")
     if actual != cell.replace("$", "").upper():
         return fail(f"{sheet}: panes are frozen at {actual}, expected {cell} ({seen})")
     return ok(f"{sheet}: panes frozen at {actual} ({seen})")
-
-
-def _filter_database(state: State, path: str, sheet: str) -> str | None:
-    """The range of the sheet-local `_xlnm._FilterDatabase` defined name, read from workbook.xml."""
-    ns = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-    try:
-        host = state.path(path)
-        bounded.preflight(host)  # a fifo would block ZipFile forever; a bomb is refused
-        with zipfile.ZipFile(host) as archive:
-            root = ElementTree.fromstring(archive.read("xl/workbook.xml"))
-    except Exception:  # an unreadable archive just has no such name
-        return None
-    names = [s.get("name") for s in root.iter(f"{ns}sheet")]
-    if sheet not in names:
-        return None
-    for defined in root.iter(f"{ns}definedName"):
-        if defined.get("name") == "_xlnm._FilterDatabase" and defined.get("localSheetId") == str(names.index(sheet)):
-            value = (defined.text or "").strip()
-            return re.sub(r"^.*!", "", value) or None
-    return None
 
 
 @primitive("xlsx.autofilter", grounded=("path", "sheet", "ref"))
@@ -173,7 +100,7 @@ def autofilter(state: State, path: str, sheet: str, ref: str) -> Result:
     actual = ws.auto_filter.ref if ws.auto_filter is not None else None
     source = "autoFilter"
     if not actual:
-        actual = _filter_database(state, path, sheet)
+        actual = filter_database(state, path, sheet)
         source = "_FilterDatabase name"
     if not actual:
         return fail(f"{sheet} has no AutoFilter")

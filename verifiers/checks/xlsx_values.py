@@ -12,9 +12,11 @@ from typing import Any
 
 from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_column_letter, range_boundaries
 
-from verifiers.checks import Result, State, StateError, fail, ok, primitive
-from verifiers.checks.xlsx_common import bounds, cached_formula_values, cell_lookup, cell_text, read_rows, same_value
+from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.checks.xlsx_common import same_value
 from verifiers.formula import FormulaError, disagreement, evaluate, function_names, referenced_ranges
+from verifiers.readers import StateError
+from verifiers.readers.xlsx import bounds, cached_formula_values, cell_lookup, cell_text, read_rows
 
 
 @primitive("xlsx.cell_value", grounded=("path", "sheet", "cell", "expected"))

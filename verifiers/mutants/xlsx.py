@@ -26,11 +26,14 @@ from openpyxl.workbook.workbook import Workbook
 
 from kit import parsecache
 from kit.model import HOME
-from verifiers.checks import _load_formulas, lookups_undone  # _load_formulas: the State cache key
-from verifiers.checks.xlsx_common import cached_formula_values
 from verifiers.formula import FormulaError, evaluate, referenced_ranges
 from verifiers.mutants import Kind, Mutant, MutationContext
 from verifiers.mutants.tree import byte_fixed
+from verifiers.readers.xlsx import (
+    _load_formulas,  # the State cache key of a parsed workbook
+    cached_formula_values,
+    lookups_undone,
+)
 
 #: A fixed, deterministic mtime for the "touched" neutral mutant (2023-11-14).
 MTIME = 1_700_000_000

@@ -13,7 +13,7 @@ from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
 from kit.model import Check
-from verifiers.checks.xlsx_common import cell_text
+from verifiers.readers.xlsx import cell_text
 from workflows.calc import kit as cc
 
 NAME = "calc.find_replace"

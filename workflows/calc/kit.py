@@ -22,9 +22,9 @@ from kit.dag import Node, NodeContext, llm_node, node
 from kit.family import AppKit
 from kit.model import HOME, Asset, Check
 from preparers import xlsx
-from verifiers.checks.xlsx_common import cell_text
 from verifiers.formula import evaluate
 from verifiers.grounding import leaks
+from verifiers.readers.xlsx import cell_text
 from workflows.calc.content import CONTENT_SCHEMA, SCENARIOS, check_table, fits, generate_table, scenarios_for
 from workflows.common import instruction, spoken
 
@@ -241,7 +241,7 @@ def deciding_row(values: list[float], function: str) -> int:
 # --- axis `indirection`: a column named by what it holds instead of by its header -------------------------
 
 #: How a column is named by its content, for a kind the table holds once (a table has one key, one category and
-#: one date column; a numeric kind only when no other column shares it). verifiers.grounding.BY_PROPERTY reads these.
+#: one date column; a numeric kind only when no other column shares it). verifiers.grounding.by_property reads these.
 PROPERTY = {"key": "the column that names each row", "category": "the category column", "date": "the date column",
             "money": "the column of amounts", "int": "the column of whole numbers",
             "number": "the column of one-decimal numbers"}

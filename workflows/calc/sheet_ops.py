@@ -10,7 +10,7 @@ from typing import Any, Literal, TypedDict
 from kit.family import Attempt, Attempts, Goal, family, prepare_node
 from kit.model import Check
 from preparers import xlsx
-from verifiers.checks.xlsx_common import cell_text
+from verifiers.readers.xlsx import cell_text
 from workflows.calc import kit as cc
 
 NAME = "calc.sheet_ops"
