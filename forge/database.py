@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 import sqlite3
 import time
 import urllib.parse
@@ -46,11 +47,25 @@ UNREACHABLE: tuple[type[SQLAlchemyError], ...] = (OperationalError, InterfaceErr
 
 
 def shown(url: str) -> str:
-    """The URL as printed in messages: the password masked."""
+    """The URL as printed in messages: the password masked (also in a URL that does not parse)."""
     try:
         return make_url(url).render_as_string(hide_password=True)
-    except SQLAlchemyError:
-        return url
+    except (SQLAlchemyError, ValueError):
+        return re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", url)
+
+
+def parse_url(url: str) -> Any:
+    """`url` as a SQLAlchemy URL; one that does not parse (a port that is not a number, ...) is one `CatalogError`
+    line naming the --db value (password masked), not a traceback."""
+    try:
+        return make_url(url)
+    except (SQLAlchemyError, ValueError) as exc:
+        port = re.search(r"@[^/@]*:([^/@]*?)(?:/|$)", url)
+        why = (f"the port {port.group(1)!r} is not a number; write host:PORT with digits (postgresql+psycopg://"
+               f"user:password@host:5432/db)" if port and not port.group(1).isdigit() else
+               f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}; write a SQLAlchemy URL "
+               "(postgresql+psycopg://user:password@host:5432/db) or a SQLite file path")
+        raise CatalogError(f"--db {shown(url)}: {why}") from None
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -84,6 +99,7 @@ def open_engine(url: str, *, read_only: bool = False) -> Engine:
     must exist and is opened with mode=ro (nothing is created, no pragma changes it: not even the switch to WAL);
     a PostgreSQL session starts with default_transaction_read_only. Whether it holds a Forge catalog is
     `require_catalog`'s job."""
+    parse_url(url)
     if read_only:
         return _open_read_only(url)
     try:

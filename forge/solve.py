@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -61,11 +62,37 @@ def solve(package: Package, sandbox: Sandbox, state: Path, solution: str) -> str
 
     The package passes the gate's safety and schema stages first; setup.sh and .sh solutions run in the
     sandbox, ops solutions in a sandboxed check worker confined to `state` (never in this process, whose
-    user may own far more than the state), with the worker's memory, CPU, file-size and disk limits."""
+    user may own far more than the state), with the worker's memory, CPU, file-size and disk limits. When it
+    fails or refuses, what it made is removed: a new `state` folder goes, an empty one is emptied again."""
     check_package(package)
+    made = _first_missing(state)  # what this call creates, so a refusal can take it away again
     state.mkdir(parents=True, exist_ok=True)
-    if any(state.iterdir()):
+    if made is None and any(state.iterdir()):
         raise PackageError(f"{state}: state folder is not empty; give a new or empty folder")
+    try:
+        return _solve(package, sandbox, state, solution)
+    except BaseException:
+        # A refused or failed solve leaves nothing: setup.sh may have made links to /, fifos, setuid copies and
+        # hundreds of MB in the user's folder. Removed without following a link (kit.bounded.rmtree).
+        if made is not None:
+            bounded.rmtree(made)
+        else:
+            for child in list(state.iterdir()):
+                bounded.rmtree(child)
+        raise
+
+
+def _first_missing(path: Path) -> Path | None:
+    """The outermost folder of `path` (itself included) that does not exist yet; None when `path` exists."""
+    missing = None
+    for folder in (path, *path.parents):
+        if os.path.lexists(folder):
+            break
+        missing = folder
+    return missing
+
+
+def _solve(package: Package, sandbox: Sandbox, state: Path, solution: str) -> str:
     env = LocalEnv(sandbox)
     files = package.solution_files()
     chosen = {"none": None, "oracle": files[0], "near-miss": files[1] if len(files) > 1 else ""}

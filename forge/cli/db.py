@@ -48,12 +48,21 @@ def current(db: DbOption = None) -> None:
 
 
 @db_app.command("history")
-def history() -> None:
-    """List the schema revisions, oldest first, with what each one changed."""
-    from forge import database
+def history(db: DbOption = None) -> None:
+    """List the schema revisions, oldest first, with what each one changed; with --db (or $FORGE_DATABASE_URL),
+    the catalog's own revision is marked (`<- catalog`). Nothing is created or changed."""
+    import os
 
+    from forge import database
+    from forge.catalog import resolve_url
+
+    mine = None
+    if db or os.environ.get("FORGE_DATABASE_URL"):
+        url = resolve_url(db)
+        mine = database.revision_of(database.open_engine(url, read_only=True))
     for revision, summary in database.history():
-        console.print(f"{revision}  {summary}", highlight=False, markup=False)
+        mark = "  <- catalog" if revision == mine else ""
+        console.print(f"{revision}  {summary}{mark}", highlight=False, markup=False)
 
 
 @db_app.command("stamp")

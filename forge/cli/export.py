@@ -87,15 +87,22 @@ def trajectories(
     = Path("results"),
     min_score: Annotated[float, typer.Option("--min-score", min=0.0, max=1.0, help="Keep episodes whose "
                                              "rubric score is at least this (1 = every check passed).")] = 1.0,
+    db: DbOption = None,
 ) -> None:
     """Write verified student trajectories as chat-format SFT rows (messages with tool calls), one per line.
 
-    Only finished episodes whose rubric score reaches --min-score; see forge/export/trajectories.py.
+    Only finished episodes whose rubric score reaches --min-score; see forge/export/trajectories.py. With --db,
+    only episodes of tasks that catalog holds as accepted (a results folder shared by several catalogs).
     Example: forge export trajectories sft.jsonl --results results --min-score 1
     """
     from forge.export.trajectories import export_trajectories
 
-    count = export_trajectories(results, out, min_score)
+    keep = None
+    if db is not None:
+        from forge.catalog import Catalog
+
+        keep = set(Catalog(db, read_only=True).accepted_ids()).__contains__
+    count = export_trajectories(results, out, min_score, keep=keep)
     console.print(f"{out}: {count} trajectories (score >= {min_score:g})", highlight=False, markup=False)
 
 

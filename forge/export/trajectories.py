@@ -19,7 +19,7 @@ import contextlib
 import json
 import math
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +50,10 @@ def _score(folder: Path) -> float:
     return score
 
 
-def trajectory_rows(results: Path, min_score: float = 1.0) -> Iterator[dict[str, Any]]:
-    """Rows of every finished episode under `results` scoring at least `min_score`, in path order."""
+def trajectory_rows(results: Path, min_score: float = 1.0, keep: Callable[[str], bool] | None = None
+                    ) -> Iterator[dict[str, Any]]:
+    """Rows of every finished episode under `results` scoring at least `min_score` (and whose task id `keep`
+    accepts, when given), in path order."""
     if not results.is_dir():
         raise TrajectoryExportError(f"{results}: no such folder; give the --out folder of `forge student run`")
     for messages_file in sorted(results.rglob("messages.json")):
@@ -66,6 +68,8 @@ def trajectory_rows(results: Path, min_score: float = 1.0) -> Iterator[dict[str,
         if not isinstance(episode, dict) or not isinstance(episode.get("messages"), list):
             raise TrajectoryExportError(f"{messages_file}: expected an object with a `messages` list")
         messages = episode["messages"]
+        if keep is not None and not keep(str(episode.get("task_id", folder.name))):
+            continue
         yield {"task_id": str(episode.get("task_id", folder.name)), "domain": str(episode.get("domain", "")),
                "model": str(episode.get("model", "")), "score": score,
                "steps": sum(1 for m in messages if isinstance(m, dict) and m.get("role") == "tool"),
@@ -73,7 +77,8 @@ def trajectory_rows(results: Path, min_score: float = 1.0) -> Iterator[dict[str,
                "tools": episode.get("tools", []), "messages": messages}
 
 
-def export_trajectories(results: Path, out: Path, min_score: float = 1.0) -> int:
+def export_trajectories(results: Path, out: Path, min_score: float = 1.0,
+                        keep: Callable[[str], bool] | None = None) -> int:
     """Write the rows to `out` (JSON Lines, replaced atomically); returns how many."""
     if not 0.0 <= min_score <= 1.0:
         raise TrajectoryExportError(f"--min-score {min_score}: must be between 0 and 1")
@@ -84,7 +89,7 @@ def export_trajectories(results: Path, out: Path, min_score: float = 1.0) -> int
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         with tmp.open("w", encoding="utf-8") as sink:
-            for row in trajectory_rows(results, min_score):
+            for row in trajectory_rows(results, min_score, keep):
                 sink.write(json.dumps(row, ensure_ascii=False) + "\n")
                 count += 1
         os.replace(tmp, out)
