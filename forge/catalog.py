@@ -139,6 +139,26 @@ class Catalog:
             if run is not None:
                 run.finished_at, run.counts, run.status = now(), counts, status
 
+    def set_run_counts(self, run_id: int, counts: dict[str, int]) -> None:
+        """The counts of a run still going (written as its batches land, so a run killed later shows them)."""
+        with self.session() as session, session.begin():
+            session.execute(update(RunRow).where(RunRow.id == run_id, RunRow.status == "running").values(counts=counts))
+
+    def end_flow_run(self, flow_run_id: str, status: str) -> list[int]:
+        """Mark `status` (`interrupted`: crashed, `cancelled`) the runs still `running` that the Prefect flow run
+        `flow_run_id` started (`selection["flow_run"]`), each with the counts of the tasks it recorded (by gate
+        class); returns their ids. A run that finished or failed keeps its status; one the flow marked
+        `interrupted` as it was stopped may become `cancelled` (Prefect's cancellation terminates the process)."""
+        with self.session() as session, session.begin():
+            running = session.scalars(select(RunRow).where(RunRow.status.in_(("running", "interrupted")))).all()
+            ended = [run for run in running if (run.selection or {}).get("flow_run") == flow_run_id]
+            for run in ended:
+                made = session.execute(select(TaskRow.status, func.count()).where(TaskRow.run_id == run.id)
+                                       .group_by(TaskRow.status)).all()
+                run.status, run.finished_at = status, now()
+                run.counts = {str(k): int(v) for k, v in sorted(made)} or run.counts
+        return [run.id for run in ended]
+
     def record(self, session: Session, task: TaskRow, stages: Sequence[Any], calls: Sequence[Any]) -> None:
         """Insert or replace a task with its verifications and LLM calls (inside the caller's transaction)."""
         self._record_batch(session, [(task, stages, calls)])
@@ -172,7 +192,8 @@ class Catalog:
         ledger = []
         for task, _, calls in results:
             for call in calls:
-                prompt, completion, estimated = ledger_tokens(call.backend, call.prompt_tokens, call.completion_tokens)
+                prompt, completion, estimated = ledger_tokens(call.backend, call.prompt_tokens, call.completion_tokens,
+                                                              getattr(call, "estimated_tokens", 0))
                 ledger.append({"task_id": task.id, "node": call.node, "backend": call.backend,
                                "prompt_tokens": prompt, "completion_tokens": completion,
                                "estimated_tokens": estimated, "cost_usd": call.cost_usd, "cached": call.cached,
@@ -193,7 +214,8 @@ class Catalog:
                 session.add(LLMCallRow(task_id=task_id, node=turn.node, backend=turn.backend,
                                        prompt_tokens=turn.prompt_tokens, completion_tokens=turn.completion_tokens,
                                        cost_usd=turn.cost_usd, cached=turn.cached, model=turn.model, run_id=run_id,
-                                       latency_s=round(turn.latency_s, 6), attempts=turn.attempts, ok=turn.ok))
+                                       latency_s=round(turn.latency_s, 6), attempts=turn.attempts, ok=turn.ok,
+                                       estimated_tokens=getattr(turn, "estimated_tokens", 0)))
 
     def store_answer(self, entry: Any) -> bool:
         """Cache a fresh answer (`forge.llm.CacheEntry`) now, in its own transaction, so a killed run keeps what

@@ -34,7 +34,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import InterfaceError, OperationalError, SQLAlchemyError
 
 from forge.tables import Base, create_views, drop_views, views_missing
-from kit.errors import CatalogError
+from kit.errors import CatalogError, CatalogUnreachable
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 #: pg_advisory_xact_lock key for schema changes ("forge" in ASCII).
@@ -257,8 +257,11 @@ def _create(conn: Connection) -> None:
 
 def connect_error(engine: Engine, exc: SQLAlchemyError) -> CatalogError:
     message = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-    return CatalogError(f"cannot open catalog {engine.url.render_as_string(hide_password=True)}: {message}; "
-                        "check --db / FORGE_DATABASE_URL and that the database server is running")
+    # A database server that does not answer may answer later (batch tasks retry it); a SQLite file cannot.
+    unreachable = isinstance(exc, UNREACHABLE) and engine.dialect.name != "sqlite"
+    kind = CatalogUnreachable if unreachable else CatalogError
+    return kind(f"cannot open catalog {engine.url.render_as_string(hide_password=True)}: {message}; "
+                "check --db / FORGE_DATABASE_URL and that the database server is running")
 
 
 def ensure_schema(engine: Engine) -> None:

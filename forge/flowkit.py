@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from forge.database import UNREACHABLE
 from forge.llm.flags import LLMFlags
-from kit.errors import ForgeError
+from kit.errors import CatalogUnreachable, ForgeError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -86,9 +86,10 @@ class BatchInfraError(ForgeError, RuntimeError):
 
 
 def is_infra(exc: BaseException) -> bool:
-    """An error of the machine, network or database (worth retrying), not of the input (a ForgeError such as
-    an unknown skill or a rejected API key, which a retry would only repeat)."""
-    if isinstance(exc, BatchInfraError):
+    """An error of the machine, network or database (worth retrying: a catalog server that does not answer
+    included), not of the input (a ForgeError such as an unknown skill or a rejected API key, which a retry
+    would only repeat)."""
+    if isinstance(exc, BatchInfraError | CatalogUnreachable):  # the catalog's server down or restarting
         return True
     if isinstance(exc, ForgeError):
         return False
@@ -165,6 +166,11 @@ def batch_counts(catalog: Any, run_id: int, task_ids: list[str], chunk: int = 50
     return {"new": dict(new), "resumed": dict(resumed)}
 
 
+def counts(new: dict[str, int], resumed: int) -> dict[str, int]:
+    """A run's counts as the catalog keeps them: new tasks by gate class, plus `resumed` when some were."""
+    return {**new, **({"resumed": resumed} if resumed else {})}
+
+
 def gather(results: list[dict[str, dict[str, int]]]) -> tuple[dict[str, int], int]:
     """(new tasks by gate class, tasks resumed) summed over the batches."""
     new: Counter[str] = Counter()
@@ -238,3 +244,51 @@ def nothing_new_note(new: dict[str, int], resumed: int, seed: int) -> str | None
     return (f"made nothing new: all {resumed} tasks of seed {seed} were already in the catalog (resumed). "
             "Give another seed, or leave it empty on a schedule (each scheduled run then gets its own)")
 
+
+
+# --- runs whose worker died ----------------------------------------------------------------------------------
+
+#: Seconds between a served flow run's heartbeats (Prefect's minimum), and the silence after which the run counts
+#: as dead: a `forge serve` killed with its flow run (kill -9, a lost machine) runs no hook and renews no lease, so
+#: without this its run stays Running and holds the deployment's concurrency slot until the lease ends (~5 min).
+HEARTBEAT_S = 30
+SILENCE_S = 75
+
+
+def crash_silent_runs(deployment_id: Any, deployment_name: str) -> Any:
+    """Register (or update) a Prefect automation that marks Crashed a flow run of this deployment whose
+    heartbeats stop for SILENCE_S seconds, Prefect's documented zombie detection: the Crashed state releases the
+    deployment's concurrency slot, so the next run starts instead of waiting for the lease to end. Needs flow
+    runs that beat (`PREFECT_FLOWS_HEARTBEAT_FREQUENCY`, set by `forge serve`) and a server that runs
+    automations (`prefect server start` does). Returns the automation."""
+    from datetime import timedelta
+
+    from prefect.automations import Automation
+    from prefect.client.schemas.objects import StateType
+    from prefect.events.actions import ChangeFlowRunState
+    from prefect.events.schemas.automations import EventTrigger, Posture
+    from prefect.events.schemas.events import ResourceSpecification
+
+    name = f"forge: crash silent runs of {deployment_name}"
+    ends = {"prefect.flow-run.heartbeat", *(f"prefect.flow-run.{s}" for s in ("Completed", "Failed", "Cancelled",
+                                                                                "Crashed"))}
+    wanted = Automation(
+        name=name,
+        description=f"Marks Crashed a run of {deployment_name} silent for {SILENCE_S} s (its worker died), which "
+                    "frees the deployment's concurrency slot (forge.flowkit.crash_silent_runs)",
+        trigger=EventTrigger(
+            after={"prefect.flow-run.heartbeat"}, expect=ends, posture=Posture.Proactive, threshold=1,
+            within=timedelta(seconds=SILENCE_S), for_each={"prefect.resource.id"},
+            match=ResourceSpecification({"prefect.resource.id": ["prefect.flow-run.*"]}),
+            match_related=ResourceSpecification({"prefect.resource.id": f"prefect.deployment.{deployment_id}",
+                                                 "prefect.resource.role": "deployment"})),
+        actions=[ChangeFlowRunState(state=StateType.CRASHED, name="Crashed", force=False,
+                                    message=f"no heartbeat for {SILENCE_S} s: the process running this flow run is "
+                                            "gone (forge serve killed, machine lost)")])
+    try:
+        found: Any = Automation.read(name=name)  # sync_compatible: typed as its async variant
+    except ValueError:  # none yet
+        return wanted.create()
+    wanted.id = found.id
+    wanted.update()
+    return wanted

@@ -23,15 +23,18 @@ PostgreSQL for several machines) and the package folder (`out`, shared storage).
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_type_hints
 
-from prefect import Flow, flow, task
+from prefect import Flow, State, flow, task
 from prefect.cache_policies import NO_CACHE
+from prefect.client.schemas.objects import FlowRun
 from prefect.client.schemas.schedules import CronSchedule
 from prefect.deployments.runner import RunnerDeployment
-from prefect.futures import PrefectFuture
+from prefect.futures import PrefectFuture, as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, TaskRunner, ThreadPoolTaskRunner
 from pydantic import Field, TypeAdapter, ValidationError
 
@@ -169,9 +172,69 @@ def round_batch(target: Target, task_ids: list[str], start: int = 0, stop: int =
     return target.run(generator, [TaskId.parse(t) for t in task_ids], f"round-batch[{start}:{stop}]")
 
 
-def _results(futures: list[PrefectFuture[dict[str, dict[str, int]]]]) -> list[dict[str, dict[str, int]]]:
-    """The batches' results. A failed batch raises its error, so the flow run fails (rerunning it resumes)."""
-    return [future.result() for future in futures]
+def _collect(catalog: Catalog, run_id: int, futures: list[PrefectFuture[dict[str, dict[str, int]]]],
+             landed: list[dict[str, dict[str, int]]]) -> None:
+    """Append each batch's result to `landed` as it lands, and write the run's counts so far to the catalog, so a
+    run killed later still shows what it made. A failed batch raises its error, so the flow run fails (rerunning
+    it resumes); the counts are a report, so a catalog that does not answer this once only delays them."""
+    for future in as_completed(futures):
+        landed.append(future.result())
+        try:
+            catalog.set_run_counts(run_id, flowkit.counts(*flowkit.gather(landed)))
+        except Exception as exc:  # noqa: BLE001 - see above; the next batch (or the run's end) writes them
+            if not flowkit.is_infra(exc):
+                raise
+            flowkit.run_logger().warning("run %s: could not write its counts yet: %s", run_id, exc)
+
+
+def _end_catalog_run(status: str) -> Callable[[Flow[..., Any], FlowRun, State], None]:
+    """A Prefect state hook that marks the catalog run of the flow run `status` (with the counts of the tasks it
+    recorded): `interrupted` on_crashed (the process was killed or the machine lost; the runner of `forge serve`
+    runs the hook when the flow's process dies), `cancelled` on_cancellation. The flow run is found by its id,
+    which the catalog run keeps in `selection["flow_run"]`."""
+
+    def hook(flow_obj: Flow[..., Any], flow_run: FlowRun, state: State) -> None:
+        params = flow_run.parameters or {}
+        log = logging.getLogger("forge")
+        try:
+            _, db = absolute(str(params.get("out") or "tasks"), params.get("db"))
+            ended = Catalog(db).end_flow_run(str(flow_run.id), status)
+        except Exception as exc:  # noqa: BLE001 - a hook must not hide the state it reports; say what is left
+            log.warning("flow run %s (%s): could not mark its catalog run %s: %s", flow_run.name, state.name,
+                        status, exc)
+            return
+        log.info("flow run %s (%s): catalog runs %s marked %s", flow_run.name, state.name, ended, status)
+
+    hook.__name__ = f"catalog-run-{status}"
+    return hook
+
+
+# Prefect's hook protocol is generic in the flow's signature; these hooks serve both flows.
+ON_CRASHED: list[Any] = [_end_catalog_run("interrupted")]
+ON_CANCELLATION: list[Any] = [_end_catalog_run("cancelled")]
+
+
+def generate_run_name() -> str:
+    """`generate-seed-123-n-500`: a flow run named by what it makes (a scheduled run: its scheduled seed)."""
+    from prefect import runtime
+
+    params = runtime.flow_run.parameters
+    seed = params.get("seed")
+    return f"generate-seed-{flowkit.scheduled_seed() if seed is None else seed}-n-{params.get('n')}"
+
+
+def round_run_name() -> str:
+    """`round-3-budget-500` (`round-next-budget-500` when the round is chosen at the start)."""
+    from prefect import runtime
+
+    params = runtime.flow_run.parameters
+    return f"round-{params.get('round_n') or 'next'}-budget-{params.get('budget')}"
+
+
+def _flow_run_id() -> str | None:
+    from prefect import runtime
+
+    return runtime.flow_run.id
 
 
 def _finish(catalog: Catalog, name: str, run_id: int, seed: int, results: list[dict[str, dict[str, int]]]
@@ -186,10 +249,11 @@ def _finish(catalog: Catalog, name: str, run_id: int, seed: int, results: list[d
         log.info("run %s made %s new tasks: %s; resumed: %s", run_id, sum(new.values()), new, resumed)
     flowkit.publish(name, run_id, flowkit.summary_table(catalog, run_id, new, resumed),
                     note or f"{sum(new.values())} new tasks, {new.get('accepted', 0)} accepted; {resumed} resumed")
-    return {**new, **({"resumed": resumed} if resumed else {})}
+    return flowkit.counts(new, resumed)
 
 
-@flow(name="generate", task_runner=ThreadPoolTaskRunner(max_workers=1))  # type: ignore[arg-type]
+@flow(name="generate", task_runner=ThreadPoolTaskRunner(max_workers=1),  # type: ignore[arg-type]
+      flow_run_name=generate_run_name, on_crashed=ON_CRASHED, on_cancellation=ON_CANCELLATION)
 @flowkit.documented
 def generate_flow(n: Count, seed: Seed = None, out: Out = "tasks", db: Db = None, apps: Names = None,
                   families: Names = None, skills: Names = None, batch_size: BatchSize = 200, workers: Workers = 1,
@@ -212,21 +276,26 @@ def generate_flow(n: Count, seed: Seed = None, out: Out = "tasks", db: Db = None
     backend = flowkit.backend_name(options)  # fail fast on a bad LLM config
     catalog = Catalog(db)
     catalog.sync_skills(taxonomy.values())
-    run_id = catalog.start_run(seed=seed, requested=n, selection=selection.as_dict(), out_dir=out, backend=backend)
+    run_id = catalog.start_run(seed=seed, requested=n, selection={**selection.as_dict(), "flow_run": _flow_run_id()},
+                               out_dir=out, backend=backend)
     target = Target(out, db, run_id, sandbox, real_apps, real_apps_rate, options, timeout)
     logger.info("run %s: %s tasks, seed %s, batches of %s -> %s (LLM: %s)", run_id, n, seed, batch_size, out, backend)
-    totals: dict[str, int] = {}
-    status = "failed"
+    landed: list[dict[str, dict[str, int]]] = []
+    status = "interrupted"  # a KeyboardInterrupt or termination; on_crashed says the same if this never runs
     try:
         with task_runner(workers, dask_address) as runner:
-            results = _results([runner.submit(generate_batch, {"target": target, "selection": selection.as_dict(),
-                                                               "n": n, "seed": seed, "start": start,
-                                                               "stop": min(start + batch_size, n)})
-                                for start in range(0, n, batch_size)])
-        totals = _finish(catalog, "generate", run_id, seed, results)
+            _collect(catalog, run_id, [runner.submit(generate_batch, {"target": target,
+                                                                      "selection": selection.as_dict(), "n": n,
+                                                                      "seed": seed, "start": start,
+                                                                      "stop": min(start + batch_size, n)})
+                                       for start in range(0, n, batch_size)], landed)
+        totals = _finish(catalog, "generate", run_id, seed, landed)
         status = "finished"
+    except Exception:
+        status = "failed"
+        raise
     finally:
-        catalog.finish_run(run_id, totals, status)
+        catalog.finish_run(run_id, flowkit.counts(*flowkit.gather(landed)), status)
     return totals
 
 
@@ -266,7 +335,8 @@ def close_round(db: str, round_n: int, out: str, results: str | None) -> dict[st
     return summary
 
 
-@flow(name="round", task_runner=ThreadPoolTaskRunner(max_workers=1))  # type: ignore[arg-type]
+@flow(name="round", task_runner=ThreadPoolTaskRunner(max_workers=1),  # type: ignore[arg-type]
+      flow_run_name=round_run_name, on_crashed=ON_CRASHED, on_cancellation=ON_CANCELLATION)
 @flowkit.documented
 def round_flow(budget: Budget, round_n: RoundNumber = None, seed: RoundSeed = 0, out: Out = "tasks", db: Db = None,
                results: Results = None, batch_size: BatchSize = 200, workers: Workers = 1,
@@ -287,20 +357,25 @@ def round_flow(budget: Budget, round_n: RoundNumber = None, seed: RoundSeed = 0,
     round_n = next_round(catalog) if round_n is None else round_n
     task_ids = expand_round(db, round_n, budget, seed, out, sandbox, timeout, options)
     run_id = catalog.start_run(seed=round_seed(seed, round_n), requested=len(task_ids),
-                               selection={"round": round_n}, out_dir=out, backend=backend, round=round_n)
+                               selection={"round": round_n, "flow_run": _flow_run_id()}, out_dir=out, backend=backend,
+                               round=round_n)
     target = Target(out, db, run_id, sandbox, real_apps, real_apps_rate, options, timeout)
     logger.info("round %s (run %s): %s tasks -> %s", round_n, run_id, len(task_ids), out)
-    totals: dict[str, int] = {}
-    status = "failed"
+    landed: list[dict[str, dict[str, int]]] = []
+    status = "interrupted"
     try:
         with task_runner(workers, dask_address) as runner:
-            batches = _results([runner.submit(round_batch, {"target": target, "task_ids": task_ids[i:i + batch_size],
-                                                            "start": i, "stop": min(i + batch_size, len(task_ids))})
-                                for i in range(0, len(task_ids), batch_size)])
-        totals = _finish(catalog, "round", run_id, round_seed(seed, round_n), batches)
+            _collect(catalog, run_id, [runner.submit(round_batch, {"target": target,
+                                                                   "task_ids": task_ids[i:i + batch_size], "start": i,
+                                                                   "stop": min(i + batch_size, len(task_ids))})
+                                       for i in range(0, len(task_ids), batch_size)], landed)
+        _finish(catalog, "round", run_id, round_seed(seed, round_n), landed)
         status = "finished"
+    except Exception:
+        status = "failed"
+        raise
     finally:
-        catalog.finish_run(run_id, totals, status)
+        catalog.finish_run(run_id, flowkit.counts(*flowkit.gather(landed)), status)
     summary = close_round(db, round_n, out, results)
     logger.info("round %s: %s", round_n, summary)
     return summary

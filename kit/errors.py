@@ -43,6 +43,11 @@ class CatalogError(ForgeError, RuntimeError):
     """The catalog database cannot be opened or a query was refused."""
 
 
+class CatalogUnreachable(CatalogError, ConnectionError):
+    """The catalog's database server did not answer (down, restarting, network): the machine's fault, not the
+    input's, so a retry may succeed (Prefect batch tasks retry it; `forge.flowkit.is_infra`)."""
+
+
 class CheckError(ForgeError, ValueError):
     """A rubric check has unknown primitive or arguments that do not fit it."""
 

@@ -74,12 +74,15 @@ def serve(
 
     Needs a Prefect server: start one with `prefect server start` and set PREFECT_API_URL (e.g.
     http://127.0.0.1:4200/api). Runs do not overlap (concurrency limit 1); stopping pauses the schedule until
-    `forge serve` runs again. Each run logs its batches' progress and publishes a table artifact (tasks per gate
-    class, LLM spend). With a model: --llm openai --model NAME (key in $OPENAI_API_KEY on every machine) or
+    `forge serve` runs again. A run whose worker dies is marked Crashed (its catalog run `interrupted`), and its
+    slot freed within ~75 s; a database outage is retried. Each run is named by its parameters
+    (generate-seed-123-n-500), logs its batches' progress and publishes a table artifact (tasks per gate class, LLM
+    spend). With a model: --llm openai --model NAME (key in $OPENAI_API_KEY on every machine) or
     --config FILE. Example: forge serve --cron "0 3 * * *" -n 500 --app libreoffice_calc --out /srv/forge/tasks
     """
     from prefect import serve as prefect_serve
 
+    from forge.flowkit import HEARTBEAT_S, crash_silent_runs
     from forge.flows import FLOWS, deployment
 
     if now == (cron is not None or interval is not None):
@@ -102,6 +105,11 @@ def serve(
         err_console.print("note: PREFECT_API_URL is not set, so Prefect uses a temporary local server that stops "
                           "with this command; start `prefect server start` and set PREFECT_API_URL to keep the "
                           "schedule and its run history")
+    # Served runs beat, and a run that stops beating (this process killed with it) is marked Crashed, which frees
+    # the deployment's slot at once instead of after its lease (~5 min); the runner marks a run whose own process
+    # died Crashed itself and runs its on_crashed hook (the catalog run becomes `interrupted`).
+    os.environ.setdefault("PREFECT_FLOWS_HEARTBEAT_FREQUENCY", str(HEARTBEAT_S))
+    crash_silent_runs(deploy.apply(), f"{flow_name.value}/{deploy.name}")
     # limit=1: a run still busy when the next is due delays it instead of competing for the same machine.
     prefect_serve(deploy, limit=1)
 

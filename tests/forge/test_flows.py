@@ -85,11 +85,13 @@ def test_only_infrastructure_failures_are_retried():
     from sqlalchemy.exc import OperationalError
 
     from forge.flowkit import BatchInfraError, is_infra
-    from kit.errors import ForgeError
+    from kit.errors import CatalogError, CatalogUnreachable, ForgeError
 
     assert is_infra(OSError(11, "Resource temporarily unavailable"))
     assert is_infra(OperationalError("SELECT 1", {}, Exception("server closed the connection")))
     assert is_infra(BatchInfraError("2 tasks failed for infrastructure reasons"))
+    assert is_infra(CatalogUnreachable("cannot open catalog postgresql+psycopg://u@h/db: Connection refused"))
+    assert not is_infra(CatalogError("catalog /x.db does not exist"))  # a wrong path: the same on every retry
     assert not is_infra(ForgeError("unknown skill 'x'"))  # the input is wrong: a retry would repeat it
     assert not is_infra(ValueError("a bug"))
     assert not is_infra(PermissionError(13, "Permission denied", "/srv/forge/tasks"))  # fix the path, not retry
@@ -147,3 +149,91 @@ def test_every_flow_parameter_has_a_description_for_the_ui():
         props = flow_obj.parameters.properties
         assert props and all(p.get("description") for p in props.values()), (flow_obj.name, props)
     assert "scheduled start" in FLOWS["generate"].parameters.properties["seed"]["description"]
+
+
+def _pg_ctl(server, action: str) -> None:
+    """Stop or start a throwaway PostgreSQL server in place (its data kept), as an outage would."""
+    if action == "stop":
+        server._run("pg_ctl", "-D", str(server.data), "-m", "fast", "-w", "stop")
+    else:
+        options = (f"-c listen_addresses=127.0.0.1 -p {server.port} -k {server.folder} -c fsync=off "
+                   "-c synchronous_commit=off")
+        server._run("pg_ctl", "-D", str(server.data), "-l", str(server.folder / "server.log"), "-o", options, "-w",
+                    "start")
+
+
+@pytest.mark.slow
+def test_a_catalog_outage_is_retried_as_infrastructure(prefect_harness, tmp_path):
+    """A real PostgreSQL catalog is down when a batch starts and comes back ~6 s later: the batch's connection
+    errors are infrastructure (CatalogUnreachable), so Prefect retries it and the batch makes its tasks, instead of
+    failing the run as bad input."""
+    import threading
+
+    from prefect import flow
+    from prefect.client.orchestration import get_client
+
+    from forge.catalog import Catalog
+    from kit.taxonomy import load_taxonomy
+    from tests.pgkit import Server, drop_database, fresh_database, why_not
+
+    if why_not():
+        pytest.skip(why_not())
+    server = Server()
+    back = threading.Timer(6, _pg_ctl, (server, "start"))
+    try:
+        url = fresh_database(server.url)
+        catalog = Catalog(url)
+        catalog.sync_skills(load_taxonomy().values())
+        run_id = catalog.start_run(seed=1, requested=2, selection={}, out_dir=str(tmp_path / "out"), backend="offline")
+        catalog.engine.dispose()
+        selection = {"apps": [], "families": [], "skills": [CALC[0]], "register": "explicit"}
+        quick = generate_batch.with_options(retry_delay_seconds=[3, 6])  # the outage ends between the 2nd and 3rd try
+
+        @flow
+        def batch_during_an_outage():  # type: ignore[no-untyped-def]
+            back.start()  # the server comes back 6 s after the batch first tries it
+            return quick(Target(str(tmp_path / "out"), url, run_id), selection, n=2, seed=1, start=0, stop=2,
+                         return_state=True)
+
+        _pg_ctl(server, "stop")
+        state = batch_during_an_outage()
+        back.join()
+        assert state.is_completed(), state.message
+        assert state.result() == {"new": {"accepted": 2}, "resumed": {}}
+        with get_client(sync_client=True) as client:
+            task_run = client.read_task_run(state.state_details.task_run_id)
+        assert task_run.run_count >= 2  # failed while the server was down, then retried
+        drop_database(url)
+    finally:
+        if back.is_alive():
+            back.join()  # the server is back before it is stopped for good
+        server.stop()
+
+
+@pytest.mark.slow
+def test_flow_runs_are_named_by_their_parameters_and_counts_land_with_batches(prefect_harness, tmp_path, monkeypatch):
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterName
+
+    from forge import flows
+    from forge.catalog import Catalog
+
+    db = f"sqlite:///{tmp_path / 'named.db'}"
+    written: list[dict[str, int]] = []
+    real = Catalog.set_run_counts
+
+    def spy(self, run_id, counts):  # the counts the catalog held after each batch landed
+        written.append(dict(counts))
+        real(self, run_id, counts)
+
+    monkeypatch.setattr(Catalog, "set_run_counts", spy)
+    assert flows.generate_flow(n=5, seed=123, out=str(tmp_path / "out"), db=db, skills=CALC, batch_size=2,
+                               real_apps="off") == {"accepted": 5}
+    assert sorted(sum(c.values()) for c in written) == [2, 4, 5]  # not only at the end
+    with get_client(sync_client=True) as client:
+        named = client.read_flow_runs(
+            flow_run_filter=FlowRunFilter(name=FlowRunFilterName(any_=["generate-seed-123-n-5"])))
+    assert len(named) == 1
+    row = Catalog(db).query("SELECT selection, status FROM runs")[1]
+    assert str(named[0].id) in row[0][0] and row[0][1] == "finished"  # the catalog run knows its flow run
+
