@@ -14,8 +14,8 @@ from PIL import Image
 from preparers import pptx
 from preparers.ops import apply_ops
 from verifiers.checks import State, run_check
-from verifiers.checks import pptx as pptx_checks
-from verifiers.checks.pptx import pixel_digest
+from verifiers.readers import pptx as pptx_reader
+from verifiers.readers.pptx import pixel_digest
 
 PATH = "/home/user/deck.pptx"
 PICTURE = "/home/user/Pictures/logo.png"
@@ -176,7 +176,7 @@ def test_text_format_reads_the_deck_without_changing_it(tmp_path):
     must leave it as it read it (python-pptx's run.font adds an empty rPr to a run without one)."""
     _deck(tmp_path, [{"op": "pptx.format_text", "title": "Highlights", "text": BULLETS[1], "size": 36}])
     state = State(tmp_path)
-    deck = state.read(PATH, pptx_checks._load, "pptx presentation").prs
+    deck = state.read(PATH, pptx_reader._load, "pptx presentation").prs
     before = [etree.tostring(slide._element) for slide in deck.slides]
     for style in ({"bold": True}, {"italic": True}, {"size": 36}, {"underline": True}):
         run_check(state, "pptx.text_format", {"path": PATH, "slide": "Highlights", "text": BULLETS[0], **style})

@@ -28,12 +28,12 @@ from preparers import chrome as chromeio
 from preparers import pptx as deckio
 from preparers.image import decoded
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
-from verifiers.checks import pptx as pptxc
 from verifiers.checks import thunderbird as tbc
 from verifiers.checks import vscode as vsc
 from verifiers.checks.chrome import same_url
 from verifiers.checks.image import compare, decode
 from verifiers.readers import docx as docxc
+from verifiers.readers import pptx as pptxc
 from verifiers.readers.xlsx import cached_formula_values, cell_text, saved_value
 
 TOLERANCE = 0.005

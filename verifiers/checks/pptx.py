@@ -1,108 +1,38 @@
 """pptx primitives: slides found by title, their order, layout, text, notes, formatting, tables, pictures.
 
-Written to accept what LibreOffice Impress saves as well as what python-pptx writes (see
-`preparers.pptx` for the reading rules): titles may come back as `title` instead of `ctrTitle`, body
-placeholders as a bare `<p:ph/>`, every run carries explicit `b="0"`, `sz` and an `srgbClr` in lower case,
-and a paragraph may be split into several runs. Text is compared after collapsing whitespace. A check that
-names a slide by title looks at every slide with that title (a duplicate must match too).
+Decks are read by `verifiers.readers.pptx`. Written to accept what LibreOffice Impress saves as well as what
+python-pptx writes (see `preparers.pptx` for the reading rules): titles may come back as `title` instead of
+`ctrTitle`, body placeholders as a bare `<p:ph/>`, every run carries explicit `b="0"`, `sz` and an `srgbClr` in
+lower case, and a paragraph may be split into several runs. Text is compared after collapsing whitespace. A check
+that names a slide by title looks at every slide with that title (a duplicate must match too).
 """
 
 from __future__ import annotations
 
-import hashlib
 import io
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from lxml import etree
 from PIL import Image
 from pptx.oxml.ns import qn
-from pptx.presentation import Presentation as PresentationT
 from pptx.shapes.picture import Picture
-from pptx.slide import Slide
 
 from preparers import pptx as deckio
-from preparers.image import decoded
-from verifiers.checks import Result, State, StateError, fail, ok, primitive
+from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.readers.pptx import (
+    deck,
+    load,
+    pixel_digest,
+    run_color,
+    shape_corner,
+    slide_texts,
+    slides,
+    table_cells,
+    text_paragraphs,
+)
 
 CORNERS = ("top_left", "top_right", "bottom_left", "bottom_right")
 WIDTH_TOLERANCE_CM = 0.3
 FORMATS = ("bold", "italic", "underline", "size", "color")
-
-
-@dataclass
-class Deck:
-    """A parsed presentation (what `State.read` keeps for a pptx file) and its slide titles, read once: every
-    check names slides by title, and a slide's title costs a walk of its shapes. Nothing edits a deck once it is
-    parsed for the checks (checks never write; a mutant wraps its deck once edited)."""
-
-    prs: PresentationT
-    _titles: list[str] | None = field(default=None, repr=False)
-
-    def titles(self) -> list[str]:
-        """`deckio.titles(prs)`: every slide's title, in order."""
-        if self._titles is None:
-            self._titles = [_slide_title(slide) for slide in self.prs.slides]
-        return list(self._titles)
-
-    def titled(self, title: str) -> list[Slide]:
-        """`deckio.slides_titled(prs, title)`: every slide titled `title`, in order."""
-        want = deckio.norm(title)
-        return [s for s, t in zip(self.prs.slides, self.titles(), strict=True) if t == want]
-
-
-#: What the checks read from a slide's own XML (its title, its texts), by a digest of that XML. A task's states
-#: and mutants show the same slides again and again, and serializing a slide costs a tenth of building its shapes
-#: to read them. Values are immutable (a title, a tuple of texts).
-_BY_XML: OrderedDict[tuple[str, bytes], Any] = OrderedDict()
-_BY_XML_KEPT = 1024
-_BY_XML_LOCK = threading.Lock()  # the in-process gate reads states in several threads
-T = TypeVar("T")
-
-
-def _by_xml(what: str, slide: Slide, read: Callable[[Slide], T]) -> T:
-    """`read(slide)` for a reader whose answer depends on the slide's own XML only, looked up by that XML."""
-    key = (what, hashlib.sha256(etree.tostring(slide._element)).digest())
-    with _BY_XML_LOCK:
-        if key in _BY_XML:
-            _BY_XML.move_to_end(key)
-            return _BY_XML[key]  # type: ignore[no-any-return]
-    value = read(slide)
-    with _BY_XML_LOCK:
-        _BY_XML[key] = value
-        while len(_BY_XML) > _BY_XML_KEPT:
-            _BY_XML.popitem(last=False)
-    return value
-
-
-def _slide_title(slide: Slide) -> str:
-    """`deckio.slide_title(slide)`: read from the slide's title placeholder, else its first text."""
-    return _by_xml("title", slide, deckio.slide_title)
-
-
-def _load(host: Path) -> Deck:
-    return Deck(deckio.read_deck(host.read_bytes()))
-
-
-def _deck(state: State, path: str) -> Deck:
-    return state.read(path, _load, "pptx presentation")
-
-
-def deck(state: State, path: str) -> PresentationT:
-    return _deck(state, path).prs
-
-
-def slides(state: State, path: str, title: str) -> list[Slide]:
-    """Every slide titled `title`; none is a StateError naming the titles there are."""
-    parsed = _deck(state, path)
-    found = parsed.titled(title)
-    if not found:
-        raise StateError(f"{path} has no slide titled {title!r} (titles: {parsed.titles()})")
-    return found
 
 
 def _short(items: list[Any], limit: int = 8) -> str:
@@ -113,7 +43,7 @@ def _short(items: list[Any], limit: int = 8) -> str:
 @primitive("pptx.slide_titles", grounded=("path", "titles"))
 def slide_titles(state: State, path: str, titles: list[str]) -> Result:
     """The deck's slide titles are exactly `titles`, in this order."""
-    actual = _deck(state, path).titles()
+    actual = load(state, path).titles()
     want = [deckio.norm(t) for t in titles]
     if actual == want:
         return ok(f"{len(actual)} slides in order {_short(actual)}")
@@ -123,7 +53,7 @@ def slide_titles(state: State, path: str, titles: list[str]) -> Result:
 @primitive("pptx.slide_position", grounded=("path", "title", "position"))
 def slide_position(state: State, path: str, title: str, position: int) -> Result:
     """The slide titled `title` is slide number `position` (1-based)."""
-    actual = _deck(state, path).titles()
+    actual = load(state, path).titles()
     where = [i for i, t in enumerate(actual, start=1) if t == deckio.norm(title)]
     if position in where:
         return ok(f"{title!r} is slide {position} of {len(actual)}")
@@ -133,7 +63,7 @@ def slide_position(state: State, path: str, title: str, position: int) -> Result
 @primitive("pptx.slide_count", grounded=("path", "title", "count"))
 def slide_count(state: State, path: str, title: str, count: int) -> Result:
     """Exactly `count` slides are titled `title` (0: deleted, 2: duplicated)."""
-    actual = _deck(state, path).titles()
+    actual = load(state, path).titles()
     n = actual.count(deckio.norm(title))
     if n == count:
         return ok(f"{n} slide(s) titled {title!r}")
@@ -193,18 +123,11 @@ def notes_text(state: State, path: str, slide: str, text: str, named: list[str])
     return ok(f"notes of slide {slide!r} read {deckio.norm(text)!r}")
 
 
-def _color(run: Any) -> str | None:
-    rpr = run._r.find(qn("a:rPr"))
-    fill = rpr.find(qn("a:solidFill")) if rpr is not None else None
-    rgb = fill.find(qn("a:srgbClr")) if fill is not None else None
-    return str(rgb.get("val")).upper() if rgb is not None else None
-
-
 def _has(run: Any, prop: str, want: Any) -> bool:
     """Is the run's own formatting `prop` (`want`)? Read from its rPr element as it is: python-pptx's `run.font`
     adds an empty rPr to a run without one, and checks never change what they read."""
     if prop == "color":
-        return _color(run) == str(want).lstrip("#").upper()
+        return run_color(run) == str(want).lstrip("#").upper()
     rpr = run._r.find(qn("a:rPr"))
     if rpr is None:
         return False
@@ -216,11 +139,6 @@ def _has(run: Any, prop: str, want: Any) -> bool:
     return size is not None and size.isdigit() and abs(int(size) / 100 - float(want)) < 0.6
 
 
-def _text_paragraphs(slide: Slide) -> list[Any]:
-    return [p for s in deckio.walk(slide.shapes) if s.has_text_frame for p in s.text_frame.paragraphs
-            if deckio.norm(p.text)]
-
-
 @primitive("pptx.text_format", grounded=("path", "slide", "text", "bold", "italic", "underline", "size",
                                           "color"))
 def text_format(state: State, path: str, slide: str, text: str, bold: bool | None = None,
@@ -230,7 +148,7 @@ def text_format(state: State, path: str, slide: str, text: str, bold: bool | Non
     that slide got the same formatting."""
     wanted = {k: v for k, v in zip(FORMATS, (bold, italic, underline, size, color), strict=True) if v is not None}
     for item in slides(state, path, slide):
-        paras = _text_paragraphs(item)
+        paras = text_paragraphs(item)
         targets = [p for p in paras if deckio.norm(p.text) == deckio.norm(text)]
         if not targets:
             return fail(f"slide {slide!r} has no paragraph reading {text!r}")
@@ -250,10 +168,6 @@ def text_format(state: State, path: str, slide: str, text: str, bold: bool | Non
     return ok(f"{text!r} on slide {slide!r} has {wanted}, no other paragraph does")
 
 
-def _table_cells(frame: Any) -> list[list[str]]:
-    return [[deckio.norm(cell.text) for cell in row.cells] for row in frame.table.rows]
-
-
 @primitive("pptx.table", grounded=("path", "slide", "rows", "cols", "header", "data"))
 def table(state: State, path: str, slide: str, rows: int, cols: int, header: list[str],
           data: list[list[str]] | None = None) -> Result:
@@ -263,7 +177,7 @@ def table(state: State, path: str, slide: str, rows: int, cols: int, header: lis
         frames = [s for s in deckio.walk(item.shapes) if getattr(s, "has_table", False)]
         seen = []
         for frame in frames:
-            cells = _table_cells(frame)
+            cells = table_cells(frame)
             size = (len(cells), len(cells[0]) if cells else 0)
             seen.append(f"{size[0]}x{size[1]} header {cells[0] if cells else []}")
             body = [[deckio.norm(c) for c in row] for row in data] if data is not None else cells[1:]
@@ -274,19 +188,6 @@ def table(state: State, path: str, slide: str, rows: int, cols: int, header: lis
             return fail(f"slide {slide!r} has no {rows}x{cols} table with header {want}{rows_too} "
                         f"(tables: {'; '.join(seen) or 'none'})")
     return ok(f"slide {slide!r} has a {rows}x{cols} table with header {want}")
-
-
-def pixel_digest(data: bytes) -> str:
-    """A digest of an image's pixels (size + RGBA), the same whether or not a writer re-encoded the file."""
-    rgba = decoded(data).convert("RGBA")
-    return hashlib.sha256(f"{rgba.width}x{rgba.height}".encode() + rgba.tobytes()).hexdigest()
-
-
-def _corner(prs: PresentationT, shape: Any) -> str:
-    x = shape.left + shape.width / 2
-    y = shape.top + shape.height / 2
-    height, width = prs.slide_height or 0, prs.slide_width or 0
-    return f"{'top' if y < height / 2 else 'bottom'}_{'left' if x < width / 2 else 'right'}"
 
 
 @primitive("pptx.picture", grounded=("path", "slide", "image", "corner", "width_cm"))
@@ -307,7 +208,7 @@ def picture(state: State, path: str, slide: str, image: str, pixels: str, corner
             except Exception as exc:  # a linked or broken picture is simply not the asked image
                 seen.append(f"unreadable picture ({type(exc).__name__})")
                 continue
-            where, width = _corner(prs, shape), (shape.width or 0) / deckio.EMU_PER_CM
+            where, width = shape_corner(prs, shape), (shape.width or 0) / deckio.EMU_PER_CM
             seen.append(f"{'the image' if same else 'another image'} at {where}, {width:.1f} cm wide")
             if not same or (corner is not None and where != corner):
                 continue
@@ -323,23 +224,6 @@ def picture(state: State, path: str, slide: str, image: str, pixels: str, corner
               + (f", {width_cm} cm wide" if width_cm else ""))
 
 
-def slide_texts(slide: Slide) -> list[str]:
-    """Every non-empty text of a slide (text boxes, placeholders, table cells), sorted: what "unchanged" compares.
-
-    Sorted, because a writer may reorder shapes in the slide's tree without changing what the slide shows."""
-    return list(_by_xml("texts", slide, _slide_texts))
-
-
-def _slide_texts(slide: Slide) -> tuple[str, ...]:
-    out: list[str] = []
-    for shape in deckio.walk(slide.shapes):
-        if shape.has_text_frame:
-            out += [deckio.norm(p.text) for p in shape.text_frame.paragraphs if deckio.norm(p.text)]
-        elif getattr(shape, "has_table", False):
-            out += [deckio.norm(c.text) for row in shape.table.rows for c in row.cells if deckio.norm(c.text)]
-    return tuple(sorted(out))
-
-
 @primitive("pptx.slides_kept", grounded=("path",))
 def slides_kept(state: State, path: str, slides: list[list[Any]]) -> Result:
     """Each listed slide (`[title, texts]` or `[title, texts, notes]`) is still in the deck exactly once, shows
@@ -347,7 +231,7 @@ def slides_kept(state: State, path: str, slides: list[list[Any]]) -> Result:
     relative order: the slides the task does not touch are as they were (not edited, deleted, duplicated or
     moved). `texts` null: a slide the task edits, which must only stay in its place. No slide of the deck may
     be hidden: no task hides one, and a hidden slide is one the show skips."""
-    parsed = _deck(state, path)
+    parsed = load(state, path)
     prs, titles = parsed.prs, parsed.titles()
     hidden = [titles[i] or f"#{i + 1}" for i, s in enumerate(prs.slides) if s._element.get("show") in ("0", "false")]
     if hidden:

@@ -204,10 +204,10 @@ def _views(kind: str, document: Any, path: str, handed: set[str]) -> dict[tuple[
     from preparers.image import format_for, png_as_read
     from preparers.ops.docx import PlainText
     from verifiers.checks.image import as_saved, load_picture
-    from verifiers.checks.pptx import Deck
-    from verifiers.checks.pptx import _load as load_deck
     from verifiers.readers.docx import _load as load_doc
     from verifiers.readers.docx import index
+    from verifiers.readers.pptx import Deck
+    from verifiers.readers.pptx import _load as load_deck
     from verifiers.readers.xlsx import _load_formulas, cached_formula_values
 
     def hand(make: Callable[[], Any]) -> Lazy:

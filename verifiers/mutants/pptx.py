@@ -24,10 +24,10 @@ from lxml import etree
 
 from kit.model import HOME
 from preparers import pptx as deckio
-from verifiers.checks.pptx import Deck
-from verifiers.checks.pptx import _load as load_deck  # the State cache key of a parsed presentation
 from verifiers.mutants import Kind, Mutant, MutationContext
 from verifiers.mutants.tree import byte_fixed
+from verifiers.readers.pptx import Deck
+from verifiers.readers.pptx import _load as load_deck  # the State cache key of a parsed presentation
 
 MTIME = 1_700_000_000
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from kit.family import Attempt, Attempts, Goal, family, prepare_node
 from kit.model import HOME, Asset, Check
-from verifiers.checks.pptx import pixel_digest
+from verifiers.readers.pptx import pixel_digest
 from workflows.impress import kit as ic
 
 NAME = "impress.image"

@@ -90,7 +90,7 @@ def kept_check(deck: Deck | str, assets: Sequence[Asset], targets: Sequence[str]
     and `edited`, by title) is still there once, unchanged and in its order; the `edited` slides (whose text the
     task changes) must only keep their place. Texts are read from the initial deck with the checks' reader.
     With `notes_edited` (the slides whose notes the task changes), every other kept slide keeps its notes too."""
-    from verifiers.checks.pptx import slide_texts
+    from verifiers.readers.pptx import slide_texts
 
     path = deck if isinstance(deck, str) else deck.path
     prs = Presentation(io.BytesIO(next(a.data for a in assets if a.dest == path)))
