@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from preparers import thunderbird as tb
-from verifiers.checks import thunderbird as tbc
+from verifiers.readers import thunderbird as tbr
 
 _LINES = st.sampled_from([
     b"Message-ID: <a@b.test>", b"Message-ID:  < spaced@b.test > ", b"message-id: <lower@b.test>", b"Message-ID:",
@@ -70,8 +70,8 @@ def _rows_from_a_copy(host: Path, tmp: Path) -> list[tuple]:
 def test_an_address_book_reads_the_same_in_memory_as_from_a_copy(tmp_path):
     book = tmp_path / "abook.sqlite"
     book.write_bytes(tb.abook_sqlite([tb.Contact("Ana Lopez", "ana@x.test", "Ana", "Lopez")]))
-    assert tbc._card_rows(book) == _rows_from_a_copy(book, tmp_path)
-    assert tbc._read_cards(book) == [{"emails": "ana@x.test\nana@x.test", "display": "Ana Lopez", "first": "Ana",
+    assert tbr.card_rows(book) == _rows_from_a_copy(book, tmp_path)
+    assert tbr.read_cards(book) == [{"emails": "ana@x.test\nana@x.test", "display": "Ana Lopez", "first": "Ana",
                                       "last": "Lopez"}]
 
 
@@ -88,7 +88,7 @@ def test_a_wal_address_book_is_read_with_its_wal(tmp_path):
     for name in ("abook.sqlite", "abook.sqlite-wal"):
         shutil.copyfile(tmp_path / name, snapshot / name)
     writer.close()
-    cards = tbc._read_cards(snapshot / "abook.sqlite")
+    cards = tbr.read_cards(snapshot / "abook.sqlite")
     assert sorted(c["display"] for c in cards) == ["Ana Lopez", "Bo"]
     assert (snapshot / "abook.sqlite-wal").is_file() and not (snapshot / "abook.sqlite-shm").exists()
 
@@ -101,13 +101,13 @@ def test_a_broken_address_book_fails_as_it_did_from_a_copy(tmp_path, data):
     with pytest.raises(sqlite3.DatabaseError) as copied:
         _rows_from_a_copy(book, tmp_path)
     with pytest.raises(sqlite3.DatabaseError) as read:
-        tbc._card_rows(book)
+        tbr.card_rows(book)
     assert (type(read.value), str(read.value)) == (type(copied.value), str(copied.value))
 
 
 def test_prefs_are_parsed_once_but_each_reader_gets_its_own_copy(tmp_path):
     prefs = tmp_path / "prefs.js"
     prefs.write_bytes(tb.prefs_js({"mail.a": "x", "mail.b": 2}))
-    first = tbc._read_prefs(prefs)
+    first = tbr.read_prefs(prefs)
     first["mail.a"] = "changed"
-    assert tbc._read_prefs(prefs) == {"mail.a": "x", "mail.b": 2}
+    assert tbr.read_prefs(prefs) == {"mail.a": "x", "mail.b": 2}

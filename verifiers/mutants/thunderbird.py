@@ -29,8 +29,8 @@ from typing import Any
 
 from preparers import tbfilters
 from preparers import thunderbird as tb
-from verifiers.checks.thunderbird import MANAGED_PREFS
 from verifiers.mutants import Mutant, MutationContext
+from verifiers.readers.thunderbird import MANAGED_PREFS
 
 _MAX_BYTES = 64 * 1024 * 1024
 _PREF = re.compile(r'^user_pref\("((?:[^"\\]|\\.)*)",\s*(.*)\);\s*$')

@@ -27,6 +27,14 @@ class Source(Protocol):
         """The host path for `path`, links resolved inside the root; a StateError when it leaves the root."""
         ...
 
+    def is_file(self, path: str) -> bool:
+        """Is there a regular file at `path` (links resolved inside the root)?"""
+        ...
+
+    def is_dir(self, path: str) -> bool:
+        """Is there a folder at `path`?"""
+        ...
+
     def read(self, path: str, parse: Callable[[Path], T], what: str) -> T:
         """`parse(host file)` for the file at `path`, cached per (path, parse); any failure is a StateError."""
         ...

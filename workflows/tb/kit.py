@@ -27,7 +27,7 @@ from kit.errors import WorkflowError
 from kit.family import AppKit
 from kit.model import HOME, Asset, Check
 from preparers import thunderbird as tb
-from verifiers.checks.thunderbird import MANAGED_PREFS
+from verifiers.readers.thunderbird import MANAGED_PREFS
 from workflows.common import instruction
 from workflows.tb.content import FIRST, LAST, MAILBOX_SCHEMA, MAILBOX_SKETCH, check_mailbox, generate_mailbox
 
