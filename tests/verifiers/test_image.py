@@ -14,7 +14,8 @@ from PIL import Image, ImageEnhance, ImageStat
 
 from preparers.image import background_mask, encode, render, with_transparent_background
 from verifiers.checks import State, run_check
-from verifiers.checks.image import recipe, thumbnail
+from verifiers.checks.image import thumbnail
+from verifiers.readers.image import recipe
 
 PATH = "/home/user/Pictures/pic.png"
 CHART_SPEC = {"kind": "chart", "palette": "corporate", "layout_seed": 7, "width": 240, "height": 160}
@@ -146,7 +147,8 @@ def test_fails_on_a_corrupt_file(tmp_path, name):
 
 
 def test_content_tolerates_jpeg_and_resampling_but_not_a_half_turn():
-    from verifiers.checks.image import compare, decode
+    from verifiers.checks.image import compare
+    from verifiers.readers.image import decode
 
     reference = decode(thumbnail(PHOTO))
     jpeg = Image.open(__import__("io").BytesIO(encode(PHOTO, "JPEG")))
@@ -185,7 +187,8 @@ def _shift(image: Image.Image, dx: int) -> Image.Image:
 @pytest.mark.parametrize("fmt", ["PNG", "JPEG"])
 def test_a_16x_pixelation_fails_where_a_thumbnail_passed_it(tmp_path, spec, fmt):
     """The issue's example: 48-pixel thumbnails (tolerance 10) accepted a 16x pixelated result."""
-    from verifiers.checks.image import compare, decode
+    from verifiers.checks.image import compare
+    from verifiers.readers.image import decode
 
     image = render(spec)
     pixelated = _pixelate(image, 16)
@@ -266,7 +269,7 @@ def test_a_png_made_without_encoding_is_the_picture_its_file_gives(mode, dpi, in
     """`png_as_read` (the in-memory stand-in for saving a PNG and reading it back) answers only where it is exact:
     the same pixels, mode, format and metadata as `load_picture` on the bytes `encode` writes."""
     from preparers.image import encode, png_as_read
-    from verifiers.checks.image import as_saved, load_picture
+    from verifiers.readers.image import as_saved, load_picture
 
     picture = Image.effect_noise((29, 17), 70).convert("RGB").convert(mode)
     picture.info = dict(info)
@@ -289,7 +292,7 @@ def test_a_png_with_text_made_without_encoding_is_the_picture_its_file_gives(tex
     from PIL.PngImagePlugin import PngInfo
 
     from preparers.image import png_as_read
-    from verifiers.checks.image import load_picture
+    from verifiers.readers.image import load_picture
 
     picture = Image.effect_noise((29, 17), 70).convert("RGB")
     made = png_as_read(picture, (96.0, 96.0), text)

@@ -72,7 +72,7 @@ def test_a_mutant_held_in_memory_is_the_picture_its_file_would_give(tmp_path, wo
     read from the file `apply` writes - pixels, mode, format, metadata."""
     import shutil
 
-    from verifiers.checks.image import load_picture
+    from verifiers.readers.image import load_picture
 
     ctx = states(workflow, params, tmp_path)
     for i, mutant in enumerate(image_mutants.mutants(ctx)):

@@ -2,10 +2,10 @@
 
 Content is compared at full resolution against the exact expected picture. A check's `expected` argument is a
 *recipe* (`recipe()`), not pixels: the picture spec `preparers.image.render` draws, how the asset was encoded,
-and the edit ops (`preparers.ops.image`) the task asks for. `_expected(recipe)` redraws the asset, decodes it as
-the student's machine does and applies the edits: the expected picture, pixel for pixel, with no megabytes of
-reference in task.json (a reference small enough to store - a thumbnail - cannot see a 16x pixelation, a blur or
-a 3-pixel shift: those only show at full resolution).
+and the edit ops (`preparers.ops.image`) the task asks for. `expected_picture(recipe)` (`verifiers.readers.image`)
+redraws the asset, decodes it as the student's machine does and applies the edits: the expected picture, pixel for
+pixel, with no megabytes of reference in task.json (a reference small enough to store - a thumbnail - cannot see a
+16x pixelation, a blur or a 3-pixel shift: those only show at full resolution).
 
 The measure (`offness`): both pictures are flattened onto white and their difference is blurred a little (about
 1 px, which absorbs resampling filters and JPEG ringing), then a pixel is *off* when one channel differs by more
@@ -29,19 +29,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
-import json
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import IO, Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from PIL import Image, ImageChops, ImageStat
 
-from preparers.image import decode_picture, decoded, encode, flatten, png_as_read, render, with_transparent_background
-from preparers.ops import registry as op_registry
-from preparers.ops.image import Picture  # imported here, not in the function: the OSWorld checker ships what loads
+from preparers.image import flatten
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.readers.image import decode, derived, expected_picture, load
 
 THUMB = 48
 MAX_DIFF = 10.0
@@ -69,31 +65,6 @@ _TURNS = {("90", "clockwise"): Image.Transpose.ROTATE_270, ("90", "counter-clock
 _FLIPS = {"horizontal": Image.Transpose.FLIP_LEFT_RIGHT, "vertical": Image.Transpose.FLIP_TOP_BOTTOM}
 
 
-def load_picture(source: Path | IO[bytes]) -> Image.Image:
-    """The decoded picture of a file (or of bytes in memory), with its real format and metadata (`.info`): what
-    every check reads. A mutant held in memory (`verifiers.mutants.image`) is decoded with it too, so it is the
-    picture its bytes would give on disk. A file is decoded through `preparers.image.decoded` (a task's controls
-    read the same pictures again and again); bytes in memory (a mutant's, seen once) are decoded directly."""
-    if isinstance(source, Path):
-        try:
-            return decoded(source.read_bytes())
-        except Exception:  # decoded again from the file below, for the error that names the file
-            pass
-    return decode_picture(source)
-
-
-def as_saved(image: Image.Image, fmt: str, dpi: float | None = None) -> Image.Image:
-    """The picture `load_picture` reads from `preparers.image.encode(image, fmt, dpi)`'s bytes: a picture PNG keeps
-    exactly is not encoded at all (`png_as_read`); any other is encoded (a PNG at the fastest zlib level: the level
-    changes no pixel) and decoded."""
-    exact = png_as_read(image, None if dpi is None else (dpi, dpi)) if fmt == "PNG" else None
-    return exact if exact is not None else load_picture(io.BytesIO(encode(image, fmt, dpi, png_level=0)))
-
-
-def _picture(state: State, path: str) -> Image.Image:
-    return state.read(path, load_picture, "image")
-
-
 # --- references -----------------------------------------------------------------------------------
 
 def thumbnail(image: Image.Image, *, gray: bool = False) -> dict[str, Any]:
@@ -111,11 +82,6 @@ def _thumb_size(size: tuple[int, int]) -> tuple[int, int]:
 def _shrink(image: Image.Image, size: tuple[int, int], gray: bool) -> Image.Image:
     flat = flatten(image).convert("L" if gray else "RGB")
     return flat.resize(size, Image.Resampling.BOX)
-
-
-def decode(reference: dict[str, Any]) -> Image.Image:
-    size = (int(reference["width"]), int(reference["height"]))
-    return Image.frombytes(reference["mode"], size, base64.b64decode(reference["data"]))
 
 
 def score(image: Image.Image, reference: Image.Image) -> tuple[str, float]:
@@ -142,48 +108,6 @@ def compare(image: Image.Image, reference: Image.Image) -> tuple[bool, str]:
 
 # --- full-resolution references ----------------------------------------------------------------------
 
-def recipe(picture: dict[str, Any], format: str, *, transparent: bool = False, dpi: float | None = None,
-           edits: list[dict[str, Any]] | tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
-    """A JSON reference to the exact expected picture: `picture` (a `preparers.image.render` spec) encoded as
-    Pillow `format` (with a transparent background, a print resolution), then the image `edits` (op dicts as in
-    a solution; their "path" is ignored) applied in order."""
-    return {"picture": dict(picture), "format": format, "transparent": transparent, "dpi": dpi,
-            "edits": [{k: v for k, v in edit.items() if k != "path"} for edit in edits]}
-
-
-T = TypeVar("T")
-#: What the measure derives from an expected picture (the picture a recipe and a transform give, its pixel planes,
-#: its grey versions), kept by an exact description of that picture: every control and mutant of a task compares
-#: against the same expected pictures, and hashing a picture's pixels to find them again cost 3-5 ms a check
-#: (more than the measure itself). The values are shared: nothing may change them.
-_DERIVED: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-DERIVED_SIZE = 24
-
-
-def _derived(key: tuple[Any, ...], make: Callable[[], T]) -> T:
-    if key in _DERIVED:
-        _DERIVED.move_to_end(key)
-        return _DERIVED[key]  # type: ignore[no-any-return]
-    value = _DERIVED[key] = make()
-    while len(_DERIVED) > DERIVED_SIZE:
-        _DERIVED.popitem(last=False)
-    return value
-
-
-def _expected(reference: dict[str, Any], transform: tuple[Any, ...] = ()) -> tuple[str, Image.Image]:
-    """(its exact description, the picture) for the picture a `recipe()` describes after `transform`: ("transpose",
-    a Pillow `Image.Transpose`) or ("crop", box). The picture is shared (`_DERIVED`): a caller may not change it."""
-    recipe_key = json.dumps(reference, sort_keys=True)
-    key = f"{recipe_key} {transform!r}"
-
-    def make() -> Image.Image:
-        if not transform:
-            return _rebuild(recipe_key)
-        picture = _expected(reference)[1]
-        return picture.transpose(transform[1]) if transform[0] == "transpose" else picture.crop(tuple(transform[1]))
-
-    return key, _derived(("picture", key), make)
-
 
 def _planes(expected: Image.Image, gray: bool, key: str | None) -> np.ndarray:
     """`_pixels(expected, gray)`, kept when `key` describes the picture exactly (read-only)."""
@@ -195,22 +119,7 @@ def _planes(expected: Image.Image, gray: bool, key: str | None) -> np.ndarray:
         planes.flags.writeable = False
         return planes
 
-    return _derived(("planes", key, gray), make)
-
-
-def _rebuild(key: str) -> Image.Image:
-    """The picture the `recipe()` in JSON `key` describes (made once per task: `_expected` keeps it)."""
-    reference = json.loads(key)
-    drawn = render(reference["picture"])
-    if reference.get("transparent"):
-        drawn = with_transparent_background(drawn)
-    image = as_saved(drawn, reference["format"], reference.get("dpi"))  # as the student's machine decodes the asset
-    image.format = None  # a drawn picture, not a file
-    picture = Picture(Path("/nonexistent"), Path("/nonexistent"), image, reference["format"], reference.get("dpi"))
-    known = op_registry()
-    for edit in reference.get("edits", []):
-        known[edit["op"]].fn(picture, **{k: v for k, v in edit.items() if k != "op"})
-    return picture.image
+    return derived(("planes", key, gray), make)
 
 
 def _pixels(image: Image.Image, gray: bool) -> np.ndarray:
@@ -346,12 +255,12 @@ def _grey_versions(expected: Image.Image, key: str | None) -> list[tuple[str | N
     tone curve maps one onto another: they weight hues differently (pure blue: luma 29, lightness 128). Every
     mutant of a task is measured against the same expected picture, so they are made once per picture (`key`, its
     exact description, else the digest of its pixels), each with its own description; they are shared
-    (`_DERIVED`): a caller may not change them."""
+    (`readers.image.derived`): a caller may not change them."""
     def rgb() -> Image.Image:
         return flatten(expected).convert("RGB")
 
     key = key if key is not None else _digest(rgb())
-    greys = _derived(("greys", key), lambda: _make_grey_versions(rgb()))
+    greys = derived(("greys", key), lambda: _make_grey_versions(rgb()))
     return [(f"{key} grey {i}", grey) for i, grey in enumerate(greys)]
 
 
@@ -373,7 +282,7 @@ def offness(image: Image.Image, expected: Image.Image, *, gray: bool = False, to
             key: str | None = None) -> float:
     """Percent of pixels visibly off the expected picture (same size): see the module doc. Grey against a colour
     picture: the closest of GIMP's grey conversions (`_grey_versions`). `key`: an exact description of `expected`
-    (`_expected`), under which what it derives from it is kept."""
+    (`expected_picture`), under which what it derives from it is kept."""
     return _offness(_bands(image, gray), expected, gray=gray, tone=tone, key=key)
 
 
@@ -402,7 +311,7 @@ def allowance(expected: Image.Image, format: str | None, *, gray: bool = False, 
         return flatten(expected).convert("L" if gray else "RGB")
 
     kept = ("allowance", key if key is not None else _digest(flat()), format, gray)
-    return _derived(kept, lambda: _lossy_allowance(flat(), format, gray))
+    return derived(kept, lambda: _lossy_allowance(flat(), format, gray))
 
 
 def _lossy_allowance(flat: Image.Image, format: str, gray: bool) -> float:
@@ -427,7 +336,7 @@ def match(image: Image.Image, expected: Image.Image, *, gray: bool = False, tone
           exact: bool = False, key: str | None = None) -> tuple[bool, str]:
     """Does `image` show `expected` at full resolution? (passed, the measure as evidence). `exact`: the expected
     picture comes from exact pixel operations (`EXACT_OPS`), so a lossless result is also held to `FINE_STEP`.
-    `key`: an exact description of `expected` (`_expected`)."""
+    `key`: an exact description of `expected` (`expected_picture`)."""
     same_size = image.size == expected.size
     if not same_size:
         if max(abs(image.width - expected.width), abs(image.height - expected.height)) > SIZE_SLACK:
@@ -452,7 +361,7 @@ def match(image: Image.Image, expected: Image.Image, *, gray: bool = False, tone
 
 def _content(image: Image.Image, expected: tuple[str, Image.Image], what: str, path: str, *, gray: bool = False,
              tone: bool = False, exact: bool = False) -> Result:
-    """`expected`: (exact description, picture), from `_expected`."""
+    """`expected`: (exact description, picture), from `expected_picture`."""
     passed, measure = match(image, expected[1], gray=gray, tone=tone, exact=exact, key=expected[0])
     return ok(f"{path} shows {what}: {measure}") if passed else fail(f"{path} does not show {what}: {measure}")
 
@@ -466,14 +375,14 @@ def _size(image: Image.Image) -> str:
 @primitive("image.file_exists")
 def file_exists(state: State, path: str) -> Result:
     """The file exists and is a readable image."""
-    image = _picture(state, path)
+    image = load(state, path)
     return ok(f"{path} is a readable {image.format} image, {_size(image)}")
 
 
 @primitive("image.format_is")
 def format_is(state: State, path: str, format: str) -> Result:
     """The file's real format (from its bytes, not its name) is `format` (a Pillow name: PNG, JPEG, WEBP...)."""
-    image = _picture(state, path)
+    image = load(state, path)
     if image.format != format:
         return fail(f"{path} is really a {image.format} file, not {_FORMAT_NAMES.get(format, format)}")
     return ok(f"{path} is a {_FORMAT_NAMES.get(format, format)} file")
@@ -482,7 +391,7 @@ def format_is(state: State, path: str, format: str) -> Result:
 @primitive("image.size_equals", grounded=("path", "width", "height"))
 def size_equals(state: State, path: str, width: int, height: int) -> Result:
     """The picture is exactly `width` x `height` pixels (the size the instruction states)."""
-    image = _picture(state, path)
+    image = load(state, path)
     if image.size != (width, height):
         return fail(f"{path} is {_size(image)}, not {width}x{height}")
     return ok(f"{path} is {width}x{height}")
@@ -491,7 +400,7 @@ def size_equals(state: State, path: str, width: int, height: int) -> Result:
 @primitive("image.size_unchanged")
 def size_unchanged(state: State, path: str, width: int, height: int) -> Result:
     """The picture still has its original size `width` x `height`."""
-    image = _picture(state, path)
+    image = load(state, path)
     if image.size != (width, height):
         return fail(f"{path} is {_size(image)}; it should have kept its original {width}x{height}")
     return ok(f"{path} kept its original size {width}x{height}")
@@ -500,7 +409,7 @@ def size_unchanged(state: State, path: str, width: int, height: int) -> Result:
 @primitive("image.scaled_by", grounded=("path", "percent"))
 def scaled_by(state: State, path: str, width: int, height: int, percent: int) -> Result:
     """The picture is its original `width` x `height` scaled by `percent` (each side within 1 px)."""
-    image = _picture(state, path)
+    image = load(state, path)
     want = (width * percent / 100, height * percent / 100)
     if abs(image.width - want[0]) > 1 or abs(image.height - want[1]) > 1:
         return fail(f"{path} is {_size(image)}; {percent}% of {width}x{height} is {want[0]:g}x{want[1]:g}")
@@ -510,7 +419,7 @@ def scaled_by(state: State, path: str, width: int, height: int, percent: int) ->
 @primitive("image.side_equals", grounded=("path", "side", "pixels"))
 def side_equals(state: State, path: str, side: str, pixels: int) -> Result:
     """The picture's `side` ("width" or "height") is exactly `pixels`."""
-    image = _picture(state, path)
+    image = load(state, path)
     got = {"width": image.width, "height": image.height}.get(side)
     if got is None:
         return fail(f"side {side!r} must be 'width' or 'height'")
@@ -522,7 +431,7 @@ def side_equals(state: State, path: str, side: str, pixels: int) -> Result:
 @primitive("image.aspect_preserved")
 def aspect_preserved(state: State, path: str, width: int, height: int) -> Result:
     """The picture keeps the aspect ratio of the original `width` x `height` (derived side within 1 px)."""
-    image = _picture(state, path)
+    image = load(state, path)
     off = min(abs(image.height - image.width * height / width), abs(image.width - image.height * width / height))
     if off > 1:
         return fail(f"{path} is {_size(image)}: the {width}x{height} aspect ratio is off by {off:.1f} px")
@@ -532,7 +441,7 @@ def aspect_preserved(state: State, path: str, width: int, height: int) -> Result
 @primitive("image.mode_is")
 def mode_is(state: State, path: str, modes: list[str]) -> Result:
     """The picture's colour mode is one of `modes` (Pillow names: L, LA, RGB, RGBA)."""
-    image = _picture(state, path)
+    image = load(state, path)
     if image.mode not in modes:
         return fail(f"{path} has colour mode {image.mode}, expected one of {modes}")
     return ok(f"{path} has colour mode {image.mode}")
@@ -541,7 +450,7 @@ def mode_is(state: State, path: str, modes: list[str]) -> Result:
 @primitive("image.grayscale")
 def grayscale(state: State, path: str) -> Result:
     """Every pixel is grey: a grey mode, or red, green and blue within 10 of each other (99.5 % of pixels)."""
-    image = _picture(state, path)
+    image = load(state, path)
     if image.mode in ("1", "L", "LA", "I", "I;16", "F"):
         return ok(f"{path} is stored in grey mode {image.mode}")
     r, g, b = flatten(image).convert("RGB").split()
@@ -558,7 +467,7 @@ def content_matches(state: State, path: str, expected: dict[str, Any], what: str
                     tone: bool = False) -> Result:
     """The picture shows the `expected` picture (a `recipe()`; `what` describes it) at full resolution; `gray`
     compares grey levels only, `tone` allows any tone curve (brightness, grey weighting)."""
-    return _content(_picture(state, path), _expected(expected), what, path, gray=gray, tone=tone,
+    return _content(load(state, path), expected_picture(expected), what, path, gray=gray, tone=tone,
                     exact=_exact(expected))
 
 
@@ -573,12 +482,12 @@ def is_rotated(state: State, path: str, original: dict[str, Any], degrees: int, 
     turn = _TURNS.get((str(degrees), direction))
     if turn is None:
         return fail(f"unknown rotation {degrees} {direction!r}")
-    image = _picture(state, path)
-    w, h = _expected(original)[1].size
+    image = load(state, path)
+    w, h = expected_picture(original)[1].size
     want = (h, w) if degrees == 90 else (w, h)
     if image.size != want:
         return fail(f"{path} is {_size(image)}; turning the {w}x{h} original by {degrees} gives {want[0]}x{want[1]}")
-    return _content(image, _expected(original, ("transpose", turn)),
+    return _content(image, expected_picture(original, ("transpose", turn)),
                     f"the original rotated {degrees} degrees {direction}".rstrip(),
                     path, exact=_exact(original))
 
@@ -589,30 +498,30 @@ def is_flipped(state: State, path: str, original: dict[str, Any], axis: str) -> 
     "vertical": top-bottom)."""
     if axis not in _FLIPS:
         return fail(f"unknown flip axis {axis!r}")
-    image = _picture(state, path)
-    source = _expected(original)[1]
+    image = load(state, path)
+    source = expected_picture(original)[1]
     if image.size != source.size:
         return fail(f"{path} is {_size(image)}; a flipped picture keeps the original {_size(source)}")
-    return _content(image, _expected(original, ("transpose", _FLIPS[axis])), f"the original flipped {axis}ly", path,
-                    exact=_exact(original))
+    return _content(image, expected_picture(original, ("transpose", _FLIPS[axis])), f"the original flipped {axis}ly",
+                    path, exact=_exact(original))
 
 
 @primitive("image.cropped_to", grounded=("path", "box"))
 def cropped_to(state: State, path: str, box: list[int], original: dict[str, Any]) -> Result:
     """The picture is the `original`'s (a `recipe()`) region `box` = [left, top, right, bottom]: that exact size,
     those pixels."""
-    image = _picture(state, path)
+    image = load(state, path)
     want = (box[2] - box[0], box[3] - box[1])
     if image.size != want:
         return fail(f"{path} is {_size(image)}; the crop box {box} is {want[0]}x{want[1]}")
-    return _content(image, _expected(original, ("crop", (box[0], box[1], box[2], box[3]))),
+    return _content(image, expected_picture(original, ("crop", (box[0], box[1], box[2], box[3]))),
                     f"the original's region {box}", path, exact=_exact(original))
 
 
 @primitive("image.dpi_is", grounded=("path", "dpi"))
 def dpi_is(state: State, path: str, dpi: int) -> Result:
     """The saved print resolution is `dpi` pixels per inch (within 0.5; PNG stores pixels per metre)."""
-    image = _picture(state, path)
+    image = load(state, path)
     got = image.info.get("dpi")
     if not got:
         return fail(f"{path} stores no print resolution")
@@ -624,7 +533,7 @@ def dpi_is(state: State, path: str, dpi: int) -> Result:
 @primitive("image.print_width", grounded=("path", "inches"))
 def print_width(state: State, path: str, inches: float) -> Result:
     """At its saved resolution the picture prints `inches` wide (within 0.02 in)."""
-    image = _picture(state, path)
+    image = load(state, path)
     got = image.info.get("dpi")
     if not got or float(got[0]) <= 0:
         return fail(f"{path} stores no print resolution, so it has no print width")
@@ -647,7 +556,7 @@ def _mean(values: list[int], idx: list[int]) -> float:
 @primitive("image.transparent_background")
 def transparent_background(state: State, path: str, mask: dict[str, Any]) -> Result:
     """The background (`mask`: 255 = background) is transparent while the foreground stays opaque."""
-    image = _picture(state, path)
+    image = load(state, path)
     if "A" not in image.mode and "transparency" not in image.info:
         return fail(f"{path} has no alpha channel (mode {image.mode}), so nothing in it is transparent")
     size = (int(mask["width"]), int(mask["height"]))
@@ -661,7 +570,7 @@ def transparent_background(state: State, path: str, mask: dict[str, Any]) -> Res
 @primitive("image.background_color", grounded=("path", "color"))
 def background_color(state: State, path: str, mask: dict[str, Any], color: str) -> Result:
     """The background (`mask`: 255 = background) is opaque and of colour `color` ("#RRGGBB", within 8)."""
-    image = _picture(state, path)
+    image = load(state, path)
     size = (int(mask["width"]), int(mask["height"]))
     bands = image.convert("RGBA").resize(size, Image.Resampling.BOX).split()
     back, _ = _cores(mask, size)
@@ -681,7 +590,7 @@ def background_color(state: State, path: str, mask: dict[str, Any], color: str) 
 def brightness_changed(state: State, path: str, baseline: float, direction: str, min_percent: int,
                        max_percent: int) -> Result:
     """Mean brightness (0..255) moved from `baseline` in `direction` ("brighter"/"darker") by min..max percent."""
-    image = _picture(state, path)
+    image = load(state, path)
     mean = ImageStat.Stat(flatten(image).convert("L")).mean[0]
     change = (mean - baseline) / baseline * 100 * (1 if direction == "brighter" else -1)
     where = f"mean brightness {baseline:.1f} -> {mean:.1f}"

@@ -31,9 +31,10 @@ from verifiers.checks import Result, State, StateError, fail, ok, primitive
 from verifiers.checks import thunderbird as tbc
 from verifiers.checks import vscode as vsc
 from verifiers.checks.chrome import same_url
-from verifiers.checks.image import compare, decode
+from verifiers.checks.image import compare
 from verifiers.readers import docx as docxc
 from verifiers.readers import pptx as pptxc
+from verifiers.readers.image import decode
 from verifiers.readers.xlsx import cached_formula_values, cell_text, saved_value
 
 TOLERANCE = 0.005

@@ -203,9 +203,9 @@ def _views(kind: str, document: Any, path: str, handed: set[str]) -> dict[tuple[
     itself, or reads it, is made when a check reads it, and adds `path` to `handed` then."""
     from preparers.image import format_for, png_as_read
     from preparers.ops.docx import PlainText
-    from verifiers.checks.image import as_saved, load_picture
     from verifiers.readers.docx import _load as load_doc
     from verifiers.readers.docx import index
+    from verifiers.readers.image import as_saved, load_picture
     from verifiers.readers.pptx import Deck
     from verifiers.readers.pptx import _load as load_deck
     from verifiers.readers.xlsx import _load_formulas, cached_formula_values

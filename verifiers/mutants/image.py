@@ -28,8 +28,8 @@ from PIL.PngImagePlugin import PngInfo
 
 from kit.model import HOME
 from preparers.image import decoded, flatten, format_for, png_as_read
-from verifiers.checks.image import load_picture
 from verifiers.mutants import Kind, Mutant, MutationContext
+from verifiers.readers.image import load_picture
 
 #: Pillow formats this module can read and re-save
 _FORMATS = ("PNG", "JPEG", "WEBP", "BMP", "TIFF")

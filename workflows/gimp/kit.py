@@ -29,7 +29,8 @@ from kit.model import HOME, Asset, Check
 from preparers import image as images
 from preparers.ops import registry as op_registry
 from preparers.ops.image import Picture
-from verifiers.checks.image import decode, recipe, score, thumbnail
+from verifiers.checks.image import score, thumbnail
+from verifiers.readers.image import decode, recipe
 from workflows.common import instruction
 from workflows.gimp.content import PICTURE_SCHEMA, generate_picture
 
@@ -103,7 +104,7 @@ class Source:
         return self.path.rsplit("/", 1)[1].rsplit(".", 1)[0]
 
     def recipe(self, edits: list[dict[str, Any]] | tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
-        """The check reference for this picture after `edits` (op dicts): see `verifiers.checks.image.recipe`."""
+        """The check reference for this picture after `edits` (op dicts): see `verifiers.readers.image.recipe`."""
         return recipe(dict(self.spec), self.pil_format, transparent=self.transparent, dpi=self.dpi, edits=edits)
 
     def sibling(self, fmt: str, suffix: str = "") -> str:
