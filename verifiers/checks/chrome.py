@@ -13,14 +13,14 @@ The profile path is not part of the instruction (the user works in Chrome's UI),
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from preparers.chrome import children, folders_at, walk
 from preparers.ops.json_doc import get_at
-from verifiers.checks import Result, State, StateError, fail, ok, primitive
+from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.readers import StateError
+from verifiers.readers.json import chrome_prefs, folder_nodes, parse_bookmarks
 
 #: restore_on_startup values by mode name.
 STARTUP = {"continue": 1, "urls": 4, "new_tab": 5}
@@ -41,25 +41,6 @@ def _norm_url(url: str) -> tuple[str, str, str, str, str]:
     return scheme, parts.netloc.lower(), parts.path.rstrip("/"), parts.query, parts.fragment
 
 
-def _parse_bookmarks(host: Path) -> dict[str, Any]:
-    tree = json.loads(host.read_text(encoding="utf-8"))
-    if not isinstance(tree, dict) or not isinstance(tree.get("roots"), dict):
-        raise ValueError("no 'roots' object")
-    return tree
-
-
-def _parse_prefs(host: Path) -> dict[str, Any]:
-    prefs = json.loads(host.read_text(encoding="utf-8"))
-    if not isinstance(prefs, dict):
-        raise ValueError("top level is not an object")
-    return prefs
-
-
-def _folder_nodes(state: State, path: str, folder: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    tree = state.read(path, _parse_bookmarks, "Chrome Bookmarks file")
-    return tree, folders_at(tree, folder)
-
-
 def _label(folder: list[str]) -> str:
     return " > ".join(folder)
 
@@ -76,7 +57,7 @@ def bookmark_exists(state: State, path: str, name: str, url: str, folder: list[s
 
     A second bookmark with that name pointing elsewhere makes the name ambiguous (which one did the user mean?),
     and a second copy of the same bookmark is clutter the task did not ask for: both fail."""
-    _, nodes = _folder_nodes(state, path, folder)
+    _, nodes = folder_nodes(state, path, folder)
     if not nodes:
         return fail(f"there is no bookmark folder {_label(folder)}")
     links = [c for node in nodes for c in children(node) if c.get("type") == "url"]
@@ -95,7 +76,7 @@ def bookmark_absent(state: State, path: str, url: str | None = None, name: str |
     """No bookmark matching `url` and/or `name` remains in `folder` (anywhere, when no folder is given)."""
     if url is None and name is None:
         raise StateError("chrome.bookmark_absent needs a url or a name to look for")
-    tree = state.read(path, _parse_bookmarks, "Chrome Bookmarks file")
+    tree = state.read(path, parse_bookmarks, "Chrome Bookmarks file")
     scope = _label(folder) if folder else "the bookmarks"
     nodes = ([(folder, c) for node in folders_at(tree, folder) for c in children(node)] if folder is not None
              else walk(tree))
@@ -110,7 +91,7 @@ def bookmark_absent(state: State, path: str, url: str | None = None, name: str |
 @primitive("chrome.folder_exists", grounded=("folder",))
 def folder_exists(state: State, path: str, folder: list[str]) -> Result:
     """The bookmark folder `folder` (root label first, then folder names) exists."""
-    tree, nodes = _folder_nodes(state, path, folder)
+    tree, nodes = folder_nodes(state, path, folder)
     if nodes:
         return ok(f"folder {_label(folder)} exists")
     parent = folders_at(tree, folder[:-1])
@@ -121,7 +102,7 @@ def folder_exists(state: State, path: str, folder: list[str]) -> Result:
 @primitive("chrome.folder_absent", grounded=("folder",))
 def folder_absent(state: State, path: str, folder: list[str]) -> Result:
     """No bookmark folder is left at the path `folder`."""
-    _, nodes = _folder_nodes(state, path, folder)
+    _, nodes = folder_nodes(state, path, folder)
     if nodes:
         return fail(f"folder {_label(folder)} still exists, holding {_listing(nodes)}")
     return ok(f"no folder {_label(folder)}")
@@ -131,7 +112,7 @@ def folder_absent(state: State, path: str, folder: list[str]) -> Result:
 def bookmarks_kept(state: State, path: str, bookmarks: list[list[Any]], total: int | None = None) -> Result:
     """Each `[folder path, name, url]` in `bookmarks` is still a bookmark at that place; with `total`, the
     profile holds exactly that many bookmarks (nothing removed was re-added elsewhere)."""
-    tree = state.read(path, _parse_bookmarks, "Chrome Bookmarks file")
+    tree = state.read(path, parse_bookmarks, "Chrome Bookmarks file")
     missing = []
     for folder, name, url in bookmarks:
         links = [c for node in folders_at(tree, folder) for c in children(node) if c.get("type") == "url"]
@@ -147,15 +128,11 @@ def bookmarks_kept(state: State, path: str, bookmarks: list[list[Any]], total: i
     return ok(f"all {len(bookmarks)} other bookmarks are still in place")
 
 
-def _prefs(state: State, path: str) -> dict[str, Any]:
-    return state.read(path, _parse_prefs, "Chrome Preferences file")
-
-
 @primitive("chrome.homepage", grounded=("url", "new_tab", "show_button"))
 def homepage(state: State, path: str, url: str | None = None, new_tab: bool = False,
              show_button: bool | None = None) -> Result:
     """The home page is `url` (or, with `new_tab`, the New Tab page); optionally the Home button is shown/hidden."""
-    prefs = _prefs(state, path)
+    prefs = chrome_prefs(state, path)
     is_ntp = get_at(prefs, "homepage_is_newtabpage", True) is True
     page = get_at(prefs, "homepage", "")
     if new_tab:
@@ -183,7 +160,7 @@ def startup_pages(state: State, path: str, mode: str, urls: list[str] | None = N
     """On startup Chrome opens `mode`: "new_tab", "continue", or "urls" = exactly the pages `urls` (any order)."""
     if mode not in STARTUP:
         raise StateError(f"mode={mode!r}, but must be one of {sorted(STARTUP)}")
-    prefs = _prefs(state, path)
+    prefs = chrome_prefs(state, path)
     actual = get_at(prefs, "session.restore_on_startup", DEFAULT_STARTUP)
     names = {v: k for k, v in STARTUP.items()}
     if actual != STARTUP[mode]:
@@ -204,7 +181,7 @@ def startup_pages(state: State, path: str, mode: str, urls: list[str] | None = N
 @primitive("chrome.search_engine", grounded=("name", "keyword"))
 def search_engine(state: State, path: str, name: str, keyword: str) -> Result:
     """The default search engine is the one called `name` with shortcut `keyword`."""
-    prefs = _prefs(state, path)
+    prefs = chrome_prefs(state, path)
     data = get_at(prefs, "default_search_provider_data.template_url_data")
     engine = data if isinstance(data, dict) and data.get("short_name") else GOOGLE
     got_name, got_key = str(engine.get("short_name", "")), str(engine.get("keyword", ""))

@@ -1,27 +1,18 @@
 """json primitives: a value at a key path of a JSON (or JSONC) file.
 
-Files are parsed leniently (comments and trailing commas allowed) because apps such as VS Code accept
-and keep them. Values compare by JSON meaning (`same_value`): 14 equals 14.0, but `true` is not 1 and
+Files are parsed leniently by `verifiers.readers.json` (comments and trailing commas allowed) because apps such as
+VS Code accept and keep them. Values compare by JSON meaning (`same_value`): 14 equals 14.0, but `true` is not 1 and
 "14" is not 14. Key paths are dotted strings or lists of keys, as in the `json.*` edit ops.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-from preparers.ops.json_doc import KeyPath, get_at, has_key, key_path, loads_jsonc
+from preparers.ops.json_doc import KeyPath, get_at, has_key, key_path
 from verifiers.checks import Result, State, fail, ok, primitive
-
-
-def parse_jsonc(host: Path) -> Any:
-    return loads_jsonc(host.read_text(encoding="utf-8"))
-
-
-def load(state: State, path: str) -> Any:
-    """The parsed file at `path`; a missing or unparsable file raises `StateError` (a failed check)."""
-    return state.read(path, parse_jsonc, "JSON file")
+from verifiers.readers.json import load
 
 
 def same_value(actual: Any, expected: Any, *, unordered: bool = False) -> bool:
@@ -88,14 +79,6 @@ def values_kept(state: State, path: str, values: list[list[Any]], unset: list[Ke
         return fail(f"{path}: {len(added)} settings were added that the task does not ask for: "
                     + ", ".join(f"{where(k)} = {show(get_at(data, k))}" for k in added[:5]))
     return ok(f"{path}: all {len(values)} other values are unchanged" + (", nothing added" if unset else ""))
-
-
-def leaves(data: Any, prefix: tuple[str, ...] = ()) -> list[list[Any]]:
-    """`[key path, value]` for every leaf of `data` (objects are walked; lists and scalars are leaves), the
-    argument `json.values_kept` takes."""
-    if isinstance(data, dict) and data:
-        return [leaf for key, value in data.items() for leaf in leaves(value, (*prefix, str(key)))]
-    return [[list(prefix), data]] if prefix else []
 
 
 @primitive("json.key_absent", grounded=("path",))

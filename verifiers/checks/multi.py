@@ -16,7 +16,6 @@ called as a function, so both read the state the same way.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -27,14 +26,16 @@ from pptx.shapes.picture import Picture
 from preparers import chrome as chromeio
 from preparers import pptx as deckio
 from preparers.image import decoded
-from verifiers.checks import Result, State, StateError, fail, ok, primitive
+from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.checks import thunderbird as tbc
 from verifiers.checks import vscode as vsc
 from verifiers.checks.chrome import same_url
 from verifiers.checks.image import compare
+from verifiers.readers import StateError
 from verifiers.readers import docx as docxc
 from verifiers.readers import pptx as pptxc
 from verifiers.readers.image import decode
+from verifiers.readers.json import parse_json
 from verifiers.readers.xlsx import cached_formula_values, cell_text, saved_value
 
 TOLERANCE = 0.005
@@ -178,10 +179,6 @@ def _text(host: Path) -> str:
     return host.read_bytes().decode("utf-8-sig")
 
 
-def _json(host: Path) -> Any:
-    return json.loads(host.read_text(encoding="utf-8"))
-
-
 def _lines(state: State, path: str) -> list[str]:
     if path.lower().endswith(".docx"):
         return docxc.body_paragraphs(docxc.load(state, path))
@@ -251,7 +248,7 @@ def bookmark(state: State, path: str, name: str, url: str, folder: list[str]) ->
     """A bookmark called `name` sits directly in `folder` (root label first) and points at `url`, an address the
     user found in another app (scheme, host case and a trailing slash are free, as Chrome fixes them up); no other
     bookmark of that name there points elsewhere (which one would the user click?)."""
-    data = state.read(path, _json, "Chrome Bookmarks file")
+    data = state.read(path, parse_json, "Chrome Bookmarks file")
     nodes = chromeio.folders_at(data, folder)
     where = " > ".join(folder)
     if not nodes:

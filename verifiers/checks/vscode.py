@@ -11,32 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from verifiers.checks import Result, State, StateError, fail, ok, primitive
-from verifiers.checks.json_doc import load, same_value, show
+from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.checks.json_doc import same_value, show
+from verifiers.readers import StateError
+from verifiers.readers.json import load, vscode_settings
 
 MODIFIERS = {"ctrl": "ctrl", "control": "ctrl", "shift": "shift", "alt": "alt", "option": "alt", "meta": "meta",
              "cmd": "meta", "win": "meta", "super": "meta"}
-
-
-def _settings(state: State, path: str, workspace: str | None) -> dict[str, Any]:
-    """The settings object of `path` ({} for an empty file); a `*.code-workspace` keeps them under "settings"."""
-    if workspace is not None and not (path == workspace or path.startswith(workspace.rstrip("/") + "/")):
-        raise StateError(f"rubric error: {path} is not inside the workspace {workspace}")
-    data = load(state, path)
-    if path.endswith(".code-workspace"):
-        data = data.get("settings") if isinstance(data, dict) else None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise StateError(f"{path}: the settings are a {type(data).__name__}, not an object")
-    return data
 
 
 @primitive("vscode.setting_equals", grounded=("key", "value", "entry", "workspace"))
 def setting_equals(state: State, path: str, key: str, value: Any, entry: str | None = None,
                    workspace: str | None = None, unordered: bool = False) -> Result:
     """Setting `key` (or member `entry` of the object setting `key`) equals `value` in the settings file `path`."""
-    settings = _settings(state, path, workspace)
+    settings = vscode_settings(state, path, workspace)
     label = f"{key}[{entry!r}]" if entry is not None else key
     if key not in settings:
         return fail(f"{path}: {key} is not set (settings: {', '.join(list(settings)[:10]) or 'none'})")
@@ -68,7 +56,7 @@ def settings_kept(state: State, path: str, settings: dict[str, Any], workspace: 
                   allowed: list[str] | None = None) -> Result:
     """Every setting in `settings` still holds its value in `path` (objects may have gained members). With
     `allowed` (the keys the task sets), no other setting was added either, besides the `SELF_WRITTEN` ones."""
-    current = _settings(state, path, workspace)
+    current = vscode_settings(state, path, workspace)
     lost = [k for k, v in settings.items() if k not in current or not _kept(current[k], v)]
     if lost:
         return fail(f"{path}: {len(lost)} of {len(settings)} settings that should stay were changed or removed: "

@@ -28,7 +28,7 @@ from kit.dag import Node, NodeContext, llm_node, node
 from kit.family import AppKit
 from kit.model import HOME, Asset, Check
 from preparers import chrome
-from verifiers.checks.json_doc import leaves
+from verifiers.readers.json import leaves
 from workflows.chrome.content import CONTENT_SCHEMA, PERSONAS, SITES, check_profile, generate_profile
 from workflows.common import instruction
 

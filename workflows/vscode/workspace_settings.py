@@ -14,7 +14,7 @@ from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
 from kit.model import Check
-from verifiers.checks.json_doc import leaves
+from verifiers.readers.json import leaves
 from workflows.vscode import kit as vsc
 
 NAME = "vscode.workspace_settings"
