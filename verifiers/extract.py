@@ -1,113 +1,19 @@
 """The offline round trip: rebuild a rubric's goal-defining arguments from the instruction text alone.
 
-For every (primitive, argument) that defines the goal, a reader returns what the instruction asks for:
-a lexicon value (verifiers/lexicon.py: `descending` -> "asc"/"desc", `chart_type` -> "bar"...) or a number
-read next to its cue ("top 4", "becomes slide 6", "90°", "mode 755", "at least 16 pt"). Grounding compares the
-rebuilt values with the rubric's: the rubric's value must be among them, and nothing the instruction asks for
-may contradict it. Readers are deterministic regular expressions: no model, no network, same answer every run.
+For every argument a check's meaning declares a goal (`Said`, `ReadBack`: verifiers/meaning.py, next to the check),
+a reader returns what the instruction asks for: a lexicon value (verifiers/lexicon.py: `descending` -> "asc"/"desc",
+`chart_type` -> "bar"...) or a number read next to its cue ("top 4", "becomes slide 6", "90°", "mode 755", "at least
+16 pt"). Grounding compares the rebuilt values with the rubric's: the rubric's value must be among them, and nothing
+the instruction asks for may contradict it. Readers are deterministic regular expressions: no model, no network,
+same answer every run.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
 
 from verifiers.lexicon import DOMAINS, prose
-
-
-@dataclass(frozen=True)
-class Binding:
-    """`arg` of a primitive is said with the lexicon domain `domain`; `value` maps the rubric's value to the
-    domain's value (None: this value asks nothing of the instruction, e.g. `bold=None`)."""
-
-    domain: str
-    value: Callable[[Any], str | None]
-
-
-def _same(value: Any) -> str | None:
-    return value if isinstance(value, str) and value else None
-
-
-def _upper(value: Any) -> str | None:
-    return value.upper() if isinstance(value, str) and value else None
-
-
-def _when(word: str) -> Callable[[Any], str | None]:
-    return lambda value: word if value is True else None
-
-
-def _choice(table: Mapping[Any, str]) -> Callable[[Any], str | None]:
-    return lambda value: table.get(value) if isinstance(value, str | bool | int) else None
-
-
-_EMPHASIS = {(prim, flag): Binding("emphasis", _when(flag)) for prim in ("docx.char_format", "pptx.text_format")
-             for flag in ("bold", "italic", "underline")}
-
-#: (primitive, arg) -> how the instruction says it. Every goal-defining enum-like argument is listed here.
-BINDINGS: dict[tuple[str, str], Binding] = {
-    ("xlsx.range_sorted", "descending"): Binding("order", _choice({True: "desc", False: "asc"})),
-    ("xlsx.conditional_format", "operator"): Binding("compare", _same),
-    ("xlsx.data_validation", "operator"): Binding("compare", _same),
-    ("xlsx.data_validation", "kind"): Binding("validation", _same),
-    ("xlsx.formula_value", "function"): Binding("aggregate", _upper),
-    ("xlsx.chart_type", "chart_type"): Binding("chart", _same),
-    ("xlsx.number_format", "kind"): Binding("number_format", _same),
-    ("xlsx.merged_range", "horizontal"): Binding("align", _choice({"center": "center", "centerContinuous": "center",
-                                                                   "left": "left", "right": "right"})),
-    ("xlsx.cell_style", "bold"): Binding("emphasis", _when("bold")),
-    ("docx.paragraph_alignment", "align"): Binding("align", _same),
-    ("docx.header_footer", "align"): Binding("align", _same),
-    ("docx.header_footer", "part"): Binding("part", _same),
-    ("docx.line_spacing", "rule"): Binding("spacing", _same),
-    ("docx.list_paragraphs", "kind"): Binding("list", _same),
-    ("docx.page_size", "orientation"): Binding("orientation", _same),
-    ("docx.page_margins", "unit"): Binding("unit", _same),
-    ("docx.table_inserted", "bold_header"): Binding("emphasis", _when("bold")),
-    ("fs.archive_contains", "format"): Binding("archive", _same),
-    ("image.brightness_changed", "direction"): Binding("brightness", _same),
-    ("image.is_rotated", "direction"): Binding("rotation", _same),
-    ("image.is_flipped", "axis"): Binding("axis", _same),
-    ("pptx.slide_layout", "layout"): Binding("layout", _same),
-    ("multi.slide_layouts", "layout"): Binding("layout", _same),
-    ("pptx.picture", "corner"): Binding("corner", _same),
-    ("pptx.slide_count", "count"): Binding("slides", _choice({0: "deleted", 2: "duplicated"})),
-    ("tb.filter_exists", "action"): Binding("filter_action", _same),
-    ("tb.filter_exists", "field"): Binding("mail_field", _same),
-    ("tb.filter_exists", "op"): Binding("match", _same),
-    ("tb.messages_in_folder", "field"): Binding("mail_field", _same),
-    ("tb.message_flags", "read"): Binding("read", _when("read")),
-    ("tb.message_flags", "flagged"): Binding("flag", _when("flagged")),
-    ("chrome.startup_pages", "mode"): Binding("startup", _same),
-    ("chrome.homepage", "new_tab"): Binding("home", _when("new_tab")),
-    ("chrome.homepage", "show_button"): Binding("home", _choice({True: "shown", False: "hidden"})),
-    ("image.side_equals", "side"): Binding("side", _same),
-    ("tb.messages_in_folder", "count"): Binding("filter_action", _choice({0: "Move to folder"})),
-    ("image.print_width", "inches"): Binding("unit", lambda value: "in" if isinstance(value, int | float) else None),
-    ("docx.header_footer", "page_number"): Binding("page_number", _when("page_number")),
-    ("docx.occurrences", "match_case"): Binding("case", _choice({True: "match", False: "any"})),
-    ("vscode.keybinding_exists", "removed"): Binding("unbind", _when("removed")),
-    ("xlsx.blanks_filled", "fill"): Binding("fill", _same),
-    **_EMPHASIS,
-}
-
-#: Goal arguments that are numbers read back next to their cue (`verifiers.grounding` compares them), not
-#: literals: "double line spacing" is value=2.0, and a slide moved "after 'Intro'" has no number in the text.
-READ_BACK: frozenset[tuple[str, str]] = frozenset({
-    ("pptx.slide_position", "position"), ("docx.line_spacing", "value"), ("image.is_rotated", "degrees"),
-    ("fs.dir_modes", "modes"), ("fs.mode_bits", "require"), ("xlsx.conditional_format", "values"),
-    ("pptx.table", "rows"), ("pptx.table", "cols"), ("xlsx.number_format", "decimals"), ("image.cropped_to", "box"),
-    ("multi.docx_table", "rows"), ("multi.sheet_table", "rows"),
-})
-
-#: (primitive, arg) -> domain: the argument's own text says the goal ("Average Reimbursed:" is an average), and
-#: the instruction must say the same.
-DERIVED: dict[tuple[str, str], str] = {("multi.number_in_text", "label"): "aggregate"}
-
-#: Primitives whose goal is not an argument (a formula column's operation is only in its expected values):
-#: the instruction must still express exactly one consistent value of this domain.
-CONSISTENT: dict[str, str] = {"xlsx.formula_column": "aggregate"}
 
 
 def expressed(text: str, domain: str) -> dict[str, list[str]]:

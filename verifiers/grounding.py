@@ -1,6 +1,7 @@
 """Grounding: does the instruction ask for exactly what the rubric checks, and does it leak no answer?
 
-Four questions, each failing with a message that names the rubric check and the argument:
+Four questions, each failing with a message that names the rubric check and the argument. What each check asks of
+the instruction is its meaning, declared where the check is registered (verifiers/meaning.py):
 1. literals: every `grounded` argument of a check (a path, a sheet, a value to type) is stated in the
    instruction, or, for checks that keep the initial state (`*_kept`, contacts from a sheet), is visible in the
    initial state the student is given;
@@ -10,8 +11,9 @@ Four questions, each failing with a message that names the rubric check and the 
 3. round trip: the numbers and orders bound to a goal (top 4, slide 6, 90°, mode 755, 16 pt, a threshold, "directly
    after 'Intro'", "smallest first") are read back from the instruction alone (verifiers/extract.py) and agree
    with the rubric (verifiers/roundtrip.py);
-4. purpose: the instruction names each check's action at all (sort, chart, filter, rotate ...): a string of dates
-   and a path, or a paragraph about something else, names none.
+4. purpose: the instruction names the action of every goal check (sort, chart, dedup, fill, filter, rotate ...): a
+   string of dates and a path, or a paragraph about something else, names none. A check that is no goal (it guards
+   what the task keeps) declares `action=None` and why.
 An answer (`secret` argument) must not appear in the instruction.
 
 A task in the natural register (task.json `register`: a user's goal in their own voice) may leave out what the
@@ -33,10 +35,12 @@ from typing import Any
 
 from verifiers import extract, roundtrip
 from verifiers.lexicon import DOMAINS, pref_phrase, prose
+from verifiers.meaning import ByProperty, Derived, Meaning, Prose, ReadBack, Said, Seen, Visible
 from verifiers.roundtrip import Ungrounded
 
-__all__ = ["Ungrounded", "deck_reader", "ground", "leaks", "mentions", "renderings", "slide_titles", "text_of",
-           "visible_text"]
+__all__ = ["Ungrounded", "deck_reader", "ground", "kept_bookmarks", "kept_json_values", "kept_messages", "kept_rules",
+           "kept_settings", "known_contacts", "leaks", "mentions", "pref_name", "pref_value", "renderings",
+           "saved_place", "slide_titles", "text_cells", "text_of", "visible_text"]
 
 
 def renderings(value: Any) -> list[str]:
@@ -190,12 +194,10 @@ def _members(data: bytes) -> list[str]:
         return []  # a broken archive shows nothing; other checks judge the file itself
 
 
-# --- per-argument grounding rules ---------------------------------------------------------------------
-
-Seen = Callable[[Any], bool]  # is a literal stated in the instruction or visible in the initial state?
+# --- per-argument grounding rules: a check's meaning names them (`Visible(rule)`, `Prose(rule)`) ------------
 
 
-def _bookmarks(value: Any, seen: Seen) -> str | None:
+def kept_bookmarks(value: Any, seen: Seen) -> str | None:
     for item in value if isinstance(value, list) else []:
         for literal in (item[1:3] if isinstance(item, list) else []):
             if not seen(literal):
@@ -203,14 +205,14 @@ def _bookmarks(value: Any, seen: Seen) -> str | None:
     return None
 
 
-def _settings(value: Any, seen: Seen) -> str | None:
+def kept_settings(value: Any, seen: Seen) -> str | None:
     for key in value if isinstance(value, dict) else {}:
         if not seen(key):
             return f"the kept setting {key!r} is neither in the instruction nor in the initial settings"
     return None
 
 
-def _rules(value: Any, seen: Seen) -> str | None:
+def kept_rules(value: Any, seen: Seen) -> str | None:
     for rule in value if isinstance(value, list) else []:
         for literal in (rule.get("key"), rule.get("command")) if isinstance(rule, dict) else ():
             if literal is not None and not seen(literal):
@@ -218,7 +220,7 @@ def _rules(value: Any, seen: Seen) -> str | None:
     return None
 
 
-def _people(value: Any, seen: Seen) -> str | None:
+def known_contacts(value: Any, seen: Seen) -> str | None:
     for item in value if isinstance(value, list) else []:
         email = item[1] if isinstance(item, list) and len(item) > 1 else item
         if isinstance(email, str) and not (seen(email) or seen(email.lower())):
@@ -230,7 +232,7 @@ def _people(value: Any, seen: Seen) -> str | None:
     return None
 
 
-def _saved(value: Any, seen: Seen) -> str | None:
+def saved_place(value: Any, seen: Seen) -> str | None:
     if isinstance(value, str) and not (seen(value) or seen(value.rsplit("/", 1)[-1]) or seen(value.rsplit("/", 2)[0])):
         return f"the file {value!r}: neither it, its name, nor its folder is stated or visible"
     return None
@@ -239,7 +241,7 @@ def _saved(value: Any, seen: Seen) -> str | None:
 _NOT_TEXT = re.compile(r"\d{4}-\d{2}-\d{2}|[-+$€£]?[\d,.]+%?")  # dates and numbers: a workbook stores them as numbers
 
 
-def _cells(value: Any, seen: Seen) -> str | None:
+def text_cells(value: Any, seen: Seen) -> str | None:
     """Every text cell of a table the rubric expects is asked for or already in the files (numbers and dates
     are stored in other forms in a workbook, so only text cells are held to this)."""
     rows = value if isinstance(value, list) else []
@@ -250,7 +252,7 @@ def _cells(value: Any, seen: Seen) -> str | None:
     return None
 
 
-def _messages(value: Any, seen: Seen) -> str | None:
+def kept_messages(value: Any, seen: Seen) -> str | None:
     for folder, ids in value.items() if isinstance(value, dict) else ():
         for message_id in ids if isinstance(ids, list) else []:
             if isinstance(message_id, str) and not seen(message_id):
@@ -258,7 +260,7 @@ def _messages(value: Any, seen: Seen) -> str | None:
     return None
 
 
-def _json_values(value: Any, seen: Seen) -> str | None:
+def kept_json_values(value: Any, seen: Seen) -> str | None:
     for item in value if isinstance(value, list) else []:
         keys = item[0] if isinstance(item, list) and item and isinstance(item[0], list) else []
         if keys and not seen(str(keys[-1])):
@@ -266,26 +268,9 @@ def _json_values(value: Any, seen: Seen) -> str | None:
     return None
 
 
-#: (primitive, arg) -> a rule for args grounded in the visible initial state rather than in literal prose
-VISIBLE: dict[tuple[str, str], Callable[[Any, Seen], str | None]] = {
-    ("chrome.bookmarks_kept", "bookmarks"): _bookmarks,
-    ("vscode.settings_kept", "settings"): _settings,
-    ("vscode.keybindings_kept", "rules"): _rules,
-    ("multi.contacts", "present"): _people,
-    ("multi.contacts", "absent"): _people,
-    ("multi.saved_file", "path"): _saved,
-    ("json.values_kept", "values"): _json_values,
-    ("tb.profile_kept", "messages"): _messages,
-    ("docx.table_equals", "expected"): _cells,
-    ("xlsx.sheet_content", "rows"): _cells,
-    ("xlsx.table_rows", "rows"): _cells,
-    ("multi.sheet_table", "header"): _cells,
-    ("multi.docx_table", "header"): _cells,
-    ("pptx.slide_titles", "titles"): _cells,
-}
 
 
-def _pref_name(text: str, args: Mapping[str, Any]) -> str | None:
+def pref_name(text: str, args: Mapping[str, Any]) -> str | None:
     pattern = pref_phrase(str(args.get("name")))
     if pattern is None:
         return None  # a pref without a known phrasing: the value (below) must still be stated when not a switch
@@ -294,7 +279,7 @@ def _pref_name(text: str, args: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _pref_value(text: str, args: Mapping[str, Any]) -> str | None:
+def pref_value(text: str, args: Mapping[str, Any]) -> str | None:
     value = args.get("value")
     if isinstance(value, bool):
         if pref_phrase(str(args.get("name"))) is None:
@@ -305,25 +290,21 @@ def _pref_value(text: str, args: Mapping[str, Any]) -> str | None:
     return None
 
 
-#: (primitive, header arg) -> the arg holding the column letter: checks whose target column the instruction may name
-#: by what it holds instead of by its header (difficulty axis `indirection`, workflows/calc/kit.py PROPERTY).
-BY_PROPERTY: dict[tuple[str, str], str] = {
-    ("xlsx.range_sorted", "header"): "key_column",
-    ("xlsx.blanks_filled", "header"): "cells",
-}
+#: How a `ByProperty` header may be named by what its column holds instead (difficulty axis `indirection`,
+#: workflows/calc/kit.py PROPERTY): by its kind, or by its place with the very letter the check reads.
 _KIND_PHRASE = re.compile(r"\bthe (?:date|category) column\b|\bthe column (?:that names each row|of amounts|of whole "
                           r"numbers|of one-decimal numbers)\b", re.IGNORECASE)
 _PLACE_PHRASE = re.compile(r"\bthe (?:first|second|third|fourth|fifth|sixth|seventh|eighth) column \(([A-Z]{1,2})\)")
 
 
-def by_property(primitive: str, name: str, args: Mapping[str, Any], text: str, seen: Seen) -> str | None:
+def by_property(way: Any, name: str, args: Mapping[str, Any], text: str, seen: Seen) -> str | None:
     """None when a checked column header that the instruction does not state is named by property instead: the
     header is visible in the initial state (the student reads it in row 1) and the instruction names the column by
     its kind ("the date column") or by its place with the very letter the check reads ("the fifth column (E)").
     Else the usual "not stated" problem: an instruction that names neither the header nor a property is rejected."""
     value = args.get(name)
     problem = f"{name}={value!r} is checked but the instruction does not state it"
-    letter_arg = BY_PROPERTY.get((primitive, name))
+    letter_arg = way.letter if isinstance(way, ByProperty) else None
     if letter_arg is None or not isinstance(value, str) or not value or not seen(value):
         return problem
     if _KIND_PHRASE.search(text):
@@ -335,102 +316,9 @@ def by_property(primitive: str, name: str, args: Mapping[str, Any], text: str, s
     return None if places and all(p == letter for p in places) else problem
 
 
-#: (primitive, arg) -> a rule that reads the instruction in its own way
-PROSE: dict[tuple[str, str], Callable[[str, Mapping[str, Any]], str | None]] = {
-    ("tb.pref_equals", "name"): _pref_name,
-    ("tb.pref_equals", "value"): _pref_value,
-}
-
 
 # --- the purpose of each check ------------------------------------------------------------------------
 
-_CALC = r"formula|function|SUM|AVERAGE|MIN|MAX|COUNT|MEDIAN|ROUND|PRODUCT|total|average|minus|multipl"
-#: primitive (or its app prefix) -> words that name what the check's task is about; the instruction must
-#: contain one. Checks that only guard the rest of the state (`*_kept`, listings) have no entry.
-ACTIONS: dict[str, str] = {
-    "xlsx.autofilter": r"filter|autofilter",
-    "xlsx.cell_style": r"bold|fill|font|size|colou?r|background|format|style",
-    "xlsx.cell_value": r"type|write|enter|put|label|read|fill|add|heading|header|title",
-    "xlsx.chart_type": r"chart|graph|plot",
-    "xlsx.chart_series": r"chart|graph|plot|series",
-    "xlsx.chart_position": r"chart|graph|plot",
-    "xlsx.columns_hidden": r"hid(?:e|den)|visible|show",
-    "xlsx.conditional_format": r"conditional|highlight",
-    "xlsx.data_validation": r"validat|validity|restrict|allow|limit",
-    "xlsx.formula_column": _CALC,
-    "xlsx.formula_value": _CALC,
-    "xlsx.freeze_panes": r"freez|froze|lock|visible",
-    "xlsx.merged_range": r"merg|span",
-    "xlsx.number_format": r"format|display|show",
-    "xlsx.range_sorted": r"sort|order|reorder|arrange|rearrange|rank",
-    "xlsx.sheet_names": r"sheet|tab",
-    "xlsx.values_replaced": r"replace|rename|change|correct|substitut",
-    "xlsx.blanks_filled": r"fill|blank|empty|missing",
-    "docx.paragraph_alignment": r"align|justif|cent(?:er|re)",
-    "docx.line_spacing": r"spacing|spaced",
-    "docx.list_paragraphs": r"list|bullet|number",
-    "docx.char_format": r"bold|italic|underline|font|size|typeface",
-    "docx.header_footer": r"header|footer",
-    "docx.page_breaks": r"page|break",
-    "docx.page_margins": r"margin",
-    "docx.page_size": r"paper|page|orientation|landscape|portrait|size",
-    "docx.styled_paragraphs": r"style|heading|title",
-    "docx.table_inserted": r"table",
-    "docx.table_equals": r"table|row|column|cell",
-    "docx.occurrences": r"replace|change|rename|substitut|correct",
-    "docx.answer_number": r"count|how many|number|total",
-    "pptx": r"slide|deck|presentation|Impress",
-    "tb.filter_exists": r"filter",
-    "tb.folder_exists": r"folder",
-    "tb.message_flags": r"flag|star|read",
-    "tb.messages_in_folder": r"mov|cop|filter|folder|file",
-    "tb.contact_exists": r"contact|address book|card",
-    "tb.pref_equals": r"Thunderbird|setting|option|preference|account",
-    "tb.pref_text": r"Thunderbird|setting|account",
-    "tb.file_saved": r"save|store|download|attachment",
-    "fs.archive_contains": r"archive|zip|tar|compress|back(?:\s|-)?up|bundle",
-    "fs.file_mode": r"permission|mode|executable|chmod|private|read-only",
-    "fs.dir_modes": r"permission|mode|executable|chmod|private|read-only",
-    "fs.mode_bits": r"permission|mode|executable|chmod|private|read-only",
-    "fs.symlink_to": r"link|symlink|symbolic",
-    "fs.answer_equals": r"count|how many|number|write|answer|find|total|size|which|list|contain|name",
-    "image.is_rotated": r"rotat|turn",
-    "image.is_flipped": r"flip|mirror",
-    "image.brightness_changed": r"bright|dark",
-    "image.grayscale": r"gr[ae]y|black and white|black-and-white|monochrome|desaturat",
-    "image.cropped_to": r"crop|trim",
-    "image.size_equals": r"resiz|scal|size|width|height|pixel|shrink|enlarge",
-    "image.scaled_by": r"resiz|scal|size|percent|%|shrink|enlarge",
-    "image.side_equals": r"resiz|scal|size|width|height",
-    "image.dpi_is": r"dpi|resolution|pixels per inch|ppi",
-    "image.print_width": r"print|inch|dpi|resolution",
-    "image.format_is": r"PNG|JPE?G|WEBP|TIFF|BMP|GIF|convert|export|save",
-    "image.transparent_background": r"transparen|background|alpha",
-    "image.background_color": r"transparen|background|colou?r",
-    "chrome.bookmark_exists": r"bookmark",
-    "chrome.bookmark_absent": r"bookmark|delete|remove",
-    "chrome.folder_exists": r"folder|bookmark",
-    "chrome.folder_absent": r"folder|bookmark|delete|remove",
-    "chrome.homepage": r"home",
-    "chrome.startup_pages": r"start|onstartup|launch|opens? these pages|make it open",
-    "chrome.search_engine": r"search",
-    "vscode.keybinding_exists": r"shortcut|keybinding|bind|key",
-    "vscode.setting_equals": r"setting|set|make|change|\w+\.\w+",
-    "multi.contacts": r"address book|contact|card",
-    "multi.bookmark": r"bookmark",
-    "multi.sheet_table": r"sheet|table|xlsx|workbook|Calc|spreadsheet",
-    "multi.docx_table": r"table",
-    "multi.number_in_text": r"total|sum|number|write|count|report|figure|find|put",
-    "multi.slide_layouts": r"slide",
-    "multi.slide_notes": r"notes",
-    "multi.slide_picture": r"slide|picture|image",
-    "multi.saved_file": r"save|store|attachment|download",
-    "multi.setting_value": r"setting|set|VS Code|value",
-}
-
-
-def action_of(primitive: str) -> str | None:
-    return ACTIONS.get(primitive) or ACTIONS.get(primitive.split(".", 1)[0])
 
 
 # --- the stage ----------------------------------------------------------------------------------------
@@ -463,17 +351,16 @@ def ground(task: Mapping[str, Any], visible: Callable[[], str],
             if name not in args:
                 continue
             stated += 1
-            rule = VISIBLE.get((prim.name, name))
-            reader = PROSE.get((prim.name, name))
-            if rule is not None:
-                problem = rule(args[name], seen)
+            way = prim.meaning.args.get(name)
+            if isinstance(way, Visible):
+                problem = way.rule(args[name], seen)
                 problem = f"{name}: {problem}" if problem else None
-            elif reader is not None:
-                problem = reader(text, args)
-            elif (prim.name, name) in extract.BINDINGS or (prim.name, name) in extract.READ_BACK:
+            elif isinstance(way, Prose):
+                problem = way.rule(text, args)
+            elif isinstance(way, Said | ReadBack):
                 problem = None  # said in words or next to a cue: the passes below read it
             elif not mentions(text, args[name]):
-                problem = by_property(prim.name, name, args, text, seen)
+                problem = by_property(way, name, args, text, seen)
                 if problem and natural and natural_grounded(args[name], text, task, initial):
                     problem = None
             else:
@@ -483,9 +370,9 @@ def ground(task: Mapping[str, Any], visible: Callable[[], str],
         for name in prim.secret:
             if name in args and leaks(text, args[name]):
                 raise Ungrounded(f"{where}: the answer {name}={args[name]!r} appears in the instruction")
-    semantic = _semantics(text, rubric)
+    semantic = _semantics(text, rubric, registry)
     numbers = roundtrip.check(text, rubric, initial, (task.get("setup") or {}).get("assets") or (), deck)
-    _purpose(text, rubric)
+    _purpose(text, rubric, registry)
     return (f"{stated} checked literals stated or visible; {semantic} goal arguments expressed, none contradicted; "
             f"{numbers} numbers read back from the instruction agree; no answer leaked")
 
@@ -548,20 +435,29 @@ def natural_grounded(value: Any, text: str, task: Mapping[str, Any], initial: Ca
     return _within(value, _extent(initial())) or value in initial()
 
 
-def _semantics(text: str, rubric: list[dict[str, Any]]) -> int:
-    """Lexicon pass: each bound argument is expressed and not contradicted. Returns how many were checked."""
+def _meaning(registry: Mapping[str, Any], primitive: str) -> Meaning:
+    prim = registry.get(primitive)
+    return prim.meaning if prim is not None else Meaning(None, why="an unknown primitive (the schema stage names it)")
+
+
+def _semantics(text: str, rubric: list[dict[str, Any]], registry: Mapping[str, Any]) -> int:
+    """Lexicon pass: each argument a check's meaning says in words (`Said`, `Derived`, `implied`) is expressed and
+    not contradicted. Returns how many were checked."""
     wanted: list[tuple[str, str, str, Any, str]] = []  # (check id, arg, domain, rubric value, domain value)
     allowed: dict[str, set[str]] = {}
     for item in rubric:
+        meaning = _meaning(registry, item["primitive"])
         for name, value in item["args"].items():
-            binding = extract.BINDINGS.get((item["primitive"], name))
+            binding = meaning.said(name)
             want = binding.value(value) if binding else None
             if binding and want is not None:
                 wanted.append((item["id"], name, binding.domain, value, want))
                 allowed.setdefault(binding.domain, set()).add(want)
     for item in rubric:
+        meaning = _meaning(registry, item["primitive"])
         for name, value in item["args"].items():
-            derived = extract.DERIVED.get((item["primitive"], name))
+            way = meaning.args.get(name)
+            derived = way.domain if isinstance(way, Derived) else None
             said_by_arg = extract.expressed(str(value), derived) if derived else {}
             if derived and len(said_by_arg) == 1:
                 want = next(iter(said_by_arg))
@@ -578,7 +474,7 @@ def _semantics(text: str, rubric: list[dict[str, Any]]) -> int:
                 raise Ungrounded(f"rubric {check_id}: {name}={value!r} is checked but the instruction asks for "
                                  f"{other!r} ({said[other][0]!r})")
     for item in rubric:
-        kind = extract.CONSISTENT.get(item["primitive"])
+        kind = _meaning(registry, item["primitive"]).implied
         if kind is None:
             continue
         domain = kind
@@ -601,10 +497,12 @@ def _reads_as(said: Mapping[str, list[str]]) -> str:
 _FILES = re.compile(r"(?:~|/home/)[^\s'\"(),;]*")
 
 
-def _purpose(text: str, rubric: list[dict[str, Any]]) -> None:
+def _purpose(text: str, rubric: list[dict[str, Any]], registry: Mapping[str, Any]) -> None:
+    """Every goal check's action (its meaning's `action`: sort, chart, dedup, fill ...) is named by the instruction;
+    a check that is no goal (`action=None`: it guards what the task keeps) asks for no words."""
     words = _FILES.sub(" ", text)  # a file name is no request ("/home/user/sort_me.xlsx" asks for no sort)
     for item in rubric:
-        pattern = action_of(item["primitive"])
+        pattern = _meaning(registry, item["primitive"]).action
         if pattern and not re.search(rf"\b(?:{pattern})", words, re.IGNORECASE):
             raise Ungrounded(f"rubric {item['id']}: the instruction never asks for this check's action "
                              f"({item['primitive']}: none of {pattern!r})")

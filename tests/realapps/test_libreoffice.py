@@ -21,6 +21,7 @@ from tests.gatekit import make_package
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.gate.controls import InProcess
 from verifiers.gate.stages import Gate
+from verifiers.meaning import Meaning
 from workflows.calc import freeze_panes as calc_freeze_panes
 from workflows.calc import sort_rows as calc_sort_rows
 
@@ -28,7 +29,7 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not libreoffice.available(), reason="LibreOffice (soffice) is not installed")]
 
 
-@primitive("test.written_by_openpyxl")
+@primitive("test.written_by_openpyxl", meaning=Meaning(action=None, why="a test's check: too strict on purpose"))
 def written_by_openpyxl(state: State, path: str) -> Result:
     """Too strict on purpose: the file must still say openpyxl wrote it (a LibreOffice save changes that)."""
     app_xml = zipfile.ZipFile(state.path(path)).read("docProps/app.xml").decode()

@@ -1,11 +1,13 @@
 """The check vocabulary: primitives that read a state root and answer pass/fail with evidence.
 
 A rubric check in task.json is `{"id", "criterion", "primitive", "args"}`. Each primitive is a function
-`fn(state, **args) -> Result`, registered with `@primitive(name, grounded=..., secret=...)`:
+`fn(state, **args) -> Result`, registered with `@primitive(name, grounded=..., secret=..., meaning=Meaning(...))`:
 - `grounded`: arg names whose values the instruction must ask for (file path, sheet, values the student must
   type, and every goal-defining argument: direction, operator, aggregate, chart type ...) — the gate's grounding
-  stage (verifiers/grounding.py) checks them: literally, in words (verifiers/lexicon.py), read back next to a cue
-  (verifiers/extract.py), or, for what a check keeps unchanged, visible in the initial state. Never empty;
+  stage (verifiers/grounding.py) checks them. Never empty;
+- `meaning` (required: registration refuses a check without one): the words that ask for the check's goal, or
+  `action=None` with why it is no goal, and how each goal argument that is not a literal is said: in words
+  (a lexicon domain), read back next to a cue, or visible in the initial state (verifiers/meaning.py);
 - `secret`: arg names holding answers (computed values) that must NOT appear in student-facing text;
 - `headless=False`: the check reads view state (e.g. frozen panes) that a headless LibreOffice re-save
   drops, so the real-app tier's alternative-solution control cannot judge it.
@@ -27,6 +29,8 @@ from kit import bounded
 from kit.errors import CheckError, did_you_mean
 from kit.registry import import_submodules
 from preparers.ops import OpError, resolve
+from verifiers.lexicon import DOMAINS
+from verifiers.meaning import ByProperty, Meaning
 from verifiers.readers import StateError
 from verifiers.readers.xlsx import _load_formulas, lookups_undone
 
@@ -144,6 +148,7 @@ class Primitive:
     signature: inspect.Signature  # fn's, taken once: `bind` checks every check's args against it
     grounded: tuple[str, ...]
     secret: tuple[str, ...]
+    meaning: Meaning  # what an instruction must say for a rubric to use this check (verifiers/meaning.py)
     headless: bool = True  # False: reads view state that a headless LibreOffice re-save drops
 
     @property
@@ -155,7 +160,10 @@ _PRIMITIVES: dict[str, Primitive] = {}
 
 
 def primitive(name: str, *, grounded: tuple[str, ...] = ("path",), secret: tuple[str, ...] = (),
-              headless: bool = True) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+              headless: bool = True, meaning: Meaning | None = None
+              ) -> Callable[[Callable[..., Result]], Callable[..., Result]]:
+    """Register a check. `meaning` is required: a check without one would escape grounding silently, so it is
+    refused here, at import, with one line naming the primitive (`CheckError`)."""
     def wrap(fn: Callable[..., Result]) -> Callable[..., Result]:
         if name in _PRIMITIVES:
             raise ValueError(f"check primitive {name!r} registered twice")
@@ -163,10 +171,35 @@ def primitive(name: str, *, grounded: tuple[str, ...] = ("path",), secret: tuple
         unknown = [a for a in grounded + secret if a not in signature.parameters]
         if unknown:
             raise ValueError(f"check primitive {name!r}: grounded/secret name unknown args {unknown}")
-        _PRIMITIVES[name] = Primitive(name, fn, signature, grounded, secret, headless)
+        problem = _meaning_problem(meaning, grounded, signature)
+        if problem or meaning is None:
+            raise CheckError(f"check primitive {name!r} {problem}")
+        _PRIMITIVES[name] = Primitive(name, fn, signature, grounded, secret, meaning, headless)
         return fn
 
     return wrap
+
+
+def _meaning_problem(meaning: Meaning | None, grounded: tuple[str, ...], signature: inspect.Signature) -> str | None:
+    """Why `meaning` cannot be registered for a check with these `grounded` args and `signature` (None if it can)."""
+    if meaning is None:
+        return ("declares no meaning: pass meaning=Meaning(action=r'<words that ask for its goal>', ...) or "
+                "Meaning(action=None, why='<why it is no goal>') (verifiers/meaning.py)")
+    if not isinstance(meaning, Meaning):
+        return f"meaning must be a verifiers.meaning.Meaning, not {type(meaning).__name__}"
+    problem = meaning.problem()
+    if problem:
+        return f"meaning: {problem}"
+    loose = [a for a in meaning.args if a not in grounded]
+    if loose:
+        return f"meaning: args {loose} say how the instruction states them, but they are not grounded={grounded}"
+    letters = [w.letter for w in meaning.args.values()
+               if isinstance(w, ByProperty) and w.letter not in signature.parameters]
+    unknown = [d for d in meaning.domains() if d not in DOMAINS]
+    if letters or unknown:
+        return f"meaning: unknown {'args ' + str(letters) if letters else 'lexicon domains ' + str(unknown)}" + (
+            did_you_mean(unknown[0], sorted(DOMAINS)) if unknown and not letters else "")
+    return None
 
 
 def registry() -> dict[str, Primitive]:

@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 from preparers.chrome import children, folders_at, walk
 from preparers.ops.json_doc import get_at
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.grounding import kept_bookmarks
+from verifiers.meaning import Meaning, Said, Visible, choice, when
 from verifiers.readers import StateError
 from verifiers.readers.json import chrome_prefs, folder_nodes, parse_bookmarks
 
@@ -51,7 +53,7 @@ def _listing(nodes: list[dict[str, Any]]) -> str:
     return ", ".join(items[:12]) + (" ..." if len(items) > 12 else "") if items else "nothing"
 
 
-@primitive("chrome.bookmark_exists", grounded=("name", "url", "folder"))
+@primitive("chrome.bookmark_exists", grounded=("name", "url", "folder"), meaning=Meaning(action=r"bookmark"))
 def bookmark_exists(state: State, path: str, name: str, url: str, folder: list[str]) -> Result:
     """The folder `folder` (root label first) holds exactly one bookmark called `name`, and it points at `url`.
 
@@ -70,7 +72,8 @@ def bookmark_exists(state: State, path: str, name: str, url: str, folder: list[s
     return ok(f"{_label(folder)} holds {name!r} -> {url}")
 
 
-@primitive("chrome.bookmark_absent", grounded=("name", "url", "folder"))
+@primitive("chrome.bookmark_absent", grounded=("name", "url", "folder"),
+           meaning=Meaning(action=r"bookmark|delete|remove"))
 def bookmark_absent(state: State, path: str, url: str | None = None, name: str | None = None,
                     folder: list[str] | None = None) -> Result:
     """No bookmark matching `url` and/or `name` remains in `folder` (anywhere, when no folder is given)."""
@@ -88,7 +91,7 @@ def bookmark_absent(state: State, path: str, url: str | None = None, name: str |
     return ok(f"no bookmark {wanted} in {scope}")
 
 
-@primitive("chrome.folder_exists", grounded=("folder",))
+@primitive("chrome.folder_exists", grounded=("folder",), meaning=Meaning(action=r"folder|bookmark"))
 def folder_exists(state: State, path: str, folder: list[str]) -> Result:
     """The bookmark folder `folder` (root label first, then folder names) exists."""
     tree, nodes = folder_nodes(state, path, folder)
@@ -99,7 +102,7 @@ def folder_exists(state: State, path: str, folder: list[str]) -> Result:
                                                           if parent else ""))
 
 
-@primitive("chrome.folder_absent", grounded=("folder",))
+@primitive("chrome.folder_absent", grounded=("folder",), meaning=Meaning(action=r"folder|bookmark|delete|remove"))
 def folder_absent(state: State, path: str, folder: list[str]) -> Result:
     """No bookmark folder is left at the path `folder`."""
     _, nodes = folder_nodes(state, path, folder)
@@ -108,7 +111,9 @@ def folder_absent(state: State, path: str, folder: list[str]) -> Result:
     return ok(f"no folder {_label(folder)}")
 
 
-@primitive("chrome.bookmarks_kept", grounded=("bookmarks",))
+@primitive("chrome.bookmarks_kept", grounded=("bookmarks",),
+           meaning=Meaning(action=None, why="guards the bookmarks a task leaves alone",
+                           args={"bookmarks": Visible(kept_bookmarks)}))
 def bookmarks_kept(state: State, path: str, bookmarks: list[list[Any]], total: int | None = None) -> Result:
     """Each `[folder path, name, url]` in `bookmarks` is still a bookmark at that place; with `total`, the
     profile holds exactly that many bookmarks (nothing removed was re-added elsewhere)."""
@@ -128,7 +133,10 @@ def bookmarks_kept(state: State, path: str, bookmarks: list[list[Any]], total: i
     return ok(f"all {len(bookmarks)} other bookmarks are still in place")
 
 
-@primitive("chrome.homepage", grounded=("url", "new_tab", "show_button"))
+@primitive("chrome.homepage", grounded=("url", "new_tab", "show_button"),
+           meaning=Meaning(action=r"home",
+                           args={"new_tab": Said("home", when("new_tab")),
+                                 "show_button": Said("home", choice({True: "shown", False: "hidden"}))}))
 def homepage(state: State, path: str, url: str | None = None, new_tab: bool = False,
              show_button: bool | None = None) -> Result:
     """The home page is `url` (or, with `new_tab`, the New Tab page); optionally the Home button is shown/hidden."""
@@ -155,7 +163,9 @@ def homepage(state: State, path: str, url: str | None = None, new_tab: bool = Fa
     return ok(evidence)
 
 
-@primitive("chrome.startup_pages", grounded=("mode", "urls"))
+@primitive("chrome.startup_pages", grounded=("mode", "urls"),
+           meaning=Meaning(action=r"start|onstartup|launch|opens? these pages|make it open",
+                           args={"mode": Said("startup")}))
 def startup_pages(state: State, path: str, mode: str, urls: list[str] | None = None) -> Result:
     """On startup Chrome opens `mode`: "new_tab", "continue", or "urls" = exactly the pages `urls` (any order)."""
     if mode not in STARTUP:
@@ -178,7 +188,7 @@ def startup_pages(state: State, path: str, mode: str, urls: list[str] | None = N
     return ok(f"on startup Chrome opens exactly {pages}")
 
 
-@primitive("chrome.search_engine", grounded=("name", "keyword"))
+@primitive("chrome.search_engine", grounded=("name", "keyword"), meaning=Meaning(action=r"search"))
 def search_engine(state: State, path: str, name: str, keyword: str) -> Result:
     """The default search engine is the one called `name` with shortcut `keyword`."""
     prefs = chrome_prefs(state, path)

@@ -17,6 +17,8 @@ from lxml import etree
 
 from preparers.docx import PAPERS, TWIPS_PER
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.grounding import text_cells
+from verifiers.meaning import Meaning, ReadBack, Said, Visible, choice, when
 from verifiers.readers import StateError
 from verifiers.readers.docx import (
     Doc,
@@ -72,7 +74,8 @@ def _short(selector: str) -> str:
 
 # --- paragraph styles and lists ------------------------------------------------------------------------
 
-@primitive("docx.styled_paragraphs", grounded=("path", "style", "paragraph", "paragraphs"))
+@primitive("docx.styled_paragraphs", grounded=("path", "style", "paragraph", "paragraphs"),
+           meaning=Meaning(action=r"style|heading|title"))
 @guarded
 def styled_paragraphs(state: State, path: str, style: str, paragraph: str | None = None,
                       paragraphs: Sequence[str] = (), exclusive: bool = True) -> Result:
@@ -93,7 +96,8 @@ def styled_paragraphs(state: State, path: str, style: str, paragraph: str | None
     return ok(f"{len(targets)} paragraph(s) have style {style!r}" + (" and no others do" if exclusive else ""))
 
 
-@primitive("docx.list_paragraphs", grounded=("path", "kind"))
+@primitive("docx.list_paragraphs", grounded=("path", "kind"),
+           meaning=Meaning(action=r"list|bullet|number", args={"kind": Said("list")}))
 @guarded
 def list_paragraphs(state: State, path: str, kind: str, items: Sequence[str], subitems: Sequence[str] = (),
                     exclusive: bool = True) -> Result:
@@ -137,7 +141,10 @@ def _chars(p: etree._Element) -> list[tuple[str, etree._Element]]:
     return [(c, r) for r, t in runs(p) for c in t]
 
 
-@primitive("docx.char_format", grounded=("path", "paragraph", "phrase", "font", "size", "bold", "italic", "underline"))
+@primitive("docx.char_format", grounded=("path", "paragraph", "phrase", "font", "size", "bold", "italic", "underline"),
+           meaning=Meaning(action=r"bold|italic|underline|font|size|typeface",
+                           args={"bold": Said("emphasis", when("bold")), "italic": Said("emphasis", when("italic")),
+                                 "underline": Said("emphasis", when("underline"))}))
 @guarded
 def char_format(state: State, path: str, paragraph: str, phrase: str | None = None, font: str | None = None,
                 size: float | None = None, bold: bool | None = None, italic: bool | None = None,
@@ -178,7 +185,8 @@ def char_format(state: State, path: str, paragraph: str, phrase: str | None = No
 # --- paragraph formatting --------------------------------------------------------------------------
 
 
-@primitive("docx.paragraph_alignment", grounded=("path", "align", "paragraph"))
+@primitive("docx.paragraph_alignment", grounded=("path", "align", "paragraph"),
+           meaning=Meaning(action=r"align|justif|cent(?:er|re)", args={"align": Said("align")}))
 @guarded
 def paragraph_alignment(state: State, path: str, align: str, paragraph: str | None = None,
                         paragraphs: Sequence[str] = (), unchanged: Sequence[str] | Mapping[str, str] = ()
@@ -204,7 +212,10 @@ def paragraph_alignment(state: State, path: str, align: str, paragraph: str | No
     return ok(f"{len(targets)} paragraph(s) aligned {align}; {len(unchanged)} other(s) unchanged")
 
 
-@primitive("docx.line_spacing", grounded=("path", "rule", "value", "paragraph"))
+@primitive("docx.line_spacing", grounded=("path", "rule", "value", "paragraph"),
+           meaning=Meaning(action=r"spacing|spaced",
+                           args={"rule": Said("spacing"),
+                                 "value": ReadBack("'double', '1.5 lines', 'at least 16 pt'")}))
 @guarded
 def line_spacing(state: State, path: str, rule: str, value: float, paragraph: str | None = None,
                  paragraphs: Sequence[str] = (), unchanged: Sequence[str] | Mapping[str, Sequence[Any]] = ()
@@ -238,7 +249,9 @@ def line_spacing(state: State, path: str, rule: str, value: float, paragraph: st
 # --- page setup, headers and footers ----------------------------------------------------------------
 
 
-@primitive("docx.page_size", grounded=("path", "paper", "orientation"))
+@primitive("docx.page_size", grounded=("path", "paper", "orientation"),
+           meaning=Meaning(action=r"paper|page|orientation|landscape|portrait|size",
+                           args={"orientation": Said("orientation")}))
 @guarded
 def page_size(state: State, path: str, paper: str, orientation: str) -> Result:
     """Every section uses paper `paper` (A4, Letter, Legal, A5) in `orientation` (portrait|landscape)."""
@@ -259,7 +272,8 @@ def page_size(state: State, path: str, paper: str, orientation: str) -> Result:
     return ok(f"{len(sections(doc))} section(s) on {paper} {orientation}")
 
 
-@primitive("docx.page_margins", grounded=("path", "unit", "top", "bottom", "left", "right"))
+@primitive("docx.page_margins", grounded=("path", "unit", "top", "bottom", "left", "right"),
+           meaning=Meaning(action=r"margin", args={"unit": Said("unit")}))
 @guarded
 def page_margins(state: State, path: str, unit: str, top: float | None = None, bottom: float | None = None,
                  left: float | None = None, right: float | None = None, keep: dict[str, int] | None = None
@@ -280,7 +294,10 @@ def page_margins(state: State, path: str, unit: str, top: float | None = None, b
                                                                 for s, v in wanted.items()))
 
 
-@primitive("docx.header_footer", grounded=("path", "part", "text", "page_number", "align"))
+@primitive("docx.header_footer", grounded=("path", "part", "text", "page_number", "align"),
+           meaning=Meaning(action=r"header|footer",
+                           args={"part": Said("part"), "page_number": Said("page_number", when("page_number")),
+                                 "align": Said("align")}))
 @guarded
 def header_footer(state: State, path: str, part: str, text: str | None = None, page_number: bool = False,
                   align: str | None = None) -> Result:
@@ -320,7 +337,7 @@ def header_footer(state: State, path: str, part: str, text: str | None = None, p
 # --- page breaks ------------------------------------------------------------------------------------
 
 
-@primitive("docx.page_breaks", grounded=("path", "paragraph"))
+@primitive("docx.page_breaks", grounded=("path", "paragraph"), meaning=Meaning(action=r"page|break"))
 @guarded
 def page_breaks(state: State, path: str, paragraph: str | None = None, paragraphs: Sequence[str] = ()) -> Result:
     """Exactly the target paragraphs start on a new page (by a manual break, a page-break-before or a
@@ -352,7 +369,8 @@ def _grid_diff(got: list[list[str]], want: Sequence[Sequence[str]]) -> str | Non
     return None
 
 
-@primitive("docx.table_equals", grounded=("path", "expected"))
+@primitive("docx.table_equals", grounded=("path", "expected"),
+           meaning=Meaning(action=r"table|row|column|cell", args={"expected": Visible(text_cells)}))
 @guarded
 def table_equals(state: State, path: str, expected: Sequence[Sequence[str]], index: int = 0,
                  count: int | None = None) -> Result:
@@ -376,7 +394,8 @@ def _next_block(doc: Doc, after: str | None) -> etree._Element | None:
     return blocks[index + 1] if index + 1 < len(blocks) else None
 
 
-@primitive("docx.table_inserted", grounded=("path", "rows", "after", "bold_header"))
+@primitive("docx.table_inserted", grounded=("path", "rows", "after", "bold_header"),
+           meaning=Meaning(action=r"table", args={"bold_header": Said("emphasis", when("bold"))}))
 @guarded
 def table_inserted(state: State, path: str, rows: Sequence[Sequence[str]], after: str | None = None,
                    count: int | None = None, bold_header: bool = False) -> Result:
@@ -406,7 +425,8 @@ def table_inserted(state: State, path: str, rows: Sequence[Sequence[str]], after
 # --- text -------------------------------------------------------------------------------------------
 
 
-@primitive("docx.answer_number", grounded=("path",), secret=("value",))
+@primitive("docx.answer_number", grounded=("path",), secret=("value",),
+           meaning=Meaning(action=r"count|how many|number|total"))
 @guarded
 def answer_number(state: State, path: str, value: int) -> Result:
     """The text file at `path` states exactly one number, equal to `value` (thousands commas allowed)."""
@@ -420,7 +440,9 @@ def answer_number(state: State, path: str, value: int) -> Result:
     return ok(f"{path} reads {shown}, the right count")
 
 
-@primitive("docx.body_text", grounded=("path",))
+@primitive("docx.body_text", grounded=("path",),
+           meaning=Meaning(action=None,
+                           why="the text as it must read: kept, or as a replacement leaves it (docx.occurrences asks)"))
 @guarded
 def body_text(state: State, path: str, paragraphs: Sequence[str]) -> Result:
     """The body's non-empty paragraphs read exactly `paragraphs` (whitespace collapsed), in order."""
@@ -444,7 +466,9 @@ def _count(haystack: str, needle: str, match_case: bool, whole_word: bool) -> in
     return len(re.findall(pattern, haystack, flags))
 
 
-@primitive("docx.occurrences", grounded=("path", "phrase", "match_case"))
+@primitive("docx.occurrences", grounded=("path", "phrase", "match_case"),
+           meaning=Meaning(action=r"replace|change|rename|substitut|correct",
+                           args={"match_case": Said("case", choice({True: "match", False: "any"}))}))
 @guarded
 def occurrences(state: State, path: str, phrase: str, count: int, match_case: bool = True,
                 whole_word: bool = False) -> Result:

@@ -13,6 +13,7 @@ from typing import Any
 
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.checks.docx import guarded
+from verifiers.meaning import Meaning
 from verifiers.readers.docx import PROPS, find, load, run_formats
 
 
@@ -32,7 +33,8 @@ def _fits(got: Sequence[Any], want: Sequence[Any]) -> bool:
     return True
 
 
-@primitive("docx.chars_kept", grounded=("path",))
+@primitive("docx.chars_kept", grounded=("path",),
+           meaning=Meaning(action=None, why="guards the character formats a task leaves alone"))
 @guarded
 def chars_kept(state: State, path: str, paragraphs: Mapping[str, Sequence[Sequence[Any]]],
                fonts: Sequence[str] = ()) -> Result:

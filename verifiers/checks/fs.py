@@ -28,6 +28,7 @@ from typing import Any
 from kit import bounded
 from kit.model import HOME
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
+from verifiers.meaning import Meaning, ReadBack, Said
 
 #: Archive bytes read per member at most (a corrupt or hostile archive must not exhaust memory).
 MAX_MEMBER_BYTES = 64 * 1024 * 1024
@@ -91,7 +92,7 @@ def _show(value: int) -> str:
 
 # --- existence, kind, mode --------------------------------------------------------------------------
 
-@primitive("fs.exists", grounded=("path",))
+@primitive("fs.exists", grounded=("path",), meaning=Meaning(action=r"creat|make|add|save|copy|move|rename|extract|new"))
 @guarded
 def exists(state: State, path: str, kind: str = "any") -> Result:
     """Something exists at `path`; `kind` "file" (regular, not a link), "dir" (not a link) or "any"."""
@@ -105,14 +106,14 @@ def exists(state: State, path: str, kind: str = "any") -> Result:
     return ok(f"{path} exists ({found})")
 
 
-@primitive("fs.is_dir", grounded=("path",))
+@primitive("fs.is_dir", grounded=("path",), meaning=Meaning(action=r"folder|director|creat|make"))
 @guarded
 def is_dir(state: State, path: str) -> Result:
     """`path` is a folder (not a link to one): `fs.exists` with kind "dir"."""
     return exists(state, path, kind="dir")
 
 
-@primitive("fs.absent", grounded=("path",))
+@primitive("fs.absent", grounded=("path",), meaning=Meaning(action=r"delet|remov|clean|trash|eras|move|rename|get rid"))
 @guarded
 def absent(state: State, path: str) -> Result:
     """Nothing (no file, folder or link) exists at `path`."""
@@ -122,7 +123,8 @@ def absent(state: State, path: str) -> Result:
     return ok(f"{path} does not exist")
 
 
-@primitive("fs.file_mode", grounded=("path", "mode"))
+@primitive("fs.file_mode", grounded=("path", "mode"),
+           meaning=Meaning(action=r"permission|mode|executable|chmod|private|read-only"))
 @guarded
 def file_mode(state: State, path: str, mode: str) -> Result:
     """The permission bits of the file or folder at `path` (links followed) are exactly `mode` (octal, "600")."""
@@ -135,7 +137,9 @@ def file_mode(state: State, path: str, mode: str) -> Result:
     return ok(f"{path} has mode {mode}")
 
 
-@primitive("fs.mode_bits", grounded=("path", "require"))
+@primitive("fs.mode_bits", grounded=("path", "require"),
+           meaning=Meaning(action=r"permission|mode|executable|chmod|private|read-only",
+                           args={"require": ReadBack("'mode 755', 'rwxr-x---'")}))
 @guarded
 def mode_bits(state: State, path: str, require: str = "0", forbid: str = "0") -> Result:
     """The permission bits of `path` include every bit of `require` and none of `forbid` (octal strings), e.g.
@@ -152,7 +156,9 @@ def mode_bits(state: State, path: str, require: str = "0", forbid: str = "0") ->
     return ok(f"{path} has mode {_show(actual)} (requires {require}, forbids {forbid})")
 
 
-@primitive("fs.dir_modes", grounded=("path", "modes"))
+@primitive("fs.dir_modes", grounded=("path", "modes"),
+           meaning=Meaning(action=r"permission|mode|executable|chmod|private|read-only",
+                           args={"modes": ReadBack("'mode 755', 'rwxr-x---'")}))
 @guarded
 def dir_modes(state: State, path: str, modes: dict[str, str]) -> Result:
     """Each named entry of the folder `path` has the given permission bits: {name: "644"} exactly, or
@@ -181,7 +187,7 @@ def dir_modes(state: State, path: str, modes: dict[str, str]) -> Result:
 
 # --- links ----------------------------------------------------------------------------------------
 
-@primitive("fs.symlink_to", grounded=("path", "target"))
+@primitive("fs.symlink_to", grounded=("path", "target"), meaning=Meaning(action=r"link|symlink|symbolic"))
 @guarded
 def symlink_to(state: State, path: str, target: str) -> Result:
     """`path` is a symbolic link that points (absolutely or relatively) at `target`, which exists."""
@@ -203,7 +209,9 @@ def _sha(host: Path) -> str:
     return hashlib.sha256(bounded.read_file(host)).hexdigest()
 
 
-@primitive("fs.same_content", grounded=("path",))
+@primitive("fs.same_content", grounded=("path",),
+           meaning=Meaning(action=None,
+                           why="bytes as they were or as their source's: a kept original, or a copy beside the goal"))
 @guarded
 def same_content(state: State, path: str, sha256: str) -> Result:
     """`path` is a regular file (not a link) whose bytes have this sha256 (e.g. the original asset's)."""
@@ -217,7 +225,8 @@ def same_content(state: State, path: str, sha256: str) -> Result:
     return ok(f"{path} has the expected content")
 
 
-@primitive("fs.text_equals", grounded=("path", "text"))
+@primitive("fs.text_equals", grounded=("path", "text"),
+           meaning=Meaning(action=r"write|type|put|save|enter|replace|change"))
 @guarded
 def text_equals(state: State, path: str, text: str) -> Result:
     """The text file at `path` holds exactly `text` (trailing whitespace and final newlines ignored)."""
@@ -227,7 +236,8 @@ def text_equals(state: State, path: str, text: str) -> Result:
     return ok(f"{path} holds the expected text")
 
 
-@primitive("fs.text_contains", grounded=("path", "text"))
+@primitive("fs.text_contains", grounded=("path", "text"),
+           meaning=Meaning(action=r"write|add|append|type|put|save|insert|enter"))
 @guarded
 def text_contains(state: State, path: str, text: str) -> Result:
     """The text file at `path` contains `text` somewhere."""
@@ -236,7 +246,7 @@ def text_contains(state: State, path: str, text: str) -> Result:
     return ok(f"{path} contains {text!r}")
 
 
-@primitive("fs.line_present", grounded=("path", "line"))
+@primitive("fs.line_present", grounded=("path", "line"), meaning=Meaning(action=r"append|add|insert|replac|line"))
 @guarded
 def line_present(state: State, path: str, line: str) -> Result:
     """Some line of the text file at `path` is exactly `line` (surrounding whitespace ignored)."""
@@ -245,7 +255,7 @@ def line_present(state: State, path: str, line: str) -> Result:
     return ok(f"{path} has the line {line!r}")
 
 
-@primitive("fs.line_absent", grounded=("path", "line"))
+@primitive("fs.line_absent", grounded=("path", "line"), meaning=Meaning(action=r"remov|delet|replac|line"))
 @guarded
 def line_absent(state: State, path: str, line: str) -> Result:
     """No line of the text file at `path` is `line` (surrounding whitespace ignored)."""
@@ -255,7 +265,8 @@ def line_absent(state: State, path: str, line: str) -> Result:
     return ok(f"{path} has no line {line!r}")
 
 
-@primitive("fs.lines_equal", grounded=("path",))
+@primitive("fs.lines_equal", grounded=("path",),
+           meaning=Meaning(action=r"edit|change|update|append|add|remov|delet|replac|line"))
 @guarded
 def lines_equal(state: State, path: str, lines: list[str]) -> Result:
     """The file's lines are exactly `lines`, in order (trailing whitespace and trailing blank lines ignored)."""
@@ -271,7 +282,7 @@ def lines_equal(state: State, path: str, lines: list[str]) -> Result:
     return ok(f"{path} has the expected {len(want)} lines")
 
 
-@primitive("fs.line_count", grounded=("path",))
+@primitive("fs.line_count", grounded=("path",), meaning=Meaning(action=r"line"))
 @guarded
 def line_count(state: State, path: str, count: int) -> Result:
     """The text file at `path` has `count` lines (trailing blank lines not counted)."""
@@ -281,7 +292,8 @@ def line_count(state: State, path: str, count: int) -> Result:
     return ok(f"{path} has {count} lines")
 
 
-@primitive("fs.answer_equals", grounded=("path",), secret=("answer",))
+@primitive("fs.answer_equals", grounded=("path",), secret=("answer",),
+           meaning=Meaning(action=r"count|how many|number|write|answer|find|total|size|which|list|contain|name"))
 @guarded
 def answer_equals(state: State, path: str, answer: int | str | list[str]) -> Result:
     """The file at `path` holds the computed `answer`: a number or text (whitespace around it ignored), or a list
@@ -333,7 +345,8 @@ def _config(state: State, path: str) -> dict[str, dict[str, list[str]]]:
     return parse_config(read_text(state, path))
 
 
-@primitive("fs.config_value", grounded=("path", "key", "value", "section"))
+@primitive("fs.config_value", grounded=("path", "key", "value", "section"),
+           meaning=Meaning(action=r"set|change|add|update|edit"))
 @guarded
 def config_value(state: State, path: str, key: str, value: str, section: str = "") -> Result:
     """In the config file at `path`, `key` (in `[section]`, or outside sections when "") is set once, to `value`."""
@@ -351,7 +364,9 @@ def config_value(state: State, path: str, key: str, value: str, section: str = "
     return ok(f"{path}: {where}{key} = {value!r}")
 
 
-@primitive("fs.config_matches", grounded=("path",))
+@primitive("fs.config_matches", grounded=("path",),
+           meaning=Meaning(action=None,
+                           why="the file's other settings, kept around the edit that fs.config_value asks for"))
 @guarded
 def config_matches(state: State, path: str, entries: dict[str, dict[str, str]]) -> Result:
     """The config file at `path` sets exactly `entries` ({section or "": {key: value}}), each key once; comments,
@@ -376,7 +391,7 @@ def config_matches(state: State, path: str, entries: dict[str, dict[str, str]]) 
     return ok(f"{path} sets exactly the expected {sum(len(k) for k in entries.values())} keys")
 
 
-@primitive("fs.commented", grounded=("path", "line"))
+@primitive("fs.commented", grounded=("path", "line"), meaning=Meaning(action=r"comment|disable"))
 @guarded
 def commented(state: State, path: str, line: str) -> Result:
     """`line` is commented out in the file at `path` ('#' before it, any spacing) and not active anywhere."""
@@ -397,7 +412,9 @@ def _listing(folder: Path, recursive: bool) -> dict[str, Path]:
     return {e.rel: folder / e.rel for e in bounded.walk(folder) if not e.is_dir}
 
 
-@primitive("fs.dir_listing", grounded=("path",))
+@primitive("fs.dir_listing", grounded=("path",),
+           meaning=Meaning(action=None,
+                           why="the folder's whole listing (the frame); the round trip reads what a clean-up removes"))
 @guarded
 def dir_listing(state: State, path: str, names: list[str], recursive: bool = False,
                 contents: dict[str, str] | None = None) -> Result:
@@ -451,7 +468,8 @@ def _clean(name: str) -> str:
     return name.lstrip("/")
 
 
-@primitive("fs.archive_contains", grounded=("path", "format"))
+@primitive("fs.archive_contains", grounded=("path", "format"),
+           meaning=Meaning(action=r"archive|zip|tar|compress|back(?:\s|-)?up|bundle", args={"format": Said("archive")}))
 @guarded
 def archive_contains(state: State, path: str, format: str, members: list[str],
                      contents: dict[str, str] | None = None) -> Result:

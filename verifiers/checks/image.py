@@ -37,6 +37,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from preparers.image import flatten
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.meaning import Meaning, ReadBack, Said
 from verifiers.readers.image import decode, derived, expected_picture, load
 
 THUMB = 48
@@ -372,14 +373,14 @@ def _size(image: Image.Image) -> str:
 
 # --- primitives -----------------------------------------------------------------------------------
 
-@primitive("image.file_exists")
+@primitive("image.file_exists", meaning=Meaning(action=r"save|export|convert|creat|make|copy"))
 def file_exists(state: State, path: str) -> Result:
     """The file exists and is a readable image."""
     image = load(state, path)
     return ok(f"{path} is a readable {image.format} image, {_size(image)}")
 
 
-@primitive("image.format_is")
+@primitive("image.format_is", meaning=Meaning(action=r"PNG|JPE?G|WEBP|TIFF|BMP|GIF|convert|export|save"))
 def format_is(state: State, path: str, format: str) -> Result:
     """The file's real format (from its bytes, not its name) is `format` (a Pillow name: PNG, JPEG, WEBP...)."""
     image = load(state, path)
@@ -388,7 +389,8 @@ def format_is(state: State, path: str, format: str) -> Result:
     return ok(f"{path} is a {_FORMAT_NAMES.get(format, format)} file")
 
 
-@primitive("image.size_equals", grounded=("path", "width", "height"))
+@primitive("image.size_equals", grounded=("path", "width", "height"),
+           meaning=Meaning(action=r"resiz|scal|size|width|height|pixel|shrink|enlarge"))
 def size_equals(state: State, path: str, width: int, height: int) -> Result:
     """The picture is exactly `width` x `height` pixels (the size the instruction states)."""
     image = load(state, path)
@@ -397,7 +399,8 @@ def size_equals(state: State, path: str, width: int, height: int) -> Result:
     return ok(f"{path} is {width}x{height}")
 
 
-@primitive("image.size_unchanged")
+@primitive("image.size_unchanged",
+           meaning=Meaning(action=None, why="guards the picture's size where the goal keeps it"))
 def size_unchanged(state: State, path: str, width: int, height: int) -> Result:
     """The picture still has its original size `width` x `height`."""
     image = load(state, path)
@@ -406,7 +409,8 @@ def size_unchanged(state: State, path: str, width: int, height: int) -> Result:
     return ok(f"{path} kept its original size {width}x{height}")
 
 
-@primitive("image.scaled_by", grounded=("path", "percent"))
+@primitive("image.scaled_by", grounded=("path", "percent"),
+           meaning=Meaning(action=r"resiz|scal|size|percent|%|shrink|enlarge"))
 def scaled_by(state: State, path: str, width: int, height: int, percent: int) -> Result:
     """The picture is its original `width` x `height` scaled by `percent` (each side within 1 px)."""
     image = load(state, path)
@@ -416,7 +420,8 @@ def scaled_by(state: State, path: str, width: int, height: int, percent: int) ->
     return ok(f"{path} is {_size(image)}, {percent}% of {width}x{height}")
 
 
-@primitive("image.side_equals", grounded=("path", "side", "pixels"))
+@primitive("image.side_equals", grounded=("path", "side", "pixels"),
+           meaning=Meaning(action=r"resiz|scal|size|width|height", args={"side": Said("side")}))
 def side_equals(state: State, path: str, side: str, pixels: int) -> Result:
     """The picture's `side` ("width" or "height") is exactly `pixels`."""
     image = load(state, path)
@@ -428,7 +433,8 @@ def side_equals(state: State, path: str, side: str, pixels: int) -> Result:
     return ok(f"{path} has {side} {pixels} px")
 
 
-@primitive("image.aspect_preserved")
+@primitive("image.aspect_preserved",
+           meaning=Meaning(action=None, why="a property the goal keeps (the resize or resolution check names it)"))
 def aspect_preserved(state: State, path: str, width: int, height: int) -> Result:
     """The picture keeps the aspect ratio of the original `width` x `height` (derived side within 1 px)."""
     image = load(state, path)
@@ -438,7 +444,9 @@ def aspect_preserved(state: State, path: str, width: int, height: int) -> Result
     return ok(f"{path} is {_size(image)}, same aspect ratio as {width}x{height}")
 
 
-@primitive("image.mode_is")
+@primitive("image.mode_is",
+           meaning=Meaning(action=None,
+                           why="the colour mode the goal leaves; the transform's own check names the goal"))
 def mode_is(state: State, path: str, modes: list[str]) -> Result:
     """The picture's colour mode is one of `modes` (Pillow names: L, LA, RGB, RGBA)."""
     image = load(state, path)
@@ -447,7 +455,7 @@ def mode_is(state: State, path: str, modes: list[str]) -> Result:
     return ok(f"{path} has colour mode {image.mode}")
 
 
-@primitive("image.grayscale")
+@primitive("image.grayscale", meaning=Meaning(action=r"gr[ae]y|black and white|black-and-white|monochrome|desaturat"))
 def grayscale(state: State, path: str) -> Result:
     """Every pixel is grey: a grey mode, or red, green and blue within 10 of each other (99.5 % of pixels)."""
     image = load(state, path)
@@ -462,7 +470,8 @@ def grayscale(state: State, path: str) -> Result:
     return ok(f"{path} has only grey pixels (mode {image.mode})")
 
 
-@primitive("image.content_matches")
+@primitive("image.content_matches",
+           meaning=Meaning(action=None, why="what the picture shows after the goal, whose own check names it"))
 def content_matches(state: State, path: str, expected: dict[str, Any], what: str, gray: bool = False,
                     tone: bool = False) -> Result:
     """The picture shows the `expected` picture (a `recipe()`; `what` describes it) at full resolution; `gray`
@@ -476,7 +485,10 @@ def _exact(reference: dict[str, Any]) -> bool:
     return all(isinstance(e, dict) and e.get("op") in EXACT_OPS for e in reference.get("edits", []))
 
 
-@primitive("image.is_rotated", grounded=("path", "degrees", "direction"))
+@primitive("image.is_rotated", grounded=("path", "degrees", "direction"),
+           meaning=Meaning(action=r"rotat|turn",
+                           args={"degrees": ReadBack("'90°', '180 degrees', 'a quarter turn'"),
+                                 "direction": Said("rotation")}))
 def is_rotated(state: State, path: str, original: dict[str, Any], degrees: int, direction: str) -> Result:
     """The picture is the `original` (a `recipe()`) turned by `degrees` in `direction` (sides swapped for 90)."""
     turn = _TURNS.get((str(degrees), direction))
@@ -492,7 +504,8 @@ def is_rotated(state: State, path: str, original: dict[str, Any], degrees: int, 
                     path, exact=_exact(original))
 
 
-@primitive("image.is_flipped", grounded=("path", "axis"))
+@primitive("image.is_flipped", grounded=("path", "axis"),
+           meaning=Meaning(action=r"flip|mirror", args={"axis": Said("axis")}))
 def is_flipped(state: State, path: str, original: dict[str, Any], axis: str) -> Result:
     """The picture is the `original` (a `recipe()`) mirrored along `axis` ("horizontal": left-right,
     "vertical": top-bottom)."""
@@ -506,7 +519,9 @@ def is_flipped(state: State, path: str, original: dict[str, Any], axis: str) -> 
                     path, exact=_exact(original))
 
 
-@primitive("image.cropped_to", grounded=("path", "box"))
+@primitive("image.cropped_to", grounded=("path", "box"),
+           meaning=Meaning(action=r"crop|trim",
+                           args={"box": ReadBack("'x = 90, y = 20', '610 pixels wide', 'a 40-pixel border'")}))
 def cropped_to(state: State, path: str, box: list[int], original: dict[str, Any]) -> Result:
     """The picture is the `original`'s (a `recipe()`) region `box` = [left, top, right, bottom]: that exact size,
     those pixels."""
@@ -518,7 +533,7 @@ def cropped_to(state: State, path: str, box: list[int], original: dict[str, Any]
                     f"the original's region {box}", path, exact=_exact(original))
 
 
-@primitive("image.dpi_is", grounded=("path", "dpi"))
+@primitive("image.dpi_is", grounded=("path", "dpi"), meaning=Meaning(action=r"dpi|resolution|pixels per inch|ppi"))
 def dpi_is(state: State, path: str, dpi: int) -> Result:
     """The saved print resolution is `dpi` pixels per inch (within 0.5; PNG stores pixels per metre)."""
     image = load(state, path)
@@ -530,7 +545,9 @@ def dpi_is(state: State, path: str, dpi: int) -> Result:
     return ok(f"{path} has {dpi} ppi")
 
 
-@primitive("image.print_width", grounded=("path", "inches"))
+@primitive("image.print_width", grounded=("path", "inches"),
+           meaning=Meaning(action=r"print|inch|dpi|resolution",
+                           args={"inches": Said("unit", lambda v: "in" if isinstance(v, int | float) else None)}))
 def print_width(state: State, path: str, inches: float) -> Result:
     """At its saved resolution the picture prints `inches` wide (within 0.02 in)."""
     image = load(state, path)
@@ -553,7 +570,7 @@ def _mean(values: list[int], idx: list[int]) -> float:
     return sum(values[i] for i in idx) / max(1, len(idx))
 
 
-@primitive("image.transparent_background")
+@primitive("image.transparent_background", meaning=Meaning(action=r"transparen|background|alpha"))
 def transparent_background(state: State, path: str, mask: dict[str, Any]) -> Result:
     """The background (`mask`: 255 = background) is transparent while the foreground stays opaque."""
     image = load(state, path)
@@ -567,7 +584,8 @@ def transparent_background(state: State, path: str, mask: dict[str, Any]) -> Res
     return ok(f"{path}: {evidence}") if bg <= 32 and fg >= 200 else fail(f"{path}: {evidence}")
 
 
-@primitive("image.background_color", grounded=("path", "color"))
+@primitive("image.background_color", grounded=("path", "color"),
+           meaning=Meaning(action=r"transparen|background|colou?r"))
 def background_color(state: State, path: str, mask: dict[str, Any], color: str) -> Result:
     """The background (`mask`: 255 = background) is opaque and of colour `color` ("#RRGGBB", within 8)."""
     image = load(state, path)
@@ -586,7 +604,8 @@ def background_color(state: State, path: str, mask: dict[str, Any], color: str) 
     return ok(f"{path}: the background is {color} and opaque")
 
 
-@primitive("image.brightness_changed", grounded=("path", "direction", "min_percent", "max_percent"))
+@primitive("image.brightness_changed", grounded=("path", "direction", "min_percent", "max_percent"),
+           meaning=Meaning(action=r"bright|dark", args={"direction": Said("brightness")}))
 def brightness_changed(state: State, path: str, baseline: float, direction: str, min_percent: int,
                        max_percent: int) -> Result:
     """Mean brightness (0..255) moved from `baseline` in `direction` ("brighter"/"darker") by min..max percent."""

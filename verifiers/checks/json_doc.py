@@ -12,6 +12,8 @@ from typing import Any
 
 from preparers.ops.json_doc import KeyPath, get_at, has_key, key_path
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.grounding import kept_json_values
+from verifiers.meaning import Meaning, Visible
 from verifiers.readers.json import load
 
 
@@ -49,7 +51,8 @@ def where(key: KeyPath) -> str:
     return " > ".join(str(k) for k in key_path(key)) or "<root>"
 
 
-@primitive("json.value_equals", grounded=("path", "value"))
+@primitive("json.value_equals", grounded=("path", "value"),
+           meaning=Meaning(action=r"set|change|make|switch|enable|disable|turn"))
 def value_equals(state: State, path: str, key: KeyPath, value: Any, unordered: bool = False) -> Result:
     """The value at `key` in the JSON file `path` equals `value`."""
     data = load(state, path)
@@ -61,7 +64,9 @@ def value_equals(state: State, path: str, key: KeyPath, value: Any, unordered: b
     return ok(f"{path}: {where(key)} = {show(actual)}")
 
 
-@primitive("json.values_kept", grounded=("values",))
+@primitive("json.values_kept", grounded=("values",),
+           meaning=Meaning(action=None, why="guards the values a task leaves alone",
+                           args={"values": Visible(kept_json_values)}))
 def values_kept(state: State, path: str, values: list[list[Any]], unset: list[KeyPath] | None = None) -> Result:
     """Each `[key path, value]` in `values` (what the task leaves alone) still holds that value in `path`, and
     each key path of `unset` (settings the file did not have and the task does not ask for) is still absent: an
@@ -81,7 +86,7 @@ def values_kept(state: State, path: str, values: list[list[Any]], unset: list[Ke
     return ok(f"{path}: all {len(values)} other values are unchanged" + (", nothing added" if unset else ""))
 
 
-@primitive("json.key_absent", grounded=("path",))
+@primitive("json.key_absent", grounded=("path",), meaning=Meaning(action=r"remov|delet|unset|reset|clear|default"))
 def key_absent(state: State, path: str, key: KeyPath) -> Result:
     """The JSON file `path` has no value at `key`."""
     data = load(state, path)
@@ -90,7 +95,7 @@ def key_absent(state: State, path: str, key: KeyPath) -> Result:
     return ok(f"{path}: no value at {where(key)}")
 
 
-@primitive("json.list_contains", grounded=("path", "item"))
+@primitive("json.list_contains", grounded=("path", "item"), meaning=Meaning(action=r"add|append|include|insert|list"))
 def list_contains(state: State, path: str, key: KeyPath, item: Any) -> Result:
     """The list at `key` in the JSON file `path` holds an item equal to `item`."""
     data = load(state, path)

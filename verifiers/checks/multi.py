@@ -31,6 +31,8 @@ from verifiers.checks import thunderbird as tbc
 from verifiers.checks import vscode as vsc
 from verifiers.checks.chrome import same_url
 from verifiers.checks.image import compare
+from verifiers.grounding import known_contacts, saved_place, text_cells
+from verifiers.meaning import Derived, Meaning, ReadBack, Said, Visible
 from verifiers.readers import StateError
 from verifiers.readers import docx as docxc
 from verifiers.readers import pptx as pptxc
@@ -105,7 +107,10 @@ def _sheet(state: State, path: str, sheet: str | None) -> tuple[Any, Callable[[i
     return ws, lambda row, column: saved_value(ws.cell(row, column), cached, wb.epoch)
 
 
-@primitive("multi.sheet_table", grounded=("path", "sheet", "header", "rows"))
+@primitive("multi.sheet_table", grounded=("path", "sheet", "header", "rows"),
+           meaning=Meaning(action=r"sheet|table|xlsx|workbook|Calc|spreadsheet",
+                           args={"header": Visible(text_cells),
+                                 "rows": ReadBack("the sort order ('by Bill Rate, smallest first')")}))
 def sheet_table(state: State, path: str, header: list[str], rows: list[list[Any]], sheet: str | None = None,
                 ordered: bool = True, below_ok: bool = False, typed: bool = False) -> Result:
     """The sheet (`sheet`, or the first one) holds `header` in row 1 and exactly `rows` below it, from column A
@@ -153,7 +158,10 @@ def _table_after(doc: docxc.Doc, after: str) -> Any:
     return following
 
 
-@primitive("multi.docx_table", grounded=("path", "header", "rows", "after"))
+@primitive("multi.docx_table", grounded=("path", "header", "rows", "after"),
+           meaning=Meaning(action=r"table",
+                           args={"header": Visible(text_cells),
+                                 "rows": ReadBack("'4 rows', '3 columns', and the sort order ('smallest first')")}))
 def docx_table(state: State, path: str, header: list[str], rows: list[list[Any]], after: str | None = None,
                ordered: bool = True) -> Result:
     """A table of the document (the one right after the paragraph starting `after`, or any one) has the header
@@ -199,7 +207,9 @@ def text_lines(path: str, data: bytes) -> list[str]:
 _FIGURE = re.compile(r"[$€£¥]?\s*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*[$€£¥]?\.?")
 
 
-@primitive("multi.number_in_text", grounded=("path", "label"), secret=("value",))
+@primitive("multi.number_in_text", grounded=("path", "label"), secret=("value",),
+           meaning=Meaning(action=r"total|sum|number|write|count|report|figure|find|put",
+                           args={"label": Derived("aggregate")}))
 def number_in_text(state: State, path: str, label: str, value: float, tolerance: float = TOLERANCE,
                    others: Sequence[str] | None = None) -> Result:
     """The paragraph (docx) or line (text file) starting with `label` reads the label then exactly one number,
@@ -229,7 +239,9 @@ def number_in_text(state: State, path: str, label: str, value: float, tolerance:
 
 # --- Thunderbird, Chrome, VS Code, files --------------------------------------------------------------
 
-@primitive("multi.contacts", grounded=("present", "absent"))
+@primitive("multi.contacts", grounded=("present", "absent"),
+           meaning=Meaning(action=r"address book|contact|card",
+                           args={"present": Visible(known_contacts), "absent": Visible(known_contacts)}))
 def contacts(state: State, path: str, present: list[list[str]], absent: Sequence[str] = ()) -> Result:
     """The profile's Personal Address Book has a card for each [display name, email] of `present` and none for the
     addresses in `absent` (people the instruction's rule leaves out)."""
@@ -243,7 +255,7 @@ def contacts(state: State, path: str, present: list[list[str]], absent: Sequence
     return ok(f"all {len(present)} contacts are in the address book" + (", and none of the others" if absent else ""))
 
 
-@primitive("multi.bookmark", grounded=("name", "folder"))
+@primitive("multi.bookmark", grounded=("name", "folder"), meaning=Meaning(action=r"bookmark"))
 def bookmark(state: State, path: str, name: str, url: str, folder: list[str]) -> Result:
     """A bookmark called `name` sits directly in `folder` (root label first) and points at `url`, an address the
     user found in another app (scheme, host case and a trailing slash are free, as Chrome fixes them up); no other
@@ -265,13 +277,14 @@ def bookmark(state: State, path: str, name: str, url: str, folder: list[str]) ->
     return ok(f"{where} > {name!r} points at {url}")
 
 
-@primitive("multi.setting_value", grounded=("key",))
+@primitive("multi.setting_value", grounded=("key",), meaning=Meaning(action=r"setting|set|VS Code|value"))
 def setting_value(state: State, path: str, key: str, value: Any) -> Result:
     """VS Code setting `key` in the settings file `path` equals `value`, a value the user read from another file."""
     return vsc.setting_equals(state, path, key, value)
 
 
-@primitive("multi.saved_file", grounded=("path",))
+@primitive("multi.saved_file", grounded=("path",),
+           meaning=Meaning(action=r"save|store|attachment|download", args={"path": Visible(saved_place)}))
 def saved_file(state: State, path: str, sha256: str, size: int | None = None) -> Result:
     """The file at `path` (a place the instruction's rule determines) holds exactly the expected bytes."""
     return tbc.file_saved(state, path, sha256, size)
@@ -279,7 +292,8 @@ def saved_file(state: State, path: str, sha256: str, size: int | None = None) ->
 
 # --- Impress ---------------------------------------------------------------------------------------------
 
-@primitive("multi.slide_layouts", grounded=("path", "layout"))
+@primitive("multi.slide_layouts", grounded=("path", "layout"),
+           meaning=Meaning(action=r"slide", args={"layout": Said("layout")}))
 def slide_layouts(state: State, path: str, titles: list[str], layout: str) -> Result:
     """Every slide titled by one of `titles` has the placeholders of layout kind `layout` (title_only, ...)."""
     for title in titles:
@@ -290,7 +304,7 @@ def slide_layouts(state: State, path: str, titles: list[str], layout: str) -> Re
     return ok(f"the {len(titles)} slides have layout {layout}")
 
 
-@primitive("multi.slide_notes", grounded=("path",))
+@primitive("multi.slide_notes", grounded=("path",), meaning=Meaning(action=r"notes"))
 def slide_notes(state: State, path: str, notes: dict[str, str]) -> Result:
     """The slide titled by each key has speaker notes reading the value (whitespace collapsed)."""
     for title, text in notes.items():
@@ -301,7 +315,7 @@ def slide_notes(state: State, path: str, notes: dict[str, str]) -> Result:
     return ok(f"{len(notes)} slides carry the expected notes")
 
 
-@primitive("multi.slide_picture", grounded=("path", "slide"))
+@primitive("multi.slide_picture", grounded=("path", "slide"), meaning=Meaning(action=r"slide|picture|image"))
 def slide_picture(state: State, path: str, slide: str, width: int, height: int, reference: dict[str, Any]) -> Result:
     """Slide `slide` shows a picture of `width` x `height` pixels (within 1) showing the reference content."""
     want = decode(reference)

@@ -18,6 +18,8 @@ from pptx.shapes.picture import Picture
 
 from preparers import pptx as deckio
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.grounding import text_cells
+from verifiers.meaning import Meaning, ReadBack, Said, Visible, choice, when
 from verifiers.readers.pptx import (
     deck,
     load,
@@ -34,13 +36,17 @@ CORNERS = ("top_left", "top_right", "bottom_left", "bottom_right")
 WIDTH_TOLERANCE_CM = 0.3
 FORMATS = ("bold", "italic", "underline", "size", "color")
 
+#: every change to a deck: the words that ask for any pptx check's goal
+DECK = r"slide|deck|presentation|Impress"
+
 
 def _short(items: list[Any], limit: int = 8) -> str:
     shown = ", ".join(repr(i) for i in items[:limit])
     return f"[{shown}{', ...' if len(items) > limit else ''}]"
 
 
-@primitive("pptx.slide_titles", grounded=("path", "titles"))
+@primitive("pptx.slide_titles", grounded=("path", "titles"),
+           meaning=Meaning(action=DECK, args={"titles": Visible(text_cells)}))
 def slide_titles(state: State, path: str, titles: list[str]) -> Result:
     """The deck's slide titles are exactly `titles`, in this order."""
     actual = load(state, path).titles()
@@ -50,7 +56,9 @@ def slide_titles(state: State, path: str, titles: list[str]) -> Result:
     return fail(f"slide titles are {_short(actual, 12)}, expected {_short(want, 12)}")
 
 
-@primitive("pptx.slide_position", grounded=("path", "title", "position"))
+@primitive("pptx.slide_position", grounded=("path", "title", "position"),
+           meaning=Meaning(action=DECK,
+                           args={"position": ReadBack("'becomes slide 6', or a place 'directly after' a title")}))
 def slide_position(state: State, path: str, title: str, position: int) -> Result:
     """The slide titled `title` is slide number `position` (1-based)."""
     actual = load(state, path).titles()
@@ -60,7 +68,8 @@ def slide_position(state: State, path: str, title: str, position: int) -> Result
     return fail(f"{title!r} is at {where or 'no position'}, expected slide {position} (titles: {_short(actual, 12)})")
 
 
-@primitive("pptx.slide_count", grounded=("path", "title", "count"))
+@primitive("pptx.slide_count", grounded=("path", "title", "count"),
+           meaning=Meaning(action=DECK, args={"count": Said("slides", choice({0: "deleted", 2: "duplicated"}))}))
 def slide_count(state: State, path: str, title: str, count: int) -> Result:
     """Exactly `count` slides are titled `title` (0: deleted, 2: duplicated)."""
     actual = load(state, path).titles()
@@ -70,7 +79,8 @@ def slide_count(state: State, path: str, title: str, count: int) -> Result:
     return fail(f"{n} slide(s) titled {title!r}, expected {count} (titles: {_short(actual, 12)})")
 
 
-@primitive("pptx.slide_layout", grounded=("path", "title", "layout"))
+@primitive("pptx.slide_layout", grounded=("path", "title", "layout"),
+           meaning=Meaning(action=DECK, args={"layout": Said("layout")}))
 def slide_layout(state: State, path: str, title: str, layout: str) -> Result:
     """The slide titled `title` has the placeholders of layout kind `layout` (title_only, title_content, ...)."""
     for slide in slides(state, path, title):
@@ -81,7 +91,7 @@ def slide_layout(state: State, path: str, title: str, layout: str) -> Result:
     return ok(f"slide {title!r} has the {layout} placeholders")
 
 
-@primitive("pptx.body_text", grounded=("path", "slide", "named"))
+@primitive("pptx.body_text", grounded=("path", "slide", "named"), meaning=Meaning(action=DECK))
 def body_text(state: State, path: str, slide: str, paragraphs: list[str], named: list[str],
               levels: list[int] | None = None, column: int | None = None) -> Result:
     """The body placeholder(s) of slide `slide` hold exactly `paragraphs` (optionally at `levels`); `named` are
@@ -103,7 +113,7 @@ def body_text(state: State, path: str, slide: str, paragraphs: list[str], named:
     return ok(f"slide {slide!r} reads {_short(want, 10)}" + (f" at levels {levels}" if levels else ""))
 
 
-@primitive("pptx.subtitle", grounded=("path", "slide", "text"))
+@primitive("pptx.subtitle", grounded=("path", "slide", "text"), meaning=Meaning(action=DECK))
 def subtitle(state: State, path: str, slide: str, text: str) -> Result:
     """The subtitle placeholder of slide `slide` reads `text`."""
     for item in slides(state, path, slide):
@@ -113,7 +123,7 @@ def subtitle(state: State, path: str, slide: str, text: str) -> Result:
     return ok(f"slide {slide!r} subtitle reads {deckio.norm(text)!r}")
 
 
-@primitive("pptx.notes_text", grounded=("path", "slide", "named"))
+@primitive("pptx.notes_text", grounded=("path", "slide", "named"), meaning=Meaning(action=DECK))
 def notes_text(state: State, path: str, slide: str, text: str, named: list[str]) -> Result:
     """The speaker notes of slide `slide` read `text` (whitespace-insensitive); `named` are the stated parts."""
     for item in slides(state, path, slide):
@@ -140,7 +150,10 @@ def _has(run: Any, prop: str, want: Any) -> bool:
 
 
 @primitive("pptx.text_format", grounded=("path", "slide", "text", "bold", "italic", "underline", "size",
-                                          "color"))
+                                          "color"),
+           meaning=Meaning(action=DECK,
+                           args={"bold": Said("emphasis", when("bold")), "italic": Said("emphasis", when("italic")),
+                                 "underline": Said("emphasis", when("underline"))}))
 def text_format(state: State, path: str, slide: str, text: str, bold: bool | None = None,
                 italic: bool | None = None, underline: bool | None = None, size: float | None = None,
                 color: str | None = None) -> Result:
@@ -168,7 +181,10 @@ def text_format(state: State, path: str, slide: str, text: str, bold: bool | Non
     return ok(f"{text!r} on slide {slide!r} has {wanted}, no other paragraph does")
 
 
-@primitive("pptx.table", grounded=("path", "slide", "rows", "cols", "header", "data"))
+@primitive("pptx.table", grounded=("path", "slide", "rows", "cols", "header", "data"),
+           meaning=Meaning(action=DECK,
+                           args={"rows": ReadBack("'5 rows', 'a 5 x 4 table'"),
+                                 "cols": ReadBack("'4 columns', 'a 5 x 4 table'")}))
 def table(state: State, path: str, slide: str, rows: int, cols: int, header: list[str],
           data: list[list[str]] | None = None) -> Result:
     """Slide `slide` has a table of `rows` x `cols` cells whose first row is `header` (and other rows `data`)."""
@@ -190,7 +206,8 @@ def table(state: State, path: str, slide: str, rows: int, cols: int, header: lis
     return ok(f"slide {slide!r} has a {rows}x{cols} table with header {want}")
 
 
-@primitive("pptx.picture", grounded=("path", "slide", "image", "corner", "width_cm"))
+@primitive("pptx.picture", grounded=("path", "slide", "image", "corner", "width_cm"),
+           meaning=Meaning(action=DECK, args={"corner": Said("corner")}))
 def picture(state: State, path: str, slide: str, image: str, pixels: str, corner: str | None = None,
             width_cm: float | None = None) -> Result:
     """Slide `slide` shows the picture `image` (same pixels), optionally in a corner and `width_cm` wide."""
@@ -224,7 +241,7 @@ def picture(state: State, path: str, slide: str, image: str, pixels: str, corner
               + (f", {width_cm} cm wide" if width_cm else ""))
 
 
-@primitive("pptx.slides_kept", grounded=("path",))
+@primitive("pptx.slides_kept", grounded=("path",), meaning=Meaning(action=DECK))
 def slides_kept(state: State, path: str, slides: list[list[Any]]) -> Result:
     """Each listed slide (`[title, texts]` or `[title, texts, notes]`) is still in the deck exactly once, shows
     exactly `texts` (see `slide_texts`), has the speaker `notes` (when given) and the listed slides keep their

@@ -25,6 +25,8 @@ from urllib.parse import unquote
 
 from preparers import thunderbird as tb
 from verifiers.checks import Result, State, StateError, fail, ok, primitive
+from verifiers.grounding import kept_messages, pref_name, pref_value
+from verifiers.meaning import Meaning, Prose, Said, Visible, choice, when
 from verifiers.readers.thunderbird import (
     effective_prefs,
     folder_list,
@@ -50,7 +52,7 @@ def _short(ids: list[str]) -> str:
 
 # --- primitives ------------------------------------------------------------------------------------------
 
-@primitive("tb.folder_exists", grounded=("folder", "parent"))
+@primitive("tb.folder_exists", grounded=("folder", "parent"), meaning=Meaning(action=r"folder"))
 def folder_exists(state: State, path: str, folder: str, parent: str | None = None) -> Result:
     """A Local Folders folder named `folder` exists, directly under `parent` (or at the top level)."""
     require_profile(state, path)
@@ -60,7 +62,10 @@ def folder_exists(state: State, path: str, folder: str, parent: str | None = Non
     return fail(f"no folder {want!r}; folders: {', '.join(folder_list(state.path(path))) or 'none'}")
 
 
-@primitive("tb.messages_in_folder", grounded=("folder", "parent", "field", "value", "count"))
+@primitive("tb.messages_in_folder", grounded=("folder", "parent", "field", "value", "count"),
+           meaning=Meaning(action=r"mov|cop|filter|folder|file",
+                           args={"field": Said("mail_field"),
+                                 "count": Said("filter_action", choice({0: "Move to folder"}))}))
 def messages_in_folder(state: State, path: str, folder: str, parent: str | None = None,
                        message_ids: list[str] | None = None, field: str | None = None, value: str | None = None,
                        count: int | None = None) -> Result:
@@ -86,7 +91,9 @@ def messages_in_folder(state: State, path: str, folder: str, parent: str | None 
     return ok(evidence)
 
 
-@primitive("tb.message_flags", grounded=("folder", "parent", "read", "flagged"))
+@primitive("tb.message_flags", grounded=("folder", "parent", "read", "flagged"),
+           meaning=Meaning(action=r"flag|star|read",
+                           args={"read": Said("read", when("read")), "flagged": Said("flag", when("flagged"))}))
 def message_flags(state: State, path: str, folder: str, message_ids: list[str], parent: str | None = None,
                   read: bool | None = None, flagged: bool | None = None) -> Result:
     """Each listed live message of the folder is read / flagged (or not) as asked."""
@@ -114,7 +121,9 @@ def _uri_folder(uri: str) -> str | None:
     return "/".join(unquote(p) for p in uri[len(prefix):].split("/") if p)
 
 
-@primitive("tb.filter_exists", grounded=("name", "field", "op", "value", "action", "target", "target_parent"))
+@primitive("tb.filter_exists", grounded=("name", "field", "op", "value", "action", "target", "target_parent"),
+           meaning=Meaning(action=r"filter",
+                           args={"field": Said("mail_field"), "op": Said("match"), "action": Said("filter_action")}))
 def filter_exists(state: State, path: str, field: str, value: str, action: str, op: str = "contains",
                   name: str | None = None, target: str | None = None, target_parent: str | None = None) -> Result:
     """An enabled filter whose only condition is `field op value` has `action` (to the folder `target` under
@@ -155,7 +164,8 @@ def filter_exists(state: State, path: str, field: str, value: str, action: str, 
     return fail(f"no filter with {field} {op} {value!r} -> {action}; " + "; ".join(notes[:4]))
 
 
-@primitive("tb.contact_exists", grounded=("email", "display_name"))
+@primitive("tb.contact_exists", grounded=("email", "display_name"),
+           meaning=Meaning(action=r"contact|address book|card"))
 def contact_exists(state: State, path: str, email: str, display_name: str | None = None,
                    book: str = "abook.sqlite") -> Result:
     """The address book `book` (default: Personal Address Book) has a card with `email` (case-insensitive) and,
@@ -177,7 +187,9 @@ def contact_exists(state: State, path: str, email: str, display_name: str | None
     return fail(f"{book} has {email}, but named {sorted({c['display'] for c in same})}, not {display_name!r}")
 
 
-@primitive("tb.pref_equals", grounded=("name", "value"))
+@primitive("tb.pref_equals", grounded=("name", "value"),
+           meaning=Meaning(action=r"Thunderbird|setting|option|preference|account",
+                           args={"name": Prose(pref_name), "value": Prose(pref_value)}))
 def pref_equals(state: State, path: str, name: str, value: Any, default: Any = None) -> Result:
     """The effective user pref `name` (prefs.js then user.js, last wins; `default` when unset) equals `value`."""
     prefs = effective_prefs(state, path)
@@ -197,7 +209,7 @@ def _plain(text: str) -> str:
     return "\n".join(line.strip() for line in text.strip().split("\n"))
 
 
-@primitive("tb.pref_text", grounded=("text",))
+@primitive("tb.pref_text", grounded=("text",), meaning=Meaning(action=r"Thunderbird|setting|account"))
 def pref_text(state: State, path: str, name: str, text: str, casefold: bool = False) -> Result:
     """The string pref `name` holds the typed `text` (trimmed per line; HTML breaks read as newlines)."""
     actual = effective_prefs(state, path).get(name)
@@ -211,7 +223,9 @@ def pref_text(state: State, path: str, name: str, text: str, casefold: bool = Fa
     return ok(f"{name} holds {text!r}")
 
 
-@primitive("tb.profile_kept", grounded=("messages",))
+@primitive("tb.profile_kept", grounded=("messages",),
+           meaning=Meaning(action=None, why="guards the messages and folders a task leaves alone",
+                           args={"messages": Visible(kept_messages)}))
 def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagged: list[str],
                  read: list[str] | None = None, prefs: dict[str, Any] | None = None,
                  required: list[str] | None = None, contacts: list[str] | None = None,
@@ -299,7 +313,7 @@ def profile_kept(state: State, path: str, messages: dict[str, list[str]], flagge
     return ok(f"the other {total} messages and {len(prefs or {})} prefs are as they were")
 
 
-@primitive("tb.file_saved", grounded=("path",))
+@primitive("tb.file_saved", grounded=("path",), meaning=Meaning(action=r"save|store|download|attachment"))
 def file_saved(state: State, path: str, sha256: str, size: int | None = None) -> Result:
     """The file at `path` exists with exactly the expected bytes (an attachment saved from a message)."""
     data = state.read(path, Path.read_bytes, "file")

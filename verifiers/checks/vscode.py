@@ -13,6 +13,8 @@ from typing import Any
 
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.checks.json_doc import same_value, show
+from verifiers.grounding import kept_rules, kept_settings
+from verifiers.meaning import Meaning, Said, Visible, when
 from verifiers.readers import StateError
 from verifiers.readers.json import load, vscode_settings
 
@@ -20,7 +22,8 @@ MODIFIERS = {"ctrl": "ctrl", "control": "ctrl", "shift": "shift", "alt": "alt", 
              "cmd": "meta", "win": "meta", "super": "meta"}
 
 
-@primitive("vscode.setting_equals", grounded=("key", "value", "entry", "workspace"))
+@primitive("vscode.setting_equals", grounded=("key", "value", "entry", "workspace"),
+           meaning=Meaning(action=r"setting|set|make|change|\w+\.\w+"))
 def setting_equals(state: State, path: str, key: str, value: Any, entry: str | None = None,
                    workspace: str | None = None, unordered: bool = False) -> Result:
     """Setting `key` (or member `entry` of the object setting `key`) equals `value` in the settings file `path`."""
@@ -51,7 +54,9 @@ SELF_WRITTEN = ("security.workspace.trust.", "git.", "telemetry.", "redhat.telem
                 "extensions.ignoreRecommendations", "explorer.confirm", "update.")
 
 
-@primitive("vscode.settings_kept", grounded=("settings",))
+@primitive("vscode.settings_kept", grounded=("settings",),
+           meaning=Meaning(action=None, why="guards the settings a task leaves alone",
+                           args={"settings": Visible(kept_settings)}))
 def settings_kept(state: State, path: str, settings: dict[str, Any], workspace: str | None = None,
                   allowed: list[str] | None = None) -> Result:
     """Every setting in `settings` still holds its value in `path` (objects may have gained members). With
@@ -85,7 +90,8 @@ def _when(text: Any) -> str:
     return " ".join(str(text or "").split())
 
 
-@primitive("vscode.keybinding_exists", grounded=("key", "command", "when", "removed"))
+@primitive("vscode.keybinding_exists", grounded=("key", "command", "when", "removed"),
+           meaning=Meaning(action=r"shortcut|keybinding|bind|key", args={"removed": Said("unbind", when("removed"))}))
 def keybinding_exists(state: State, path: str, key: str, command: str, when: str | None = None,
                       removed: bool = False) -> Result:
     """keybindings.json has a rule binding `key` to `command` (with `removed`, the rule "-command" that removes
@@ -137,7 +143,8 @@ def _overriding(rules: list[dict[str, Any]], index: int) -> list[dict[str, Any]]
     return out
 
 
-@primitive("vscode.keybindings_kept", grounded=("rules",))
+@primitive("vscode.keybindings_kept", grounded=("rules",),
+           meaning=Meaning(action=None, why="guards the user's earlier shortcuts", args={"rules": Visible(kept_rules)}))
 def keybindings_kept(state: State, path: str, rules: list[dict[str, Any]], allowed: list[str] | None = None
                      ) -> Result:
     """Every rule in `rules` (the user's earlier custom shortcuts) is still in keybindings.json, and no later

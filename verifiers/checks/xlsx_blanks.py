@@ -12,10 +12,13 @@ from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.checks.xlsx_common import same_value
 from verifiers.checks.xlsx_values import _formula_result
 from verifiers.formula import FormulaError
+from verifiers.meaning import ByProperty, Meaning, Said
 from verifiers.readers.xlsx import cell_text
 
 
-@primitive("xlsx.blanks_filled", grounded=("path", "sheet", "header", "fill"), secret=("expected",))
+@primitive("xlsx.blanks_filled", grounded=("path", "sheet", "header", "fill"), secret=("expected",),
+           meaning=Meaning(action=r"fill|blank|empty|missing",
+                           args={"header": ByProperty("cells"), "fill": Said("fill")}))
 def blanks_filled(state: State, path: str, sheet: str, header: str, fill: str, cells: list[str],
                   expected: list[float], tolerance: float = 0.006) -> Result:
     """Each of `cells` (the column's initially empty cells) holds the number `expected` for it (a typed number or

@@ -13,6 +13,8 @@ from typing import Any
 from openpyxl.utils import column_index_from_string, get_column_letter, range_boundaries
 
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.grounding import text_cells
+from verifiers.meaning import Meaning, Said, Visible
 from verifiers.readers import StateError
 from verifiers.readers.xlsx import anchor_column, cell_text, chart_types, data_ref, plots, split_ref
 
@@ -57,7 +59,8 @@ def _series_name(state: State, path: str, sheet: str, series: Any) -> tuple[str 
     return None, "no name"
 
 
-@primitive("xlsx.chart_type", grounded=("path", "sheet", "chart_type"))
+@primitive("xlsx.chart_type", grounded=("path", "sheet", "chart_type"),
+           meaning=Meaning(action=r"chart|graph|plot", args={"chart_type": Said("chart")}))
 def chart_type(state: State, path: str, sheet: str, chart_type: str) -> Result:
     """`sheet` holds exactly one chart and it is a `chart_type` chart (bar = horizontal bars, column = vertical)."""
     chart = _only_chart(state, path, sheet)
@@ -67,7 +70,8 @@ def chart_type(state: State, path: str, sheet: str, chart_type: str) -> Result:
     return fail(f"sheet {sheet!r} has a {' + '.join(types)} chart, expected a {chart_type} chart")
 
 
-@primitive("xlsx.chart_series", grounded=("path", "sheet", "values", "categories", "series_name"))
+@primitive("xlsx.chart_series", grounded=("path", "sheet", "values", "categories", "series_name"),
+           meaning=Meaning(action=r"chart|graph|plot|series"))
 def chart_series(state: State, path: str, sheet: str, values: str, categories: str, series_name: str) -> Result:
     """The single chart on `sheet` plots one series: `values` as data, `categories` as labels, named `series_name`."""
     chart = _only_chart(state, path, sheet)
@@ -92,7 +96,7 @@ def chart_series(state: State, path: str, sheet: str, values: str, categories: s
     return ok(f"chart series {seen}")
 
 
-@primitive("xlsx.chart_position", grounded=("path", "sheet", "min_column"))
+@primitive("xlsx.chart_position", grounded=("path", "sheet", "min_column"), meaning=Meaning(action=r"chart|graph|plot"))
 def chart_position(state: State, path: str, sheet: str, min_column: str) -> Result:
     """The single chart on `sheet` has its top-left corner in column `min_column` or further right."""
     chart = _only_chart(state, path, sheet)
@@ -125,7 +129,7 @@ def _sheet_text(state: State, path: str, sheet: str) -> list[list[str]]:
     return _trimmed([[cell_text(v) for v in row] for row in ws.iter_rows(values_only=True)])
 
 
-@primitive("xlsx.sheet_names", grounded=("path", "expected"))
+@primitive("xlsx.sheet_names", grounded=("path", "expected"), meaning=Meaning(action=r"sheet|tab"))
 def sheet_names(state: State, path: str, expected: list[str]) -> Result:
     """The workbook's sheets are exactly `expected`, in that order (names compared exactly)."""
     actual = state.workbook(path).sheetnames
@@ -139,7 +143,8 @@ def sheet_names(state: State, path: str, expected: list[str]) -> Result:
     return fail(f"sheets {actual}, expected {list(expected)}{hint}")
 
 
-@primitive("xlsx.sheet_content", grounded=("path", "sheet", "rows"))
+@primitive("xlsx.sheet_content", grounded=("path", "sheet", "rows"),
+           meaning=Meaning(action=None, why="guards a sheet a task leaves alone", args={"rows": Visible(text_cells)}))
 def sheet_content(state: State, path: str, sheet: str, rows: list[list[str]]) -> Result:
     """`sheet` holds exactly `rows` (cell texts from A1, trailing blanks ignored): its data is intact."""
     actual = _sheet_text(state, path, sheet)
@@ -154,7 +159,8 @@ def sheet_content(state: State, path: str, sheet: str, rows: list[list[str]]) ->
     return fail(f"sheet {sheet!r} has {len(actual)} rows, expected {len(want)}; row {bad + 1} is {got}, expected {exp}")
 
 
-@primitive("xlsx.sheet_empty", grounded=("path", "sheet"))
+@primitive("xlsx.sheet_empty", grounded=("path", "sheet"),
+           meaning=Meaning(action=None, why="the state of a new sheet, whose adding xlsx.sheet_names asks for"))
 def sheet_empty(state: State, path: str, sheet: str) -> Result:
     """`sheet` exists and none of its cells holds a value."""
     actual = _sheet_text(state, path, sheet)

@@ -20,6 +20,7 @@ from openpyxl.utils import get_column_letter, range_boundaries
 
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.formula import FormulaError, evaluate
+from verifiers.meaning import Meaning, ReadBack, Said, when
 from verifiers.readers.xlsx import cell_text, numeric
 
 Cell = tuple[int, int]  # (row, column)
@@ -198,7 +199,10 @@ def _same_values(operator: str, got: list[float | None], want: list[float]) -> b
     return all(_numbers_equal(g, w) for g, w in zip(got, want, strict=True))
 
 
-@primitive("xlsx.conditional_format", grounded=("path", "sheet", "ref", "operator", "values", "fill"))
+@primitive("xlsx.conditional_format", grounded=("path", "sheet", "ref", "operator", "values", "fill"),
+           meaning=Meaning(action=r"conditional|highlight",
+                           args={"operator": Said("compare"),
+                                 "values": ReadBack("the operand after the operator's phrase ('greater than 1,200')")}))
 def conditional_format(state: State, path: str, sheet: str, ref: str, operator: str, values: list[float],
                        fill: str) -> Result:
     """A conditional format rule `operator` `values` with a `fill` background covers exactly the cells of `ref`.
@@ -403,7 +407,10 @@ def _format_problem(info: FormatInfo, code: str, kind: str, decimals: int | None
 
 
 @primitive("xlsx.number_format", grounded=("path", "sheet", "ref", "kind", "decimals", "symbol",
-                                            "shows"))
+                                            "shows"),
+           meaning=Meaning(action=r"format|display|show",
+                           args={"kind": Said("number_format"),
+                                 "decimals": ReadBack("'2 decimal places', 'no decimals'")}))
 def number_format(state: State, path: str, sheet: str, ref: str, kind: str, decimals: int | None = None,
                   thousands: bool | None = None, symbol: str | None = None, example_date: str | None = None,
                   shows: str | None = None) -> Result:
@@ -472,7 +479,9 @@ def _validation_text(dv: Any) -> str:
     return " ".join(parts)
 
 
-@primitive("xlsx.data_validation", grounded=("path", "sheet", "ref", "kind", "operator", "items", "minimum", "maximum"))
+@primitive("xlsx.data_validation", grounded=("path", "sheet", "ref", "kind", "operator", "items", "minimum", "maximum"),
+           meaning=Meaning(action=r"validat|validity|restrict|allow|limit",
+                           args={"kind": Said("validation"), "operator": Said("compare")}))
 def data_validation(state: State, path: str, sheet: str, ref: str, kind: str, operator: str | None = None,
                     items: list[str] | None = None, minimum: float | None = None,
                     maximum: float | None = None) -> Result:
@@ -538,7 +547,9 @@ def _fill_color(cell: Any) -> str | None:
     return rgb_of(fill.fgColor) if fill.fill_type == "solid" else rgb_of(fill.fgColor) or rgb_of(fill.bgColor)
 
 
-@primitive("xlsx.cell_style", grounded=("path", "sheet", "ref", "bold", "fill", "size"))
+@primitive("xlsx.cell_style", grounded=("path", "sheet", "ref", "bold", "fill", "size"),
+           meaning=Meaning(action=r"bold|fill|font|size|colou?r|background|format|style",
+                           args={"bold": Said("emphasis", when("bold"))}))
 def cell_style(state: State, path: str, sheet: str, ref: str, bold: bool | None = None, fill: str | None = None,
                size: float | None = None, bold_before: str | None = None) -> Result:
     """Every cell of `ref` is bold (`bold`), has a solid `fill` background (RGB) and/or a font of `size` pt.

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.meaning import Meaning
 from verifiers.readers import StateError
 from verifiers.readers.xlsx import cell_lookup, cell_text
 
@@ -56,7 +57,8 @@ def _additions(wb: Any, cells: dict[str, Any], sheets: list[str]) -> str | None:
     return None
 
 
-@primitive("xlsx.unchanged", grounded=("path",))
+@primitive("xlsx.unchanged", grounded=("path",),
+           meaning=Meaning(action=None, why="guards the cells out of the task's scope"))
 def unchanged(state: State, path: str, cells: dict[str, Any], sheets: list[str] | None = None,
               exact: bool = False) -> Result:
     """Every cell of `cells` ("Sheet!A1" -> its initial number or text) still holds it: out-of-scope data kept.

@@ -13,6 +13,7 @@ from __future__ import annotations
 from openpyxl.utils import column_index_from_string, get_column_letter
 
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.meaning import Meaning, Said, choice
 from verifiers.readers import StateError
 from verifiers.readers.xlsx import bounds, cell_text, column_state, filter_database, pane_cell
 
@@ -26,7 +27,10 @@ def _ref(bounds: tuple[int, int, int, int]) -> str:
     return f"{get_column_letter(min_col)}{min_row}:{get_column_letter(max_col)}{max_row}"
 
 
-@primitive("xlsx.merged_range", grounded=("path", "sheet", "ref", "text", "horizontal"))
+@primitive("xlsx.merged_range", grounded=("path", "sheet", "ref", "text", "horizontal"),
+           meaning=Meaning(action=r"merg|span",
+                           args={"horizontal": Said("align", choice({"center": "center", "centerContinuous": "center",
+                                                                     "left": "left", "right": "right"}))}))
 def merged_range(state: State, path: str, sheet: str, ref: str, text: str | None = None,
                  horizontal: str | None = None) -> Result:
     """Exactly `ref` is one merged cell; optionally its top-left cell holds `text` and is aligned `horizontal`."""
@@ -57,7 +61,8 @@ def merged_range(state: State, path: str, sheet: str, ref: str, text: str | None
     return ok(evidence)
 
 
-@primitive("xlsx.columns_hidden", grounded=("path", "sheet", "columns", "headers"))
+@primitive("xlsx.columns_hidden", grounded=("path", "sheet", "columns", "headers"),
+           meaning=Meaning(action=r"hid(?:e|den)|visible|show"))
 def columns_hidden(state: State, path: str, sheet: str, columns: list[str], headers: list[str],
                    visible: list[str], header_row: int = 1) -> Result:
     """The `columns` (letters, still headed `headers`) are hidden and the `visible` columns are not."""
@@ -80,7 +85,8 @@ def columns_hidden(state: State, path: str, sheet: str, columns: list[str], head
     return ok(f"{'; '.join(seen)}; columns {', '.join(visible)} visible")
 
 
-@primitive("xlsx.freeze_panes", grounded=("path", "sheet", "cell"), headless=False)
+@primitive("xlsx.freeze_panes", grounded=("path", "sheet", "cell"), headless=False,
+           meaning=Meaning(action=r"freez|froze|lock|visible"))
 def freeze_panes(state: State, path: str, sheet: str, cell: str) -> Result:
     """The sheet's panes are frozen at `cell`: rows above it and columns left of it stay visible."""
     ws = state.sheet(path, sheet)
@@ -92,7 +98,7 @@ def freeze_panes(state: State, path: str, sheet: str, cell: str) -> Result:
     return ok(f"{sheet}: panes frozen at {actual} ({seen})")
 
 
-@primitive("xlsx.autofilter", grounded=("path", "sheet", "ref"))
+@primitive("xlsx.autofilter", grounded=("path", "sheet", "ref"), meaning=Meaning(action=r"filter|autofilter"))
 def autofilter(state: State, path: str, sheet: str, ref: str) -> Result:
     """The sheet has an AutoFilter over exactly `ref` (header row included)."""
     ws = state.sheet(path, sheet)

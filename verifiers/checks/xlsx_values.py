@@ -15,11 +15,17 @@ from openpyxl.utils import column_index_from_string, coordinate_to_tuple, get_co
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.checks.xlsx_common import same_value
 from verifiers.formula import FormulaError, disagreement, evaluate, function_names, referenced_ranges
+from verifiers.grounding import text_cells
+from verifiers.meaning import ByProperty, Meaning, Said, Visible, choice, upper
 from verifiers.readers import StateError
 from verifiers.readers.xlsx import bounds, cached_formula_values, cell_lookup, cell_text, read_rows
 
+#: the words that ask for a computed value (a formula check's action)
+CALC = r"formula|function|SUM|AVERAGE|MIN|MAX|COUNT|MEDIAN|ROUND|PRODUCT|total|average|minus|multipl"
 
-@primitive("xlsx.cell_value", grounded=("path", "sheet", "cell", "expected"))
+
+@primitive("xlsx.cell_value", grounded=("path", "sheet", "cell", "expected"),
+           meaning=Meaning(action=r"type|write|enter|put|label|read|fill|add|heading|header|title"))
 def cell_value(state: State, path: str, sheet: str, cell: str, expected: Any, tolerance: float = 0.0) -> Result:
     """The cell holds `expected` (numbers within `tolerance`)."""
     actual = state.sheet(path, sheet)[cell].value
@@ -43,7 +49,10 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (1, cell_text(value).casefold())
 
 
-@primitive("xlsx.range_sorted", grounded=("path", "sheet", "header", "descending"))
+@primitive("xlsx.range_sorted", grounded=("path", "sheet", "header", "descending"),
+           meaning=Meaning(action=r"sort|order|reorder|arrange|rearrange|rank",
+                           args={"header": ByProperty("key_column"),
+                                 "descending": Said("order", choice({True: "desc", False: "asc"}))}))
 def range_sorted(state: State, path: str, sheet: str, ref: str, key_column: str, header: str,
                  descending: bool, rows: list[list[str]]) -> Result:
     """Rows of `ref` are ordered by `key_column` and are exactly the original `rows` (kept intact)."""
@@ -98,7 +107,8 @@ def _covers(refs: list[str], ref: str) -> bool:
     return bool(want) and want <= set().union(*(_cells(r) for r in refs))
 
 
-@primitive("xlsx.formula_value", grounded=("path", "sheet", "cell", "function"), secret=("expected", "formula"))
+@primitive("xlsx.formula_value", grounded=("path", "sheet", "cell", "function"), secret=("expected", "formula"),
+           meaning=Meaning(action=CALC, args={"function": Said("aggregate", upper)}))
 def formula_value(state: State, path: str, sheet: str, cell: str, function: str, ref: str,
                   expected: float, tolerance: float = 0.005, formula: str | None = None) -> Result:
     """The cell holds a formula calling `function` over `ref`, and its value is `expected`; with `formula` (the
@@ -138,7 +148,7 @@ def _outside_row(formula: str, sheet: str, row: int) -> list[str]:
 
 
 @primitive("xlsx.formula_column", grounded=("path", "sheet", "header_cell", "header", "ref"),
-           secret=("formulas",))
+           secret=("formulas",), meaning=Meaning(action=CALC, implied="aggregate"))
 def formula_column(state: State, path: str, sheet: str, header_cell: str, header: str, ref: str,
                    expected: list[float], tolerance: float = 0.001, formulas: list[str] | None = None) -> Result:
     """`header_cell` holds `header` and each cell of the one-column `ref` holds a formula over cells of its own
@@ -212,7 +222,8 @@ def _in_scope(coord: str, scope: str) -> bool:
     return min_col <= col <= max_col and min_row <= row <= max_row
 
 
-@primitive("xlsx.values_replaced", grounded=("path", "sheet", "old", "new"))
+@primitive("xlsx.values_replaced", grounded=("path", "sheet", "old", "new"),
+           meaning=Meaning(action=r"replace|rename|change|correct|substitut"))
 def values_replaced(state: State, path: str, sheet: str, old: str, new: str, scope: str,
                     cells: dict[str, str]) -> Result:
     """Within `scope` (a range, or "sheet") no cell holds `old` and every cell that held it now holds `new`
@@ -238,7 +249,9 @@ def values_replaced(state: State, path: str, sheet: str, old: str, new: str, sco
               f"the other {len(cells) - len(targets)} filled cells are unchanged")
 
 
-@primitive("xlsx.table_rows", grounded=("path", "sheet", "rows"))
+@primitive("xlsx.table_rows", grounded=("path", "sheet", "rows"),
+           meaning=Meaning(action=r"duplicat|dedup|de-dup|twice|repeated|double entr|more than once",
+                           args={"rows": Visible(text_cells)}))
 def table_rows(state: State, path: str, sheet: str, header: list[str], rows: list[list[str]]) -> Result:
     """Row 1 is `header` and the rows below it are exactly `rows` (as text, in order) over the header's columns,
     with no blank row inside and nothing after them."""

@@ -23,7 +23,7 @@ import jsonschema
 
 from kit.dag import LLMCall, json_in
 from kit.llm import Backend, LLMRequest
-from verifiers import extract
+from verifiers import checks, extract
 from verifiers.lexicon import DOMAINS, NEUTRAL
 from verifiers.roundtrip import Ungrounded
 
@@ -54,11 +54,13 @@ class Question:
 
 
 def questions(rubric: list[Mapping[str, Any]]) -> list[Question]:
-    """One question per goal argument the lexicon binds (each domain asked once)."""
+    """One question per goal argument a check's meaning says in words (`Said`: each domain asked once)."""
+    registry = checks.registry()
     asked: list[Question] = []
     for item in rubric:
+        prim = registry.get(str(item.get("primitive")))
         for name, value in (item.get("args") or {}).items():
-            binding = extract.BINDINGS.get((str(item.get("primitive")), name))
+            binding = prim.meaning.said(name) if prim is not None else None
             want = binding.value(value) if binding else None
             if binding is None or want is None or any(q.domain == binding.domain for q in asked):
                 continue
