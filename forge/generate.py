@@ -298,7 +298,7 @@ class Generator:
                  real_apps: Policy | None = None, real_apps_batch: int = 20, budget: Budget | None = None,
                  concurrency: int = 1, judge: Any = None) -> None:
         self.out = out.resolve()  # catalog rows store absolute package paths: they resolve from any folder
-        self.judge = judge  # optional verifiers.gate.judge.Judge: its verdict on accepted tasks is stored as evidence
+        self.judge = judge  # optional verifiers.gate.judge.Judge: its read-back and verdict may reject accepted tasks
         self.budget = budget
         self.concurrency = concurrency  # tasks whose workflows (LLM calls) run at once; results stay in plan order
         self.stopped: str | None = None  # why `run` stopped before the end of the plan (a budget cap)
@@ -473,8 +473,8 @@ class Generator:
                 job.calls.extend(calls)
                 if self.budget is not None:
                     self.budget.add(calls)
-                if stage.name == "readback" and not stage.passed:
-                    verdict.status = "grounding_fail"  # the model read another goal than the rubric checks
+                if not stage.passed:  # the model read another goal, or the judge found the instruction underspecified
+                    verdict.status = "grounding_fail"
                     break
         job.row.seconds_verify = time.perf_counter() - start
         return verdict

@@ -159,7 +159,7 @@ def test_concurrent_calls_overlap_up_to_the_limit_and_give_the_same_packages(wor
     assert trees[0] == trees[1]
 
 
-def test_the_llm_judge_stores_its_verdict_as_evidence_and_its_calls_in_the_ledger(world, tmp_path):
+def test_a_judge_that_says_no_rejects_the_task_with_its_words_as_evidence(world, tmp_path):
     taxonomy, ids, answers = world
     verdicts = iter([{"fully_specified": True, "unstated": [], "reason": "Every checked value is stated."},
                      {"fully_specified": False, "unstated": ["the sort column"], "reason": "The column is implicit."}])
@@ -174,11 +174,14 @@ def test_the_llm_judge_stores_its_verdict_as_evidence_and_its_calls_in_the_ledge
 
     db = tmp_path / "c.db"
     counts = judged_run(responder, taxonomy, ids[:2], tmp_path)
-    assert counts == {"accepted": 2}  # the judge is evidence, not a gate
+    assert counts == {"accepted": 1, "grounding_fail": 1}  # the judge's NO is a gate, not only a record
     rows = sqlite3.connect(db).execute(
         "SELECT passed, evidence FROM verifications WHERE verifier = 'llm_judge'").fetchall()
     assert sorted(rows) == [(0, "judge: The column is implicit. Unstated: the sort column"),  # judged in gate threads
                             (1, "judge: Every checked value is stated.")]
+    tasks = sqlite3.connect(db).execute("SELECT status, evidence FROM tasks ORDER BY status").fetchall()
+    assert tasks[1] == ("grounding_fail", "judge: The column is implicit. Unstated: the sort column"), tasks
+    assert [p.parent.name for p in (tmp_path / "out" / "rejected").glob("*/*")] == ["grounding_fail"]
     assert [r[1] for r in ledger(db)].count("judge") == 2
     assert [r[1] for r in ledger(db)].count("readback") == 2
 

@@ -1,9 +1,11 @@
 """Optional LLM judge (`forge generate --llm-judge`, off by default): is the instruction fair to the checks?
 
-Two questions to the model, on accepted tasks:
+Two questions to the model, on tasks the gate accepted; each is a gate:
 1. the judge: the model reads the instruction and the rubric's human criteria and answers whether the instruction
-   fully specifies what is checked. Its verdict is evidence, not a gate: it is stored as a verification row
-   (`llm_judge`, passed = fully specified), with its calls in the ledger (node `judge`). Prompt:
+   fully specifies what is checked. A NO makes the task `grounding_fail` with the judge's words as the evidence
+   (stage `llm_judge`, stored as a verification row; its calls in the ledger, node `judge`): an instruction a reader
+   finds underspecified is not one to train on, whatever the lexical pass found. An answer that is not a usable
+   verdict is reported and judges nothing (a model's health is no evidence about the task). Prompt:
    workflows/prompts/judge.txt.
 2. the read-back (verifiers/gate/readback.py), a gate: the model reads the instruction ALONE and says which value of
    each goal argument it asks for; a value other than the rubric's makes the task `grounding_fail` (stage
@@ -48,7 +50,8 @@ class Judge:
         self.backend = backend
 
     def review(self, task: Mapping[str, Any]) -> tuple[Stage, list[LLMCall]]:
-        """The judge's verdict on a task.json as a stage, and the calls it made (for the ledger)."""
+        """The judge's verdict on a task.json as a stage (failed: the judge said the instruction does not specify
+        what is checked; the task is then `grounding_fail`), and the calls it made (for the ledger)."""
         task_id = TaskId.parse(str(task["id"]))
         ctx = NodeContext(task.get("params", {}), task_id.seed, task_id.skill_id, task_id.index, self.backend)
         criteria = [check["criterion"] for check in task.get("rubric", [])]
@@ -56,8 +59,8 @@ class Judge:
         try:
             verdict = NODE.fn(ctx, {"instruction": task["instruction"], "criteria": criteria})["verdict"]
         except (LLMOutputError, LLMUnavailableError) as exc:
-            stage = Stage("llm_judge", False, f"judge: no usable verdict ({exc})", time.perf_counter() - start)
-            return stage, ctx.calls
+            seconds = time.perf_counter() - start
+            return Stage("llm_judge", True, f"judge: no usable verdict ({exc}); not judged", seconds), ctx.calls
         unstated = "; ".join(verdict["unstated"])
         evidence = f"judge: {verdict['reason']}" + (f" Unstated: {unstated}" if unstated else "")
         return Stage("llm_judge", bool(verdict["fully_specified"]), evidence, time.perf_counter() - start), ctx.calls
