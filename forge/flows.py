@@ -193,7 +193,7 @@ def _end_catalog_run(status: str) -> Callable[[Flow[..., Any], FlowRun, State], 
     runs the hook when the flow's process dies), `cancelled` on_cancellation. The flow run is found by its id,
     which the catalog run keeps in `selection["flow_run"]`."""
 
-    def hook(flow_obj: Flow[..., Any], flow_run: FlowRun, state: State) -> None:
+    def hook(flow: Flow[..., Any], flow_run: FlowRun, state: State) -> None:  # Prefect passes them by name
         params = flow_run.parameters or {}
         log = logging.getLogger("forge")
         try:

@@ -3,6 +3,7 @@ against a real `prefect server start` running a scheduled run; `prefect deploy` 
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -13,6 +14,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -167,3 +169,97 @@ def test_real_server_runs_a_scheduled_run_and_deploys_prefect_yaml(prefect_serve
     assert nightly.work_pool_name == weekly.work_pool_name == "forge"
     assert [s.schedule.cron for s in nightly.schedules] == ["0 3 * * *"]
     assert [s.schedule.cron for s in weekly.schedules] == ["0 4 * * 0"]
+
+
+def _flow_run_of(env: dict[str, str], deployment_name: str, not_ids: set[str]) -> tuple[Any, Any] | None:
+    """(the newest flow run of a deployment not in `not_ids`, the deployment) read from the real server."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterId
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    with temporary_settings({PREFECT_API_URL: env["PREFECT_API_URL"]}), get_client(sync_client=True) as client:
+        found = client.read_deployment_by_name(deployment_name)
+        runs = [r for r in client.read_flow_runs(deployment_filter=DeploymentFilter(id=DeploymentFilterId(
+            any_=[found.id]))) if str(r.id) not in not_ids]
+        return (runs[0] if runs else None), found
+
+
+def _state(env: dict[str, str], flow_run_id: Any) -> str:
+    from prefect.client.orchestration import get_client
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    with temporary_settings({PREFECT_API_URL: env["PREFECT_API_URL"]}), get_client(sync_client=True) as client:
+        run = client.read_flow_run(flow_run_id)
+        return str(run.state_type.value if run.state_type else None)
+
+
+def _catalog_run(db: Path, flow_run_id: str) -> tuple[int, str, str, int] | None:
+    """(id, status, counts, pid) of the catalog run that Prefect flow run started."""
+    with contextlib.suppress(sqlite3.OperationalError), sqlite3.connect(db) as con:
+        for run in con.execute("SELECT id, status, counts, pid, selection FROM runs"):
+            if flow_run_id in run[4]:
+                return run[:4]
+    return None
+
+
+def _wait(what: str, probe: Any, seconds: float, log: Path) -> Any:
+    deadline = time.monotonic() + seconds
+    while not (got := probe()):
+        assert time.monotonic() < deadline, f"waited {seconds} s for {what}\n{log.read_text()[-3000:]}"
+        time.sleep(1)
+    return got
+
+
+@pytest.mark.slow
+def test_killed_runs_are_crashed_marked_in_the_catalog_and_free_their_slot(prefect_server, tmp_path):
+    """Kill -9 a served flow run's process: the runner marks it Crashed, its on_crashed hook marks the catalog run
+    `interrupted` with counts of what it recorded, and the slot is free (a new run starts). Then kill -9 the
+    whole `forge serve` with a run in flight: no hook can run, but the run stops beating and Prefect's
+    automation marks it Crashed, which frees the deployment's slot well before its ~5 min lease ends."""
+    from prefect.deployments import run_deployment
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    env, db, log = prefect_server, tmp_path / "cat.db", tmp_path / "serve.log"
+    serve = subprocess.Popen(
+        [sys.executable, "-c", "from forge.cli import main; main()", "serve", "--interval", "3600", "-n", "400",
+         "--seed", "5", "--batch-size", "4", "--skill", "calc.sort.text_asc", "--register", "explicit",
+         "--out", str(tmp_path / "out"), "--db", str(db), "--name", "killed", "--real-apps", "off"],
+        cwd=REPO, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True)
+    def deployed() -> bool:
+        try:
+            _flow_run_of(env, "generate/killed", set())
+        except Exception:  # noqa: BLE001 - not registered yet
+            return False
+        return True
+
+    try:
+        _wait("the deployment", deployed, 240, log)
+        with temporary_settings({PREFECT_API_URL: env["PREFECT_API_URL"]}):
+            first = run_deployment("generate/killed", timeout=0)
+        catalog_run = _wait("8 recorded tasks", lambda: (r := _catalog_run(db, str(first.id))) and
+                            sqlite3.connect(db).execute("SELECT count(*) FROM tasks WHERE run_id = ?",
+                                                        (r[0],)).fetchone()[0] >= 8 and r, 240, log)
+        assert _flow_run_of(env, "generate/killed", set())[0].name == "generate-seed-5-n-400"  # from its parameters
+        os.kill(catalog_run[3], signal.SIGKILL)  # the flow run's own process (the catalog knows its pid)
+        _wait("Crashed", lambda: _state(env, first.id) == "CRASHED", 120, log)
+        run_id, status, counts, _ = _wait("the hook", lambda: (r := _catalog_run(db, str(first.id))) and
+                                          r[1] != "running" and r, 60, log)
+        made = dict(sqlite3.connect(db).execute("SELECT status, count(*) FROM tasks WHERE run_id = ? "
+                                                "GROUP BY status", (run_id,)).fetchall())
+        assert status == "interrupted" and json.loads(counts) == made and sum(made.values()) >= 8
+        # The slot is free: a run asked for now starts at once.
+        with temporary_settings({PREFECT_API_URL: env["PREFECT_API_URL"]}):
+            second = run_deployment("generate/killed", timeout=0)
+        _wait("the second run to record tasks", lambda: (r := _catalog_run(db, str(second.id))) and
+              sqlite3.connect(db).execute("SELECT count(*) FROM tasks WHERE run_id = ?", (r[0],)).fetchone()[0]
+              >= 1, 240, log)
+        os.killpg(serve.pid, signal.SIGKILL)  # the worker and its run, as a lost machine: nothing runs a hook
+        serve.wait()
+        started = time.monotonic()
+        assert _state(env, second.id) == "RUNNING"
+        _wait("the automation to crash the silent run", lambda: _state(env, second.id) == "CRASHED", 240, log)
+        _, found = _flow_run_of(env, "generate/killed", set())
+        assert found.global_concurrency_limit.active_slots == 0  # free for the next run
+        assert time.monotonic() - started < 200
+    finally:
+        _stop(serve)
