@@ -15,7 +15,7 @@ from forge.cli.base import app
 
 # The import order is the order of `forge --help` (commands, then groups, each in the order registered).
 # isort: off
-from forge.cli import skills, generate, verify, query, db, export, feedback, serve, student  # noqa: F401, E402
+from forge.cli import skills, family, generate, verify, query, db, export, feedback, serve, student  # noqa: F401, E402
 # isort: on
 
 __all__ = ["app", "main"]
