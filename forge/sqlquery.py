@@ -14,18 +14,29 @@ running `forge generate` against it, so a query must not write, must not reach o
   functions that run a string as SQL, which are on the list.
 - Time: `timeout` seconds over the whole query and its fetches (SQLite: a progress handler; PostgreSQL:
   statement_timeout, set again before every fetch to what is left).
-- Size: at most `max_rows` rows and `max_bytes` bytes of values come back; when a cap stops the rows the result
-  says so (`note`). SQLite also refuses to build any single value above `max_bytes` (SQLITE_LIMIT_LENGTH), so
-  `randomblob(1e9)` is an error, not a gigabyte; PostgreSQL rows are fetched from a server-side cursor in
-  batches sized to the bytes left (a single row is still fetched whole: PostgreSQL caps one value at 1 GB).
+- Size: at most `max_rows` rows and `max_bytes` bytes of values come back, and no more than that is ever held:
+  the size is known before a row is fetched. SQLite refuses to build any single value above `max_bytes`
+  (SQLITE_LIMIT_LENGTH: `randomblob(1e9)` is an error, not a gigabyte) and its rows are stepped one at a time;
+  PostgreSQL computes each row's size and the running total on the server (the query wrapped in a window sum)
+  and sends the values of rows within the cap only, from a server-side cursor. When a cap stops the rows the
+  result says so (`note`); when not even the first row fits, it is a one-line error naming --max-bytes.
+- Portable values: the same catalog prints the same on both backends. JSON columns come back as JSON values
+  (SQLite's text parsed, as psycopg parses PostgreSQL's), booleans as booleans (SQLite stores 0/1), timestamps as
+  ISO 8601 text (`2026-12-07T12:00:00+00:00`, typed timestamptz on PostgreSQL so date arithmetic works there).
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
+import json
 import re
 import sqlite3
 import time
+import urllib.parse
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection
@@ -52,6 +63,8 @@ _PG_DENIED = re.compile(r"(?<![\w$])(" + "|".join(_PG_DENIED_NAMES) + r")(?![\w$
 _UNICODE_IDENTIFIER = re.compile(r'u&"', re.IGNORECASE)
 #: Rows per fetch at most (fewer when the rows are large and few bytes are left).
 _BATCH = 256
+#: A trailing `;` (and a comment after it): the query is wrapped in a subquery, where it would be a syntax error.
+_TRAILING = re.compile(r"(?:;\s*(?:--[^\n]*)?\s*)+$")
 
 
 @dataclass(frozen=True)
@@ -129,25 +142,57 @@ def _is_timeout(exc: BaseException) -> bool:
     return "statement timeout" in text or text.strip() == "interrupted"
 
 
-def _sqlite(conn: Connection, sql: str, limits: Limits, deadline: float) -> QueryResult:
-    raw: Any = conn.connection.dbapi_connection
-    query_only = conn.exec_driver_sql("PRAGMA query_only").scalar()
-    conn.exec_driver_sql("PRAGMA query_only = ON")
-    length = raw.getlimit(sqlite3.SQLITE_LIMIT_LENGTH)
-    raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, min(length, limits.max_bytes))
-    raw.set_progress_handler(lambda: int(time.monotonic() >= deadline), 10_000)
+def _json_value(data: bytes) -> Any:
+    """A SQLite JSON column's text as the value psycopg gives for PostgreSQL's (text that is not JSON stays text)."""
     try:
-        cursor = raw.cursor()
-        cursor.execute(sql)  # sqlite3 runs one statement per call
-        columns = [d[0] for d in cursor.description or ()]
-        rows, note = _fetch(lambda n: cursor.fetchmany(n), limits)
-        cursor.close()
-        return QueryResult(columns, rows, note)
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return data.decode("utf-8", errors="replace")
+
+
+# Converters by declared column type, used only by forge sql's own connection (PARSE_DECLTYPES; the ORM's
+# connections do not ask for them): SQLite gives JSON and booleans as PostgreSQL does.
+sqlite3.register_converter("JSON", _json_value)
+sqlite3.register_converter("BOOLEAN", lambda data: bool(int(data)) if data.strip().isdigit() else data.decode())
+
+
+@contextlib.contextmanager
+def _typed_sqlite(conn: Connection) -> Iterator[Any]:
+    """A raw connection to the catalog file that converts values by declared type (a file: a new read-only one;
+    an in-memory catalog: the engine's own, untyped)."""
+    database = conn.engine.url.database or ""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        yield conn.connection.dbapi_connection
+        return
+    uri = f"file:{urllib.parse.quote(str(Path(database).resolve()))}?mode=ro"
+    raw = sqlite3.connect(uri, uri=True, detect_types=sqlite3.PARSE_DECLTYPES, check_same_thread=False)
+    try:
+        raw.execute("PRAGMA busy_timeout = 60000")
+        yield raw
     finally:
-        raw.set_progress_handler(None, 0)
-        raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, length)
-        conn.rollback()
-        conn.exec_driver_sql(f"PRAGMA query_only = {int(bool(query_only))}")
+        raw.close()
+
+
+def _sqlite(conn: Connection, sql: str, limits: Limits, deadline: float) -> QueryResult:
+    with _typed_sqlite(conn) as raw:
+        query_only = raw.execute("PRAGMA query_only").fetchone()[0]
+        raw.execute("PRAGMA query_only = ON")
+        length = raw.getlimit(sqlite3.SQLITE_LIMIT_LENGTH)
+        raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, min(length, limits.max_bytes))
+        raw.set_progress_handler(lambda: int(time.monotonic() >= deadline), 10_000)
+        try:
+            cursor = raw.cursor()
+            cursor.execute(sql)  # sqlite3 runs one statement per call
+            columns = [d[0] for d in cursor.description or ()]
+            # one row at a time: SQLite steps in this process, so no batch is ever built past the cap
+            rows, note = _fetch(lambda n: cursor.fetchmany(1), limits)
+            cursor.close()
+            return QueryResult(columns, rows, note)
+        finally:
+            raw.set_progress_handler(None, 0)
+            raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, length)
+            raw.rollback()
+            raw.execute(f"PRAGMA query_only = {int(bool(query_only))}")
 
 
 def _postgresql(conn: Connection, sql: str, limits: Limits, deadline: float) -> QueryResult:
@@ -164,23 +209,69 @@ def _postgresql(conn: Connection, sql: str, limits: Limits, deadline: float) -> 
     time_left()
     if _EXPLAIN.match(sql):  # a plan (even EXPLAIN ANALYZE's) is a few rows; DECLARE cannot wrap it
         cursor.execute(sql, prepare=True)  # a prepared statement is exactly one statement
-        rows, note = _fetch(lambda n: cursor.fetchmany(n), limits)
-        return QueryResult([d[0] for d in cursor.description or ()], rows, note)
-    cursor.execute(f"DECLARE forge_sql NO SCROLL CURSOR FOR {sql}\n", prepare=True)
-    columns: list[str] = []
+        plan, note = _fetch(lambda n: cursor.fetchmany(n), limits)
+        return QueryResult([d[0] for d in cursor.description or ()], plan, note)
+    body = _TRAILING.sub("", sql)
+    cursor.execute(f"DECLARE forge_probe NO SCROLL CURSOR FOR {body}\n", prepare=True)
+    cursor.execute("FETCH 0 FROM forge_probe")  # the columns, no row
+    columns = [d[0] for d in cursor.description or ()]
+    cursor.execute("CLOSE forge_probe")
+    if not columns:  # SELECT FROM t: rows without values
+        cursor.execute(f"DECLARE forge_sql NO SCROLL CURSOR FOR {body}\n", prepare=True)
 
-    def fetch(n: int) -> list[Any]:
+        def fetch(n: int) -> list[Any]:
+            time_left()
+            cursor.execute(f"FETCH FORWARD {n} FROM forge_sql")
+            return list(cursor.fetchall())
+
+        empty, note = _fetch(fetch, limits)
+        return QueryResult(columns, empty, note)
+    # Each row's size (its values as text) and the running total are computed on the server; a row past the cap
+    # comes back with its size only, so the client never receives more than --max-bytes of values.
+    names = [f"c{i}" for i in range(len(columns))]
+    size = " + ".join(f"coalesce(octet_length({n}::text), 0)" for n in names)
+    kept = ", ".join(f"CASE WHEN forge_total <= {limits.max_bytes} THEN {n} END" for n in names)
+    cursor.execute(f"DECLARE forge_sql NO SCROLL CURSOR FOR SELECT forge_total, {kept} FROM (SELECT "
+                   f"sum({size}) OVER (ROWS UNBOUNDED PRECEDING) AS forge_total, {', '.join(names)} FROM ({body}\n"
+                   f") AS forge_q({', '.join(names)})) AS forge_s", prepare=True)
+    rows: list[tuple[Any, ...]] = []
+    total, batch = 0, 1  # batches sized to the bytes left, so the server computes few rows past the cap
+    while len(rows) <= limits.max_rows:
         time_left()
-        cursor.execute(f"FETCH FORWARD {n} FROM forge_sql")
-        columns[:] = [d[0] for d in cursor.description or ()]
-        return list(cursor.fetchall())
-
-    rows, note = _fetch(fetch, limits)
-    return QueryResult(columns, rows, note)
+        cursor.execute(f"FETCH FORWARD {batch} FROM forge_sql")
+        chunk = cursor.fetchall()
+        if not chunk:
+            return QueryResult(columns, [_portable(r) for r in rows])
+        for total, *values in chunk:
+            if total > limits.max_bytes:
+                return QueryResult(columns, [_portable(r) for r in rows], _bytes_note(len(rows), limits))
+            rows.append(tuple(values))
+        average = max(1, int(total) // len(rows))
+        batch = max(1, min(_BATCH, (limits.max_bytes - int(total)) // average, limits.max_rows + 1 - len(rows)))
+    return QueryResult(columns, [_portable(r) for r in rows[:limits.max_rows]], _rows_note(limits))
 
 
 def _size(value: Any) -> int:
     return len(value) if isinstance(value, str | bytes | bytearray | memoryview) else 16
+
+
+def _rows_note(limits: Limits) -> str:
+    return (f"only the first {limits.max_rows:,} rows are shown (--max-rows); add LIMIT/OFFSET or WHERE, or raise "
+            "--max-rows")
+
+
+def _bytes_note(shown: int, limits: Limits) -> str:
+    if shown == 0:
+        raise CatalogError(f"the first row alone is larger than {limits.max_bytes:,} bytes (--max-bytes); nothing "
+                           "was fetched. Select fewer or narrower columns (substr, length), or raise --max-bytes")
+    return (f"only the first {shown:,} rows are shown: the next would pass {limits.max_bytes:,} bytes (--max-bytes); "
+            "select fewer or narrower columns, or raise --max-bytes")
+
+
+def _portable(row: Any) -> tuple[Any, ...]:
+    """A row's values as both backends print them: a PostgreSQL timestamp as the ISO text SQLite holds."""
+    return tuple((v.astimezone(dt.UTC) if isinstance(v, dt.datetime) and v.tzinfo else v).isoformat()
+                 if isinstance(v, dt.datetime | dt.date) else v for v in row)
 
 
 def _fetch(fetch: Any, limits: Limits) -> tuple[list[tuple[Any, ...]], str | None]:
@@ -194,12 +285,10 @@ def _fetch(fetch: Any, limits: Limits) -> tuple[list[tuple[Any, ...]], str | Non
             return rows, None
         for row in chunk:
             if len(rows) >= limits.max_rows:
-                return rows, (f"only the first {limits.max_rows:,} rows are shown (--max-rows); add LIMIT/OFFSET or "
-                              "WHERE, or raise --max-rows")
+                return rows, _rows_note(limits)
             size += sum(_size(v) for v in row)
             if size > limits.max_bytes:
-                return rows, (f"only the first {len(rows):,} rows are shown: the next would pass {limits.max_bytes:,} "
-                              "bytes (--max-bytes); select fewer or narrower columns, or raise --max-bytes")
-            rows.append(tuple(row))
+                return rows, _bytes_note(len(rows), limits)
+            rows.append(_portable(row))
         average = max(1, size // max(1, len(rows)))
         batch = max(1, min(_BATCH, (limits.max_bytes - size) // average, limits.max_rows + 1 - len(rows)))

@@ -21,12 +21,50 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Connection, Float, ForeignKey, Index, Integer, String, Text, inspect, text
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Connection,
+    DateTime,
+    Dialect,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    TypeDecorator,
+    inspect,
+    text,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeEngine
 
 TABLES = ("skills", "workflows", "runs", "rounds", "tasks", "verifications", "llm_calls", "llm_cache",
           "llm_endpoints", "student_results", "taxonomy_changes")
 
+
+
+class Timestamp(TypeDecorator[str]):
+    """An instant: in Python the ISO 8601 text `now()` writes (`2026-12-07T12:00:00+00:00`); in the database a typed
+    `timestamptz` on PostgreSQL, so `finished_at - started_at` and `started_at > now() - interval '1 day'` work in
+    `forge sql` (0007 converts older catalogs), and that same text on SQLite, whose date functions read it."""
+
+    impl = String(40)
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        return dialect.type_descriptor(DateTime(timezone=True) if dialect.name == "postgresql" else String(40))
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> Any:
+        if dialect.name != "postgresql" or not isinstance(value, str):
+            return value
+        return dt.datetime.fromisoformat(value)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> Any:
+        if isinstance(value, dt.datetime):
+            return (value.astimezone(dt.UTC) if value.tzinfo else value).isoformat(timespec="seconds")
+        return value
 
 
 class Base(DeclarativeBase):
@@ -72,8 +110,8 @@ class RoundRow(Base):
     status: Mapped[str] = mapped_column(String(20), default="open")
     budget: Mapped[int] = mapped_column(Integer, default=0)
     seed: Mapped[int] = mapped_column(Integer, default=0)
-    started_at: Mapped[str] = mapped_column(String(40))
-    finished_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    started_at: Mapped[str] = mapped_column(Timestamp())
+    finished_at: Mapped[str | None] = mapped_column(Timestamp(), nullable=True)
     counts: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
 
 
@@ -85,8 +123,8 @@ class RunRow(Base):
     selection: Mapped[dict[str, Any]] = mapped_column(JSON)
     out_dir: Mapped[str] = mapped_column(Text)
     backend: Mapped[str] = mapped_column(String(40))
-    started_at: Mapped[str] = mapped_column(String(40))
-    finished_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    started_at: Mapped[str] = mapped_column(Timestamp())
+    finished_at: Mapped[str | None] = mapped_column(Timestamp(), nullable=True)
     counts: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
     status: Mapped[str] = mapped_column(String(20), default="running")
     round: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -165,7 +203,7 @@ class LLMCacheRow(Base):
     response: Mapped[str] = mapped_column(Text)
     prompt_tokens: Mapped[int] = mapped_column(Integer)
     completion_tokens: Mapped[int] = mapped_column(Integer)
-    created_at: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[str] = mapped_column(Timestamp())
     #: Why the answer was unusable (refusal, truncated, empty), so a cached bad answer is repaired the same way.
     problem: Mapped[str] = mapped_column(Text, default="")
 
@@ -179,7 +217,7 @@ class LLMEndpointRow(Base):
     #: json_schema, json_object_schema, json_object or text
     structured: Mapped[str] = mapped_column(String(40))
     evidence: Mapped[str] = mapped_column(Text, default="")
-    probed_at: Mapped[str] = mapped_column(String(40))
+    probed_at: Mapped[str] = mapped_column(Timestamp())
 
 
 class StudentResultRow(Base):

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import decimal
-import io
 import json
 import os
 import sys
@@ -113,16 +112,22 @@ def _number(value: Any) -> Any:
     return float(value) if isinstance(value, decimal.Decimal) else value
 
 
+def _json_text(value: Any) -> Any:
+    """A JSON column's value (dict or list, from either backend) as JSON text, for CSV and the table."""
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else value
+
+
 def print_rows(columns: list[str], rows: list[tuple[Any, ...]], fmt: str) -> None:
+    """Rows as a table, CSV (LF line ends) or JSON; JSON columns are nested JSON in `json`, JSON text otherwise."""
     rows = [tuple(_number(v) for v in r) for r in rows]
     if fmt == "json":
         print(json.dumps([dict(zip(columns, r, strict=True)) for r in rows], indent=2, default=str))
-    elif fmt == "csv":
-        buf = io.StringIO()
-        writer = csv.writer(buf)
+        return
+    rows = [tuple(_json_text(v) for v in r) for r in rows]
+    if fmt == "csv":
+        writer = csv.writer(sys.stdout, lineterminator="\n")  # streamed: no second copy of the rows as one string
         writer.writerow(columns)
         writer.writerows(rows)
-        sys.stdout.write(buf.getvalue())
     else:
         table = Table()
         for column in columns:  # a column name is the query's: `AS "[/x]"` is text, not markup

@@ -90,9 +90,14 @@ def sql(
     llm_cache, llm_endpoints, student_results, taxonomy_changes; views skill_stats, skill_round_stats,
     skill_failure_reasons (columns in README).
 
-    The query may not write, runs at most --timeout seconds, and prints at most --max-rows rows and --max-bytes
-    bytes (a note on stderr says when a cap cut the rows). On PostgreSQL, functions that act outside a read-only
-    query (pg_terminate_backend, replication slots, advisory locks, server files, dblink, ...) are refused.
+    The query may not write, runs at most --timeout seconds, and fetches at most --max-rows rows and --max-bytes
+    bytes (a note on stderr says when a cap cut the rows; a first row larger than --max-bytes is an error, and
+    nothing past the cap is fetched). On PostgreSQL, functions that act outside a read-only query
+    (pg_terminate_backend, replication slots, advisory locks, server files, dblink, ...) are refused.
+
+    Output is the same on SQLite and PostgreSQL: JSON columns as JSON (nested with --format json, JSON text in
+    CSV and the table), booleans as True/False, timestamps as ISO 8601 text (typed timestamptz on PostgreSQL,
+    so `finished_at - started_at` works there; julianday() on SQLite); CSV lines end with LF.
 
     Example: forge sql "SELECT app, status, count(*) FROM tasks GROUP BY app, status"
     """

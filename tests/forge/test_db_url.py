@@ -3,6 +3,8 @@ command that opens a catalog; nothing is created."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from typer.testing import CliRunner
 
@@ -40,7 +42,7 @@ def test_db_history_marks_the_catalogs_revision_and_trajectories_keep_its_tasks(
         folder = results / "shell" / "terminal" / "m" / "os" / task_id
         folder.mkdir(parents=True)
         (folder / "result.txt").write_text("1.0\n")
-        (folder / "messages.json").write_text('{"task_id": "%s", "messages": []}' % task_id)
+        (folder / "messages.json").write_text(json.dumps({"task_id": task_id, "messages": []}))
     out = tmp_path / "sft.jsonl"
     for extra, expected in (([], 3), (["--db", db], 1)):
         result = CliRunner().invoke(app, ["export", "trajectories", str(out), "--results", str(results), *extra])
