@@ -537,6 +537,17 @@ class Catalog:
                 .group_by(TaskRow.run_id))} if runs else {}
         return [(run, int(made.get(run.id, 0))) for run in runs]
 
+    def run_history(self) -> list[tuple[RunRow, dict[str, int]]]:
+        """Every run, oldest first, with the tasks it recorded itself per gate class (the report's runs view)."""
+        with self.session() as session:
+            runs = list(session.scalars(select(RunRow).order_by(RunRow.id)))
+            made: dict[int, dict[str, int]] = {}
+            for run_id, status, count in session.execute(
+                    select(TaskRow.run_id, TaskRow.status, func.count()).where(TaskRow.run_id.is_not(None))
+                    .group_by(TaskRow.run_id, TaskRow.status)):
+                made.setdefault(int(run_id or 0), {})[str(status)] = int(count)
+        return [(run, made.get(run.id, {})) for run in runs]
+
     def sizes(self) -> dict[str, int]:
         """How many skills, tasks, accepted tasks, student attempts and runs the catalog holds."""
         with self.session() as session:

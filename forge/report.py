@@ -1,7 +1,8 @@
 """`forge report`: one self-contained HTML page of charts over the catalog (inline SVG; opens offline).
 
 Charts: taxonomy size by app and round, tasks by gate class, student pass rate by family and round, LLM
-tokens and cost per task by app, throughput of recent runs. Every query tolerates empty tables: a chart
+tokens and cost per task by app, throughput of recent runs, and a runs view (runs by status, gate failure classes
+by day, tasks per hour by day). Every query tolerates empty tables: a chart
 with no data says so instead of drawing nothing.
 
 Honest numbers: tokens and cost come only from runs that used a model (offline runs spend nothing; their
@@ -137,6 +138,65 @@ def throughput_chart(catalog: Catalog) -> Chart:
                  bar_chart("throughput", "tasks per minute", labels, {"tasks/min": rates}))
 
 
+#: Run statuses in the order the runs chart lists them (others, if any, follow by name).
+RUN_STATUSES = ("finished", "running", "interrupted", "cancelled", "failed")
+RECENT_DAYS = 14
+
+
+def runs_charts(catalog: Catalog) -> list[Chart]:
+    """The runs view: runs by status and kind, gate failure classes by day, tasks per hour by day."""
+    history = catalog.run_history()
+    status_note = ("Every run by how it ended, generation and student runs apart. interrupted: its process was "
+                   "killed or stopped (Ctrl-C, a crashed Prefect run, a machine lost); cancelled: stopped from "
+                   "Prefect; running: still going, or killed on another host and not yet noticed.")
+    failures_note = (f"Tasks the gate did not accept, by class, per day (the day a run started; last {RECENT_DAYS} "
+                     "days with runs). infra_fail is the machine's fault, never the task's.")
+    rate_note = (f"Tasks generated and gated per hour of run time, per day (last {RECENT_DAYS} days with runs): only "
+                 "tasks a generation run recorded itself, over runs that ended (finished, failed, interrupted).")
+    charts = [Chart("runs", "Runs by status", status_note, None),
+              Chart("failures", "Gate failure classes by day", failures_note, None),
+              Chart("rate", "Tasks per hour by day", rate_note, None)]
+    if not history:
+        return charts
+    by_status: dict[tuple[str, str], int] = defaultdict(int)
+    for run, _ in history:
+        by_status[(run.status, run.kind or "generate")] += 1
+    statuses = [s for s in RUN_STATUSES if any(k[0] == s for k in by_status)]
+    statuses += sorted({k[0] for k in by_status} - set(statuses))
+    kinds = sorted({k[1] for k in by_status})
+    series = {kind: [float(by_status.get((status, kind), 0)) for status in statuses] for kind in kinds}
+    counts = {status: sum(by_status.get((status, kind), 0) for kind in kinds) for status in statuses}
+    charts[0] = Chart("runs", "Runs by status", status_note + " " + ", ".join(
+        f"{status}: {counts[status]}" for status in statuses) + ".",
+        bar_chart("runs", "runs by status", statuses, series, stacked=True))
+    days = sorted({run.started_at[:10] for run, _ in history})[-RECENT_DAYS:]
+    failed: dict[str, dict[str, int]] = {day: defaultdict(int) for day in days}
+    made: dict[str, int] = defaultdict(int)
+    hours: dict[str, float] = defaultdict(float)
+    for run, classes in history:
+        day = run.started_at[:10]
+        if day not in failed:
+            continue
+        for status, count in classes.items():
+            if status != "accepted":
+                failed[day][status] += count
+        if run.finished_at and run.status != "running" and (run.kind or "generate") == "generate":
+            made[day] += sum(classes.values())
+            hours[day] += _minutes(run.started_at, run.finished_at) / 60
+    kinds_failed = sorted({status for day in days for status in failed[day]})
+    if kinds_failed:
+        charts[1] = Chart("failures", "Gate failure classes by day", failures_note,
+                          bar_chart("failures", "tasks not accepted by class and day", days,
+                                    {c: [float(failed[day].get(c, 0)) for day in days] for c in kinds_failed},
+                                    stacked=True))
+    rated = [day for day in days if hours[day] and made[day]]
+    if rated:
+        labels = [f"{day} ({made[day]} tasks in {hours[day]:.1f} h)" for day in rated]
+        charts[2] = Chart("rate", "Tasks per hour by day", rate_note,
+                          bar_chart("rate", "tasks per hour", labels, {"tasks/h": [made[d] / hours[d] for d in rated]}))
+    return charts
+
+
 def _minutes(start: str, end: str | None) -> float:
     try:
         seconds = (dt.datetime.fromisoformat(end or "") - dt.datetime.fromisoformat(start)).total_seconds()
@@ -152,7 +212,7 @@ def _summary(catalog: Catalog) -> str:
 def render_report(catalog: Catalog) -> str:
     """The report page as HTML text."""
     charts = [taxonomy_chart(catalog), gate_chart(catalog), student_chart(catalog), *llm_charts(catalog),
-              throughput_chart(catalog)]
+              throughput_chart(catalog), *runs_charts(catalog)]
     sections = []
     for chart in charts:
         body = (f"<figure>{chart.svg}</figure>" if chart.svg is not None

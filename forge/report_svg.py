@@ -14,6 +14,7 @@ from html import escape
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
            "#bab0ac")
 LABEL_W, BAR_AREA, ROW_H, PAD = 230, 420, 22, 10
+ZERO_W = 3.0  # width of a bar whose value is 0
 
 
 def _fmt(value: float, unit: str) -> str:
@@ -63,11 +64,16 @@ def bar_chart(chart_id: str, title: str, categories: Sequence[str], series: Mapp
             value = float(raw)
             text = labels[name][i] if labels and name in labels else _fmt(value, unit)
             w = BAR_AREA * value / top
-            parts.append(f'<rect class="bar" x="{bar_x:.1f}" y="{bar_y}" width="{max(w, 0):.1f}" '
+            # A 0 keeps its series' colour: a sliver (ZERO_W) where a 0-wide bar would draw nothing at all, so "0 %"
+            # reads as a value of its series, unlike the dashed outline of "no data". Stacked parts of 0 add nothing.
+            drawn = w if w > 0 or stacked else ZERO_W
+            if drawn <= 0:
+                continue
+            parts.append(f'<rect class="bar" x="{bar_x:.1f}" y="{bar_y}" width="{drawn:.1f}" '
                          f'height="{ROW_H - 4}" fill="{PALETTE[j % len(PALETTE)]}">'
                          f"<title>{escape(category)} · {escape(name)}: {escape(text)}</title></rect>")
             if not stacked:
-                parts.append(f'<text x="{bar_x + w + 4:.1f}" y="{bar_y + ROW_H - 8}" class="value">'
+                parts.append(f'<text x="{bar_x + drawn + 4:.1f}" y="{bar_y + ROW_H - 8}" class="value">'
                              f"{escape(text)}</text>")
             offset += w
         if stacked:

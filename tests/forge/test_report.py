@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from forge.catalog import Catalog, LLMCallRow, RunRow, SkillRow, StudentResultRow, TaskRow
 from forge.report import render_report, write_report
 
-CHARTS = ("taxonomy", "gate", "students", "tokens", "cost", "throughput")
+CHARTS = ("taxonomy", "gate", "students", "tokens", "cost", "throughput", "runs", "failures", "rate")
 
 
 def _fill(catalog: Catalog) -> None:
@@ -65,6 +65,44 @@ def test_charts_from_rows(tmp_path: Path) -> None:
     assert "http" not in page and "<script" not in page and "<link" not in page  # nothing to fetch: offline
 
 
+def test_runs_view_shows_status_failure_classes_and_tasks_per_hour_by_day(tmp_path: Path) -> None:
+    catalog = Catalog(f"sqlite:///{tmp_path / 'runs.db'}")
+    _fill(catalog)  # run 1 finished on 11-01 (11 tasks in 2 min: 9 accepted, 1 lax, 1 trivial), run 2 running
+    with catalog.session() as s, s.begin():
+        s.add(RunRow(id=3, seed=3, requested=8, selection={}, out_dir="x", backend="offline",
+                     started_at="2026-11-02T09:00:00+00:00", finished_at="2026-11-02T09:30:00+00:00",
+                     counts={"accepted": 2, "infra_fail": 1}, status="interrupted"))
+        s.add(RunRow(id=4, seed=4, requested=2, selection={}, out_dir="x", backend="offline", kind="student",
+                     started_at="2026-11-02T11:00:00+00:00", finished_at="2026-11-02T11:05:00+00:00", counts={},
+                     status="failed"))
+        s.flush()
+        for i, status in enumerate(["accepted", "accepted", "infra_fail"]):
+            s.add(TaskRow(id=f"r3--s3--{i:05d}", skill_id="calc.sort_rows.k0", family="calc.sort_rows", app="os",
+                          status=status, seed=3, idx=i, run_id=3, workflow_signature="sig", round=0))
+    page = render_report(catalog)
+    # status (both kinds), interrupted runs among them
+    assert "finished: 1, running: 1, interrupted: 1, failed: 1." in page
+    assert "interrupted · generate: 1</title>" in page and "failed · student: 1</title>" in page
+    # failure classes by the day their run started; accepted tasks are not failures
+    assert "2026-11-01 · lax: 1</title>" in page and "2026-11-02 · infra_fail: 1</title>" in page
+    assert "· accepted:" not in page
+    # tasks per hour by day: 11 tasks in 2 min (330/h); 3 in the 30 min of the interrupted run (6/h)
+    assert "2026-11-01 (11 tasks in 0.0 h) · tasks/h: 330</title>" in page
+    assert "2026-11-02 (3 tasks in 0.5 h) · tasks/h: 6</title>" in page
+
+
+def test_a_zero_bar_keeps_its_colour() -> None:
+    from forge.report_svg import PALETTE, bar_chart
+
+    svg = bar_chart("c", "t", ["a", "b", "c"], {"x": [0.0, 50.0, None], "y": [25.0, 0.0, 10.0]}, unit="%",
+                    max_value=100)
+    bars = re.findall(r'<rect class="bar" x="[\d.]+" y="[\d.]+" width="([\d.]+)" height="\d+" fill="(#\w+)">'
+                      r"<title>([^<]*)</title>", svg)
+    zero = {title: (float(width), fill) for width, fill, title in bars if ": 0%" in title}
+    assert zero == {"a · x: 0%": (3.0, PALETTE[0]), "b · y: 0%": (3.0, PALETTE[1])}  # seen, in its series' colour
+    assert 'class="missing"' in svg  # no data stays an outline, unlike 0
+
+
 def test_offline_resumed_and_simulated_runs_are_reported_as_what_they_are(tmp_path: Path) -> None:
     from forge.student import MODEL
 
@@ -87,7 +125,7 @@ def test_offline_resumed_and_simulated_runs_are_reported_as_what_they_are(tmp_pa
             s.add(StudentResultRow(attempt_key=f"k{i}", task_id=f"{skill}--s1--00000", skill_id=skill, round=rnd,
                                    model=MODEL, success=i == 0, score=float(i == 0), infra=False, source="sim"))
     page = render_report(catalog)
-    assert page.count("No data yet.") == 2  # tokens and cost: offline runs spent nothing
+    assert page.count("No data yet.") == 3  # tokens and cost: offline runs spent nothing; no task failed
     assert "run 1 (2026-11-01, 4 tasks) · tasks/min: 4</title>" in page and "run 2 (" not in page
     assert "b (n=1) · round 1 (simulated): no data</title>" in page  # b had no attempt in round 1: not 0 %
     assert "a (n=3) · round 1 (simulated): 50% (1/2)</title>" in page
