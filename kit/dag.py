@@ -68,12 +68,13 @@ class LLMCall:
     attempts: int = 1
     ok: bool = True
     cache_entry: CacheEntry | None = None
+    estimated_tokens: int = 0  # of the tokens above, those counted by estimate (kit.llm.LLMResponse)
 
     @classmethod
     def of(cls, node: str, backend: str, response: LLMResponse) -> LLMCall:
         return cls(node, backend, response.prompt_tokens, response.completion_tokens, response.cost_usd,
                    response.cached, response.model, response.latency_s, response.attempts, response.ok,
-                   response.cache_entry)
+                   response.cache_entry, response.estimated_tokens)
 
 
 @dataclass
@@ -129,14 +130,16 @@ def render_prompt(template_name: str, values: Mapping[str, Any]) -> str:
 def json_in(text: str) -> Any:
     """The JSON value of an answer: the whole text, else the one object it wraps in prose or a code fence
     ("Sure! Here is the JSON: {...}"), as small models often answer; raises JSONDecodeError when there is none.
-    Taking the object out saves a repair turn; it is still checked against the schema like any answer."""
+    Taking the object out saves a repair turn; it is still checked against the schema like any answer.
+    Raw control characters inside strings (a newline or tab a small model writes as itself) are read as they are
+    (`strict=False`): a third of a small model's answers were lost to them."""
     try:
-        return json.loads(text)
+        return json.loads(text, strict=False)
     except json.JSONDecodeError:
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end <= start:
             raise
-        return json.loads(text[start:end + 1])
+        return json.loads(text[start:end + 1], strict=False)
 
 
 @dataclass(frozen=True)

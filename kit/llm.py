@@ -81,6 +81,9 @@ class LLMResponse:
     ok: bool = True
     problem: str = ""
     cache_entry: CacheEntry | None = None
+    #: Of the tokens above, how many are estimates (`estimate_tokens`): a request that timed out or broke off
+    #: before the server reported its usage is still counted, by what was sent and what arrived.
+    estimated_tokens: int = 0
 
 
 class Backend(Protocol):
@@ -96,13 +99,16 @@ def estimate_tokens(text: str) -> int:
     return (len(text) + 3) // 4
 
 
-def ledger_tokens(backend: str, prompt_tokens: int, completion_tokens: int) -> tuple[int, int, int]:
+def ledger_tokens(backend: str, prompt_tokens: int, completion_tokens: int, estimated: int = 0
+                  ) -> tuple[int, int, int]:
     """(prompt, completion, estimated) tokens as the catalog records a call. An offline call spends nothing: its
     tokens are an estimate of what a model would have used (`estimate_tokens`), kept apart in
-    `llm_calls.estimated_tokens`, so `sum(prompt_tokens + completion_tokens)` is always real spend."""
+    `llm_calls.estimated_tokens`, so `sum(prompt_tokens + completion_tokens)` is always spend. A model's call
+    whose server never reported usage (a request that timed out) is spent all the same: its tokens are counted
+    by estimate, and `estimated` (also in `llm_calls.estimated_tokens`) says how many of them are estimates."""
     if backend == OfflineBackend.name:
         return 0, 0, prompt_tokens + completion_tokens
-    return prompt_tokens, completion_tokens, 0
+    return prompt_tokens, completion_tokens, estimated
 
 
 class OfflineBackend:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from forge.llm.endpoint import PROBE_PROMPT
+from forge.llm.endpoint import PROBE_PROMPT, SPEED_PROMPT
 from forge.llm.messages import GRAMMAR_UNSAFE
 from kit.dag import NodeContext
 from kit.ids import TaskId
@@ -45,6 +45,9 @@ class Reply:
     delay: float = 0.0
     headers: dict[str, str] = field(default_factory=dict)
     error: str = "scripted error"
+    drip: float = 0.0  # seconds between streamed pieces (~one token each): a slow or stuck server
+    huge: int = 0  # characters of filler content sent instead of `content`, never built whole (a 200 MB reply)
+    usage: bool = True  # a streamed reply ends with the usage chunk (some servers never send one)
 
 
 Responder = Callable[[dict[str, Any]], Reply]
@@ -63,6 +66,8 @@ class Server:
     grammar_limited: bool = False  # a schema with keywords in GRAMMAR_UNSAFE makes the grammar builder fail (500)
     serial: bool = False  # one request at a time (the others wait inside the server)
     ignores_format: bool = False  # takes any response_format and enforces none of them
+    ignores_stream: bool = False  # answers `stream: true` with one JSON body
+    tokens_per_second: float = 0.0  # streamed pieces come at this rate (0: at once), the speed probe included
 
     def refuse(self, body: dict[str, Any]) -> Reply | None:
         """The server's own error for a response format it cannot take, else None."""
@@ -99,8 +104,15 @@ def _has_keyword(schema: Any, keywords: Iterable[str]) -> bool:
     return False
 
 
+def is_speed_probe(body: dict[str, Any]) -> bool:
+    return any(m.get("content") == SPEED_PROMPT for m in body.get("messages", [])[1:2])
+
+
 def probe_reply(server: Server, body: dict[str, Any]) -> Reply:
-    """How a server answers Forge's endpoint probe: the enforced value, or what a model says unconstrained."""
+    """How a server answers Forge's endpoint probe: the enforced value, or what a model says unconstrained; the
+    speed probe gets `max_tokens` pieces of text, as a model would write until its limit."""
+    if is_speed_probe(body):
+        return Reply("word" * int(body.get("max_tokens") or 16), finish_reason="length")
     if server.enforces(body):
         return Reply(json.dumps({"forge_probe": "ready"}))
     if (body.get("response_format") or {}).get("type") == "json_object":
@@ -114,12 +126,15 @@ class Served:
 
     requests: int = 0
     probes: int = 0
+    speed_probes: int = 0
     in_flight: int = 0
     max_in_flight: int = 0
     statuses: Counter[int] = field(default_factory=Counter)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     bodies: list[dict[str, Any]] = field(default_factory=list)
+    #: Tokens streamed to clients that hung up before the end (~4 characters each): generated, never delivered.
+    abandoned_tokens: int = 0
 
 
 def usage_of(body: dict[str, Any], content: str) -> tuple[int, int]:
@@ -158,12 +173,15 @@ class LLMServer:
                 return self._answer(body)
 
             def _answer(self, body: dict[str, Any]) -> None:
-                probe = any(m.get("content") == PROBE_PROMPT for m in body.get("messages", [])[1:2])
+                probe = any(m.get("content") in (PROBE_PROMPT, SPEED_PROMPT)
+                            for m in body.get("messages", [])[1:2])
                 reply = server.kind.refuse(body) or (probe_reply(server.kind, body) if probe
                                                      else server.responder(body))
                 with server._lock:
                     served = server.served
-                    if probe:
+                    if probe and is_speed_probe(body):
+                        served.speed_probes += 1
+                    elif probe:
                         served.probes += 1
                     else:
                         served.requests += 1
@@ -174,17 +192,110 @@ class LLMServer:
                 time.sleep(reply.delay)
                 with server._lock:
                     served.in_flight -= 1
-                if probe and reply.status == 200:
-                    return self._send(200, _completion(body, reply, 0, 0))
                 if reply.status != 200:
                     error = {"error": {"message": reply.error, "type": "scripted", "code": reply.status}}
                     return self._send(reply.status, error, reply.headers)
                 content = reply.content or ""
                 prompt_tokens, completion_tokens = usage_of(body, reply.refusal or content)
+                if reply.huge:
+                    completion_tokens = (reply.huge + 3) // 4
+                if probe:
+                    prompt_tokens = completion_tokens = 0
+                streamed = bool(body.get("stream")) and not server.kind.ignores_stream
+                if streamed:  # counted as it goes: a stream may be abandoned
+                    return self._stream(body, reply, prompt_tokens, completion_tokens, counted=probe)
+                if not probe:
+                    with server._lock:
+                        server.served.prompt_tokens += prompt_tokens
+                        server.served.completion_tokens += completion_tokens
+                if reply.huge:
+                    return self._send_huge(body, reply, prompt_tokens, completion_tokens)
+                if reply.drip:
+                    return self._send_dripping(_completion(body, reply, prompt_tokens, completion_tokens), reply.drip)
+                self._send(200, _completion(body, reply, prompt_tokens, completion_tokens), reply.headers)
+
+            def _send_dripping(self, payload: dict[str, Any], drip: float) -> None:
+                """A plain JSON body sent one byte every `drip` seconds (each byte restarts a read timeout)."""
+                data = json.dumps(payload).encode()
+                try:
+                    self.send_response(200)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    for index in range(len(data)):
+                        self.wfile.write(data[index:index + 1])
+                        self.wfile.flush()
+                        time.sleep(drip)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def _stream(self, body: dict[str, Any], reply: Reply, prompt_tokens: int, completion_tokens: int,
+                        counted: bool) -> None:
+                """Server-sent events as OpenAI streams them: role, content pieces (~4 characters, one token), the
+                finish reason, the usage chunk when asked for, [DONE]. A client that hangs up ends it; what was
+                sent to it by then is counted as generated (`abandoned_tokens`, and the totals when the reply
+                reports no usage)."""
+                drip = reply.drip or (1 / server.kind.tokens_per_second if server.kind.tokens_per_second else 0.0)
+                sent = 0
+                try:
+                    self.send_response(200)
+                    self.send_header("content-type", "text/event-stream")
+                    self.send_header("connection", "close")
+                    for key, value in reply.headers.items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    self.close_connection = True
+                    self._event(body, {"role": "assistant", "content": ""})
+                    if reply.refusal:
+                        self._event(body, {"refusal": reply.refusal})
+                    for piece in _pieces(reply):
+                        if drip:
+                            time.sleep(drip)
+                        self._event(body, {"content": piece})
+                        sent += len(piece)
+                    self._event(body, {}, reply.finish_reason)
+                    if (body.get("stream_options") or {}).get("include_usage") and reply.usage:
+                        usage = {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                                 "total_tokens": prompt_tokens + completion_tokens}
+                        self._write({"id": "chatcmpl-0", "object": "chat.completion.chunk", "choices": [],
+                                     "usage": usage})
+                    self.wfile.write(b"data: [DONE]\n\n")
+                    self.wfile.flush()
+                    finished = True
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (deadline, cap, Ctrl-C)
+                    finished = False
+                if counted:  # a probe: no ledger row to compare with
+                    return
                 with server._lock:
                     server.served.prompt_tokens += prompt_tokens
-                    server.served.completion_tokens += completion_tokens
-                self._send(200, _completion(body, reply, prompt_tokens, completion_tokens), reply.headers)
+                    server.served.completion_tokens += completion_tokens if finished else (sent + 3) // 4
+                    if not finished:
+                        server.served.abandoned_tokens += (sent + 3) // 4
+
+            def _event(self, body: dict[str, Any], delta: dict[str, Any], finish: str | None = None) -> None:
+                self._write({"id": "chatcmpl-0", "object": "chat.completion.chunk", "model": body.get("model", ""),
+                             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+
+            def _write(self, event: dict[str, Any]) -> None:
+                self.wfile.write(b"data: " + json.dumps(event).encode() + b"\n\n")
+                self.wfile.flush()
+
+            def _send_huge(self, body: dict[str, Any], reply: Reply, prompt_tokens: int,
+                           completion_tokens: int) -> None:
+                """A plain JSON body with `reply.huge` characters of content, written in pieces."""
+                payload = _completion(body, Reply("@@"), prompt_tokens, completion_tokens)
+                head, tail = json.dumps(payload).encode().split(b"@@")
+                try:
+                    self.send_response(200)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(head) + reply.huge + len(tail)))
+                    self.end_headers()
+                    self.wfile.write(head)
+                    for piece in _pieces(reply):
+                        self.wfile.write(piece.encode())
+                    self.wfile.write(tail)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
             def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
                 data = json.dumps(payload).encode()
@@ -221,6 +332,18 @@ class LLMServer:
     def __exit__(self, *exc: object) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+def _pieces(reply: Reply) -> Iterable[str]:
+    """The reply's content as streamed pieces: ~one token (4 characters) each, or 64 KiB of filler for `huge`."""
+    if reply.huge:
+        block = "a" * 65536
+        for start in range(0, reply.huge, len(block)):
+            yield block[:min(len(block), reply.huge - start)]
+        return
+    content = reply.content or ""
+    for start in range(0, len(content), 4):
+        yield content[start:start + 4]
 
 
 def _completion(body: dict[str, Any], reply: Reply, prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:

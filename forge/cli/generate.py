@@ -101,7 +101,8 @@ def _generator(request: Request, llm: LLMFlags, config: Any, catalog: Any, taxon
     from forge.llm.budget import Budget
     from forge.llm.ledger import make_backend
 
-    backend = make_backend(config, catalog)
+    backend = make_backend(config, catalog, progress=lambda line: err_console.print(line, markup=False,
+                                                                                     highlight=False))
     real_apps = policy(request.real_apps, request.rate)
     catalog.sync_skills(taxonomy.values())
     chosen_sandbox = sandbox(request.no_sandbox, request.timeout)

@@ -120,8 +120,8 @@ def print_interrupted(console: Console, run_id: int, recorded: int) -> None:
 
 def print_endpoint(console: Console, backend: Any) -> None:
     """What the run learnt about the endpoint: the structured-output form and any lowered concurrency."""
-    note = getattr(backend, "endpoint_note", "")
-    if note:
-        console.print(f"LLM endpoint: {note}", markup=False, highlight=False)
+    for note in (getattr(backend, "endpoint_note", ""), getattr(backend, "speed_note", "")):
+        if note:
+            console.print(f"LLM endpoint: {note}", markup=False, highlight=False)
     for line in getattr(backend, "concurrency_notes", []):
         console.print(f"LLM endpoint: {line}", markup=False, highlight=False)

@@ -16,6 +16,7 @@ and model), so later runs reuse it and a user can read why: `forge sql "SELECT *
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,12 +25,22 @@ from typing import Any, Protocol
 import jsonschema
 import openai
 
+from forge.llm.config import LLMConfig
 from forge.llm.messages import MODES, SYSTEM, grammar_schema
 
 #: OpenAI's endpoint, the key of `llm_endpoints` rows when no --base-url is given.
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
 PROBE_PROMPT = "Reply with a JSON object."
+#: The speed probe: a request that makes any model write until its (small) limit.
+SPEED_PROMPT = "Count upwards from 1, one number per line, and do not stop."
+SPEED_TOKENS = 48
+#: A call's limit must fit its timeout with this margin (speeds vary with load and answer length).
+MARGIN = 1.25
+#: The longest timeout the speed probe picks by itself (seconds).
+MAX_AUTO_TIMEOUT = 1800.0
+#: Below this, a per-call limit cannot hold a useful answer: the line names the flags instead.
+MIN_FIT_TOKENS = 256
 PROBE_SCHEMA: dict[str, Any] = {
     "type": "object", "additionalProperties": False, "required": ["forge_probe"],
     "properties": {"forge_probe": {"type": "string", "enum": ["ready"], "maxLength": 16, "pattern": "^ready$"}},
@@ -86,10 +97,10 @@ def probe_format(mode: str) -> dict[str, Any] | None:
     return None
 
 
-def probe(send: Callable[[dict[str, Any]], Any], model: str) -> Verdict | None:
+def probe(send: Callable[[dict[str, Any]], str], model: str) -> Verdict | None:
     """Ask the server once per form (strongest first); None when it failed for a reason other than the format.
 
-    `send(body)` posts a chat completion and returns it (or raises the SDK's errors)."""
+    `send(body)` posts a chat completion and returns its text (or raises the SDK's errors)."""
     lines: list[str] = []
     schema_hint = f"\nThe object must validate against this JSON Schema:\n{json.dumps(PROBE_SCHEMA)}"
     for mode in MODES:
@@ -101,16 +112,15 @@ def probe(send: Callable[[dict[str, Any]], Any], model: str) -> Verdict | None:
         if fmt is not None:
             body["response_format"] = fmt
         try:
-            completion = send(body)
+            text = send(body)
         except openai.APIError as exc:
             if not format_rejected(exc):
                 lines.append(f"{mode}: undecided, {error_text(exc)}")
                 return None
             lines.append(f"{mode}: rejected, {error_text(exc)}")
             continue
-        text = (completion.choices[0].message.content or "") if completion.choices else ""
         try:
-            answer = json.loads(text)
+            answer = json.loads(text, strict=False)
         except json.JSONDecodeError:
             answer = None
         if mode in ("json_schema", "json_object_schema"):
@@ -123,6 +133,66 @@ def probe(send: Callable[[dict[str, Any]], Any], model: str) -> Verdict | None:
         lines.append(f"{mode}: {'accepted' if fmt else 'plain text'}, answer {text[:200]!r}")
         return Verdict(mode, "; ".join(lines))
     return Verdict("text", "; ".join(lines))
+
+
+@dataclass(frozen=True)
+class Speed:
+    """How fast the server generates: tokens per second once it writes, and seconds to its first token."""
+
+    tokens_per_second: float
+    first_token_s: float
+
+    def seconds(self, tokens: int) -> float:
+        return self.first_token_s + tokens / self.tokens_per_second
+
+
+def fit(config: LLMConfig, speed: Speed) -> tuple[LLMConfig, str]:
+    """Per-call limits that fit the server's speed, and a line that says what was measured and chosen.
+
+    A call may generate `max_tokens_per_call` tokens; at `speed` (with a 25 % margin) that must fit in `timeout`,
+    else every long answer times out, is retried, times out again, and the server keeps generating for the
+    abandoned requests. What the user set (flag, config file, environment) is never changed: a timeout that was not
+    set is raised (up to MAX_AUTO_TIMEOUT), else a per-call limit that was not set is lowered (to a power of two, so
+    the cache keys of a rerun at a slightly different speed stay the same), else the line names the flags to set."""
+    need = speed.seconds(config.max_tokens_per_call) * MARGIN
+    said = (f"server speed ~{speed.tokens_per_second:.1f} tokens/s (first token after {speed.first_token_s:.1f} s): "
+            f"a {config.max_tokens_per_call}-token answer takes up to ~{need:.0f} s")
+    if need <= config.timeout:
+        return config, f"{said}, within the {config.timeout:g} s --llm-timeout"
+    given = config.model_fields_set
+    if "timeout" not in given and need <= MAX_AUTO_TIMEOUT:
+        timeout = float(math.ceil(need / 10) * 10)
+        return (config.model_copy(update={"timeout": timeout}),
+                f"{said}: --llm-timeout raised from {config.timeout:g} to {timeout:g} s (set --llm-timeout to choose)")
+    timeout = config.timeout if "timeout" in given else max(config.timeout, MAX_AUTO_TIMEOUT)
+    fits = int((timeout / MARGIN - speed.first_token_s) * speed.tokens_per_second)
+    tokens = 2 ** int(math.log2(fits)) if fits >= MIN_FIT_TOKENS else 0
+    if "max_tokens_per_call" not in given and tokens:
+        update: dict[str, Any] = {"max_tokens_per_call": tokens, "timeout": timeout}
+        return (config.model_copy(update=update),
+                f"{said}: --max-tokens-per-call lowered from {config.max_tokens_per_call} to {tokens} to fit the "
+                f"{timeout:g} s --llm-timeout (set --max-tokens-per-call to choose)")
+    advice = f"set --llm-timeout {math.ceil(need / 10) * 10:g}" + (
+        f" or --max-tokens-per-call {tokens}" if tokens else "")
+    return config, f"{said}, over the {config.timeout:g} s --llm-timeout: answers will time out; {advice}"
+
+
+def measure(send: Callable[[dict[str, Any]], tuple[int, float, float]], model: str, mode: str) -> Speed | None:
+    """One short generation (`SPEED_TOKENS` tokens) in the structured-output form the run uses; None when the
+    server failed or wrote too little to tell. `send(body)` returns (tokens, seconds to the first token, seconds
+    in all)."""
+    body: dict[str, Any] = {"model": model, "temperature": 0, "max_tokens": SPEED_TOKENS,
+                            "messages": [{"role": "system", "content": "Follow the instruction."},
+                                         {"role": "user", "content": SPEED_PROMPT}]}
+    if mode in ("json_object", "json_object_schema"):  # the speed under the grammar the run's answers use
+        body["response_format"] = {"type": "json_object"}
+    try:
+        tokens, first, total = send(body)
+    except (openai.APIError, ValueError):
+        return None
+    if tokens < 4 or total <= first:
+        return None
+    return Speed(tokens / max(total - first, 1e-3), first)
 
 
 class CatalogEndpoints:

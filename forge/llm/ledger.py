@@ -6,6 +6,7 @@ sums are one `forge sql` away (README: "LLM backends").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +41,9 @@ def check_priced(config: LLMConfig) -> None:
                              "or cap tokens with --max-tokens instead")
 
 
-def make_backend(config: LLMConfig, catalog: Catalog | None) -> Backend:
-    """The backend `config` names, answering from `catalog`'s cache first."""
+def make_backend(config: LLMConfig, catalog: Catalog | None, progress: Callable[[str], None] | None = None) -> Backend:
+    """The backend `config` names, answering from `catalog`'s cache first; `progress` gets a line now and then
+    while requests are in flight (a slow server otherwise looks like a hang)."""
     if config.backend == "offline":
         return OfflineBackend()
     # imported here, not at the top: the openai client costs an offline run (the default) start-up time for nothing
@@ -49,4 +51,5 @@ def make_backend(config: LLMConfig, catalog: Catalog | None) -> Backend:
     from forge.llm.openai_backend import OpenAIBackend
 
     cache: Any = catalog
-    return OpenAIBackend(config, cache, endpoints=CatalogEndpoints(catalog) if catalog is not None else None)
+    return OpenAIBackend(config, cache, endpoints=CatalogEndpoints(catalog) if catalog is not None else None,
+                         progress=progress)

@@ -22,6 +22,7 @@ import email.utils
 import random
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import openai
@@ -29,10 +30,20 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 
 from forge.llm.cache import AnswerCache, NoCache, cache_key
 from forge.llm.config import LLMConfig
-from forge.llm.endpoint import DEFAULT_BASE_URL, EndpointStore, Verdict, error_text, format_rejected, probe
+from forge.llm.endpoint import (
+    DEFAULT_BASE_URL,
+    EndpointStore,
+    Verdict,
+    error_text,
+    fit,
+    format_rejected,
+    measure,
+    probe,
+)
 from forge.llm.messages import MODES, build_messages, response_format
 from forge.llm.prices import Price, find_price
 from forge.llm.slots import Slots
+from forge.llm.stream import Meter, Received, ReplyBroken, ReplyTimeout, Ticker, fetch, reply_cap
 from kit.llm import CacheEntry, LLMCancelled, LLMConfigError, LLMRequest, LLMResponse, estimate_tokens
 
 #: HTTP statuses worth another attempt (besides every 5xx).
@@ -107,7 +118,8 @@ class OpenAIBackend:
     repairs = 1
 
     def __init__(self, config: LLMConfig, cache: AnswerCache | None = None,
-                 client: openai.OpenAI | None = None, endpoints: EndpointStore | None = None) -> None:
+                 client: openai.OpenAI | None = None, endpoints: EndpointStore | None = None,
+                 progress: Callable[[str], None] | None = None, progress_every: float = 15.0) -> None:
         self.config = config
         self.cache = cache or NoCache()
         self.endpoints = endpoints
@@ -121,6 +133,12 @@ class OpenAIBackend:
         self._slots = Slots(config.concurrency, self._cancel)
         self._mode_lock = threading.Lock()
         self._backoff = wait_exponential_jitter(multiplier=config.backoff, max=config.max_wait, jitter=config.backoff)
+        #: Requests in flight and what they received; printed every `progress_every` s while any is in flight.
+        self.meter = Meter()
+        self._ticker = Ticker(self.meter, progress, progress_every) if progress is not None else None
+        #: What the speed probe measured and chose (for the run's summary); None until it ran.
+        self.speed_note: str | None = None
+        self._speed_lock = threading.Lock()
 
     @property
     def endpoint(self) -> str:
@@ -157,15 +175,43 @@ class OpenAIBackend:
             self.mode = verdict.structured
             return self.mode
 
-    def _probe_send(self, body: dict[str, Any]) -> Any:
+    def _probe_send(self, body: dict[str, Any]) -> str:
         self._slots.acquire()
         try:
-            return self._post(body)
+            return self._fetch(body).content
         finally:
             self._slots.release()
 
+    def fit_speed(self, mode: str) -> None:
+        """Once per backend: measure the server's speed and fit `max_tokens_per_call` / `timeout` to it
+        (forge.llm.endpoint.fit); the line saying what was chosen is `speed_note`."""
+        with self._speed_lock:
+            if self.speed_note is not None:
+                return
+
+            def send(body: dict[str, Any]) -> tuple[int, float, float]:
+                self._slots.acquire()
+                try:
+                    start = time.monotonic()
+                    received = self._fetch(body)
+                finally:
+                    self._slots.release()
+                first = (received.first_at or time.monotonic()) - start
+                tokens = received.usage[1] if received.usage and received.usage[1] else estimate_tokens(
+                    received.content)
+                return tokens, first, time.monotonic() - start
+
+            speed = measure(send, self.config.model, mode)
+            if speed is None:
+                self.speed_note = "could not measure the server's speed; per-call limits as configured"
+                return
+            self.config, self.speed_note = fit(self.config, speed)
+
     def complete(self, request: LLMRequest) -> LLMResponse:
         mode = self.structured()
+        self.fit_speed(mode)
+        if self._ticker is not None:
+            self._ticker.ensure()
         while True:
             try:
                 return self._complete(request, mode)
@@ -196,13 +242,14 @@ class OpenAIBackend:
                                self.cost(hit.prompt_tokens, hit.completion_tokens), cached=True,
                                model=self.config.model, attempts=0, problem=hit.problem)
         attempts, start = 0, time.perf_counter()
+        spent = _Spent()
         retrying = Retrying(stop=stop_after_attempt(self.config.max_attempts), wait=self._wait, sleep=self._sleep,
                             retry=retry_if_exception(transient), reraise=True)
         try:
             for attempt in retrying:
                 with attempt:
                     attempts = attempt.retry_state.attempt_number
-                    completion = self._send(params)
+                    received = self._send(params, spent)
         except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
             raise LLMConfigError(f"{self.config.base_url or 'api.openai.com'} refused model "
                                  f"{self.config.model!r}: {error_text(exc)}; check --base-url, --model and the key in "
@@ -211,60 +258,49 @@ class OpenAIBackend:
             if format_rejected(exc):
                 raise _FormatRefused(error_text(exc)) from None
             if not transient(exc):  # e.g. the prompt is too long: a problem with this request, not the endpoint
-                return LLMResponse("", 0, 0, model=self.config.model,
-                                   problem=f"the server rejected the request: {error_text(exc)}")
+                return self._failed(f"the server rejected the request: {error_text(exc)}", attempts,
+                                    time.perf_counter() - start, spent, ok=True)
             return self._failed(f"no answer after {attempts} attempt(s): {error_text(exc)}", attempts,
-                                time.perf_counter() - start)
+                                time.perf_counter() - start, spent)
         except openai.APIError as exc:
             return self._failed(f"no answer after {attempts} attempt(s): {error_text(exc)}", attempts,
-                                time.perf_counter() - start)
+                                time.perf_counter() - start, spent)
+        except ValueError as exc:  # a body that is not a chat completion
+            return self._failed(f"unreadable answer: {type(exc).__name__}: {exc}"[:300], attempts,
+                                time.perf_counter() - start, spent)
         latency = time.perf_counter() - start
-        text, problem = _answer(completion, self.config.max_tokens_per_call)
-        usage = completion.usage
-        prompt_tokens = usage.prompt_tokens if usage else sum(estimate_tokens(m["content"]) for m in params["messages"])
-        completion_tokens = usage.completion_tokens if usage else estimate_tokens(text)
+        text, problem = _answer(received, self.config.max_tokens_per_call)
+        prompt_tokens, completion_tokens, estimated = received.spent(params["messages"])
         entry = CacheEntry(key, self.config.model, text, problem, prompt_tokens, completion_tokens)
-        stored = self.cache.store_answer(entry)
+        # A reply cut at the size cap is not the model's whole answer: never cached (a rerun asks again).
+        stored = received.cut or self.cache.store_answer(entry)
+        prompt_tokens, completion_tokens = prompt_tokens + spent.prompt, completion_tokens + spent.completion
         return LLMResponse(text, prompt_tokens, completion_tokens, self.cost(prompt_tokens, completion_tokens),
                            model=self.config.model, latency_s=latency, attempts=attempts, problem=problem,
-                           cache_entry=None if stored else entry)
+                           cache_entry=None if stored else entry, estimated_tokens=estimated + spent.estimated)
 
-    def _send(self, params: dict[str, Any]) -> Any:
+    def _send(self, params: dict[str, Any], spent: _Spent) -> Received:
         """One attempt: wait for a slot (not timed), then send (timed). A timeout of a request sent while others
-        were in flight is the server's queue, not this generation: the limit goes down and it is sent again."""
+        were in flight is the server's queue, not this generation: the limit goes down and it is sent again.
+        What a failed read received is added to `spent` (the server generated it: it is paid for)."""
         while True:
             others = self._slots.acquire()
             try:
-                return self._post(params)
-            except openai.APITimeoutError:
-                if not others:
+                return self._fetch(params)
+            except (ReplyTimeout, ReplyBroken) as exc:
+                spent.add(exc.received, params["messages"])
+                if not others or not isinstance(exc, ReplyTimeout):
                     raise
                 self._slots.shrink(f"a request sent beside {others} other(s) timed out after {self.config.timeout:g} s "
                                    "(the server seems to serve one request at a time)")
             finally:
                 self._slots.release()
 
-    def _post(self, params: dict[str, Any]) -> Any:
-        """The HTTP request, in a daemon thread so that `cancel()` abandons it at once (a blocked socket read
-        cannot be interrupted; a daemon thread does not keep the process alive either)."""
-        box: dict[str, Any] = {}
-        done = threading.Event()
-
-        def work() -> None:
-            try:
-                box["completion"] = self.client.chat.completions.create(**params)
-            except BaseException as exc:  # handed to the caller's thread
-                box["error"] = exc
-            finally:
-                done.set()
-
-        threading.Thread(target=work, name="llm-request", daemon=True).start()
-        while not done.wait(0.1):
-            if self._cancel.is_set():
-                raise LLMCancelled("interrupted: the request in flight was abandoned")
-        if "error" in box:
-            raise box["error"]
-        return box["completion"]
+    def _fetch(self, body: dict[str, Any]) -> Received:
+        """The request, streamed, within the total deadline and the size cap (forge.llm.stream); `cancel()`
+        abandons it at once."""
+        return fetch(self.client, body, timeout=self.config.timeout,
+                     max_chars=reply_cap(self.config.max_tokens_per_call), cancel=self._cancel, meter=self.meter)
 
     def _sleep(self, seconds: float) -> None:
         """The wait between attempts, cut short by `cancel()`."""
@@ -276,24 +312,38 @@ class OpenAIBackend:
         asked = retry_after(state.outcome.exception() if state.outcome else None)
         return min(asked, self.config.max_wait) if asked is not None else float(self._backoff(state))
 
-    def _failed(self, problem: str, attempts: int, latency: float) -> LLMResponse:
-        return LLMResponse("", 0, 0, model=self.config.model, latency_s=latency, attempts=attempts, ok=False,
-                           problem=problem)
+    def _failed(self, problem: str, attempts: int, latency: float, spent: _Spent, *, ok: bool = False) -> LLMResponse:
+        """No usable answer; the tokens the failed attempts generated are still counted (budgets see them)."""
+        return LLMResponse("", spent.prompt, spent.completion, self.cost(spent.prompt, spent.completion),
+                           model=self.config.model, latency_s=latency, attempts=attempts, ok=ok, problem=problem,
+                           estimated_tokens=spent.estimated)
 
 
-def _answer(completion: Any, max_tokens: int) -> tuple[str, str]:
+class _Spent:
+    """Tokens generated by attempts that failed (timed out, broke off): the server's usage, else estimates."""
+
+    def __init__(self) -> None:
+        self.prompt = self.completion = self.estimated = 0
+
+    def add(self, received: Received, messages: list[dict[str, Any]]) -> None:
+        prompt, completion, estimated = received.spent(messages)
+        self.prompt += prompt
+        self.completion += completion
+        self.estimated += estimated
+
+
+def _answer(received: Received, max_tokens: int) -> tuple[str, str]:
     """(text, problem): the answer's text and why it is unusable, or '' when it may be parsed."""
-    if not completion.choices:
-        return "", "the server returned no choices"
-    choice = completion.choices[0]
-    message = choice.message
-    text = message.content or ""
-    if getattr(message, "refusal", None):
-        return message.refusal, f"the model refused: {message.refusal}"
-    if choice.finish_reason == "length":
+    text = received.content
+    if received.cut:
+        return text, (f"the reply was longer than {reply_cap(max_tokens):,} characters (the cap for a "
+                      f"{max_tokens}-token answer) and was cut off; only its start is kept")
+    if received.refusal:
+        return received.refusal, f"the model refused: {received.refusal}"
+    if received.finish_reason == "length":
         return text, (f"the answer was cut off at the {max_tokens}-token limit (finish_reason=length); "
                       "give a shorter answer that is complete JSON")
-    if choice.finish_reason == "content_filter":
+    if received.finish_reason == "content_filter":
         return text, "the answer was blocked by the server's content filter"
     if not text.strip():
         return text, "the answer was empty"
