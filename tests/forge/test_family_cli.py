@@ -238,3 +238,11 @@ def test_the_suite_scopes_leave_out_no_suite_that_has_cases_for_a_family():
     line = next((x for x in ran.stdout.splitlines() if x.startswith("LEFT OUT ")), None)
     assert line is not None, ran.stdout[-2000:] + ran.stderr[-2000:]
     assert json.loads(line.removeprefix("LEFT OUT ")) == {}
+
+
+def test_the_walkthrough_names_every_suite_a_family_meets():
+    from forge.family_info import SUITES
+
+    doc = (ROOT / "docs" / "adding-a-family.md").read_text()
+    unnamed = [path for path, _, _ in SUITES if Path(path).name not in doc]
+    assert not unnamed, f"docs/adding-a-family.md step 6 does not name {unnamed}"
