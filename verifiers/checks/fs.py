@@ -8,40 +8,31 @@ What the real tools produce is accepted: text compares ignore trailing whitespac
 config values ignore spacing around '=' and matching quotes; archive members may carry one leading folder
 (`tar czf a.tgz site/`, `zip -r a.zip /home/user/x` store `site/...` and `home/user/x/...`); modes are octal
 strings ("600") as an instruction states them. Derived values (listings, hashes) are plain args; computed
-answers a student must find (`fs.answer_equals`) are `secret`.
+answers a student must find (`fs.answer_equals`) are `secret`. Entries, text, config files, listings and archives
+are read by `verifiers.readers.tree`.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import io
 import os
 import posixpath
 import stat
-import tarfile
-import zipfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from kit import bounded
-from kit.model import HOME
-from verifiers.checks import Result, State, StateError, fail, ok, primitive
+from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.meaning import Meaning, ReadBack, Said
-
-#: Archive bytes read per member at most (a corrupt or hostile archive must not exhaust memory).
-MAX_MEMBER_BYTES = 64 * 1024 * 1024
-
-
-def entry(state: State, path: str) -> Path:
-    """Host path of `path` with its folder resolved in the root but its last component not followed."""
-    if path == HOME:
-        return state.path(path)
-    parent, name = path.rstrip("/").rsplit("/", 1)
-    if name in ("", ".", ".."):
-        raise StateError(f"path {path!r} must name a file or folder")
-    return state.path(parent or HOME) / name
+from verifiers.readers.tree import (
+    describe,
+    entry,
+    lexists,
+    listing,
+    read_archive,
+    read_config,
+    read_text,
+    sha256_of,
+)
 
 
 def guarded(fn: Callable[..., Result]) -> Callable[..., Result]:
@@ -53,25 +44,6 @@ def guarded(fn: Callable[..., Result]) -> Callable[..., Result]:
         except OSError as exc:
             return fail(f"cannot inspect {kwargs.get('path', args[:1])}: {type(exc).__name__}: {exc.strerror or exc}")
     return wrapper
-
-
-def _lexists(host: Path) -> bool:
-    return host.exists() or host.is_symlink()
-
-
-def _describe(host: Path) -> str:
-    if host.is_symlink():
-        return f"a symlink to {os.readlink(host)!r}"
-    return "a folder" if host.is_dir() else "a file" if host.is_file() else "something else"
-
-
-def _text(host: Path) -> str:
-    return bounded.read_file(host).decode("utf-8")
-
-
-def read_text(state: State, path: str) -> str:
-    """The UTF-8 text of the file at `path` (links inside the root followed); StateError if missing or binary."""
-    return state.read(path, _text, "UTF-8 text file")
 
 
 def _lines(text: str) -> list[str]:
@@ -97,9 +69,9 @@ def _show(value: int) -> str:
 def exists(state: State, path: str, kind: str = "any") -> Result:
     """Something exists at `path`; `kind` "file" (regular, not a link), "dir" (not a link) or "any"."""
     host = entry(state, path)
-    if not _lexists(host):
+    if not lexists(host):
         return fail(f"{path} does not exist")
-    found = _describe(host)
+    found = describe(host)
     wanted = {"file": "a file", "dir": "a folder"}.get(kind, found)
     if found != wanted:
         return fail(f"{path} is {found}, expected {wanted}")
@@ -118,8 +90,8 @@ def is_dir(state: State, path: str) -> Result:
 def absent(state: State, path: str) -> Result:
     """Nothing (no file, folder or link) exists at `path`."""
     host = entry(state, path)
-    if _lexists(host):
-        return fail(f"{path} still exists ({_describe(host)})")
+    if lexists(host):
+        return fail(f"{path} still exists ({describe(host)})")
     return ok(f"{path} does not exist")
 
 
@@ -193,21 +165,17 @@ def symlink_to(state: State, path: str, target: str) -> Result:
     """`path` is a symbolic link that points (absolutely or relatively) at `target`, which exists."""
     host = entry(state, path)
     if not host.is_symlink():
-        return fail(f"{path} is not a symlink ({_describe(host)})" if _lexists(host) else f"{path} does not exist")
+        return fail(f"{path} is not a symlink ({describe(host)})" if lexists(host) else f"{path} does not exist")
     raw = os.readlink(host)
     logical = posixpath.normpath(raw if raw.startswith("/") else posixpath.join(posixpath.dirname(path), raw))
     if logical != posixpath.normpath(target):
         return fail(f"{path} points to {raw!r} (= {logical}), expected {target}")
-    if not _lexists(entry(state, target)):
+    if not lexists(entry(state, target)):
         return fail(f"{path} points to {target}, but {target} does not exist")
     return ok(f"{path} -> {raw!r}")
 
 
 # --- content --------------------------------------------------------------------------------------
-
-def _sha(host: Path) -> str:
-    return hashlib.sha256(bounded.read_file(host)).hexdigest()
-
 
 @primitive("fs.same_content", grounded=("path",),
            meaning=Meaning(action=None,
@@ -217,8 +185,8 @@ def same_content(state: State, path: str, sha256: str) -> Result:
     """`path` is a regular file (not a link) whose bytes have this sha256 (e.g. the original asset's)."""
     host = entry(state, path)
     if not host.is_file() or host.is_symlink():
-        return fail(f"{path} is {_describe(host)}, expected a file" if _lexists(host) else f"{path} does not exist")
-    if _sha(host) != sha256:
+        return fail(f"{path} is {describe(host)}, expected a file" if lexists(host) else f"{path} does not exist")
+    if sha256_of(host) != sha256:
         # neither the digest it has nor its size: an app's save stamps the time into a file (openpyxl's core.xml,
         # every zip entry), and evidence must not change with the clock
         return fail(f"{path} has different content (not the expected sha256 {sha256[:12]})")
@@ -311,47 +279,13 @@ def answer_equals(state: State, path: str, answer: int | str | list[str]) -> Res
 
 # --- config files ---------------------------------------------------------------------------------
 
-def _unquote(value: str) -> str:
-    value = value.strip()
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
-    return value
-
-
-def parse_config(text: str) -> dict[str, dict[str, list[str]]]:
-    """ini / conf / .env text -> {section ("" before any header): {key: [values, in order]}}.
-
-    Comment lines (# or ;) and blank lines are skipped; `export KEY=v` counts as KEY; a repeated key keeps
-    every value so a check can tell a replaced line from a duplicated one."""
-    sections: dict[str, dict[str, list[str]]] = {"": {}}
-    current = ""
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line[0] in "#;":
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            current = line[1:-1].strip()
-            sections.setdefault(current, {})
-            continue
-        if "=" not in line:
-            continue
-        key, value = line.split("=", 1)
-        key = key.strip().removeprefix("export ").strip()
-        sections[current].setdefault(key, []).append(_unquote(value))
-    return sections
-
-
-def _config(state: State, path: str) -> dict[str, dict[str, list[str]]]:
-    return parse_config(read_text(state, path))
-
-
 @primitive("fs.config_value", grounded=("path", "key", "value", "section"),
            meaning=Meaning(action=r"set|change|add|update|edit"))
 @guarded
 def config_value(state: State, path: str, key: str, value: str, section: str = "") -> Result:
     """In the config file at `path`, `key` (in `[section]`, or outside sections when "") is set once, to `value`."""
     where = f"[{section}] " if section else ""
-    found = _config(state, path).get(section)
+    found = read_config(state, path).get(section)
     if found is None:
         return fail(f"{path} has no section [{section}]")
     values = found.get(key, [])
@@ -371,7 +305,7 @@ def config_value(state: State, path: str, key: str, value: str, section: str = "
 def config_matches(state: State, path: str, entries: dict[str, dict[str, str]]) -> Result:
     """The config file at `path` sets exactly `entries` ({section or "": {key: value}}), each key once; comments,
     spacing and order are free."""
-    actual = {s: keys for s, keys in _config(state, path).items() if keys or s}
+    actual = {s: keys for s, keys in read_config(state, path).items() if keys or s}
     problems = []
     for section in sorted(set(actual) | {s for s, keys in entries.items() if keys or s}):
         have, want = actual.get(section, {}), entries.get(section, {})
@@ -405,13 +339,6 @@ def commented(state: State, path: str, line: str) -> Result:
 
 # --- folders and archives -------------------------------------------------------------------------
 
-def _listing(folder: Path, recursive: bool) -> dict[str, Path]:
-    """name -> host; recursive: relative paths of every non-folder entry (links listed, never entered)."""
-    if not recursive:
-        return {p.name: p for p in folder.iterdir()}
-    return {e.rel: folder / e.rel for e in bounded.walk(folder) if not e.is_dir}
-
-
 @primitive("fs.dir_listing", grounded=("path",),
            meaning=Meaning(action=None,
                            why="the folder's whole listing (the frame); the round trip reads what a clean-up removes"))
@@ -425,41 +352,16 @@ def dir_listing(state: State, path: str, names: list[str], recursive: bool = Fal
     if not folder.is_dir():
         return fail(f"{path} is not a folder" if folder.exists() else f"{path} does not exist")
     if entry(state, path).is_symlink():  # a link to another folder is no folder of its own (no copy, no extraction)
-        return fail(f"{path} is {_describe(entry(state, path))}, expected a real folder")
-    found = _listing(folder, recursive)
+        return fail(f"{path} is {describe(entry(state, path))}, expected a real folder")
+    found = listing(folder, recursive)
     missing, extra = sorted(set(names) - set(found)), sorted(set(found) - set(names))
     if missing or extra:
         return fail(f"{path}: missing {missing}, unexpected {extra}")
     changed = [n for n, sha in sorted((contents or {}).items())
-               if found[n].is_symlink() or not found[n].is_file() or _sha(found[n]) != sha]
+               if found[n].is_symlink() or not found[n].is_file() or sha256_of(found[n]) != sha]
     if changed:
         return fail(f"{path}: {changed} are not the original files (different content, or not regular files)")
     return ok(f"{path} holds exactly the {len(names)} expected entries")
-
-
-def _decompress(data: bytes) -> bytes:
-    """Undo gzip / bzip2 / xz by magic bytes, with the limits of `kit.bounded`; anything else is returned as is."""
-    return bounded.decompress(data)
-
-
-def _archive(host: Path) -> tuple[str, dict[str, str]]:
-    """(format detected from the bytes, {file member name: sha256}); folders are left out."""
-    data = bounded.read_file(host)
-    if data[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            bounded.check_zip_members(zf.infolist())
-            return "zip", {i.filename: hashlib.sha256(zf.read(i)).hexdigest() for i in zf.infolist()
-                           if not i.is_dir() and i.file_size <= MAX_MEMBER_BYTES}
-    compression = {b"\x1f\x8b": "tar.gz", b"BZ": "tar.bz2", b"\xfd7": "tar.xz"}.get(data[:2], "tar")
-    members = {}
-    with tarfile.open(fileobj=io.BytesIO(_decompress(data))) as tar:
-        bounded.check_tar(tar)
-        for info in tar.getmembers():
-            if info.isdir():
-                continue
-            stream = tar.extractfile(info) if info.isreg() and info.size <= MAX_MEMBER_BYTES else None
-            members[info.name] = hashlib.sha256(stream.read()).hexdigest() if stream else ""
-    return compression, members
 
 
 def _clean(name: str) -> str:
@@ -476,7 +378,7 @@ def archive_contains(state: State, path: str, format: str, members: list[str],
     """`path` is an archive of `format` ("zip", "tar", "tar.gz", "tar.bz2", "tar.xz", judged by its bytes) whose
     files are exactly `members` (relative paths), all under one optional leading folder; `contents`
     ({member: sha256}) also checks those members' bytes."""
-    found, raw = state.read(path, _archive, "zip or tar archive")
+    found, raw = state.read(path, read_archive, "zip or tar archive")
     if found != format:
         return fail(f"{path} is a {found} archive, expected {format}")
     actual = {_clean(n): sha for n, sha in raw.items()}

@@ -18,7 +18,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 from pptx.shapes.picture import Picture
@@ -38,6 +37,7 @@ from verifiers.readers import docx as docxc
 from verifiers.readers import pptx as pptxc
 from verifiers.readers.image import decode
 from verifiers.readers.json import parse_json
+from verifiers.readers.tree import report_lines
 from verifiers.readers.xlsx import cached_formula_values, cell_text, saved_value
 
 TOLERANCE = 0.005
@@ -183,26 +183,6 @@ def docx_table(state: State, path: str, header: list[str], rows: list[list[Any]]
     return fail(f"{path}: no table holds header {header} and the expected rows ({'; '.join(problems[:3])})")
 
 
-def _text(host: Path) -> str:
-    return host.read_bytes().decode("utf-8-sig")
-
-
-def _lines(state: State, path: str) -> list[str]:
-    if path.lower().endswith(".docx"):
-        return docxc.body_paragraphs(docxc.load(state, path))
-    return [" ".join(line.split()) for line in state.read(path, _text, "UTF-8 text file").splitlines()]
-
-
-def text_lines(path: str, data: bytes) -> list[str]:
-    """The non-empty paragraphs (docx) or lines (text) of a file's bytes, whitespace collapsed, as the checks
-    read them: what a family stores for `number_in_text(others=...)`."""
-    if path.lower().endswith(".docx"):
-        lines = docxc.body_paragraphs(docxc.from_bytes(data))
-    else:
-        lines = [" ".join(line.split()) for line in data.decode("utf-8-sig").splitlines()]
-    return [line for line in lines if line]
-
-
 #: What may follow a label besides the number: a currency sign before or after it, a final full stop.
 _FIGURE = re.compile(r"[$€£¥]?\s*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*[$€£¥]?\.?")
 
@@ -216,7 +196,7 @@ def number_in_text(state: State, path: str, label: str, value: float, tolerance:
     equal to `value` (thousands separators and a currency sign allowed, no other words: "TBD 95.5" still holds
     the placeholder). With `others`, every other non-empty paragraph or line reads exactly these, in order."""
     want = " ".join(label.split())
-    every = _lines(state, path)
+    every = report_lines(state, path)
     lines = [line for line in every if line.startswith(want)]
     if len(lines) != 1:
         return fail(f"{path}: {len(lines)} lines start with {label!r}, expected one")

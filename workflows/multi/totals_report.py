@@ -16,7 +16,7 @@ from kit.axes import LOCATION, LOOKALIKES
 from kit.family import Attempt, Attempts, Goal, family
 from kit.model import HOME, Asset, Check
 from preparers.tree import FileSpec
-from verifiers.checks.multi import text_lines
+from verifiers.readers.tree import text_lines
 from workflows.calc import kit as cc
 from workflows.multi import kit as mc
 from workflows.writer import kit as wc
