@@ -7,7 +7,8 @@ prepare_round(N), in order, each decision recorded in `taxonomy_changes`:
 1. `retire` and `reallocate` turn round N-1's per-skill statistics into weights (saturated skills lose
    weight, then retire; failed skills gain weight);
 2. `forge.expand.analysis` groups round N-1's attempts by family x axis level x failed check, and the operators
-   turn it into candidates (round 1, without statistics: `explore`, every axis level once per family):
+   turn it into candidates (round N-1 of round 1 is round 0: the student's results on `forge generate` tasks;
+   without any attempts: `explore`, every axis level once per family):
    `propose` (around each failure cluster), `variant` (every knob combination of a failing family along its
    failing axes), `decompose` (the steps of a failing chain), `chain` (a chain whose steps all pass), then
    harder variants of what passes (all of them for a student that fails nothing, else at most a tenth of the
@@ -80,7 +81,7 @@ def candidates(catalog: Catalog, round_n: int, *, seed: int, taxonomy: dict[str,
                backend: Backend | None = None) -> tuple[list[Candidate], list[tuple[str, str]], Analysis]:
     """Round N's new skill candidates from round N-1's statistics (explore in round 1), deduplicated in operator
     order, plus the proposer's refusals and the analysis they came from. Nothing is probed or written here."""
-    analysis = analyse_round(catalog, round_n - 1, taxonomy) if round_n > 1 else Analysis()
+    analysis = analyse_round(catalog, round_n - 1, taxonomy)  # round 0: the results on `forge generate` tasks
     taken = {knob_key(s) for s in taxonomy.values()} | refused_before(catalog)
     if analysis.attempts == 0:
         return variant.explore(round_n=round_n, seed=seed, taken=taken), [], analysis
@@ -125,7 +126,7 @@ def expand(catalog: Catalog, round_n: int, *, k: int, seed: int, sandbox: Sandbo
     """Steps 1-3 of a round (see the module docstring); returns what changed, by operator. `sample`: probe that
     many candidates per family x axis level group and admit the rest on their groups' samples (`probe.admit`)."""
     taxonomy = catalog_taxonomy(catalog)
-    stats = skill_stats(catalog, round_n - 1) if round_n > 1 else {}
+    stats = skill_stats(catalog, round_n - 1)
     current = weights(catalog)
     # a rerun after a crash must not halve weights twice
     reweighted = catalog.reweighted_in_round(round_n, (retire.OPERATOR, reallocate.OPERATOR, chain.DECOMPOSE))

@@ -122,7 +122,10 @@ def run(
     timeout: ScriptTimeout = 60.0,
 ) -> None:
     """Run one feedback round: expand from round N-1's statistics (probe new skills through the gate),
-    allocate the budget toward weak skills, generate and gate, export for OSWorld, ingest results."""
+    allocate the budget toward weak skills, generate and gate, export for OSWorld, ingest results.
+
+    Round 1 expands from round 0: the student's results on `forge generate` tasks (ingested without --round);
+    with none, it explores every axis level once per family."""
     from forge.rounds import run_round
 
     counts = run_round(db, round_n, budget, seed, str(out), results=str(results) if results else None, k=k,

@@ -81,6 +81,10 @@ def run(
     max_cost: cli_llm.MaxCost = None,
     max_tokens: cli_llm.MaxTokens = None,
     db: DbOption = None,
+    checkpoint: Annotated[str | None, typer.Option("--checkpoint", help="Name of the checkpoint the server "
+                                                   "serves: answers are cached per (endpoint, model, checkpoint). "
+                                                   "Default: a fingerprint the server reports, asked once.")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Neither replay nor store answers.")] = False,
 ) -> None:
     """Run a real model on tasks: it gets each task's instruction and a shell in the task's desktop home.
 
@@ -92,8 +96,10 @@ def run(
 
     Example: forge student run --round 1 --model qwen2.5-7b --base-url http://127.0.0.1:8080/v1 --out results
     """
+    from forge.agent.chat import ChatClient
     from forge.catalog import Catalog
     from forge.llm.budget import Budget
+    from forge.student_cache import student_cache
     from forge.student_run import StudentOptions, StudentRun, StudentRunError
     from kit.sandbox import Limits, Sandbox
 
@@ -113,7 +119,11 @@ def run(
         console.print(f"{outcome:<7} {task_id}", highlight=False, markup=False)
 
     budget = Budget(max_cost, max_tokens)
-    student = StudentRun(catalog, settings, out, Sandbox(limits), options, budget, progress=progress)
+    # answers are replayed only for the same endpoint, model and checkpoint (forge.student_cache)
+    cache, keyed = student_cache(catalog, settings, checkpoint=checkpoint, no_cache=no_cache)
+    console.print(keyed, highlight=False, markup=False)
+    student = StudentRun(catalog, settings, out, Sandbox(limits), options, budget, progress=progress,
+                         chat=ChatClient(settings, cache))
     counts = student.run(packages, selection)
     _print_outcome(counts, len(packages), out, budget, student.stopped)
 

@@ -196,3 +196,26 @@ def test_the_loops_catalog_questions_on_sqlite_and_postgresql(db_url):
     row = catalog.round_row(1)
     assert row.status == "closed" and row.counts == {"out": "out", "plan": ["t1", "t2"], "tasks": dict(statuses)}
     catalog.close()
+
+
+def test_round_one_expands_from_the_results_on_generated_tasks(tmp_path):
+    """`forge generate` tasks are round 0; a student's results on them (ingested without --round) are what round 1
+    expands from, as `forge round run --help` says (they were ignored: round 1 always explored)."""
+    db = f"sqlite:///{tmp_path / 'forge.db'}"
+    made = invoke("generate", "--skill", "calc.sort.numeric_desc", "-n", "2", "--seed", "1", "--out",
+                  str(tmp_path / "out"), "--db", db, "--real-apps", "off")
+    assert made.exit_code == 0, made.output
+    ids = [row[0] for row in sql(db, "SELECT id FROM tasks WHERE status = 'accepted' AND round = 0 ORDER BY id")]
+    assert ids, "generated tasks are round 0"
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(json.dumps({"task_id": t, "success": False, "model": "m", "run": str(i)}) + "\n"
+                               for t in ids for i in range(3)))
+    assert invoke("feedback", "ingest", str(results), "--db", db).exit_code == 0
+    result = invoke("round", "run", "--round", "1", "--budget", "2", "--grow", "1", "--k", "1", "--seed", "3",
+                    "--out", str(tmp_path / "round1"), "--db", db, "--json")
+    assert result.exit_code == 0, result.output
+    expansion = json.loads(result.output)["expansion"]
+    assert expansion["attempts_analysed"] == 3 * len(ids)
+    assert "explore" not in expansion["wanted"] and expansion["reweighted"] >= 1, expansion
+    reasons = sql(db, "SELECT operator, reason FROM taxonomy_changes WHERE round = 1 AND action = 'reweight'")
+    assert any("calc.sort.numeric_desc" in r or "round 0" in r for _, r in reasons), reasons
