@@ -36,7 +36,7 @@ from typing import Any, Generic, Protocol, TypeVar, get_type_hints, is_typeddict
 
 from kit.dag import RUN_INPUTS, Node, NodeContext, Workflow
 from kit.errors import WorkflowError, did_you_mean
-from kit.model import Check, Solution
+from kit.model import Check, Freedom, Solution
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -97,6 +97,10 @@ class AppKit:
     instruction: InstructionNode
     #: Difficulty axes every family of the app has (honoured by the source nodes): axis -> levels, default first.
     axes: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    #: Makes the node that ends every family's chain with the frame checks (`workflows.frame.frame_node`: the
+    #: closed world, derived from the initial and the oracle's end state, widened by the family's freedoms); its
+    #: 'frame' output joins the rubric in the package.
+    frame: Callable[[tuple[Freedom, ...]], Node] | None = None
 
 
 def _inputs(fn: Callable[..., Any]) -> tuple[str, ...]:
@@ -199,19 +203,23 @@ def family(
     prepare: Node | None = None,
     outputs: tuple[str, ...] = (),
     axes: Mapping[str, tuple[Any, ...]] | None = None,
+    freedoms: Sequence[Freedom] = (),
 ) -> Workflow:
     """A standard family as a `Workflow`: kit.source + goal + prepare + instruction + rubric + solve.
 
     `source` replaces the kit's source nodes (a kit whose sampling takes arguments, e.g. GIMP's picture kinds);
     `prepare` replaces the kit's prepare node; `outputs` are extra goal outputs (from `Goal.extra`); `axes` are the
     family's own difficulty axes, added to the kit's (default level first); `natural` are the natural-register
-    phrasings (see `workflows.common.instruction`)."""
+    phrasings (see `workflows.common.instruction`); `freedoms` widen the frame where a correct solution may change
+    more than the oracle does (each with its reason)."""
     for fn in (goal, rubric, solve):
         _check_params_type(name, fn, knobs)
+    if freedoms and kit.frame is None:
+        raise WorkflowError(f"family {name!r} declares freedoms, but its app kit has no frame to widen; drop them")
     preparing = prepare or kit.prepare
     nodes = (*(source if source is not None else kit.source()), goal_node(goal, kit.state, outputs),
              *((preparing,) if preparing else ()), kit.instruction(name, phrasings, natural), rubric_node(rubric),
-             solve_node(solve))
+             solve_node(solve), *((kit.frame(tuple(freedoms)),) if kit.frame else ()))
     check_wiring(name, nodes, {"goal": goal, "rubric": rubric, "solve": solve})
     return Workflow(name=name, version=version, apps=kit.apps, description=description, knobs=knobs, nodes=nodes,
                     axes={**kit.axes, **(axes or {})})

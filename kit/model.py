@@ -39,6 +39,16 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Freedom:
+    """Where a correct solution may change more than the family's oracle does, and why: the frame (the closed
+    world, verifiers/frame/) allows every change of a fact whose key matches `region` (fnmatch over fact keys:
+    `Sales!H*` a helper column, `*#cf` any sheet's conditional formats). `reason` is shown with the rubric."""
+
+    region: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Solution:
     """An oracle or near-miss: a list of edit operations (see `preparers.ops`) on files under /home/user."""
 

@@ -111,7 +111,7 @@ def build_package(task_id: TaskId, skill: Skill, workflow: Workflow, outputs: Ma
     """The package of one task. A natural-register task (`task_id.register`) says so in task.json's `register`;
     an explicit one leaves it out (the default), so its bytes are those of packages made before registers."""
     assets: list[Asset] = outputs["assets"]
-    rubric: list[Check] = outputs["rubric"]
+    rubric: list[Check] = [*outputs["rubric"], *outputs.get("frame", ())]  # the frame ends every rubric
     solutions: list[Solution] = outputs["solutions"]
     named: list[tuple[str, Asset]] = []
     used: set[str] = set()

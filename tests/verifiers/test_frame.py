@@ -1,0 +1,204 @@
+"""The frame (closed world, issue 37): every change of a Calc end state must be one the task asked for.
+
+Real Calc tasks are made offline and pass the real gate; then hand-made end states of kinds no mutator makes are
+judged by their rubric: a stray label, a new or reordered sheet, a merged range, a hidden row, a formula typed as
+text, a date re-entered as text must fail (and fail the frame, which is what catches them); valid alternatives (a
+LibreOffice re-save, a rule on the whole column, a formula where the oracle typed values) must pass it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+from kit.family import family
+from kit.model import Freedom
+from tests.gatekit import gate_package, make_package, package_states
+from verifiers.checks import State, run_check
+from verifiers.frame.xlsx import derive, judge, workbook_facts
+from verifiers.gate.rubric import evaluate_rubric
+from workflows.calc import conditional_format, data_validation, fill_blanks, remove_duplicates, sort_rows, summary_cell
+
+CASES = {  # family module, knobs
+    "sort": (sort_rows, {"key_kind": "date", "order": "asc"}),
+    "summary": (summary_cell, {"function": "MEDIAN"}),
+    "dedup": (remove_duplicates, {"mode": "exact"}),
+    "fill": (fill_blanks, {"fill": "average"}),
+    "cf": (conditional_format, {"rule": "greater_than"}),
+    "validation": (data_validation, {"kind": "list"}),
+}
+
+
+@pytest.fixture(scope="module")
+def packages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("frame")
+    made = {}
+    for name, (module, knobs) in CASES.items():
+        folder = make_package(module.WORKFLOW, knobs, out, seed=3, skill_id=f"test.frame.{name}")
+        verdict = gate_package(folder)
+        assert verdict.status == "accepted", (name, verdict)
+        made[name] = folder
+    return made
+
+
+def _end(package: Path, tmp_path: Path) -> tuple[dict[str, Any], Path, Path]:
+    """(task, the oracle's end state, its workbook)"""
+    _, after = package_states(package, tmp_path, "solution/oracle.json")
+    task = json.loads((package / "task.json").read_text())
+    frame = next(c for c in task["rubric"] if c["primitive"] == "xlsx.frame")
+    return task, after, after / frame["args"]["path"].removeprefix("/home/user/")
+
+
+def _verdict(task: dict[str, Any], root: Path) -> tuple[bool, bool]:
+    """(the whole rubric passes, the frame passes)"""
+    outcomes = evaluate_rubric(task, root)
+    frame = [o for o in outcomes if o.id.startswith("frame")]
+    assert frame, "every Calc rubric ends with its frame"
+    return all(o.passed for o in outcomes), all(o.passed for o in frame)
+
+
+def _stray_label(wb: Any, task: dict[str, Any]) -> None:
+    ws = wb.worksheets[0]
+    ws.cell(row=1, column=ws.max_column + 2, value="checked")
+
+
+def _new_sheet(wb: Any, task: dict[str, Any]) -> None:
+    wb.create_sheet("Notes")
+
+
+def _reordered_sheets(wb: Any, task: dict[str, Any]) -> None:
+    wb.create_sheet("Archive", 0) if len(wb.sheetnames) == 1 else wb.move_sheet(wb.sheetnames[-1], -1)
+
+
+def _merged_below(wb: Any, task: dict[str, Any]) -> None:
+    ws = wb.worksheets[0]
+    ws.merge_cells(start_row=ws.max_row + 2, start_column=1, end_row=ws.max_row + 2, end_column=3)
+
+
+def _hidden_row(wb: Any, task: dict[str, Any]) -> None:
+    ws = wb.worksheets[0]
+    ws.row_dimensions[ws.max_row].hidden = True
+
+
+WRONG = {"stray label": _stray_label, "new sheet": _new_sheet, "reordered sheets": _reordered_sheets,
+         "merged range": _merged_below, "hidden row": _hidden_row}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("wrong", sorted(WRONG))
+def test_a_change_out_of_scope_fails_the_frame(packages, tmp_path, case, wrong):
+    task, root, book = _end(packages[case], tmp_path)
+    assert _verdict(task, root) == (True, True)
+    wb = openpyxl.load_workbook(book)
+    WRONG[wrong](wb, task)
+    wb.save(book)
+    passed, frame = _verdict(task, root)
+    assert not passed and not frame, f"{case}: {wrong} passed the frame"
+
+
+def test_a_formula_typed_as_text_fails(packages, tmp_path):
+    task, root, book = _end(packages["summary"], tmp_path)
+    frame = next(c for c in task["rubric"] if c["primitive"] == "xlsx.frame")
+    key = next(k for k, kind in frame["args"]["allowed"].items() if kind == "f")
+    sheet, coord = key.split("!")
+    wb = openpyxl.load_workbook(book)
+    cell = wb[sheet][coord]
+    cell._value, cell.data_type = str(cell.value), "s"  # '=MEDIAN(..)' in a text cell: Calc shows the text
+    wb.save(book)
+    result = run_check(State(root), "xlsx.frame", frame["args"])
+    assert not result.passed and "a formula typed as text" in result.evidence, result.evidence
+
+
+def test_dates_re_entered_as_text_fail_a_dedup_task(packages, tmp_path):
+    task, root, book = _end(packages["dedup"], tmp_path)
+    wb = openpyxl.load_workbook(book)
+    ws = wb.worksheets[0]
+    dated = [c for row in ws.iter_rows(min_row=2) for c in row if isinstance(c.value, dt.datetime)]
+    if not dated:
+        pytest.skip("this table has no date column")
+    for cell in dated:
+        cell.value = cell.value.strftime("%Y-%m-%d")
+    wb.save(book)
+    passed, frame = _verdict(task, root)
+    assert not passed and not frame
+
+
+def test_valid_alternatives_pass_the_frame(packages, tmp_path):
+    """A rule on the whole column where the oracle covers the column's cells, and a formula where the oracle typed
+    the computed values: the goal checks judge them; the frame must not reject them."""
+    task, root, book = _end(packages["cf"], tmp_path / "cf")
+    wb = openpyxl.load_workbook(book)
+    ws = wb.worksheets[0]
+    (rng, rules), = list(ws.conditional_formatting._cf_rules.items())
+    column = str(rng.sqref).split(":")[0].rstrip("0123456789")
+    ws.conditional_formatting._cf_rules.clear()
+    for rule in rules:
+        ws.conditional_formatting.add(f"{column}1:{column}1048576", rule)  # the whole column, as Calc writes it
+    wb.save(book)
+    assert _verdict(task, root)[1]
+
+    task, root, book = _end(packages["fill"], tmp_path / "fill")
+    frame = next(c for c in task["rubric"] if c["primitive"] == "xlsx.frame")
+    numbers = [k for k, kind in frame["args"]["allowed"].items() if kind == "n"]
+    assert numbers
+    wb = openpyxl.load_workbook(book)
+    for key in numbers:
+        sheet, coord = key.split("!")
+        wb[sheet][coord].value = f"=ROUND({wb[sheet][coord].value}, 6)"
+    wb.save(book)
+    assert _verdict(task, root)[1]
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+@pytest.mark.parametrize("case", ["sort", "summary", "validation", "cf"])
+def test_a_libreoffice_resave_of_the_oracle_passes_the_frame(packages, tmp_path, case):
+    task, root, book = _end(packages[case], tmp_path)
+    out = tmp_path / "lo"
+    subprocess.run(["soffice", "--headless", f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+                    "--convert-to", "xlsx", "--outdir", str(out), str(book)], check=True, capture_output=True,
+                   timeout=180)
+    shutil.copyfile(out / book.name, book)
+    assert _verdict(task, root)[1], run_check(State(root), "xlsx.frame", next(
+        c for c in task["rubric"] if c["primitive"] == "xlsx.frame")["args"]).evidence
+
+
+def test_the_evidence_names_the_change_and_a_freedom_allows_its_region(tmp_path):
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Sales"
+    ws.append(["Rep", "Total"])
+    ws.append(["Ana", 3])
+    initial = workbook_facts(wb)
+    ws["C2"] = "=B2*2"
+    oracle = workbook_facts(wb)
+    ws["E1"] = "note"
+    frame = derive(initial, oracle)
+    assert frame["allowed"] == {"Sales!C2": "f"}
+    assert judge(frame, workbook_facts(wb)) == [
+        "Sales!row 1 (Sales!A1='Rep', Sales!B1='Total', Sales!E1='note') changed"]
+    helper = derive(initial, oracle, {"Sales!E*": "a helper column the instruction allows"})
+    assert judge(helper, workbook_facts(wb)) == []
+
+
+def test_a_damaged_workbook_fails_the_check_without_a_crash(tmp_path):
+    (tmp_path / "book.xlsx").write_bytes(b"PK\x03\x04 not really a zip")
+    result = run_check(State(tmp_path), "xlsx.frame", {"path": "/home/user/book.xlsx", "allowed": {}, "kept": {}})
+    assert not result.passed
+
+
+def test_a_family_can_only_declare_freedoms_where_there_is_a_frame():
+    from kit.errors import WorkflowError
+    from workflows.writer import kit as writer_kit
+
+    with pytest.raises(WorkflowError, match="no frame to widen"):
+        family("test.free", writer_kit.WRITER, description="d", knobs={"key_kind": ("date",), "order": ("asc",)},
+               phrasings=("p",),
+               goal=sort_rows.goal, rubric=sort_rows.rubric, solve=sort_rows.solve,
+               freedoms=[Freedom("*", "anything")])

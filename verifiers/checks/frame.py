@@ -1,0 +1,36 @@
+"""The frame checks: everything a task did not ask to change is as it was (see verifiers/frame/).
+
+A frame check's arguments are made when the task is made (`workflows.frame`), from the initial and the oracle's
+end state: the facts the task may change (with the kind of value the oracle left in each cell) and the digests of
+every group of facts that must stay. It only judges: the canonical model comes from verifiers.frame.
+"""
+
+from __future__ import annotations
+
+from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.frame.xlsx import judge, workbook_facts
+from verifiers.meaning import Meaning
+from verifiers.readers import StateError
+
+_FRAME = Meaning(action=None, why="the frame guards everything the task does not ask to change (closed world)")
+
+
+@primitive("xlsx.frame", grounded=("path",), meaning=_FRAME)
+def xlsx_frame(state: State, path: str, allowed: dict[str, str], kept: dict[str, str],
+               free: dict[str, str] | None = None) -> Result:
+    """Every fact of the workbook outside `allowed` and the family's freedoms (`free`: region -> reason) keeps its
+    initial value (per group, by digest), nothing is added out of them, and every allowed cell holds the kind of
+    value the task leaves there."""
+    try:
+        facts = workbook_facts(state.workbook(path))
+    except StateError as exc:
+        return fail(str(exc))
+    except Exception as exc:  # a damaged workbook openpyxl half-reads: a failed check, never a crash
+        return fail(f"{path}: cannot read its workbook model ({type(exc).__name__}: {exc})")
+    problems = judge({"allowed": allowed, "kept": kept, "free": free or {}}, facts)
+    if problems:
+        more = f" (+{len(problems) - 4} more)" if len(problems) > 4 else ""
+        return fail(f"{path}: {len(problems)} change(s) the task did not ask for: {'; '.join(problems[:4])}{more}")
+    return ok(f"{path}: only the {len(allowed)} fact(s) the task changes differ; all {len(kept)} other groups "
+              "are as they were")
+
