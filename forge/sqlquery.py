@@ -143,7 +143,8 @@ def _is_timeout(exc: BaseException) -> bool:
 
 
 def _json_value(data: bytes) -> Any:
-    """A SQLite JSON column's text as the value psycopg gives for PostgreSQL's (text that is not JSON stays text)."""
+    """A JSON column's text as a JSON value, on both backends; text that is not JSON, or is nested too deeply for
+    Python's parser, stays text."""
     try:
         return json.loads(data)
     except (ValueError, RecursionError):
@@ -196,7 +197,10 @@ def _sqlite(conn: Connection, sql: str, limits: Limits, deadline: float) -> Quer
 
 
 def _postgresql(conn: Connection, sql: str, limits: Limits, deadline: float) -> QueryResult:
+    from psycopg.types.json import set_json_loads
+
     cursor: Any = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+    set_json_loads(lambda data: _json_value(bytes(data) if not isinstance(data, str) else data.encode()), cursor)
     conn.exec_driver_sql("SET TRANSACTION READ ONLY")
 
     def time_left() -> None:

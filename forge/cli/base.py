@@ -120,10 +120,14 @@ def _json_text(value: Any) -> Any:
 def print_rows(columns: list[str], rows: list[tuple[Any, ...]], fmt: str) -> None:
     """Rows as a table, CSV (LF line ends) or JSON; JSON columns are nested JSON in `json`, JSON text otherwise."""
     rows = [tuple(_number(v) for v in r) for r in rows]
-    if fmt == "json":
-        print(json.dumps([dict(zip(columns, r, strict=True)) for r in rows], indent=2, default=str))
-        return
-    rows = [tuple(_json_text(v) for v in r) for r in rows]
+    try:
+        if fmt == "json":
+            print(json.dumps([dict(zip(columns, r, strict=True)) for r in rows], indent=2, default=str))
+            return
+        rows = [tuple(_json_text(v) for v in r) for r in rows]
+    except RecursionError:
+        raise ForgeError("a JSON value is nested too deeply to print; select it as text (CAST(column AS TEXT)) "
+                         "or print --format csv") from None
     if fmt == "csv":
         writer = csv.writer(sys.stdout, lineterminator="\n")  # streamed: no second copy of the rows as one string
         writer.writerow(columns)

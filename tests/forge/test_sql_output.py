@@ -128,3 +128,15 @@ def test_rows_stop_at_max_bytes_before_the_next_is_fetched(db_url):
     assert "only the first 2 rows are shown: the next would pass 1,000,000 bytes (--max-bytes)" in result.stderr
     every = sql(db_url, "--max-bytes", "100000000", "--format", "csv", _rows(db_url, 400_000, 99))
     assert len(every.stdout.splitlines()) == 1 + 16
+
+
+def test_json_nested_too_deeply_for_python_prints_as_text(db_url):
+    catalog = fill(db_url)
+    deep = "[" * 5000 + "]" * 5000
+    with catalog.engine.begin() as conn:
+        conn.execute(text("UPDATE runs SET selection = :deep"), {"deep": deep})
+    catalog.close()
+    for fmt in ("json", "csv", "table"):
+        result = runner.invoke(app, ["sql", "--db", db_url, "--format", fmt, "SELECT id, selection FROM runs"])
+        assert result.exit_code == 0, result.output[-300:]
+        assert "[[[[" in result.output and "Traceback" not in result.output
