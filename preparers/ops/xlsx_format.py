@@ -61,7 +61,8 @@ def set_number_format(wb: Workbook, sheet: str, ref: str, number_format: str) ->
 def add_data_validation(wb: Workbook, sheet: str, ref: str, kind: str, items: list[str] | None = None,
                         operator: str = "between", minimum: float | None = None,
                         maximum: float | None = None) -> None:
-    """Add a data validation to `ref`: a `list` of `items`, or `whole`/`decimal` numbers `operator` the bounds."""
+    """Add a data validation to `ref`: a `list` of `items`, or `whole`/`decimal` numbers `operator` the bounds; its
+    error alert stops any other value (without it, Calc and Excel accept anything typed)."""
     if kind == "list":
         dv = DataValidation(type="list", formula1='"' + ",".join(items or []) + '"', allow_blank=True)
     elif kind in ("whole", "decimal"):
@@ -70,6 +71,7 @@ def add_data_validation(wb: Workbook, sheet: str, ref: str, kind: str, items: li
                             formula2=bounds[1] if len(bounds) > 1 else None, allow_blank=True)
     else:
         raise ValueError(f"unknown validation kind {kind!r}")
+    dv.showErrorMessage, dv.errorStyle = True, "stop"  # the alert that refuses other values: the validation's effect
     dv.add(ref)
     wb[sheet].add_data_validation(dv)
 

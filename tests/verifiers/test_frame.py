@@ -130,6 +130,19 @@ def test_dates_re_entered_as_text_fail_a_dedup_task(packages, tmp_path):
     assert not passed and not frame
 
 
+def test_a_validation_whose_alert_is_off_refuses_nothing_and_fails(packages, tmp_path):
+    """Effects, not configuration: a list validation that does not stop other values accepts anything typed."""
+    task, root, book = _end(packages["validation"], tmp_path)
+    wb = openpyxl.load_workbook(book)
+    (dv,) = wb.worksheets[0].data_validations.dataValidation
+    assert dv.showErrorMessage and dv.errorStyle in (None, "stop")  # the oracle's rule refuses other values
+    dv.showErrorMessage = False
+    wb.save(book)
+    outcomes = {o.id: o for o in evaluate_rubric(task, root)}
+    goal = next(o for o in outcomes.values() if not o.id.startswith("frame") and not o.passed)
+    assert "accepts any value: its error alert is off" in goal.evidence, goal.evidence
+
+
 def test_valid_alternatives_pass_the_frame(packages, tmp_path):
     """A rule on the whole column where the oracle covers the column's cells, and a formula where the oracle typed
     the computed values: the goal checks judge them; the frame must not reject them."""
@@ -165,7 +178,7 @@ def test_a_libreoffice_resave_of_the_oracle_passes_the_frame(packages, tmp_path,
                     "--convert-to", "xlsx", "--outdir", str(out), str(book)], check=True, capture_output=True,
                    timeout=180)
     shutil.copyfile(out / book.name, book)
-    assert _verdict(task, root)[1], run_check(State(root), "xlsx.frame", next(
+    assert _verdict(task, root) == (True, True), run_check(State(root), "xlsx.frame", next(
         c for c in task["rubric"] if c["primitive"] == "xlsx.frame")["args"]).evidence
 
 
