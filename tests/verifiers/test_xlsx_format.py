@@ -20,7 +20,8 @@ from preparers.ops.xlsx_format import (
     set_number_format,
 )
 from verifiers.checks import State, run_check
-from verifiers.checks.xlsx_format import expression_meaning, parse_format, render_date
+from verifiers.checks.xlsx_format import expression_meaning
+from verifiers.readers.xlsx_format import parse_format, render_date
 
 PATH = "/home/user/book.xlsx"
 

@@ -1,7 +1,8 @@
 """The xlsx reader: a workbook parsed once per content (`kit.parsecache`) with its formulas as text, the values an
 app saved for those formulas (read straight from the XML), cell values as canonical text, ranges, the sheet view
 (hidden columns, frozen panes, the autofilter's range) and charts (types, series ranges, anchors). The xlsx checks
-(`verifiers.checks.xlsx_*`), their mutators and the Calc families read workbooks through it.
+(`verifiers.checks.xlsx_*`), their mutators and the Calc families read workbooks through it; number format codes
+and colors are read by `verifiers.readers.xlsx_format`.
 
 openpyxl creates a cell on every lookup of one that is not there: `lookups_undone` takes a workbook back to how it
 was parsed, so a parsed workbook can be shared between states (`verifiers.checks.CHANGED_BY_READING`).
