@@ -305,6 +305,12 @@ def list_items(state: State, path: str, sheet: str, formula: str | None) -> list
     return None
 
 
+def rejects_others(dv: Any) -> bool:
+    """Does typing a value outside the rule get refused? Only with the error alert on and of style stop (the
+    default style); with it off or set to warning/information, Calc and Excel keep what was typed."""
+    return bool(dv.showErrorMessage) and (dv.errorStyle or "stop") == "stop"
+
+
 def _validation_text(dv: Any) -> str:
     parts = [f"{dv.sqref}: {dv.type or 'any'}"]
     if dv.type in ("whole", "decimal", "date", "textLength", "time"):
@@ -319,7 +325,8 @@ def _validation_text(dv: Any) -> str:
 def data_validation(state: State, path: str, sheet: str, ref: str, kind: str, operator: str | None = None,
                     items: list[str] | None = None, minimum: float | None = None,
                     maximum: float | None = None) -> Result:
-    """Every cell of `ref` is covered by a data validation of type `kind` with the asked items or bounds.
+    """Every cell of `ref` is covered by a data validation of type `kind` with the asked items or bounds, which
+    refuses any other value (`rejects_others`: its error alert on, style stop).
 
     `kind` list: the allowed values equal `items` as a set (a quoted literal list or a cell range source).
     `kind` whole/decimal: `operator` (between, greaterThan, ...) with `minimum`/`maximum` as its operands,
@@ -353,6 +360,10 @@ def data_validation(state: State, path: str, sheet: str, ref: str, kind: str, op
                 notes.append(f"{dv.sqref}: {op} {' '.join(_fmt_num(v) for v in got_vals)}")
                 strays.append(_validation_text(dv))
                 continue
+        if not rejects_others(dv):  # effects, not configuration: a rule whose alert is off refuses nothing
+            notes.append(f"{dv.sqref} accepts any value: its error alert is off or only warns")
+            strays.append(_validation_text(dv))
+            continue
         try:
             covered |= cells_of(str(dv.sqref))
         except ValueError:
