@@ -24,9 +24,10 @@ from typing import Any
 from urllib.parse import unquote
 
 from preparers import thunderbird as tb
-from verifiers.checks import Result, State, StateError, fail, ok, primitive
+from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.grounding import kept_messages, pref_name, pref_value
 from verifiers.meaning import Meaning, Prose, Said, Visible, choice, when
+from verifiers.readers import StateError
 from verifiers.readers.thunderbird import (
     effective_prefs,
     folder_list,

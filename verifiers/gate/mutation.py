@@ -27,6 +27,7 @@ from kit import bounded, parsecache
 from kit.model import HOME
 from verifiers import checks
 from verifiers.mutants import Lazy, Mutant
+from verifiers.readers import StateError
 
 #: Marks the JSON line of the stage's evidence.
 TABLE = "mutants: "
@@ -237,7 +238,7 @@ class InMemory(checks.State):
         """The host path for `path` in the oracle state, or None when it does not resolve."""
         try:
             return super().path(path)
-        except checks.StateError:
+        except StateError:
             return None
 
     def _in_files(self, host: Path) -> Path | None:
