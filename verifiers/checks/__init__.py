@@ -4,7 +4,8 @@ A rubric check in task.json is `{"id", "criterion", "primitive", "args"}`. Each 
 `fn(state, **args) -> Result`, registered with `@primitive(name, grounded=..., secret=..., meaning=Meaning(...))`:
 - `grounded`: arg names whose values the instruction must ask for (file path, sheet, values the student must
   type, and every goal-defining argument: direction, operator, aggregate, chart type ...) — the gate's grounding
-  stage (verifiers/grounding.py) checks them. Never empty;
+  stage (verifiers/grounding.py) checks them. Empty only for the frame (verifiers/checks/frame.py), which asks
+  nothing of the instruction;
 - `meaning` (required: registration refuses a check without one): the words that ask for the check's goal, or
   `action=None` with why it is no goal, and how each goal argument that is not a literal is said: in words
   (a lexicon domain), read back next to a cue, or visible in the initial state (verifiers/meaning.py);

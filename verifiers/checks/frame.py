@@ -15,7 +15,7 @@ from verifiers.readers import StateError
 _FRAME = Meaning(action=None, why="the frame guards everything the task does not ask to change (closed world)")
 
 
-@primitive("xlsx.frame", grounded=("path",), meaning=_FRAME)
+@primitive("xlsx.frame", grounded=(), meaning=_FRAME)  # guards files of the initial state: nothing to state
 def xlsx_frame(state: State, path: str, allowed: dict[str, str], kept: dict[str, str],
                free: dict[str, str] | None = None) -> Result:
     """Every fact of the workbook outside `allowed` and the family's freedoms (`free`: region -> reason) keeps its

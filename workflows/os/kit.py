@@ -29,6 +29,7 @@ from kit.model import HOME, Check
 from preparers import tree
 from preparers.tree import FileSpec
 from workflows.common import instruction
+from workflows.frame import frame_node
 from workflows.os.content import POOL_SCHEMA, POOL_SKETCH, SCENARIOS, check_pool, generate_pool
 
 __all__ = ["instruction"]  # re-exported: families call oc.instruction(...)
@@ -283,4 +284,5 @@ def kit_without(*axes: str) -> AppKit:
 
 
 #: The OS app kit: families built with `kit.family.family(NAME, OS, ...)`.
-OS = AppKit(apps=(APP,), source=source_nodes, state="tree", prepare=prepare, instruction=instruction, axes=AXES)
+OS = AppKit(apps=(APP,), source=source_nodes, state="tree", prepare=prepare, instruction=instruction, axes=AXES,
+            frame=frame_node)
