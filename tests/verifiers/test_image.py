@@ -14,7 +14,7 @@ from PIL import Image, ImageEnhance, ImageStat
 
 from preparers.image import background_mask, encode, render, with_transparent_background
 from verifiers.checks import State, run_check
-from verifiers.checks.image import thumbnail
+from verifiers.checks.image_measure import thumbnail
 from verifiers.readers.image import recipe
 
 PATH = "/home/user/Pictures/pic.png"
@@ -147,7 +147,7 @@ def test_fails_on_a_corrupt_file(tmp_path, name):
 
 
 def test_content_tolerates_jpeg_and_resampling_but_not_a_half_turn():
-    from verifiers.checks.image import compare
+    from verifiers.checks.image_measure import compare
     from verifiers.readers.image import decode
 
     reference = decode(thumbnail(PHOTO))
@@ -187,7 +187,7 @@ def _shift(image: Image.Image, dx: int) -> Image.Image:
 @pytest.mark.parametrize("fmt", ["PNG", "JPEG"])
 def test_a_16x_pixelation_fails_where_a_thumbnail_passed_it(tmp_path, spec, fmt):
     """The issue's example: 48-pixel thumbnails (tolerance 10) accepted a 16x pixelated result."""
-    from verifiers.checks.image import compare
+    from verifiers.checks.image_measure import compare
     from verifiers.readers.image import decode
 
     image = render(spec)
@@ -246,7 +246,7 @@ def test_the_blur_gives_the_exact_padded_box_sums(shape):
     some blurred values equal (not over)."""
     import numpy as np
 
-    from verifiers.checks.image import _share_over
+    from verifiers.checks.image_measure import _share_over
 
     rng = np.random.default_rng(sum(shape))
     for values in (rng.integers(-255, 256, shape), np.where(rng.random(shape) < 0.1, -255, 255)):

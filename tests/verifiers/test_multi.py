@@ -18,7 +18,7 @@ from preparers import chrome, docx, pptx, xlsx
 from preparers import thunderbird as tb
 from preparers.ops import apply_ops
 from verifiers.checks import State, run_check
-from verifiers.checks.image import thumbnail
+from verifiers.checks.image_measure import thumbnail
 from verifiers.checks.multi import as_number, same_cell
 from verifiers.readers.xlsx import cached_formula_values, saved_value
 

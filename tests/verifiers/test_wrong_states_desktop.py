@@ -168,7 +168,7 @@ def test_correct_state_made_differently_passes(tmp_path_factory: pytest.TempPath
 
 def test_grayscale_negative_check_sees_an_inversion_directly() -> None:
     """The tone fit keeps dark darker than light: an inverted picture is not a tone change of the original."""
-    from verifiers.checks.image import match
+    from verifiers.checks.image_measure import match
 
     base = Image.linear_gradient("L").resize((128, 96))
     assert match(base.point(lambda v: int(v * 0.8 + 20)), base, gray=True, tone=True)[0]

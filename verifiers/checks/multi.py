@@ -29,7 +29,7 @@ from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.checks import thunderbird as tbc
 from verifiers.checks import vscode as vsc
 from verifiers.checks.chrome import same_url
-from verifiers.checks.image import compare
+from verifiers.checks.image_measure import compare
 from verifiers.grounding import known_contacts, saved_place, text_cells
 from verifiers.meaning import Derived, Meaning, ReadBack, Said, Visible
 from verifiers.readers import StateError

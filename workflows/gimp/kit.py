@@ -29,7 +29,7 @@ from kit.model import HOME, Asset, Check
 from preparers import image as images
 from preparers.ops import registry as op_registry
 from preparers.ops.image import Picture
-from verifiers.checks.image import score, thumbnail
+from verifiers.checks.image_measure import score, thumbnail
 from verifiers.readers.image import decode, recipe
 from workflows.common import instruction
 from workflows.gimp.content import PICTURE_SCHEMA, generate_picture
