@@ -35,7 +35,7 @@ from typing import Any
 
 from verifiers import extract, roundtrip
 from verifiers.lexicon import DOMAINS, pref_phrase, prose
-from verifiers.meaning import ByProperty, Derived, Meaning, Prose, ReadBack, Said, Seen, Visible
+from verifiers.meaning import ByProperty, Derived, Meaning, Prose, ReadBack, Said, Seen, Stated, Visible
 from verifiers.roundtrip import Ungrounded
 
 __all__ = ["Ungrounded", "deck_reader", "ground", "kept_bookmarks", "kept_json_values", "kept_messages", "kept_rules",
@@ -359,6 +359,9 @@ def ground(task: Mapping[str, Any], visible: Callable[[], str],
                 problem = way.rule(text, args)
             elif isinstance(way, Said | ReadBack):
                 problem = None  # said in words or next to a cue: the passes below read it
+            elif isinstance(way, Stated):
+                problem = None if mentions(text, args[name]) else (
+                    f"{name}={args[name]!r} defines the goal but the instruction does not state it")
             elif not mentions(text, args[name]):
                 problem = by_property(way, name, args, text, seen)
                 if problem and natural and natural_grounded(args[name], text, task, initial):

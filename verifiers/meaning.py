@@ -8,6 +8,8 @@ one without it, so no check escapes grounding by having no entry in a table else
   `why` it needs no words of its own;
 - `args`: how each goal-defining argument is stated, when not literally (the default for every `grounded`
   argument: its value appears in the instruction):
+  `Stated()`             a goal-defining literal (the column whose repeats make rows duplicates): stated in every
+                         register, never left to the initial state, which shows it but not that the goal is about it;
   `Said(domain, value)`  in words, with a lexicon domain (verifiers/lexicon.py): "largest to smallest" is
                          `descending=True`; a value the instruction also asks for that contradicts it fails;
   `ReadBack(how)`        a number or order read back next to its cue (verifiers/extract.py), compared with the
@@ -63,6 +65,12 @@ class Said:
 
 
 @dataclass(frozen=True)
+class Stated:
+    """A goal-defining literal: the instruction states it in every register (the natural register may leave a header
+    it names to the initial state; not this one, since the state does not say the goal is about it)."""
+
+
+@dataclass(frozen=True)
 class ReadBack:
     """A number or order read back next to its cue; `how` says what the round trip reads (for the reader)."""
 
@@ -98,7 +106,7 @@ class Derived:
     domain: str
 
 
-Way = Said | ReadBack | Visible | Prose | ByProperty | Derived
+Way = Stated | Said | ReadBack | Visible | Prose | ByProperty | Derived
 
 
 @dataclass(frozen=True)

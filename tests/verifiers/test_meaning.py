@@ -103,3 +103,20 @@ def test_a_dedup_task_whose_instruction_asks_for_a_fill_fails_grounding(tmp_path
     (folder / "task.json").write_text(json.dumps(wrong), "utf-8")
     verdict = gate_package(folder)
     assert verdict.status == "grounding_fail" and "xlsx.table_rows" in verdict.evidence, verdict.evidence
+
+
+def test_a_dedup_by_key_must_say_which_column_makes_a_duplicate(tmp_path):
+    skill = load_taxonomy()["calc.dedup.key"]
+    folder = make_package(get_family(skill.family), dict(skill.params), tmp_path, seed=1, skill_id=skill.id)
+    package = load_package(folder)
+    task = package.task
+    key = task["rubric"][0]["args"]["key"]
+
+    def shown() -> str:
+        return visible_text(package.root, task["setup"]["assets"])
+
+    assert f"'{key}'" in task["instruction"] and "no answer leaked" in ground(task, shown)
+    vague = {**task, "instruction": task["instruction"].replace(f"'{key}'", "the right")}
+    for register in ("spec", "natural"):  # the sheet shows the header, not that the duplicates are about it
+        with pytest.raises(Ungrounded, match=rf"key={key!r} defines the goal but the instruction does not state it"):
+            ground({**vague, "register": register}, shown)

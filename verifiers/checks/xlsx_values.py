@@ -16,7 +16,7 @@ from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.checks.xlsx_common import same_value
 from verifiers.formula import FormulaError, disagreement, evaluate, function_names, referenced_ranges
 from verifiers.grounding import text_cells
-from verifiers.meaning import ByProperty, Meaning, Said, Visible, choice, upper
+from verifiers.meaning import ByProperty, Meaning, Said, Stated, Visible, choice, upper
 from verifiers.readers import StateError
 from verifiers.readers.xlsx import bounds, cached_formula_values, cell_lookup, cell_text, read_rows
 
@@ -249,12 +249,16 @@ def values_replaced(state: State, path: str, sheet: str, old: str, new: str, sco
               f"the other {len(cells) - len(targets)} filled cells are unchanged")
 
 
-@primitive("xlsx.table_rows", grounded=("path", "sheet", "rows"),
+@primitive("xlsx.table_rows", grounded=("path", "sheet", "rows", "key"),
            meaning=Meaning(action=r"duplicat|dedup|de-dup|twice|repeated|double entr|more than once",
-                           args={"rows": Visible(text_cells)}))
-def table_rows(state: State, path: str, sheet: str, header: list[str], rows: list[list[str]]) -> Result:
+                           args={"rows": Visible(text_cells), "key": Stated()}))
+def table_rows(state: State, path: str, sheet: str, header: list[str], rows: list[list[str]],
+               key: str | None = None) -> Result:
     """Row 1 is `header` and the rows below it are exactly `rows` (as text, in order) over the header's columns,
-    with no blank row inside and nothing after them."""
+    with no blank row inside and nothing after them. `key`, when given, is the header of the column whose repeated
+    values make rows duplicates: the goal the instruction must state (its rows are already in `rows`)."""
+    if key is not None and key not in header:
+        return fail(f"check misconfigured: the key column {key!r} is not in the header {header}")
     ws = state.sheet(path, sheet)
     width = len(header)
     got_header = [cell_text(ws.cell(1, c).value).strip() for c in range(1, width + 1)]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
+from kit.grammar import article
 from kit.model import Check
 from workflows.calc import kit as cc
 
@@ -102,9 +103,13 @@ def rubric(layout: cc.Layout, target: Target) -> list[Check]:
     check = Check(
         id="deduplicated",
         criterion=f"On sheet '{layout.sheet}' of {layout.path}, the header is kept and the data rows are exactly the "
-                  f"{len(kept)} first occurrences, in their original order, with no blank rows.",
+                  f"{len(kept)} first occurrences, in their original order, with no blank rows"
+                  + (f" (rows that repeat {article(layout.header[target.key])} '{layout.header[target.key]}' value are "
+                     "duplicates)."
+                     if target.mode == "key" else "."),
         primitive="xlsx.table_rows",
-        args={"path": layout.path, "sheet": layout.sheet, "header": list(layout.header), "rows": kept},
+        args={"path": layout.path, "sheet": layout.sheet, "header": list(layout.header), "rows": kept,
+              **({"key": layout.header[target.key]} if target.mode == "key" else {})},
     )
     return [check]
 
