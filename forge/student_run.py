@@ -149,6 +149,8 @@ class StudentRun:
         self.budget = budget or Budget()
         self.progress = progress
         self.protocol = "tools" if options.protocol == "auto" else options.protocol
+        #: How `auto` chose the protocol (for the run's summary); empty when the protocol was given.
+        self.protocol_note = ""
         self.stopped: str | None = None
         self._lock = threading.Lock()
         self._failure: BaseException | None = None
@@ -163,6 +165,8 @@ class StudentRun:
         for package in loaded:
             refuse_visible(package.root)
         known = self._known_tasks([p.id for p in loaded])
+        if self.options.protocol == "auto" and loaded:
+            self._choose_protocol()
         run_id = self._start(len(loaded), selection)
         counts: Counter[str] = Counter()
         status = "failed"
@@ -229,7 +233,8 @@ class StudentRun:
             episode = self._episode(str(task.get("instruction", "")), home, task_id, log)
             self._ledger(episode.turns, task_id, run_id, known)
             if episode.error:
-                return error(f"the model could not be reached: {episode.error}")
+                return error(episode.error if episode.ended == "machine failure" else
+                             f"the model could not be reached: {episode.error}")
             violations = _scan(home)
             try:
                 outcomes = check_state(package, self.sandbox, home)
@@ -273,6 +278,15 @@ class StudentRun:
             with self._lock:
                 self.budget.add(episode.turns)
             return episode
+
+    def _choose_protocol(self) -> None:
+        """`auto`: ask the server once whether it returns tool calls (forge.agent.chat.ChatClient.probe_tools); a
+        server that refuses tools or ignores them gets the text protocol, where the model writes its command in a
+        fenced block. Undecided (no answer): tools, and a refusal during the run still switches."""
+        works, evidence = self.chat.probe_tools(TOOL)
+        if works is False:
+            self.protocol = "text"
+        self.protocol_note = f"protocol {self.protocol}: {evidence}"
 
     def _ledger(self, turns: list[Turn], task_id: str, run_id: int, known: bool) -> None:
         """One `llm_calls` row per turn (tasks the catalog does not hold have no row to point at)."""

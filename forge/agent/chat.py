@@ -22,11 +22,16 @@ from forge.llm.cache import AnswerCache, NoCache, cache_key
 from forge.llm.config import LLMConfig
 from forge.llm.openai_backend import retry_after, transient
 from forge.llm.prices import find_price
-from kit.llm import CacheEntry, LLMConfigError, estimate_tokens
+from forge.llm.stream import Received, ReplyBroken, ReplyTimeout, fetch, reply_cap
+from kit.llm import CacheEntry, LLMConfigError
 
 
 class ToolsUnsupported(Exception):
     """The server refused a request because of its `tools` parameter."""
+
+
+#: The tool-calling probe's request: any model that gets the tool list calls the tool for it.
+TOOLS_PROBE = "Use the shell tool to run this command: echo ready"
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,10 @@ class Turn:
     model: str = ""
     node: str = "student"
     backend: str = "openai"
+    #: Of the tokens above, those counted by estimate (a request that timed out before the server said).
+    estimated_tokens: int = 0
+    #: The fresh answer, cached by `ChatClient.keep` once its commands ran (None: cached already, or not to be).
+    cache_entry: CacheEntry | None = None
 
 
 class ChatClient:
@@ -87,6 +96,7 @@ class ChatClient:
                         self.cost(hit.prompt_tokens, hit.completion_tokens), True, 0.0, 0, problem=hit.problem,
                         model=self.config.model)
         attempts, start = 0, time.perf_counter()
+        spent = [0, 0, 0]  # what attempts that broke off generated (prompt, completion, estimated)
         refused = (lambda exc: _refuses_tools(exc)) if tools else (lambda exc: False)
         retrying = Retrying(stop=stop_after_attempt(self.config.max_attempts), wait=self._wait,
                             retry=retry_if_exception(lambda exc: transient(exc) and not refused(exc)), reraise=True)
@@ -94,8 +104,7 @@ class ChatClient:
             for attempt in retrying:
                 with attempt:
                     attempts = attempt.retry_state.attempt_number
-                    with self._slots:
-                        completion = self.client.chat.completions.create(**body)
+                    received = self._fetch(body, spent)
         except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
             raise LLMConfigError(f"{self.config.base_url or 'api.openai.com'} refused model "
                                  f"{self.config.model!r}: {_say(exc)}; check --base-url, --model and the key in "
@@ -104,57 +113,89 @@ class ChatClient:
             if refused(exc):
                 raise ToolsUnsupported(_say(exc)) from None
             if isinstance(exc, openai.BadRequestError):  # e.g. the context is full: the episode ends, it is scored
-                return self._failed(f"the server rejected the request: {_say(exc)}", attempts, start, ok=True)
-            return self._failed(f"no answer after {attempts} attempt(s): {_say(exc)}", attempts, start, ok=False)
+                return self._failed(f"the server rejected the request: {_say(exc)}", attempts, start, spent, ok=True)
+            return self._failed(f"no answer after {attempts} attempt(s): {_say(exc)}", attempts, start, spent,
+                                ok=False)
         except openai.APIError as exc:
-            return self._failed(f"no answer after {attempts} attempt(s): {_say(exc)}", attempts, start, ok=False)
-        except (ValueError, TypeError, AttributeError) as exc:  # a body the client cannot read
-            return self._failed(f"unreadable answer: {type(exc).__name__}: {exc}"[:300], attempts, start, ok=False)
+            return self._failed(f"no answer after {attempts} attempt(s): {_say(exc)}", attempts, start, spent,
+                                ok=False)
+        except (ValueError, TypeError, AttributeError) as exc:  # a body that is not a chat completion
+            return self._failed(f"unreadable answer: {type(exc).__name__}: {exc}"[:300], attempts, start, spent,
+                                ok=False)
         latency = time.perf_counter() - start
-        try:
-            message, problem = _message(completion)
-        except (TypeError, AttributeError, IndexError, KeyError, ValueError) as exc:
-            return self._failed(f"unreadable answer: {exc}"[:300], attempts, start, ok=False)
-        usage = getattr(completion, "usage", None)
-        sent = json.dumps(messages)
-        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0) or estimate_tokens(sent)
-        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0) or estimate_tokens(json.dumps(message))
-        self.cache.store_answer(CacheEntry(key, self.config.model, json.dumps(message, sort_keys=True), problem,
-                                           prompt_tokens, completion_tokens))
+        message, problem = _message(received, self.config.max_tokens_per_call)
+        prompt_tokens, completion_tokens, estimated = received.spent(messages)
+        entry = None if received.cut else CacheEntry(key, self.config.model, json.dumps(message, sort_keys=True),
+                                                      problem, prompt_tokens, completion_tokens)
+        prompt_tokens, completion_tokens = prompt_tokens + spent[0], completion_tokens + spent[1]
         return Turn(message, prompt_tokens, completion_tokens, self.cost(prompt_tokens, completion_tokens), False,
-                    latency, attempts, problem=problem, model=self.config.model)
+                    latency, attempts, problem=problem, model=self.config.model,
+                    estimated_tokens=estimated + spent[2], cache_entry=entry)
+
+    def probe_tools(self, tool: dict[str, Any]) -> tuple[bool | None, str]:
+        """Does the server return tool calls? (True / False / None: no answer, undecided) and the evidence.
+
+        One small request that asks for a tool call with the tool list attached: a server that refuses `tools`
+        answers with an error, and one that accepts the list but drops it (a chat template without tools, a proxy
+        that strips them) answers with text only; then the model never sees the tool and must use the text
+        protocol. Not cached: the server, not the model, is being asked."""
+        body = self.body([{"role": "system", "content": "You are an agent with one tool, `shell`."},
+                          {"role": "user", "content": TOOLS_PROBE}], [tool], 0)
+        body.update(temperature=0.0, max_tokens=64)
+        try:
+            with self._slots:
+                received = fetch(self.client, body, timeout=self.config.timeout, max_chars=reply_cap(64))
+        except openai.APIStatusError as exc:
+            if _refuses_tools(exc):
+                return False, f"the server refuses tools: {_say(exc)}"
+            return None, f"no answer to the tool probe: {_say(exc)}"
+        except (openai.APIError, ValueError) as exc:
+            return None, f"no answer to the tool probe: {type(exc).__name__}: {exc}"[:300]
+        if received.tool_calls:
+            return True, "the server returned a tool call"
+        return False, ("the server took the tool list but answered without a tool call "
+                       f"({received.content[:120]!r}): it ignores tools")
+
+    def keep(self, turn: Turn) -> None:
+        """Cache a fresh turn's answer, once what it asked for was carried out: an answer whose command failed for
+        the machine (the sandbox could not start it) is not cached, or a rerun would replay the same failure."""
+        if turn.cache_entry is not None:
+            self.cache.store_answer(turn.cache_entry)
+
+    def _fetch(self, body: dict[str, Any], spent: list[int]) -> Received:
+        """One attempt, streamed within the total deadline and the size cap (forge.llm.stream); what a timed-out
+        or broken attempt received is added to `spent`."""
+        with self._slots:
+            try:
+                return fetch(self.client, body, timeout=self.config.timeout,
+                             max_chars=reply_cap(self.config.max_tokens_per_call))
+            except (ReplyTimeout, ReplyBroken) as exc:
+                for i, tokens in enumerate(exc.received.spent(body["messages"])):
+                    spent[i] += tokens
+                raise
 
     def _wait(self, state: RetryCallState) -> float:
         asked = retry_after(state.outcome.exception() if state.outcome else None)
         return min(asked, self.config.max_wait) if asked is not None else float(self._backoff(state))
 
-    def _failed(self, problem: str, attempts: int, start: float, *, ok: bool) -> Turn:
-        return Turn({"role": "assistant", "content": ""}, 0, 0, 0.0, False, time.perf_counter() - start, attempts,
-                    ok=ok, problem=problem, model=self.config.model)
+    def _failed(self, problem: str, attempts: int, start: float, spent: list[int], *, ok: bool) -> Turn:
+        """No usable answer; what the failed attempts generated is still counted (budgets see it)."""
+        return Turn({"role": "assistant", "content": ""}, spent[0], spent[1], self.cost(spent[0], spent[1]), False,
+                    time.perf_counter() - start, attempts, ok=ok, problem=problem, model=self.config.model,
+                    estimated_tokens=spent[2])
 
 
-def _message(completion: Any) -> tuple[dict[str, Any], str]:
-    """The first choice as a plain chat message dict (content + tool calls), and a problem if unusable."""
-    choices = getattr(completion, "choices", None)
-    if not isinstance(choices, list) or not choices:
-        raise ValueError("the server returned no choices")
-    choice = choices[0]
-    raw = getattr(choice, "message", None)
-    content = getattr(raw, "content", None)
-    message: dict[str, Any] = {"role": "assistant", "content": content if isinstance(content, str) else ""}
-    calls: list[dict[str, Any]] = []
-    raw_calls = getattr(raw, "tool_calls", None)
-    for call in raw_calls if isinstance(raw_calls, list) else []:
-        function = getattr(call, "function", None)
-        arguments = getattr(function, "arguments", "") or ""
-        if isinstance(arguments, dict):  # some servers send an object, not the JSON string the API specifies
-            arguments = json.dumps(arguments)
-        calls.append({"id": str(getattr(call, "id", "") or f"call_{len(calls) + 1}"), "type": "function",
-                      "function": {"name": str(getattr(function, "name", "") or ""), "arguments": str(arguments)}})
+def _message(received: Received, max_tokens: int) -> tuple[dict[str, Any], str]:
+    """The answer as a plain chat message dict (content + tool calls), and a problem if unusable."""
+    message: dict[str, Any] = {"role": "assistant", "content": received.content}
+    calls = received.calls()
+    if received.cut:  # only the start was kept: no command of it may run
+        return message, (f"the reply was longer than {reply_cap(max_tokens):,} characters (the cap for a "
+                         f"{max_tokens}-token answer) and was cut off")
     if calls:
         message["tool_calls"] = calls
     problem = ""
-    if getattr(choice, "finish_reason", None) == "length":
+    if received.finish_reason == "length":
         problem = "the answer was cut off at the token limit (finish_reason=length)"
     return message, problem
 
@@ -168,7 +209,7 @@ def _refuses_tools(exc: BaseException) -> bool:
 
 def _loads(text: str) -> dict[str, Any]:
     try:
-        message = json.loads(text)
+        message = json.loads(text, strict=False)
     except json.JSONDecodeError:
         return {"role": "assistant", "content": text}
     return message if isinstance(message, dict) else {"role": "assistant", "content": text}

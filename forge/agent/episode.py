@@ -24,8 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from markdown_it import MarkdownIt
+
 from forge.agent.chat import ChatClient, ToolsUnsupported, Turn
 from forge.agent.shell import AgentShell, CommandResult
+from kit.errors import SandboxError
 
 TOOL_NAME = "shell"
 TOOL: dict[str, Any] = {"type": "function", "function": {
@@ -55,7 +58,13 @@ and nothing after it; the next message gives you its output. When the task is do
 #: need less: --context-chars).
 CONTEXT_CHARS = 60_000
 ELIDED = "[output left out to fit the context]"
-_BLOCK = re.compile(r"```(bash|sh|shell|console|python|python3|py)?[ \t]*\n(.*?)```", re.S)
+#: Fenced-block languages that run as a shell command ("" is a block without a language) or as a python3 script;
+#: a block in any other language (```sql, ```json, ```text ...) is shown, never run.
+SHELL_LANGUAGES = frozenset({"", "bash", "sh", "shell", "console", "zsh"})
+PYTHON_LANGUAGES = frozenset({"python", "python3", "py"})
+#: A CommonMark parser (markdown-it-py): fences pair as Markdown pairs them, so a block's closing fence can never
+#: be taken for the opening of the next (a hand-written pattern ran the prose between two blocks).
+_MARKDOWN = MarkdownIt("commonmark")
 #: Tool calls some models write into the text when the server does not parse them (Qwen / Hermes style).
 _TEXT_CALL = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.S)
 
@@ -110,22 +119,37 @@ def parse_command(content: str) -> str | None:
     call = _TEXT_CALL.search(content or "")
     if call:
         try:
-            data = json.loads(call.group(1))
+            data = json.loads(call.group(1), strict=False)
         except json.JSONDecodeError:
             data = None
         args = data.get("arguments") if isinstance(data, dict) else None
         if isinstance(args, str):
             with contextlib.suppress(json.JSONDecodeError):
-                args = json.loads(args)
+                args = json.loads(args, strict=False)
         if isinstance(args, dict) and isinstance(args.get("command"), str) and args["command"].strip():
             return str(args["command"]).strip()
-    match = _BLOCK.search(content or "")
-    if not match or not match.group(2).strip():
-        return None
-    body = match.group(2).strip()
-    if (match.group(1) or "").startswith("py"):
-        return f"python3 - <<'FORGE_PY'\n{body}\nFORGE_PY"
-    return body
+    for language, body in fenced_blocks(content or ""):
+        if not body.strip() or language not in SHELL_LANGUAGES | PYTHON_LANGUAGES:
+            continue
+        if language in PYTHON_LANGUAGES:
+            return f"python3 - <<'FORGE_PY'\n{body.strip()}\nFORGE_PY"
+        return body.strip()
+    return None
+
+
+def fenced_blocks(content: str) -> list[tuple[str, str]]:
+    """(language, text) of every closed fenced code block of a Markdown reply, in order, as a CommonMark parser
+    reads them. A block left open at the end (a reply cut off mid-command) is not a block: it is never run."""
+    lines = content.splitlines()
+    blocks = []
+    for token in _MARKDOWN.parse(content):
+        if token.type != "fence" or token.map is None:
+            continue
+        last = lines[token.map[1] - 1].strip().lstrip(">").strip() if token.map[1] - 1 < len(lines) else ""
+        closed = token.map[1] - token.map[0] >= 2 and last.startswith(token.markup) and not last.strip(token.markup[0])
+        if closed:
+            blocks.append(((token.info.split() or [""])[0].lower(), token.content))
+    return blocks
 
 
 def run_episode(instruction: str, home: Path, shell: AgentShell, chat: ChatClient, *, max_steps: int, seed: int,
@@ -169,42 +193,67 @@ def run_episode(instruction: str, home: Path, shell: AgentShell, chat: ChatClien
             canonical.append({"role": "assistant", "content": content})
             record(_step(len(episode.steps) + 1, "DONE", content, turn, done=True, error=turn.problem))
             episode.ended = "done" if not turn.problem else f"llm problem: {turn.problem}"
+            chat.keep(turn)
             return episode
         if len(episode.steps) >= max_steps:
             episode.ended = "step budget"
+            chat.keep(turn)
             return episode
-        if calls:
-            sent.append(message)
-            canonical.append(message)
-            for number, call in enumerate(calls):
-                command, problem = _tool_command(call)
-                step = _step(len(episode.steps) + 1, command or "", content, turn, first=number == 0)
-                if len(episode.steps) >= max_steps:
-                    shown = "not run: the step budget is used up"
-                elif command is None:
-                    shown, step.error = f"error: {problem}", problem
-                    record(step)
-                else:
-                    result = shell.run(home, command)
-                    shown = _fill(step, result)
-                    record(step)
-                reply = {"role": "tool", "tool_call_id": call.get("id", ""), "content": shown}
-                sent.append(reply)
-                canonical.append(reply)
-        else:
-            assert fallback is not None
-            call_id = f"call_{len(episode.steps) + 1}"
-            canonical.append({"role": "assistant", "content": content, "tool_calls": [{
-                "id": call_id, "type": "function",
-                "function": {"name": TOOL_NAME, "arguments": json.dumps({"command": fallback})}}]})
-            step = _step(len(episode.steps) + 1, fallback, content, turn)
-            shown = _fill(step, shell.run(home, fallback))
-            record(step)
-            canonical.append({"role": "tool", "tool_call_id": call_id, "content": shown})
-            sent += [{"role": "assistant", "content": content}, {"role": "user", "content": f"Output:\n{shown}"}]
+        try:
+            _act(turn, calls, fallback, content, episode, shell, home, max_steps, sent, record)
+        except MachineFailure as exc:  # infrastructure, not the model: the task is retried, the turn not cached
+            episode.ended, episode.error = "machine failure", str(exc)
+            return episode
+        chat.keep(turn)
         if len(episode.steps) >= max_steps:
             episode.ended = "step budget"
             return episode
+
+
+class MachineFailure(Exception):
+    """The sandbox could not run a command (bubblewrap failed to start, the machine is out of something)."""
+
+
+def _run(shell: AgentShell, home: Path, command: str, number: int) -> CommandResult:
+    try:
+        return shell.run(home, command)
+    except (SandboxError, OSError, ValueError) as exc:
+        raise MachineFailure(f"the sandbox could not run step {number}: {type(exc).__name__}: {exc}"[:500]) from None
+
+
+def _act(turn: Turn, calls: list[dict[str, Any]], fallback: str | None, content: str, episode: Episode,
+         shell: AgentShell, home: Path, max_steps: int, sent: list[dict[str, Any]],
+         record: Callable[[Step], None]) -> None:
+    """Run what one turn asked for and add its outputs to both conversations (raises `MachineFailure`)."""
+    canonical = episode.messages
+    if calls:
+        sent.append(turn.message)
+        canonical.append(turn.message)
+        for number, call in enumerate(calls):
+            command, problem = _tool_command(call)
+            step = _step(len(episode.steps) + 1, command or "", content, turn, first=number == 0)
+            if len(episode.steps) >= max_steps:
+                shown = "not run: the step budget is used up"
+            elif command is None:
+                shown, step.error = f"error: {problem}", problem
+                record(step)
+            else:
+                shown = _fill(step, _run(shell, home, command, step.step_num))
+                record(step)
+            reply = {"role": "tool", "tool_call_id": call.get("id", ""), "content": shown}
+            sent.append(reply)
+            canonical.append(reply)
+        return
+    assert fallback is not None
+    call_id = f"call_{len(episode.steps) + 1}"
+    canonical.append({"role": "assistant", "content": content, "tool_calls": [{
+        "id": call_id, "type": "function",
+        "function": {"name": TOOL_NAME, "arguments": json.dumps({"command": fallback})}}]})
+    step = _step(len(episode.steps) + 1, fallback, content, turn)
+    shown = _fill(step, _run(shell, home, fallback, step.step_num))
+    record(step)
+    canonical.append({"role": "tool", "tool_call_id": call_id, "content": shown})
+    sent.extend([{"role": "assistant", "content": content}, {"role": "user", "content": f"Output:\n{shown}"}])
 
 
 def fit_context(sent: list[dict[str, Any]], canonical: list[dict[str, Any]], limit: int) -> None:
@@ -228,8 +277,9 @@ def fit_context(sent: list[dict[str, Any]], canonical: list[dict[str, Any]], lim
 
 def _step(number: int, action: str, response: str, turn: Turn, *, first: bool = True, done: bool = False,
           error: str = "") -> Step:
-    """A step of `turn`; the turn's tokens and latency go on its first step only (a turn may run several)."""
-    return Step(number, action, response, prompt_tokens=turn.prompt_tokens if first else 0,
+    """A step of `turn`; the turn's reply, tokens and latency go on its first step only (a turn may run several:
+    a long reply is stored once)."""
+    return Step(number, action, response if first else "", prompt_tokens=turn.prompt_tokens if first else 0,
                 completion_tokens=turn.completion_tokens if first else 0, cached=turn.cached,
                 llm_seconds=round(turn.latency_s, 3) if first else 0.0, done=done, error=error)
 
@@ -243,7 +293,7 @@ def _tool_command(call: Any) -> tuple[str | None, str]:
     if name != TOOL_NAME:
         return None, f"unknown tool {str(name)[:60]!r}; the only tool is {TOOL_NAME!r}"
     try:
-        args = json.loads(function.get("arguments") or "{}")
+        args = json.loads(function.get("arguments") or "{}", strict=False)  # a raw newline in a command is common
     except json.JSONDecodeError as exc:
         return None, f"the arguments are not JSON ({exc.msg}); send {{\"command\": \"...\"}}"
     command = (args.get("command") or args.get("cmd")) if isinstance(args, dict) else None  # "cmd": a common slip

@@ -19,6 +19,11 @@ from kit.sandbox import HOME, SYSTEM_DIRS, Limits, RunResult, Sandbox
 
 #: Characters of a command's output the model gets back (head and tail kept, the middle cut).
 OUTPUT_CHARS = 4000
+#: Linux's limit on one argument of a program (MAX_ARG_STRLEN, 32 pages, the terminating NUL included): the
+#: command is one argument of bubblewrap, and one over it made exec fail and stopped the whole run.
+MAX_ARG_BYTES = 32 * 4096
+#: The exit status shown for a command that was refused, not run (bash's "cannot execute").
+REFUSED = 126
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,13 @@ class AgentShell:
         return self.sandbox.limits
 
     def run(self, home: Path, command: str) -> CommandResult:
-        """Run `command` with bash in /home/user (= `home`); its files persist in `home` for the next step."""
+        """Run `command` with bash in /home/user (= `home`); its files persist in `home` for the next step.
+
+        A command the system cannot pass to a program (over MAX_ARG_BYTES, or holding a NUL byte) is not run: the
+        model is told why, as the output of that step, and the episode goes on."""
+        problem = refused(command)
+        if problem:
+            return CommandResult(command, REFUSED, f"not run: {problem}", False, 0.0)
         prefix = python_prefix()
         binds = [(str(home), HOME, True)] + [(root, root, False) for root in python_roots()]
         inner = f'{self.sandbox.ulimits()}; export PATH="{prefix}/bin:$PATH" TERM=dumb; exec bash -c "$1"'
@@ -95,6 +106,18 @@ class AgentShell:
         if ran.stderr:
             parts.append("[stderr]\n" + ran.stderr)
         return truncate("\n".join(parts), self.output_chars)
+
+
+def refused(command: str) -> str:
+    """Why the system cannot run `command` as one argument, or ''."""
+    size = len(command.encode("utf-8", "surrogatepass"))
+    if size + 1 > MAX_ARG_BYTES:
+        return (f"the command is {size:,} bytes, over the system's limit of {MAX_ARG_BYTES - 1:,} bytes for one "
+                "command; write long content in parts (e.g. several `cat >> FILE <<'EOF'` commands) or generate it "
+                "with a short script")
+    if "\0" in command:
+        return "the command holds a NUL byte, which no program can take as an argument; remove it"
+    return ""
 
 
 def truncate(text: str, limit: int) -> str:

@@ -60,7 +60,8 @@ def run(
     step_timeout: Annotated[float, typer.Option("--step-timeout", min=1, max=3600, help="Seconds one command "
                                                 "may run before it is killed.")] = 60.0,
     protocol: Annotated[str, typer.Option("--protocol", help="auto (tool calls; plain ```bash blocks if the "
-                                          "server refuses tools), tools, or text.")] = "auto",
+                                          "server refuses or ignores tools: asked once per run), tools, "
+                                          "or text.")] = "auto",
     context_chars: Annotated[int, typer.Option("--context-chars", min=2000, help="Characters of conversation "
                                                "sent per turn; older command outputs are left out beyond it "
                                                "(~4 characters a token: lower it for small-context models).")]
@@ -125,6 +126,8 @@ def run(
     student = StudentRun(catalog, settings, out, Sandbox(limits), options, budget, progress=progress,
                          chat=ChatClient(settings, cache))
     counts = student.run(packages, selection)
+    if student.protocol_note:
+        console.print(f"LLM endpoint: {student.protocol_note}", highlight=False, markup=False)
     _print_outcome(counts, len(packages), out, budget, student.stopped)
 
 

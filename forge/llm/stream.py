@@ -28,7 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx2 as httpx  # the HTTP client the openai SDK is built on (its errors surface mid-stream)
+try:  # the HTTP client the openai SDK is built on: its errors surface while a stream is read
+    import httpx2 as httpx
+except ImportError:  # openai before 3 is built on httpx
+    import httpx  # type: ignore[no-redef]
 import openai
 
 from kit.llm import LLMCancelled, estimate_tokens

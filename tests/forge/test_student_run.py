@@ -250,8 +250,9 @@ def test_a_server_without_tool_calling_gets_the_text_protocol(tasks, tmp_path, s
         result = student(server, out, db, str(tasks[0] / "tasks"))
         assert result.exit_code == 0, result.output
         assert "2 passed" in result.output
-        assert [bool(b.get("tools")) for b in server.bodies] == [True, False, False, False, False]
-        assert "```bash" in server.bodies[1]["messages"][0]["content"]
+        assert server.probes == 1, "the tool-calling probe found out once, before any task"
+        assert [bool(b.get("tools")) for b in server.bodies] == [False] * 4
+        assert "```bash" in server.bodies[0]["messages"][0]["content"]
     for package in packages(tasks):
         messages = json.loads((folder(out, package) / "messages.json").read_text())["messages"]
         assert messages[2]["tool_calls"][0]["function"]["name"] == "shell", "exported in tool-call form"
