@@ -67,8 +67,9 @@ class LLMResponse:
 
     `problem` is set when the endpoint answered but not usably (refusal, truncated, empty) or not at all
     (`ok` False: every attempt failed); the node then repairs or classifies the task `llm_fail`. Tokens and
-    cost are the answer's own, also when it came from the cache (`cached`), so they are the same on a re-run;
-    what was spent in this run is the sum over calls that are not cached."""
+    cost are the answer's own, also when it came from the cache (`cached`), so they are the same on a re-run,
+    plus what attempts of this call that timed out or broke off generated (a call that got no answer at all
+    still carries those); what was spent in this run is the sum over calls that are not cached."""
 
     text: str
     prompt_tokens: int

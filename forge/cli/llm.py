@@ -28,8 +28,9 @@ Temperature = Annotated[float | None, typer.Option("--temperature", min=0.0, max
 MaxTokensPerCall = Annotated[int | None, typer.Option("--max-tokens-per-call", min=16,
                                                       help="Completion tokens one call may use.")]
 LLMTimeout = Annotated[float | None, typer.Option("--llm-timeout", min=1, help="Seconds one LLM request may "
-                                                  "generate before it is abandoned and retried (time waiting for "
-                                                  "a free slot is not counted).")]
+                                                  "take in all before it is abandoned and retried (time waiting for "
+                                                  "a free slot is not counted). Default 120, raised to fit a slow "
+                                                  "server's measured speed when not given.")]
 Structured = Annotated[str | None, typer.Option(
     "--structured", help="How the answer's JSON Schema is sent: auto (the default: probe the server once per base "
     "URL and model, kept in the catalog's llm_endpoints), probe (probe again, e.g. after a server upgrade), "

@@ -11,7 +11,8 @@ The config file is TOML (`--config FILE` or FORGE_CONFIG):
     max_tokens_per_call = 4096
     max_attempts = 4              # per call: 429 / 5xx / timeouts / connection errors are retried
     concurrency = 4               # calls in flight at once
-    timeout = 120                 # seconds one request may generate (time waiting for a free slot not counted)
+    timeout = 120                 # seconds one request may take in all, from sending to the last byte (time waiting
+                                  # for a free slot not counted); when not set, raised to fit a slow server
     structured = "auto"           # probe the server once (kept in the catalog; "probe" probes again), or force
                                   # json_schema, json_object_schema (llama.cpp's Python server), json_object, text
 

@@ -11,6 +11,10 @@ A failure that says nothing about the format (connection refused, 429, a 5xx abo
 probe undecided: the run starts with `json_schema`, and the backend still steps down at the first rejection.
 The verdict and the whole text of every error go to the catalog table `llm_endpoints` (one row per base URL
 and model), so later runs reuse it and a user can read why: `forge sql "SELECT * FROM llm_endpoints"`.
+
+The speed probe (`measure`, once per run, not stored: a server's speed changes with its load) times one short
+generation and `fit` chooses per-call limits that fit it: against a small local model a 4,096-token answer took
+~165 s, over the 120 s default timeout, so every call timed out, was retried and timed out again.
 """
 
 from __future__ import annotations

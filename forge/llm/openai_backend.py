@@ -14,6 +14,13 @@ llama.cpp's 500 "Input should be 'text' or 'json_object'") is not an outage: it 
 weaker form at once, and the catalog row is updated with the whole error text. Requests wait for a slot
 before they are sent (forge.llm.slots), so `timeout` is the time one generation may take; `cancel()` (Ctrl-C)
 abandons the requests in flight within a fraction of a second.
+
+Every request is streamed and read through forge.llm.stream: `timeout` is a total deadline (not a read timeout that
+each byte restarts), replies are capped at `reply_cap(max_tokens_per_call)` characters (a reply cut there is never
+cached), and what a timed-out attempt generated is counted in the call's tokens (estimated when the server never
+said; `LLMResponse.estimated_tokens`). Before the first call the server's speed is measured once and the per-call
+limits fitted to it (forge.llm.endpoint.fit, `speed_note`); `progress` gets a line now and then while requests are
+in flight.
 """
 
 from __future__ import annotations
