@@ -21,6 +21,7 @@ from kit.ids import digest
 from kit.model import Asset, Check, Solution
 from workflows.common import register_natural, wants_natural
 from workflows.composite import CompositeWorkflow, SkillIds, part_outputs, seed_parts
+from workflows.frame import frame_node
 
 NAME = "variant.distractors"
 NAMES = ("{stem} (old){ext}", "{stem}_backup{ext}")
@@ -137,5 +138,5 @@ WORKFLOW = CompositeWorkflow(
     apps=("multi_apps",),
     description="A seed skill with look-alike older copies of its working file beside it (left unchanged).",
     knobs=cast(Mapping[str, tuple[Any, ...]], {"base": SkillIds(), "copies": (1, 2)}),
-    nodes=(base, prepare, instruction, rubric_node(rubric), solve_node(solve)),
+    nodes=(base, prepare, instruction, rubric_node(rubric), solve_node(solve), frame_node()),
 )

@@ -24,6 +24,9 @@ from preparers.ops import HOME, OpError, edit
 from verifiers.frame.xlsx import derive, workbook_facts
 
 FRAMED = (".xlsx",)
+#: The freedom of a workbook the oracle makes: its number formats and styles are those of the app that writes it.
+NEW_FILE = {"*#fmt": "a new workbook's number formats are its writing app's", "*#style": "a new workbook's styles "
+            "are its writing app's"}
 
 
 def _facts(path: Path) -> dict[str, str]:
@@ -32,42 +35,51 @@ def _facts(path: Path) -> dict[str, str]:
 
 
 def frame_checks(assets: list[Asset], oracle: Solution, freedoms: tuple[Freedom, ...] = ()) -> list[Check]:
-    """The frame checks of a task: one per workbook among `assets` that the oracle's end state still holds.
+    """The frame checks of a task: one per workbook the oracle's end state holds, prepared or made by the oracle.
 
-    The oracle's workbooks are read as its ops leave them in memory (`preparers.ops.edit`), not saved and parsed
-    again: the oracle control then proves that the saved file reads the same (the rubric, frame included, must
-    pass on it)."""
-    framed = [a for a in assets if a.dest.endswith(FRAMED)]
-    if not framed:
-        return []
+    A workbook the task prepares is framed against its initial model; one the oracle makes (a copy, a save-as, an
+    export) against nothing, so its every fact is allowed and nothing beyond them is (a stray sheet or cell in a
+    made file fails too); its formats and styles are the writing app's (`NEW_FILE`). The oracle's workbooks are
+    read as its ops leave them in memory (`preparers.ops.edit`), not saved and parsed again: the oracle control
+    then proves that the saved file reads the same (the rubric, frame included, must pass on it)."""
+    if not any(a.dest.endswith(FRAMED) for a in assets) and not any(
+            isinstance(value, str) and value.endswith(FRAMED) for op in oracle.ops for value in op.values()):
+        return []  # no workbook before or after: nothing to frame, no scratch folder
     free = {f.region: f.reason for f in freedoms}
     with scratch.owned_folder("work") as root:
-        hosts = {}
+        initial: dict[Path, dict[str, str]] = {}
         for asset in assets:
-            host = hosts[asset.dest] = root / asset.dest.removeprefix(HOME).lstrip("/")
+            host = root / asset.dest.removeprefix(HOME).lstrip("/")
             host.parent.mkdir(parents=True, exist_ok=True)
             host.write_bytes(asset.data)
-        initial = {a.dest: _facts(hosts[a.dest]) for a in framed}
+            if asset.dest.endswith(FRAMED):
+                initial[host] = _facts(host)
         try:
             edited = {host: document for _, (kind, host, document) in edit(root, oracle.ops).items()
                       if kind.name == "xlsx"}
         except OpError:
             return []  # the oracle control reports an oracle that cannot run
+        data = {root / a.dest.removeprefix(HOME).lstrip("/"): a.data for a in assets}
+        ends = sorted({*edited, *(p for p in root.rglob("*") if p.name.endswith(FRAMED) and p.is_file())})
         checks = []
-        for i, asset in enumerate(framed, start=1):
-            host = hosts[asset.dest]
+        for host in ends:
             if host in edited:
-                oracle_facts = workbook_facts(edited[host])
-            elif not host.is_file():
-                continue  # moved or removed: the file tree's business
+                end = workbook_facts(edited[host])
+            elif host in initial and host.read_bytes() == data[host]:
+                end = initial[host]
             else:
-                oracle_facts = initial[asset.dest] if host.read_bytes() == asset.data else _facts(host)
+                end = _facts(host)
+            made = host not in initial
+            dest = f"{HOME}/{host.relative_to(root).as_posix()}"
+            frame = derive(initial.get(host, {}), end, {**(NEW_FILE if made else {}), **free})
             checks.append(Check(
-                id="frame" if len(framed) == 1 else f"frame-{i}",
-                criterion=f"Nothing else in {asset.dest} changed: every cell, sheet, format, merged range, "
-                          "validation, conditional format, hidden row or column and chart the task does not ask "
-                          "to change is as it was, and the cells it changes hold the kind of value asked for.",
-                primitive="xlsx.frame", args={"path": asset.dest, **derive(initial[asset.dest], oracle_facts, free)}))
+                id="frame" if len(ends) == 1 else f"frame-{len(checks) + 1}",
+                criterion=(f"{dest} holds nothing beyond what the task asks: no other sheet, cell, merged range, "
+                           "validation, conditional format, hidden row or column or chart." if made else
+                           f"Nothing else in {dest} changed: every cell, sheet, format, merged range, validation, "
+                           "conditional format, hidden row or column and chart the task does not ask to change is "
+                           "as it was, and the cells it changes hold the kind of value asked for."),
+                primitive="xlsx.frame", args={"path": dest, **frame}))
     return checks
 
 

@@ -215,3 +215,29 @@ def test_a_family_can_only_declare_freedoms_where_there_is_a_frame():
                phrasings=("p",),
                goal=sort_rows.goal, rubric=sort_rows.rubric, solve=sort_rows.solve,
                freedoms=[Freedom("*", "anything")])
+
+
+def test_a_workbook_the_oracle_makes_is_framed_against_nothing(tmp_path):
+    """A copy (or a save-as) is a new file: every fact the oracle's copy holds is allowed, nothing beyond it is."""
+    from kit.model import Asset, Solution
+    from preparers import xlsx as xlsx_prep
+    from workflows.frame import frame_checks
+
+    data = xlsx_prep.build({"sheets": [{"name": "Q1", "rows": [["Item", "Qty"], ["Pens", 4], ["Ink", 9]]}]})
+    ops = [{"op": "fs.copy", "path": "/home/user/q1.xlsx", "dest": "/home/user/backup/q1.xlsx"},
+           {"op": "xlsx.sort_rows", "path": "/home/user/backup/q1.xlsx", "sheet": "Q1", "ref": "A2:B3",
+            "key_column": "B", "descending": True}]
+    checks = {c.args["path"]: c for c in frame_checks([Asset("/home/user/q1.xlsx", data)], Solution("oracle", "", ops))}
+    made = checks["/home/user/backup/q1.xlsx"]
+    assert made.args["kept"] == {} and made.args["allowed"]["Q1!B2"] == "n"
+    assert checks["/home/user/q1.xlsx"].args["allowed"] == {}  # the original stays as it was
+    (tmp_path / "backup").mkdir()
+    (tmp_path / "q1.xlsx").write_bytes(data)
+    from preparers.ops import apply_ops
+    apply_ops(tmp_path, ops)
+    assert run_check(State(tmp_path), "xlsx.frame", made.args).passed
+    wb = openpyxl.load_workbook(tmp_path / "backup" / "q1.xlsx")
+    wb.create_sheet("Scratch")["A1"] = "tmp"
+    wb.save(tmp_path / "backup" / "q1.xlsx")
+    result = run_check(State(tmp_path), "xlsx.frame", made.args)
+    assert not result.passed and "Scratch!row 1" in result.evidence, result.evidence
