@@ -34,13 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from verifiers import extract, roundtrip
-from verifiers.lexicon import DOMAINS, pref_phrase, prose
+from verifiers.lexicon import DOMAINS, prose
 from verifiers.meaning import ByProperty, Derived, Meaning, Prose, ReadBack, Said, Seen, Stated, Visible
 from verifiers.roundtrip import Ungrounded
 
 __all__ = ["Ungrounded", "deck_reader", "ground", "kept_bookmarks", "kept_json_values", "kept_messages", "kept_rules",
-           "kept_settings", "known_contacts", "leaks", "mentions", "pref_name", "pref_value", "renderings",
-           "saved_place", "slide_titles", "text_cells", "text_of", "visible_text"]
+           "kept_settings", "known_contacts", "leaks", "mentions", "pref_rules", "renderings", "saved_place",
+           "slide_titles", "text_cells", "text_of", "visible_text"]
 
 
 def renderings(value: Any) -> list[str]:
@@ -270,24 +270,35 @@ def kept_json_values(value: Any, seen: Seen) -> str | None:
 
 
 
-def pref_name(text: str, args: Mapping[str, Any]) -> str | None:
-    pattern = pref_phrase(str(args.get("name")))
-    if pattern is None:
-        return None  # a pref without a known phrasing: the value (below) must still be stated when not a switch
-    if not re.search(pattern, prose(text, quotes=False), re.IGNORECASE | re.DOTALL):
-        return f"name={args.get('name')!r} is checked but the instruction does not ask for that setting"
-    return None
+def pref_rules(phrases: Mapping[str, str]) -> dict[str, Prose]:
+    """How a pref check's `name` and `value` are asked for, given `phrases`: pref name (without the identity prefix)
+    -> the pattern of a phrase that asks for the check's value of it ("stop quoting", "attach my vCard")."""
 
+    def phrase(name: str) -> str | None:  # identity prefs match on their last part
+        if name in phrases:
+            return phrases[name]
+        return phrases.get(name.split(".", 3)[-1]) if name.startswith("mail.identity.") else None
 
-def pref_value(text: str, args: Mapping[str, Any]) -> str | None:
-    value = args.get("value")
-    if isinstance(value, bool):
-        if pref_phrase(str(args.get("name"))) is None:
-            return f"value={value!r} of {args.get('name')!r}: no known phrasing says how to switch this setting"
-        return None  # a switch is asked by the setting's phrase itself ("stop quoting", "attach my vCard")
-    if isinstance(value, int | float) and not (value in (0, 1, 2) and pref_phrase(str(args.get("name")))):
-        return None if mentions(text, value) else f"value={value!r} is checked but the instruction does not state it"
-    return None
+    def name_rule(text: str, args: Mapping[str, Any]) -> str | None:
+        pattern = phrase(str(args.get("name")))
+        if pattern is None:
+            return None  # a pref without a known phrasing: the value (below) must still be stated when not a switch
+        if not re.search(pattern, prose(text, quotes=False), re.IGNORECASE | re.DOTALL):
+            return f"name={args.get('name')!r} is checked but the instruction does not ask for that setting"
+        return None
+
+    def value_rule(text: str, args: Mapping[str, Any]) -> str | None:
+        value = args.get("value")
+        if isinstance(value, bool):
+            if phrase(str(args.get("name"))) is None:
+                return f"value={value!r} of {args.get('name')!r}: no known phrasing says how to switch this setting"
+            return None  # a switch is asked by the setting's phrase itself ("stop quoting", "attach my vCard")
+        if isinstance(value, int | float) and not (value in (0, 1, 2) and phrase(str(args.get("name")))):
+            stated = mentions(text, value)
+            return None if stated else f"value={value!r} is checked but the instruction does not state it"
+        return None
+
+    return {"name": Prose(name_rule), "value": Prose(value_rule)}
 
 
 #: How a `ByProperty` header may be named by what its column holds instead (difficulty axis `indirection`,

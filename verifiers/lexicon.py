@@ -296,32 +296,3 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
     }),
 )}
 
-
-#: Thunderbird prefs (tb.pref_equals) -> a phrase that asks for the family's target value of that pref.
-#: Keyed by the pref name without the identity prefix; the phrases follow workflows/tb/set_pref.py's asks.
-PREFS: dict[str, str] = {
-    "reply_on_top": r"\b(?:above|on top of|before) the quot",
-    "compose_html": r"\bplain[- ]text\b",
-    "sig_on_fwd": r"\bsignature\b.*\bforward",
-    "sig_on_reply": r"\b(?:stop|don't|do not|no longer|never)\b.*\bsignature\b.*\brepl",
-    "auto_quote": r"\b(?:stop|don't|do not|no longer|never)\b.*\bquot",
-    "doBcc": r"\bBcc\b|\bblind (?:carbon )?copy\b",
-    "mailnews.mark_message_read.delay": r"\bread\b.*\bafter\b.*\bdisplayed\b|\bread\b.*\bafter\b.*\bseconds?\b",
-    "mailnews.mark_message_read.delay.interval": r"\b\d+ seconds?\b",
-    "mail.SpellCheckBeforeSend": r"\bspell(?:ing|check)?\b.*\bbefore sending\b|\bcheck spelling\b",
-    "mail.receipt.request_return_receipt_on": r"\b(?:request|ask for)\b.*\breturn receipt\b",
-    "mail.compose.autosave": r"\bauto-?sav",
-    "mail.compose.autosaveinterval": r"\bauto-?sav\w*\b.*\b\d+ minutes?\b",
-    "mail.biff.show_alert": r"\b(?:stop|don't|do not|no longer|never|without)\b.*\balert\b",
-    "attach_vcard": r"\bvCard\b",
-    "mail.close_message_window.on_delete": r"\bclose\b.*\b(?:tab|window)\b.*\b(?:move|delete)",
-}
-
-
-def pref_phrase(name: str) -> str | None:
-    """The phrase pattern that asks for pref `name` (identity prefs match on their last part), if known."""
-    if name in PREFS:
-        return PREFS[name]
-    if name.startswith("mail.identity."):
-        return PREFS.get(name.split(".", 3)[-1])
-    return None

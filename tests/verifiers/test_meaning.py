@@ -120,3 +120,15 @@ def test_a_dedup_by_key_must_say_which_column_makes_a_duplicate(tmp_path):
     for register in ("spec", "natural"):  # the sheet shows the header, not that the duplicates are about it
         with pytest.raises(Ungrounded, match=rf"key={key!r} defines the goal but the instruction does not state it"):
             ground({**vague, "register": register}, shown)
+
+
+def test_a_pref_check_reads_its_own_phrases_declared_beside_it():
+    from verifiers.checks.thunderbird import PREF_PHRASES
+
+    assert "reply_on_top" in PREF_PHRASES
+    check = {"id": "pref", "criterion": "", "primitive": "tb.pref_equals",
+             "args": {"path": "/home/user/.thunderbird", "name": "mail.identity.id1.reply_on_top", "value": 1}}
+    asked = {"instruction": "In Thunderbird, start my replies above the quoted text.", "rubric": [check]}
+    assert "no answer leaked" in ground(asked, str)
+    with pytest.raises(Ungrounded, match="name='mail.identity.id1.reply_on_top' is checked but the instruction"):
+        ground({**asked, "instruction": "In Thunderbird, change a setting of my account."}, str)

@@ -25,8 +25,8 @@ from urllib.parse import unquote
 
 from preparers import thunderbird as tb
 from verifiers.checks import Result, State, fail, ok, primitive
-from verifiers.grounding import kept_messages, pref_name, pref_value
-from verifiers.meaning import Meaning, Prose, Said, Visible, choice, when
+from verifiers.grounding import kept_messages, pref_rules
+from verifiers.meaning import Meaning, Said, Visible, choice, when
 from verifiers.readers import StateError
 from verifiers.readers.thunderbird import (
     effective_prefs,
@@ -188,9 +188,29 @@ def contact_exists(state: State, path: str, email: str, display_name: str | None
     return fail(f"{book} has {email}, but named {sorted({c['display'] for c in same})}, not {display_name!r}")
 
 
+#: pref (without the identity prefix) -> a phrase that asks for the family's target value of it (the phrases follow
+#: workflows/tb/set_pref.py's asks): tb.pref_equals' lexicon
+PREF_PHRASES: dict[str, str] = {
+    "reply_on_top": r"\b(?:above|on top of|before) the quot",
+    "compose_html": r"\bplain[- ]text\b",
+    "sig_on_fwd": r"\bsignature\b.*\bforward",
+    "sig_on_reply": r"\b(?:stop|don't|do not|no longer|never)\b.*\bsignature\b.*\brepl",
+    "auto_quote": r"\b(?:stop|don't|do not|no longer|never)\b.*\bquot",
+    "doBcc": r"\bBcc\b|\bblind (?:carbon )?copy\b",
+    "mailnews.mark_message_read.delay": r"\bread\b.*\bafter\b.*\bdisplayed\b|\bread\b.*\bafter\b.*\bseconds?\b",
+    "mailnews.mark_message_read.delay.interval": r"\b\d+ seconds?\b",
+    "mail.SpellCheckBeforeSend": r"\bspell(?:ing|check)?\b.*\bbefore sending\b|\bcheck spelling\b",
+    "mail.receipt.request_return_receipt_on": r"\b(?:request|ask for)\b.*\breturn receipt\b",
+    "mail.compose.autosave": r"\bauto-?sav",
+    "mail.compose.autosaveinterval": r"\bauto-?sav\w*\b.*\b\d+ minutes?\b",
+    "mail.biff.show_alert": r"\b(?:stop|don't|do not|no longer|never|without)\b.*\balert\b",
+    "attach_vcard": r"\bvCard\b",
+    "mail.close_message_window.on_delete": r"\bclose\b.*\b(?:tab|window)\b.*\b(?:move|delete)",
+}
+
+
 @primitive("tb.pref_equals", grounded=("name", "value"),
-           meaning=Meaning(action=r"Thunderbird|setting|option|preference|account",
-                           args={"name": Prose(pref_name), "value": Prose(pref_value)}))
+           meaning=Meaning(action=r"Thunderbird|setting|option|preference|account", args=pref_rules(PREF_PHRASES)))
 def pref_equals(state: State, path: str, name: str, value: Any, default: Any = None) -> Result:
     """The effective user pref `name` (prefs.js then user.js, last wins; `default` when unset) equals `value`."""
     prefs = effective_prefs(state, path)
