@@ -1,4 +1,4 @@
-"""`forge export osworld|jsonl|parquet|trajectories OUT` and `forge report --out report.html`."""
+"""`forge export osworld|dataset|jsonl|parquet|trajectories OUT` and `forge report --out report.html`."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ def osworld(
     written = export_osworld(Catalog(db), out, round=round, apps=tuple(app_name or ()), base_url=base_url)
     for domain, ids in sorted(written.items()):
         console.print(f"{domain:<22} {len(ids)} tasks", highlight=False)
+    console.print(written.share(), highlight=False, markup=False)
     console.print(f"index: {out / 'evaluation_examples' / 'test_all.json'}", highlight=False, markup=False)
 
 
@@ -78,6 +79,31 @@ def parquet(
     Loads with: datasets.load_dataset("parquet", data_files="tasks.parquet")
     """
     _table("parquet", out, round, app_name, db)
+
+
+@export_app.command("dataset")
+def dataset(
+    out: Annotated[Path, typer.Argument(help="The folder to write (new, empty or an earlier dataset export).")],
+    fmt: Annotated[str, typer.Option("--format", help="parquet or jsonl (the same fields in both).")] = "parquet",
+    license: Annotated[str, typer.Option("--license", help="Hub licence id for the card, e.g. apache-2.0, "
+                                         "cc-by-4.0.")] = "apache-2.0",
+    round: RoundOption = None,
+    app_name: AppOption = None,
+    db: DbOption = None,
+) -> None:
+    """Write accepted tasks as a Hugging Face dataset folder: train/validation/test split by skill, and a card.
+
+    OUT/data/<split>.parquet and OUT/README.md (licence, splits, fields, counts per app, how it was made); no skill
+    is in two splits, and a skill keeps its split in every export. Answers only in the `hidden` column.
+    Loads with: datasets.load_dataset("OUT")   (or push it: huggingface-cli upload NAME OUT --repo-type dataset)
+    """
+    from forge.catalog import Catalog
+    from forge.export.dataset import export_hub
+
+    counts = export_hub(Catalog(db), out, fmt, round=round, apps=tuple(app_name or ()), license=license)
+    for split, per_app in counts.items():
+        console.print(f"{split:<11} {sum(per_app.values()):>6} tasks", highlight=False)
+    console.print(f"card: {out / 'README.md'}", highlight=False, markup=False)
 
 
 @export_app.command("trajectories")

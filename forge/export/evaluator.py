@@ -114,8 +114,77 @@ def _file_mode(args: Mapping[str, Any], dest: str) -> Metric | None:
                   rule({"expected": f"{mode:o}\n"}))
 
 
+#: A name the listing and mode commands print as is (bash's `printf %q` leaves it alone); other names (spaces,
+#: quotes, non-ASCII) stay with the checker rather than depend on how a shell quotes them.
+_PLAIN = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*")
+
+
+def _plain(name: str, *, nested: bool = False) -> bool:
+    parts = name.split("/") if nested else [name]
+    return all(_PLAIN.fullmatch(p) and p not in (".", "..") for p in parts)
+
+
+# fs.dir_listing as data: the folder's entries (or, recursive, every non-folder below it, links listed and never
+# entered), one `entry NAME` line each in byte order, then `sha NAME HASH` for each name whose content is checked
+# (HASH `not-a-file` for a link, a folder or a missing entry), after a `folder` line that only a real folder gets.
+# Names are printed with %q, so a name holding a newline can never pass for two plain names.
+_LISTING = r"""[ -d "$1" ] && [ ! -L "$1" ] && cd -- "$1" || exit 0
+echo folder
+if [ "$2" = recursive ]; then find . -mindepth 1 ! -type d -printf '%P\0'
+else find . -mindepth 1 -maxdepth 1 -printf '%P\0'; fi | LC_ALL=C sort -z |
+while IFS= read -r -d '' name; do printf 'entry %q\n' "$name"; done
+shift 2
+for name; do
+  if [ -f "$name" ] && [ ! -L "$name" ]; then printf 'sha %q %s\n' "$name" "$(sha256sum < "$name" | cut -d' ' -f1)"
+  else printf 'sha %q not-a-file\n' "$name"; fi
+done"""
+
+
+def _dir_listing(args: Mapping[str, Any], dest: str) -> Metric | None:
+    """fs.dir_listing -> exact_match on the folder's listing (and the sha256 of the files it names)."""
+    names = [str(n) for n in args["names"]]
+    contents = {str(k): str(v) for k, v in (args.get("contents") or {}).items()}
+    recursive = bool(args.get("recursive", False))
+    if not all(_plain(n, nested=recursive) for n in [*names, *contents]) or set(contents) - set(names):
+        return None
+    expected = "folder\n" + "".join(f"entry {n}\n" for n in sorted(names, key=lambda n: n.encode()))
+    expected += "".join(f"sha {n} {sha}\n" for n, sha in sorted(contents.items()))
+    command = ["bash", "-c", _LISTING, "forge-listing", str(args["path"]), "recursive" if recursive else "flat",
+               *sorted(contents)]
+    return Metric("exact_match", vm_command(command), rule({"expected": expected}))
+
+
+# fs.dir_modes as data: for each `NAME:MASK`, `NAME BITS` (its permission bits, links followed, AND the mask: 7777
+# for an exact mode, the wanted bits for "+500") or `NAME missing`, after a `folder` line (none: no folder).
+_MODES = r"""[ -d "$1" ] || exit 0
+echo folder
+folder=$1; shift
+for spec; do
+  name=${spec%:*}; mask=${spec##*:}
+  if mode=$(stat -L -c %a -- "$folder/$name" 2>/dev/null); then printf '%s %o\n' "$name" $(( 8#$mode & 8#$mask ))
+  else printf '%s missing\n' "$name"; fi
+done"""
+
+
+def _dir_modes(args: Mapping[str, Any], dest: str) -> Metric | None:
+    """fs.dir_modes -> exact_match on each named entry's permission bits (masked to the wanted bits for "+500")."""
+    specs, expected = [], ["folder\n"]
+    for name, mode in sorted(dict(args["modes"]).items()):
+        wanted = str(mode)
+        if not _plain(str(name)) or not re.fullmatch(r"\+?[0-7]{1,4}", wanted):
+            return None
+        bits = int(wanted.lstrip("+"), 8)
+        mask = bits if wanted.startswith("+") else 0o7777
+        specs.append(f"{name}:{mask:o}")
+        expected.append(f"{name} {bits & mask:o}\n")
+    command = ["bash", "-c", _MODES, "forge-modes", str(args["path"]), *specs]
+    return Metric("exact_match", vm_command(command), rule({"expected": "".join(expected)}))
+
+
 #: Checks OSWorld metrics express faithfully; keep sorted.
 NATIVE: dict[str, Mapper] = {
+    "fs.dir_listing": _dir_listing,
+    "fs.dir_modes": _dir_modes,
     "fs.file_mode": _file_mode,
     "fs.same_content": _same_bytes(no_link=True),
     "multi.saved_file": _same_bytes(no_link=False),

@@ -46,9 +46,28 @@ _SAVE = ("import pyautogui, time; pyautogui.hotkey('ctrl', 's'); time.sleep(1); 
          "pyautogui.press('enter'); time.sleep(1)")  # enter = "Keep current format" for MS Office files
 
 
+class Exported(dict[str, list[str]]):
+    """domain -> task ids written, plus which tasks OSWorld's own metrics score entirely (`native`: no check
+    left to Forge's shipped checker) and how many of all checks they score (`native_checks` of `checks`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.native: list[str] = []
+        self.native_checks = 0
+        self.checks = 0
+
+    def share(self) -> str:
+        """`scored natively by OSWorld metrics: 5 of 17 tasks (29 %), 40 of 61 checks (66 %)`."""
+        tasks = sum(len(ids) for ids in self.values())
+        return (f"scored natively by OSWorld metrics: {len(self.native)} of {tasks} tasks "
+                f"({100 * len(self.native) / max(tasks, 1):.0f} %), {self.native_checks} of {self.checks} checks "
+                f"({100 * self.native_checks / max(self.checks, 1):.0f} %); the rest by Forge's shipped checker")
+
+
 def export_osworld(catalog: Catalog, out: Path, *, round: int | None = None, apps: Sequence[str] = (),
-                   base_url: str | None = None) -> dict[str, list[str]]:
-    """Write every accepted task (optionally of one round / some apps) as an OSWorld task; returns domain -> ids.
+                   base_url: str | None = None) -> Exported:
+    """Write every accepted task (optionally of one round / some apps) as an OSWorld task; returns domain -> ids
+    (with the tasks and checks scored natively, `Exported`).
 
     Ids are the catalog task ids (filename-safe), so OSWorld result folders map back to catalog rows.
     Raises `ForgeError` when nothing matches, `PackageError` when a task's package folder is gone."""
@@ -57,7 +76,7 @@ def export_osworld(catalog: Catalog, out: Path, *, round: int | None = None, app
     tasks = accepted_packages(catalog, round, apps)
     root = out / EXAMPLES
     checker = root / "forge_hidden" / "checker.pyz"
-    written: dict[str, list[str]] = {}
+    written = Exported()
     rounds: dict[int, dict[str, list[str]]] = {}
     needs_checker = False
     for row, package in tasks:  # ids from a (maybe shared) catalog and its packages: checked before any write
@@ -67,6 +86,11 @@ def export_osworld(catalog: Catalog, out: Path, *, round: int | None = None, app
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(dumps(task), encoding="utf-8")
         written.setdefault(domain, []).append(row.id)
+        if not uses_checker:
+            written.native.append(row.id)
+        plan = plan_rubric(package.task["rubric"])
+        written.checks += len(package.task["rubric"])
+        written.native_checks += len(package.task["rubric"]) - len(plan.checker_checks)
         rounds.setdefault(row.round, {}).setdefault(domain, []).append(row.id)
         needs_checker = needs_checker or uses_checker
     if needs_checker:

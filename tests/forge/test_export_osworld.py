@@ -9,6 +9,8 @@ Needs desktop-env 1.0.2 and its metric modules' light dependencies (see .ci/run)
 from __future__ import annotations
 
 import json
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +188,7 @@ def test_cli_export_osworld(exported: tuple[Catalog, Path, dict[str, list[str]]]
     result = CliRunner().invoke(app, ["export", "osworld", str(tmp_path), "--db", catalog.url, "--app", "os"])
     assert result.exit_code == 0, result.output
     assert f"os                     {len(written['os'])} tasks" in result.output
+    assert re.search(r"scored natively by OSWorld metrics: \d+ of \d+ tasks \(\d+ %\)", result.output)
     assert json.loads((tmp_path / "evaluation_examples" / "test_all.json").read_text()) == {"os": written["os"]}
     result = CliRunner().invoke(app, ["export", "osworld", str(tmp_path), "--db", catalog.url, "--app", "vlc"])
     assert result.exit_code == 1 and "Error: no accepted task matches round=None apps=['vlc']" in result.output
@@ -208,3 +211,71 @@ def test_export_merges_into_an_osworld_checkout(exported: tuple[Catalog, Path, d
     (examples / "test_all.json").write_text("[1, 2]")
     with pytest.raises(ForgeError, match="test_all.json: not an OSWorld index"):
         export_osworld(catalog, tmp_path, apps=["os"])
+
+
+def test_tasks_without_a_forge_only_check_are_scored_natively(
+        exported: tuple[Catalog, Path, dict[str, list[str]]]) -> None:
+    """A task whose every check has an OSWorld equivalent ships no checker: its evaluator is OSWorld's metrics
+    alone (the scoring test above runs them on no-op, oracle and near-miss states)."""
+    catalog, out, written = exported
+    native = getattr(written, "native", [])
+    assert {t.split(".")[0] + "." + t.split(".")[1] for t in native} >= {"os.extract", "os.permissions"}
+    for domain, ids in written.items():
+        for task_id in ids:
+            task = _task(out, domain, task_id)
+            hidden = out / "evaluation_examples" / "forge_hidden" / task_id / "rubric.json"
+            assert (task_id in native) == (not hidden.exists()) == ("forge_hidden" not in json.dumps(task))
+    checks = sum(len(_package(catalog, t).task["rubric"]) for ids in written.values() for t in ids)
+    assert written.checks == checks and 0 < written.native_checks < checks  # type: ignore[attr-defined]
+
+
+def _native(primitive: str, args: dict[str, Any]) -> dict[str, Any]:
+    from forge.export.evaluator import evaluator_json, plan_rubric
+
+    plan = plan_rubric([{"primitive": primitive, "args": args, "criterion": "c"}])
+    assert not plan.checker_checks, f"{primitive} {args} went to the checker"
+    return {"evaluator": evaluator_json(list(plan.metrics), [])}
+
+
+def test_listing_and_modes_metrics_on_hostile_states(tmp_path: Path) -> None:
+    """fs.dir_listing / fs.dir_modes as OSWorld metrics give the checker's verdict on states made to fool a
+    listing: a file whose name holds a newline, a link in place of a file or of the folder, bits added or missing."""
+    metrics = osworld_metrics()
+    home = tmp_path / "home"
+    folder = home / "box"
+    folder.mkdir(parents=True)
+    (folder / "a").write_text("A")
+    (folder / "b").write_text("B")
+    sha_a = "559aead08264d5795d3909718cdd05abd49572e84fe55590eef31a88a08fdffd"  # sha256 of "A"
+    listing = _native("fs.dir_listing", {"path": "/home/user/box", "names": ["a", "b"], "contents": {"a": sha_a}})
+    assert score(listing, tmp_path, home, metrics) == 1.0
+    trick = home / "trick"
+    trick.mkdir()
+    (trick / "a\nentry b").write_text("B")  # one file that would print as the two entries, were names printed raw
+    names = _native("fs.dir_listing", {"path": "/home/user/trick", "names": ["a", "b"]})
+    assert score(names, tmp_path, home, metrics) == 0.0
+    (folder / "a").unlink()
+    (folder / "a").symlink_to(home / "elsewhere")  # the name is there, the file is not
+    (home / "elsewhere").write_text("A")
+    assert score(listing, tmp_path, home, metrics) == 0.0
+    (folder / "a").unlink()
+    (folder / "a").write_text("A")
+    os.rename(folder, home / "real")
+    folder.symlink_to(home / "real")  # a link to a folder is not the folder
+    assert score(listing, tmp_path, home, metrics) == 0.0
+    empty = _native("fs.dir_listing", {"path": "/home/user/none", "names": []})
+    assert score(empty, tmp_path, home, metrics) == 0.0  # a missing folder never lists as empty
+    (home / "none").mkdir()
+    assert score(empty, tmp_path, home, metrics) == 1.0
+
+    modes = _native("fs.dir_modes", {"path": "/home/user/real", "modes": {"a": "+500", "b": "640"}})
+    (home / "real" / "a").chmod(0o755)
+    (home / "real" / "b").chmod(0o640)
+    assert score(modes, tmp_path, home, metrics) == 1.0
+    (home / "real" / "a").chmod(0o644)  # lacks the owner's execute bit
+    assert score(modes, tmp_path, home, metrics) == 0.0
+    (home / "real" / "a").chmod(0o700)
+    (home / "real" / "b").chmod(0o4640)  # a setuid bit added: not exactly 640
+    assert score(modes, tmp_path, home, metrics) == 0.0
+    (home / "real" / "b").unlink()
+    assert score(modes, tmp_path, home, metrics) == 0.0
