@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from forge.llm.cache import AnswerCache, NoCache
@@ -37,20 +39,33 @@ _MODEL_FIELDS = ("id", "object", "owned_by", "root", "parent", "created", "meta"
 
 
 class ScopedCache:
-    """An `AnswerCache` whose keys are the request's key scoped by endpoint, model and checkpoint."""
+    """An `AnswerCache` whose keys are the request's key scoped by endpoint, model and checkpoint. The scope is
+    worked out on first use (a run that stops before its first turn asks the server nothing); None: no cache."""
 
-    def __init__(self, inner: AnswerCache, scope: str) -> None:
+    def __init__(self, inner: AnswerCache, scope: Callable[[], str | None]) -> None:
         self.inner = inner
-        self.scope = scope
+        self._make_scope = scope
+        self._scope: str | None = None
+        self._ready = False
+        self._lock = threading.Lock()
 
-    def scoped(self, key: str) -> str:
-        return digest(f"student-cache\x1f{self.scope}\x1f{key}")
+    def scope(self) -> str | None:
+        with self._lock:
+            if not self._ready:
+                self._scope, self._ready = self._make_scope(), True
+            return self._scope
+
+    def scoped(self, key: str) -> str | None:
+        scope = self.scope()
+        return None if scope is None else digest(f"student-cache\x1f{scope}\x1f{key}")
 
     def cached_answer(self, key: str) -> CacheEntry | None:
-        return self.inner.cached_answer(self.scoped(key))
+        scoped = self.scoped(key)
+        return None if scoped is None else self.inner.cached_answer(scoped)
 
     def store_answer(self, entry: CacheEntry) -> bool:
-        return self.inner.store_answer(dataclasses.replace(entry, key=self.scoped(entry.key)))
+        scoped = self.scoped(entry.key)
+        return True if scoped is None else self.inner.store_answer(dataclasses.replace(entry, key=scoped))
 
 
 def _plain(value: Any) -> Any:
@@ -85,20 +100,41 @@ def server_fingerprint(config: LLMConfig, client: Any = None) -> str:
     return digest(json.dumps(said, sort_keys=True, default=str))[:24]
 
 
+class StudentCache(ScopedCache):
+    """The cache of one student run (see the module docstring); `note` says what it was keyed on."""
+
+    def __init__(self, inner: AnswerCache, config: LLMConfig, *, checkpoint: str | None = None,
+                 client: Any = None) -> None:
+        super().__init__(inner, self._key)
+        self.config, self.checkpoint, self.client = config, checkpoint, client
+        self.where = f"{config.base_url or 'api.openai.com'} {config.model}"
+        self.note = f"answer cache keyed on {self.where} (not used yet)"
+
+    def _key(self) -> str | None:
+        if self.checkpoint:
+            self.note = f"answer cache keyed on {self.where}, checkpoint {self.checkpoint!r} (--checkpoint)"
+            return f"{self.where}\x1fcheckpoint:{self.checkpoint}"
+        try:
+            fingerprint = server_fingerprint(self.config, self.client)
+        except Exception as exc:  # noqa: BLE001  (any failure to ask: no replay; the run reports the server itself)
+            first = (str(exc).splitlines() or [type(exc).__name__])[0][:120]
+            self.note = (f"answer cache off: the server's checkpoint could not be read ({first}); pass "
+                         "--checkpoint NAME to cache by name")
+            return None
+        self.note = (f"answer cache keyed on {self.where}, server fingerprint {fingerprint[:12]} "
+                     "(--checkpoint NAME to name it)")
+        return f"{self.where}\x1ffingerprint:{fingerprint}"
+
+
+class CacheOff(NoCache):
+    """`--no-cache`: nothing replayed, nothing stored."""
+
+    note = "answer cache off (--no-cache): every turn asked the model"
+
+
 def student_cache(cache: AnswerCache, config: LLMConfig, *, checkpoint: str | None = None, no_cache: bool = False,
-                  client: Any = None) -> tuple[AnswerCache, str]:
-    """The cache a student run uses, and one line that says what it is keyed on."""
+                  client: Any = None) -> StudentCache | CacheOff:
+    """The cache a student run uses; its `note` (after the run) says what it was keyed on."""
     if no_cache:
-        return NoCache(), "answer cache off (--no-cache): every turn asks the model"
-    where = f"{config.base_url or 'api.openai.com'} {config.model}"
-    if checkpoint:
-        return ScopedCache(cache, f"{where}\x1fcheckpoint:{checkpoint}"), \
-            f"answer cache keyed on {where}, checkpoint {checkpoint!r} (--checkpoint)"
-    try:
-        fingerprint = server_fingerprint(config, client)
-    except Exception as exc:  # noqa: BLE001  (any failure to ask: no replay, the run itself reports the server)
-        first = (str(exc).splitlines() or [type(exc).__name__])[0][:120]
-        return NoCache(), (f"answer cache off: the server's checkpoint could not be read ({first}); "
-                           "pass --checkpoint NAME to cache by name")
-    return ScopedCache(cache, f"{where}\x1ffingerprint:{fingerprint}"), \
-        f"answer cache keyed on {where}, server fingerprint {fingerprint[:12]} (--checkpoint NAME to name it)"
+        return CacheOff()
+    return StudentCache(cache, config, checkpoint=checkpoint, client=client)

@@ -121,11 +121,11 @@ def run(
 
     budget = Budget(max_cost, max_tokens)
     # answers are replayed only for the same endpoint, model and checkpoint (forge.student_cache)
-    cache, keyed = student_cache(catalog, settings, checkpoint=checkpoint, no_cache=no_cache)
-    console.print(keyed, highlight=False, markup=False)
+    cache = student_cache(catalog, settings, checkpoint=checkpoint, no_cache=no_cache)
     student = StudentRun(catalog, settings, out, Sandbox(limits), options, budget, progress=progress,
                          chat=ChatClient(settings, cache))
     counts = student.run(packages, selection)
+    console.print(cache.note, highlight=False, markup=False)
     if student.protocol_note:
         console.print(f"LLM endpoint: {student.protocol_note}", highlight=False, markup=False)
     _print_outcome(counts, len(packages), out, budget, student.stopped)

@@ -131,7 +131,7 @@ def test_solves_a_calc_task_with_a_python_one_liner_and_resumes(tasks, tmp_path)
     assert ingest.exit_code == 0, ingest.output
     assert json.loads(ingest.output)["added"] == 1
     rows = sql(db, "SELECT task_id, model, success, steps, failed_checks FROM student_results")
-    assert rows == [(package.name, model_folder(MODEL), 1, 2, "[]")]
+    assert rows == [(package.name, model_folder(MODEL), 1, 1, "[]")], "one command; the final DONE line is no step"
 
 
 def test_an_endless_loop_ends_at_the_step_budget(tasks, tmp_path):
