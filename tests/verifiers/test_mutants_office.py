@@ -111,10 +111,16 @@ def test_xlsx_mutants_damage_a_formula_column_and_its_rubric_rejects_each(tmp_pa
     offered, task, initial, oracle = _judge_all("calc.formula_column.sum", xlsx_mutants, tmp_path)
     assert {"xlsx.value_out_of_scope", "xlsx.row_deleted", "xlsx.formula_to_value", "xlsx.constant_formula",
             "xlsx.dressed_constant", "xlsx.wrong_column", "xlsx.sheet_renamed", "xlsx.resaved", "xlsx.touched",
-            "xlsx.equivalent_formula", "xlsx.number_as_text"} <= _kinds(offered)
+            "xlsx.equivalent_formula", "xlsx.number_as_text", "xlsx.formula_as_text", "xlsx.stray_label",
+            "xlsx.empty_sheet"} <= _kinds(offered)
     dressed = next(m for m in offered if m.name.startswith("xlsx.dressed_constant"))
     ws = openpyxl.load_workbook(_on_disk(oracle, dressed, tmp_path) / _xlsx(task)).active
     assert any(str(c.value).startswith("=0*") for row in ws.iter_rows() for c in row)
+
+
+def test_a_validation_that_refuses_nothing_is_a_damaging_mutant(tmp_path):
+    offered, *_ = _judge_all("calc.validation.whole_between", xlsx_mutants, tmp_path)
+    assert "xlsx.validation_alert_off" in _kinds(offered)
 
 
 def _xlsx(task: dict[str, Any]) -> str:

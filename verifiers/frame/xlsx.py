@@ -181,6 +181,17 @@ def _digests(facts: Mapping[str, str], allowed: Mapping[str, str], free: Iterabl
             for group, items in groups.items()}
 
 
+def _allowed_kind(key: str, oracle: str | None) -> str:
+    """What an end state may hold for a fact the task changes: a cell the kind of value the oracle left; the sheet
+    list as many sheets as the oracle's (names are the goal checks' question; an empty sheet left over is not);
+    any other fact anything ('*': the goal checks judge it)."""
+    if _CELL.match(key):
+        return kind_of(oracle)
+    if key == "#sheets" and oracle is not None:
+        return f"sheets={len(json.loads(oracle))}"
+    return "*"
+
+
 def derive(initial: Mapping[str, str], oracle: Mapping[str, str],
            free: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The frame of a task from the canonical models of its initial and oracle workbooks: the facts that differ
@@ -188,8 +199,7 @@ def derive(initial: Mapping[str, str], oracle: Mapping[str, str],
     that must stay as they were, and the family's freedoms (`free`: region pattern -> reason), where any change
     is allowed."""
     free = dict(free or {})
-    allowed = {key: (kind_of(oracle.get(key)) if _CELL.match(key) else "*")
-               for key in sorted(set(initial) | set(oracle))
+    allowed = {key: _allowed_kind(key, oracle.get(key)) for key in sorted(set(initial) | set(oracle))
                if initial.get(key) != oracle.get(key) and not _is_free(key, free)}
     return {"allowed": allowed, "kept": _digests(initial, allowed, free), "free": free}
 
@@ -202,6 +212,12 @@ def judge(frame: Mapping[str, Any], end: Mapping[str, str]) -> list[str]:
     problems = []
     for key, kind in allowed.items():
         if kind == "*":
+            continue
+        if kind.startswith("sheets="):
+            count = len(json.loads(end.get(key, "[]")))
+            if count != int(kind.removeprefix("sheets=")):
+                problems.append(f"the workbook has {count} sheet(s) ({end.get(key, '[]')[:80]}) where the task "
+                                f"leaves {kind.removeprefix('sheets=')}")
             continue
         got = kind_of(end.get(key))
         if got not in COMPATIBLE.get(kind, kind):

@@ -5,8 +5,10 @@ state); a damaging mutant never touches a target's value legitimately: it change
 deletes a data row, drops or renames a sheet, retypes a number the oracle wrote as text (the same digits in a
 string cell), or replaces the target formulas by something that shows the
 same numbers without computing them (the values typed in, `=0*D2+v`, `=v+0`) or by the same formula over the
-wrong column. Neutral mutants are what a correct solution may produce too: the workbook re-saved by a
-spreadsheet writer, equivalent formulas (absolute references, commuted operands), a new file mtime.
+wrong column, or leaves a wrong state that looks done (a formula or a date typed as text, a stray label, an
+empty sheet, reordered sheets, a validation that refuses nothing). Neutral mutants are what a correct solution may
+produce too: the workbook re-saved by a spreadsheet writer, equivalent formulas (absolute references, commuted
+operands), a new file mtime.
 
 Only workbooks the oracle created or changed are mutated: an input the task only reads is not its output.
 """
@@ -339,6 +341,46 @@ def _sheet_mutants(ctx: MutationContext, book: _Book) -> list[Mutant]:
     return out
 
 
+def _looks_done(ctx: MutationContext, book: _Book) -> list[Mutant]:
+    """Wrong end states that look done, of the kinds a closed-world frame must refuse (issue 37): a target formula
+    typed as text (Calc shows the text, not a number), a date of the table re-entered as text, a stray label beside
+    the table, an empty sheet left over, the sheets reordered, a validation whose error alert is off (it refuses
+    nothing)."""
+    ws = book.after[book.main]
+    out = []
+    if book.formulas:
+        sheet, coord = next(iter(book.formulas))
+
+        def as_text(wb: Workbook) -> None:
+            cell = wb[sheet][coord]
+            cell._value, cell.data_type = str(cell.value), "s"
+
+        out.append(_mutant(f"xlsx.formula_as_text:{sheet}!{coord}", "damaging", book.oracle, book.rel, as_text))
+    dates = sorted(c.coordinate for c in ws._cells.values() if isinstance(c.value, dt.datetime | dt.date))
+    if dates:
+        coord = ctx.rng.choice(dates)
+        text = ws[coord].value.strftime("%Y-%m-%d")
+        out.append(_mutant(f"xlsx.date_as_text:{book.main}!{coord}", "damaging", book.oracle, book.rel,
+                           _Values({(book.main, coord): text}), book.shared))
+    stray = f"{openpyxl.utils.get_column_letter(ws.max_column + 2)}1"
+    out.append(_mutant(f"xlsx.stray_label:{book.main}!{stray}", "damaging", book.oracle, book.rel,
+                       _Values({(book.main, stray): "checked"}), book.shared))
+    spare = next(n for n in ("Sheet2", "Sheet3", "Scratch") if n not in book.after.sheetnames)
+    out.append(_mutant(f"xlsx.empty_sheet:{spare}", "damaging", book.oracle, book.rel,
+                       lambda wb: wb.create_sheet(spare)))
+    if len(book.after.sheetnames) > 1:
+        last = book.after.sheetnames[-1]
+        out.append(_mutant(f"xlsx.sheets_reordered:{last} first", "damaging", book.oracle, book.rel,
+                           lambda wb: wb.move_sheet(last, -(len(wb.sheetnames) - 1))))
+    if any(dv.showErrorMessage for dv in ws.data_validations.dataValidation):
+        def alert_off(wb: Workbook) -> None:
+            for dv in wb[book.main].data_validations.dataValidation:
+                dv.showErrorMessage = False
+
+        out.append(_mutant(f"xlsx.validation_alert_off:{book.main}", "damaging", book.oracle, book.rel, alert_off))
+    return out
+
+
 def _neutral(book: _Book) -> list[Mutant]:
     # re-saved: in memory the oracle's own parse without cached values (what openpyxl's re-save holds); a check of
     # the file's bytes or of another view of it gets the file really re-saved
@@ -364,5 +406,6 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
         out += _number_as_text(ctx, book)
         out += _formula_mutants(book)
         out += _sheet_mutants(ctx, book)
+        out += _looks_done(ctx, book)
         out += _neutral(book)
     return out
