@@ -36,6 +36,9 @@ def _read_json(path: Path) -> Any:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise TrajectoryExportError(f"{path}: not readable JSON ({exc}); delete the task's folder and rerun "
                                     "`forge student run` to redo it") from None
+    except RecursionError:
+        raise TrajectoryExportError(f"{path}: JSON nested too deeply to read; delete the task's folder and rerun "
+                                    "`forge student run` to redo it") from None
 
 
 def _score(folder: Path) -> float:

@@ -114,3 +114,13 @@ def test_an_unwritable_target_is_one_line(results, tmp_path):
     for target in (blocker / "sft.jsonl", tmp_path):
         result = invoke("export", "trajectories", str(target), "--results", str(folder))
         assert result.exit_code == 1 and result.output.startswith(f"Error: {target}: cannot write here"), result.output
+
+
+def test_json_nested_too_deeply_is_one_line(tmp_path):
+    folder = tmp_path / "results" / "shell" / "terminal" / "m" / "os" / "t1"
+    folder.mkdir(parents=True)
+    (folder / "result.txt").write_text("1.0\n")
+    (folder / "messages.json").write_text("[" * 100_000 + "]" * 100_000)
+    result = invoke("export", "trajectories", str(tmp_path / "o.jsonl"), "--results", str(tmp_path / "results"))
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output[-300:]
+    assert f"{folder / 'messages.json'}: JSON nested too deeply to read" in result.output
