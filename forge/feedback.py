@@ -118,6 +118,8 @@ def _is_success(score: float) -> bool:
 
 
 def _score(value: Any, where: str, name: str) -> float:
+    if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= 1:  # never made a float: 10**400
+        raise FeedbackError(f"{where}: {name}: {str(value)[:20]}... is outside 0..1; scores are between 0 and 1")
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise FeedbackError(f"{where}: {name}: {value!r:.60} is not a number; write a score between 0 and 1")
     if not 0.0 <= value <= 1.0:
@@ -188,6 +190,8 @@ def _json(text: str, where: str, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise FeedbackError(f"{where}: <{what}>: not JSON ({exc.msg}); {_FIX[what]}") from None
+    except ValueError:  # a number of more digits than Python converts (int_max_str_digits)
+        raise FeedbackError(f"{where}: <{what}>: a number too long to read; {_FIX[what]}") from None
     except RecursionError:
         raise FeedbackError(f"{where}: <{what}>: JSON nested too deeply to read; {_FIX[what]}") from None
 

@@ -244,11 +244,16 @@ def test_links_and_fifos_are_refused_as_results_never_read(catalog, tmp_path, ho
 
 def test_counts_too_large_and_json_too_deep_are_one_line_errors(catalog, tmp_path):
     for row, expected in (({"task_id": A, "success": True, "steps": 1 << 63}, "steps: 9223372036854775808 is too"),
-                          ({"task_id": A, "success": True, "tokens": 1 << 31}, "tokens: 2147483648 is too large")):
+                          ({"task_id": A, "success": True, "tokens": 1 << 31}, "tokens: 2147483648 is too large"),
+                          ({"task_id": A, "score": 10 ** 400}, "score: 10000000000000000000... is outside 0..1")):
         path = write_jsonl(tmp_path / "r.jsonl", [row])
         result = runner.invoke(app, ["feedback", "ingest", str(path), "--db", catalog.url])
         assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
         assert f"{path}:1: {expected}" in result.output
+    long = tmp_path / "long.jsonl"
+    long.write_text('{"task_id": "x", "success": true, "steps": 1' + "0" * 5000 + "}\n")
+    result = runner.invoke(app, ["feedback", "ingest", str(long), "--db", catalog.url])
+    assert result.exit_code == 1 and f"{long}:1: <line>: a number too long to read" in result.output
     deep = tmp_path / "deep.jsonl"
     deep.write_text('{"task_id": "x", "success": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
     folder = osworld(tmp_path / "results", "gpt-x", A, "1.0", [])
