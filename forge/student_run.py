@@ -151,6 +151,8 @@ class StudentRun:
         self.protocol = "tools" if options.protocol == "auto" else options.protocol
         #: How `auto` chose the protocol (for the run's summary); empty when the protocol was given.
         self.protocol_note = ""
+        #: The server's measured speed and the per-call limits fitted to it (for the run's summary).
+        self.speed_note = ""
         self.stopped: str | None = None
         self._lock = threading.Lock()
         self._failure: BaseException | None = None
@@ -165,6 +167,8 @@ class StudentRun:
         for package in loaded:
             refuse_visible(package.root)
         known = self._known_tasks([p.id for p in loaded])
+        if loaded:  # a slow server: per-call limits that fit it, before the first turn times out
+            self.speed_note = self.chat.fit_speed()
         if self.options.protocol == "auto" and loaded:
             self._choose_protocol()
         run_id = self._start(len(loaded), selection)

@@ -17,6 +17,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from forge.agent.chat import TOOLS_PROBE
+from forge.llm.endpoint import SPEED_PROMPT
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,9 @@ class AgentServer:
     ignore_stream: bool = False
     #: Tool-calling probes answered (not passed to the script, not in `bodies`).
     probes: int = 0
+    #: Streamed pieces (~one token each) come at this rate (0: at once); the speed probe is answered at it too.
+    tokens_per_second: float = 0.0
+    speed_probes: int = 0
     #: Characters streamed to clients that hung up before the end: generated, never delivered.
     abandoned_chars: int = 0
 
@@ -73,8 +77,11 @@ class AgentServer:
             def do_POST(self) -> None:  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
                 probe = any(m.get("content") == TOOLS_PROBE for m in body.get("messages", [])[1:2])
+                speed = any(m.get("content") == SPEED_PROMPT for m in body.get("messages", [])[1:2])
                 with lock:
-                    if probe:
+                    if speed:
+                        server.speed_probes += 1
+                    elif probe:
                         server.probes += 1
                     else:
                         server.bodies.append(body)
@@ -83,6 +90,8 @@ class AgentServer:
                     error = {"code": server.reject_tools, "message": "tools param requires --jinja flag",
                              "type": "server_error"}
                     return self._send(server.reject_tools, json.dumps({"error": error}).encode())
+                if speed:  # a model writes until its limit
+                    return self._reply(body, Act("word" * int(body.get("max_tokens") or 16), usage=False), 0)
                 if probe:
                     act = Act("DONE") if server.ignore_tools else Act(commands=("echo ready",))
                     return self._reply(body, act, 0)
@@ -126,10 +135,12 @@ class AgentServer:
                     self.wfile.write(b"data: " + json.dumps(chunk).encode() + b"\n\n")
                     self.wfile.flush()
 
+                drip = act.drip or (1 / server.tokens_per_second if server.tokens_per_second else 0.0)
+
                 def pieces(text: str) -> Any:
                     for start in range(0, len(text), 4):
-                        if act.drip:
-                            time.sleep(act.drip)
+                        if drip:
+                            time.sleep(drip)
                         yield text[start:start + 4]
 
                 try:

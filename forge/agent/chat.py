@@ -20,10 +20,11 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 
 from forge.llm.cache import AnswerCache, NoCache, cache_key
 from forge.llm.config import LLMConfig
+from forge.llm.endpoint import SPEED_TOKENS, fit, measure
 from forge.llm.openai_backend import retry_after, transient
 from forge.llm.prices import find_price
 from forge.llm.stream import Received, ReplyBroken, ReplyTimeout, fetch, reply_cap
-from kit.llm import CacheEntry, LLMConfigError
+from kit.llm import CacheEntry, LLMConfigError, estimate_tokens
 
 
 class ToolsUnsupported(Exception):
@@ -155,6 +156,24 @@ class ChatClient:
             return True, "the server returned a tool call"
         return False, ("the server took the tool list but answered without a tool call "
                        f"({received.content[:120]!r}): it ignores tools")
+
+    def fit_speed(self) -> str:
+        """Measure the server's speed with one short generation and fit `max_tokens_per_call` / `timeout` to it
+        (forge.llm.endpoint.fit: what the user set is kept); the line says what was measured and chosen."""
+
+        def send(body: dict[str, Any]) -> tuple[int, float, float]:
+            with self._slots:
+                start = time.monotonic()
+                received = fetch(self.client, body, timeout=self.config.timeout, max_chars=reply_cap(SPEED_TOKENS))
+            first = (received.first_at or time.monotonic()) - start
+            tokens = received.usage[1] if received.usage and received.usage[1] else estimate_tokens(received.content)
+            return tokens, first, time.monotonic() - start
+
+        speed = measure(send, self.config.model, "text")
+        if speed is None:
+            return "could not measure the server's speed; per-call limits as configured"
+        self.config, note = fit(self.config, speed)
+        return note
 
     def keep(self, turn: Turn) -> None:
         """Cache a fresh turn's answer, once what it asked for was carried out: an answer whose command failed for

@@ -126,8 +126,9 @@ def run(
                          chat=ChatClient(settings, cache))
     counts = student.run(packages, selection)
     console.print(cache.note, highlight=False, markup=False)
-    if student.protocol_note:
-        console.print(f"LLM endpoint: {student.protocol_note}", highlight=False, markup=False)
+    for note in (student.speed_note, student.protocol_note):
+        if note:
+            console.print(f"LLM endpoint: {note}", highlight=False, markup=False)
     _print_outcome(counts, len(packages), out, budget, student.stopped)
 
 

@@ -120,6 +120,17 @@ def test_a_huge_reply_is_cut_at_the_cap_and_stored_once(tasks, tmp_path):  # noq
     assert peak < 60_000_000, f"peak {peak / 1e6:.0f} MB for a 50 MB reply"
 
 
+def test_the_speed_probe_fits_the_turns_to_a_slow_server(tasks, tmp_path):  # noqa: F811
+    """100 tokens/s and --llm-timeout 10: a 4,096-token turn would take ~41 s; the per-call limit that was not given
+    is lowered to what fits (512), said once, and every turn is sent with it."""
+    db, out = fresh_db(tasks, tmp_path), tmp_path / "results"
+    with AgentServer(solver, tokens_per_second=100) as server:
+        result = student(server, out, db, str(packages(tasks)[0]), extra=("--llm-timeout", "10"))
+        assert result.exit_code == 0 and "1 passed" in result.output, result.output
+        assert "--max-tokens-per-call lowered from 4096 to 512" in result.output, result.output
+        assert server.speed_probes == 1 and {b["max_tokens"] for b in server.bodies} == {512}
+
+
 def test_a_server_that_ignores_tools_gets_the_text_protocol(tasks, tmp_path):  # noqa: F811
     """The server takes the tool list and never returns a tool call; the model, told of a tool it cannot call,
     would answer in prose. The probe finds out once and every task speaks the text protocol."""
