@@ -75,7 +75,7 @@ def test_start_run_marks_this_hosts_dead_runs_interrupted(db_url):
 
 def _dead_owners_folder(root: Path, kind: str) -> Path:
     """A folder made by `work_folder` in a process that then died without cleaning up (as with SIGKILL)."""
-    code = ("import os, sys; from forge import scratch; "
+    code = ("import os, sys; from kit import scratch; "
             f"print(scratch.work_folder({kind!r}, sys.argv[1]), flush=True); os._exit(0)")
     done = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, check=True)
     return Path(done.stdout.strip())
@@ -121,7 +121,7 @@ def test_sweep_removes_only_folders_whose_owner_is_gone(tmp_path):
 def test_a_live_owner_in_another_process_keeps_its_folder(tmp_path):
     """The lock, not the pid, decides: a live owner whose pid this process cannot see (another PID namespace)
     would look dead by pid; its lock is still held."""
-    code = ("import sys, time; from forge import scratch; "
+    code = ("import sys, time; from kit import scratch; "
             "print(scratch.work_folder('work', sys.argv[1]), flush=True); time.sleep(60)")
     owner = subprocess.Popen([sys.executable, "-c", code, str(tmp_path)], stdout=subprocess.PIPE, text=True)
     try:
