@@ -72,13 +72,14 @@ def frame_checks(assets: list[Asset], oracle: Solution, freedoms: tuple[Freedom,
             made = host not in initial
             dest = f"{HOME}/{host.relative_to(root).as_posix()}"
             frame = derive(initial.get(host, {}), end, {**(NEW_FILE if made else {}), **free})
+            widened = "".join(f" Also free: {region} ({reason})." for region, reason in free.items())
             checks.append(Check(
                 id="frame" if len(ends) == 1 else f"frame-{len(checks) + 1}",
                 criterion=(f"{dest} holds nothing beyond what the task asks: no other sheet, cell, merged range, "
                            "validation, conditional format, hidden row or column or chart." if made else
                            f"Nothing else in {dest} changed: every cell, sheet, format, merged range, validation, "
                            "conditional format, hidden row or column and chart the task does not ask to change is "
-                           "as it was, and the cells it changes hold the kind of value asked for."),
+                           "as it was, and the cells it changes hold the kind of value asked for.") + widened,
                 primitive="xlsx.frame", args={"path": dest, **frame}))
     return checks
 

@@ -241,3 +241,17 @@ def test_a_workbook_the_oracle_makes_is_framed_against_nothing(tmp_path):
     wb.save(tmp_path / "backup" / "q1.xlsx")
     result = run_check(State(tmp_path), "xlsx.frame", made.args)
     assert not result.passed and "Scratch!row 1" in result.evidence, result.evidence
+
+
+def test_a_freedom_and_its_reason_travel_with_the_frame():
+    from kit.model import Asset, Solution
+    from preparers import xlsx as xlsx_prep
+    from workflows.frame import frame_checks
+
+    data = xlsx_prep.build({"sheets": [{"name": "Q1", "rows": [["Item", "Qty"], ["Pens", 4]]}]})
+    ops = [{"op": "xlsx.set_cells", "path": "/home/user/q1.xlsx", "sheet": "Q1", "cells": {"C2": "=B2*2"}}]
+    (check,) = frame_checks([Asset("/home/user/q1.xlsx", data)], Solution("oracle", "", ops),
+                            (Freedom("Q1!D*", "the instruction allows a helper column"),))
+    assert check.args["free"] == {"Q1!D*": "the instruction allows a helper column"}
+    assert "Also free: Q1!D* (the instruction allows a helper column)." in check.criterion
+    assert check.args["allowed"] == {"Q1!C2": "f"}
