@@ -48,6 +48,7 @@ class Reply:
     drip: float = 0.0  # seconds between streamed pieces (~one token each): a slow or stuck server
     huge: int = 0  # characters of filler content sent instead of `content`, never built whole (a 200 MB reply)
     usage: bool = True  # a streamed reply ends with the usage chunk (some servers never send one)
+    hang_up_after: int = 0  # a streamed reply stops after this many pieces, without its finish (a server that died)
 
 
 Responder = Callable[[dict[str, Any]], Reply]
@@ -248,7 +249,9 @@ class LLMServer:
                     self._event(body, {"role": "assistant", "content": ""})
                     if reply.refusal:
                         self._event(body, {"refusal": reply.refusal})
-                    for piece in _pieces(reply):
+                    for number, piece in enumerate(_pieces(reply)):
+                        if reply.hang_up_after and number == reply.hang_up_after:
+                            raise ConnectionResetError  # the connection closes mid-answer
                         if drip:
                             time.sleep(drip)
                         self._event(body, {"content": piece})

@@ -89,6 +89,14 @@ def test_an_answer_after_a_timed_out_attempt_counts_both_and_caches_only_the_ans
     assert len(rows) == 1 and rows[0][0] == GOOD and rows[0][1] < response.completion_tokens
 
 
+def test_a_stream_that_stops_without_its_finish_is_a_broken_connection_not_an_answer():
+    """Half an answer followed by a closed connection (a server that crashed) parsed as a complete, wrong answer."""
+    with LLMServer(Script([Reply(GOOD, hang_up_after=5)], then=lambda body: Reply(GOOD))) as server:
+        response = backend(server).complete(request())
+    assert (response.ok, response.text, response.attempts) == (True, GOOD, 2)
+    assert response.estimated_tokens > 0, "the broken attempt's tokens are counted by estimate"
+
+
 @pytest.mark.parametrize("kind", [Server(), Server(ignores_stream=True)], ids=["streamed", "plain-json"])
 def test_a_200_mb_reply_is_cut_at_the_cap_in_bounded_memory_and_not_cached(tmp_path, kind):
     catalog = Catalog(f"sqlite:///{tmp_path / 'c.db'}")
