@@ -62,6 +62,13 @@ def _epoch(timestamp: str) -> float | None:
         return None
 
 
+def _made(session: Session, run_id: int) -> dict[str, int]:
+    """The tasks run `run_id` recorded, per gate class (the counts of a run that ended without saying so)."""
+    rows = session.execute(select(TaskRow.status, func.count()).where(TaskRow.run_id == run_id)
+                           .group_by(TaskRow.status)).all()
+    return {str(status): int(count) for status, count in sorted(rows)}
+
+
 #: Skill columns `sync_skills` never overwrites on an existing row (rounds own them).
 _KEPT = frozenset({"id", "status"})
 
@@ -131,6 +138,9 @@ class Catalog:
             if dead:
                 session.execute(update(RunRow).where(RunRow.id.in_(dead), RunRow.status == "running")
                                 .values(status="interrupted", finished_at=now()))
+                for run_id in dead:  # what it did record, not the `{}` it started with
+                    if made := _made(session, run_id):
+                        session.execute(update(RunRow).where(RunRow.id == run_id).values(counts=made))
         return dead
 
     def finish_run(self, run_id: int, counts: dict[str, int], status: str = "finished") -> None:
@@ -153,10 +163,8 @@ class Catalog:
             running = session.scalars(select(RunRow).where(RunRow.status.in_(("running", "interrupted")))).all()
             ended = [run for run in running if (run.selection or {}).get("flow_run") == flow_run_id]
             for run in ended:
-                made = session.execute(select(TaskRow.status, func.count()).where(TaskRow.run_id == run.id)
-                                       .group_by(TaskRow.status)).all()
                 run.status, run.finished_at = status, now()
-                run.counts = {str(k): int(v) for k, v in sorted(made)} or run.counts
+                run.counts = _made(session, run.id) or run.counts
         return [run.id for run in ended]
 
     def record(self, session: Session, task: TaskRow, stages: Sequence[Any], calls: Sequence[Any]) -> None:

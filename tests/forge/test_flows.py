@@ -1,3 +1,4 @@
+import json
 import sqlite3
 
 import pytest
@@ -234,6 +235,29 @@ def test_flow_runs_are_named_by_their_parameters_and_counts_land_with_batches(pr
         named = client.read_flow_runs(
             flow_run_filter=FlowRunFilter(name=FlowRunFilterName(any_=["generate-seed-123-n-5"])))
     assert len(named) == 1
-    row = Catalog(db).query("SELECT selection, status FROM runs")[1]
-    assert str(named[0].id) in row[0][0] and row[0][1] == "finished"  # the catalog run knows its flow run
+    (selection, status), = Catalog(db).query("SELECT selection, status FROM runs")[1]
+    selection = selection if isinstance(selection, dict) else json.loads(selection)
+    assert selection["flow_run"] == str(named[0].id) and status == "finished"  # the catalog run knows its flow run
 
+
+
+def test_a_killed_run_found_dead_later_shows_what_it_recorded(tmp_path):
+    """A run killed outright (no hook ran) is marked `interrupted` by the next run on this host, with the counts of
+    the tasks it did record, not the `{}` it started with."""
+    import socket
+
+    from forge.catalog import Catalog, RunRow, TaskRow
+    from tests.forge.test_crash_leftovers import dead_pid, iso
+
+    catalog = Catalog(f"sqlite:///{tmp_path / 'dead.db'}")
+    with catalog.session() as session, session.begin():
+        session.add(RunRow(id=1, seed=0, requested=9, selection={}, out_dir="out", backend="offline",
+                           started_at=iso(60), counts={}, status="running", host=socket.gethostname(), pid=dead_pid()))
+        session.flush()
+        for i, status in enumerate(["accepted", "accepted", "lax"]):
+            session.add(TaskRow(id=f"s--s0--{i:05d}", skill_id="s", family="f", app="os", status=status, seed=0,
+                                idx=i, run_id=1, workflow_signature="sig"))
+    catalog.start_run(seed=1, requested=1, selection={}, out_dir="out", backend="offline")
+    (status, counts), = catalog.query("SELECT status, counts FROM runs WHERE id = 1")[1]
+    assert (status, counts if isinstance(counts, dict) else json.loads(counts)) == (
+        "interrupted", {"accepted": 2, "lax": 1})
