@@ -30,6 +30,7 @@ class Server:
 
     def __init__(self) -> None:
         self.checkpoint = "base"
+        self.instruction = "?"  # the task's: a request that carries it is an agent turn (not a probe)
         self.episode_requests: list[str] = []  # the checkpoint that answered each agent turn
         server = self
 
@@ -48,7 +49,7 @@ class Server:
                     content = f"{server.checkpoint}: pear\nlake\nhill"
                 else:
                     content = f"I am done ({server.checkpoint})."
-                    if len(messages) >= 2:
+                    if server.instruction in json.dumps(messages, ensure_ascii=False):
                         server.episode_requests.append(server.checkpoint)
                 reply = {"id": "x", "object": "chat.completion", "created": 0, "model": "tiny",
                          "system_fingerprint": "b4000-abc",
@@ -98,6 +99,7 @@ def run(server: Server, package: Path, out: Path, db: str, *extra: str) -> str:
 @pytest.mark.slow
 def test_a_new_checkpoint_under_the_same_name_is_asked_again(server, tmp_path):
     package = make_package(WORKFLOW, {"what": "file_bak"}, tmp_path / "pkg", seed=3)
+    server.instruction = json.loads((package / "task.json").read_text())["instruction"]
     db = f"sqlite:///{tmp_path / 'forge.db'}"
     said = run(server, package, tmp_path / "r1", db)
     assert "answer cache keyed on" in said and "server fingerprint" in said

@@ -25,7 +25,7 @@ def upgrade() -> None:
         return  # SQLite: the column stays ISO text (the type its date functions read)
     for table, column, nullable in COLUMNS:
         op.alter_column(table, column, type_=sa.DateTime(timezone=True), existing_type=sa.String(length=40),
-                        existing_nullable=nullable, postgresql_using=f"NULLIF({column}, '')::timestamptz")
+                        existing_nullable=nullable, postgresql_using=f"NULLIF({column}::text, '')::timestamptz")
 
 
 def downgrade() -> None:
