@@ -95,6 +95,8 @@ class Attempt:
 
 
 def attempt_key(task_id: str, model: str, folder_content: str, record_hash: str, occurrence: int) -> str:
+    """`student_results.attempt_key`: an OSWorld folder gives its content hash, a JSONL row its record hash and
+    occurrence (the other two parts empty / 0)."""
     return digest("\x1f".join((task_id, model, folder_content, record_hash, str(occurrence))))[:40]
 
 
@@ -119,7 +121,8 @@ def _is_success(score: float) -> bool:
 
 def _score(value: Any, where: str, name: str) -> float:
     if isinstance(value, int) and not isinstance(value, bool) and not 0 <= value <= 1:  # never made a float: 10**400
-        raise FeedbackError(f"{where}: {name}: {str(value)[:20]}... is outside 0..1; scores are between 0 and 1")
+        shown = str(value) if len(str(value)) <= 20 else f"{str(value)[:20]}..."
+        raise FeedbackError(f"{where}: {name}: {shown} is outside 0..1; scores are between 0 and 1")
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise FeedbackError(f"{where}: {name}: {value!r:.60} is not a number; write a score between 0 and 1")
     if not 0.0 <= value <= 1.0:
