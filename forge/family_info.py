@@ -146,7 +146,7 @@ def argument_grounding(primitive: Any, name: str, value: Any) -> str:
     """How the gate's grounding stage holds an instruction to the checked argument `name` of `primitive` (a
     `verifiers.checks.Primitive`), read from the meaning the check declares (`verifiers.meaning`)."""
     from verifiers.lexicon import DOMAINS
-    from verifiers.meaning import ByProperty, Derived, Prose, ReadBack, Said, Visible
+    from verifiers.meaning import ByProperty, Derived, Prose, ReadBack, Said, Stated, Visible
 
     way = primitive.meaning.args.get(name)
     if isinstance(way, Said):
@@ -165,6 +165,8 @@ def argument_grounding(primitive: Any, name: str, value: Any) -> str:
         return f"stated, or the column named by its kind or place with the letter of {way.letter!r}"
     if isinstance(way, Derived):
         return f"stated; its own text says a {way.domain} and the instruction must say the same"
+    if isinstance(way, Stated):
+        return "stated literally, in every register (the natural one too)"
     return "stated literally"
 
 
