@@ -192,7 +192,8 @@ def test_every_primitive_grounds_its_goal_args():
     from verifiers import checks
 
     # the frame guards files of the initial state; it asks nothing of the instruction (verifiers/checks/frame.py)
-    empty = sorted(name for name, prim in checks.registry().items() if not prim.grounded and not name.endswith(".frame"))
+    empty = sorted(name for name, prim in checks.registry().items()
+                   if not prim.grounded and not name.endswith(".frame"))
     assert empty == [], f"primitives that ground nothing: {empty}"
 
 
