@@ -61,7 +61,7 @@ def frame_checks(assets: list[Asset], oracle: Solution, freedoms: tuple[Freedom,
             return []  # the oracle control reports an oracle that cannot run
         data = {root / a.dest.removeprefix(HOME).lstrip("/"): a.data for a in assets}
         ends = sorted({*edited, *(p for p in root.rglob("*") if p.name.endswith(FRAMED) and p.is_file())})
-        checks = []
+        checks: list[Check] = []
         for host in ends:
             if host in edited:
                 end = workbook_facts(edited[host])
