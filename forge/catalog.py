@@ -629,12 +629,14 @@ class Catalog:
                      float(r[7])) for r in session.execute(query)]
 
     def run_spend(self, run_id: int) -> tuple[int, float, int]:
-        """(tokens, USD, offline estimated tokens) a run's fresh model calls spent (cached answers are free)."""
+        """(tokens, USD, offline estimated tokens) a run's fresh model calls spent (cached answers are free). A
+        model's call may carry estimated tokens too (a timed-out request): those are spent, counted in `tokens`."""
+        offline = case((LLMCallRow.backend == "offline", LLMCallRow.estimated_tokens), else_=0)
         with self.session() as session:
             tokens, cost, estimated = session.execute(select(
                 func.coalesce(func.sum(LLMCallRow.prompt_tokens + LLMCallRow.completion_tokens), 0),
                 func.coalesce(func.sum(LLMCallRow.cost_usd), 0.0),
-                func.coalesce(func.sum(LLMCallRow.estimated_tokens), 0),
+                func.coalesce(func.sum(offline), 0),
             ).where(LLMCallRow.run_id == run_id, LLMCallRow.cached.is_(False))).one()
         return int(tokens), float(cost), int(estimated)
 

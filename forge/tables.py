@@ -191,6 +191,8 @@ class LLMCallRow(Base):
     attempts: Mapped[int] = mapped_column(Integer, default=1)
     ok: Mapped[bool] = mapped_column(Boolean, default=True)
     #: Tokens an offline backend estimates it would have used; the tokens above are those really spent (0 offline).
+    #: For a model's call, how many of the tokens above are estimates (a request that timed out before the server
+    #: reported its usage: what was sent and what arrived, ~4 characters a token).
     estimated_tokens: Mapped[int] = mapped_column(Integer, default=0)
 
 
