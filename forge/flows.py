@@ -7,7 +7,10 @@ on another machine and produce the same packages; batch tasks use `NO_CACHE` bec
 the catalog rows and package folders, not Prefect results. A batch task run is named by its slice
 (`generate-batch[0:200]`), logs its progress as it goes, and is retried (twice) on infrastructure failures
 only: an exception of the machine, network or database, or `infra_fail` tasks in its counts (the retry
-skips what is recorded). A flow run ends with a Prefect table artifact (`forge-generate` / `forge-round`):
+skips what is recorded; a catalog server that does not answer is infrastructure too). A flow run is named from
+its parameters (`generate-seed-123-n-500`); its catalog run keeps the flow run's id and its counts as each batch
+lands, and on_crashed / on_cancellation hooks mark it `interrupted` / `cancelled` with the counts of the tasks it
+recorded. A flow run ends with a Prefect table artifact (`forge-generate` / `forge-round`):
 tasks per gate class made by this run, tasks resumed, LLM spend. In the round flow the expansion and the
 export are tasks of their own.
 
