@@ -194,9 +194,11 @@ def measure(send: Callable[[dict[str, Any]], tuple[int, float, float]], model: s
         tokens, first, total = send(body)
     except (openai.APIError, ValueError):
         return None
-    if tokens < 4 or total <= first:
+    if tokens < 4 or total <= 0:
         return None
-    return Speed(tokens / max(total - first, 1e-3), first)
+    if total - first < 0.1 * total:  # it came in one piece (a server that does not stream): time it whole
+        return Speed(tokens / total, 0.0)
+    return Speed(tokens / (total - first), first)
 
 
 class CatalogEndpoints:

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 import time
 import tracemalloc
 
 import pytest
+from typer.testing import CliRunner
 
 from forge.catalog import Catalog
+from forge.cli import app
 from forge.llm.budget import Budget
 from forge.llm.config import LLMConfig
 from forge.llm.endpoint import Speed, fit
@@ -167,3 +170,23 @@ def test_progress_is_printed_while_requests_are_in_flight():
 def _cache_rows(catalog: Catalog) -> list[tuple]:
     with catalog.engine.connect() as conn:
         return [tuple(r) for r in conn.exec_driver_sql("SELECT response, completion_tokens FROM llm_cache")]
+
+
+def test_forge_generate_against_a_server_that_only_times_out_stops_at_the_token_cap(tmp_path):
+    """The server streams slowly and never finishes within --llm-timeout: every call fails, yet its tokens are in
+    llm_calls (marked as estimates) and --max-tokens stops the run after the task in flight."""
+    config = tmp_path / "forge.toml"
+    with LLMServer(lambda body: Reply(GOOD * 40, drip=0.02)) as server:
+        config.write_text(f'[llm]\nbackend = "openai"\nmodel = "local-model"\nbase_url = "{server.base_url}"\n'
+                          'backoff = 0.01\nmax_attempts = 2\nstructured = "json_schema"\n')
+        result = CliRunner().invoke(app, [
+            "generate", "--skill", "calc.sort.text_asc", "-n", "3", "--seed", "2", "--real-apps", "off",
+            "--out", str(tmp_path / "out"), "--db", str(tmp_path / "c.db"), "--config", str(config),
+            "--llm-timeout", "1", "--max-tokens", "100", "--concurrency", "1"])
+    assert result.exit_code == 0, result.output
+    assert "--max-tokens 100 reached" in result.output, result.output
+    with sqlite3.connect(tmp_path / "c.db") as conn:
+        calls = conn.execute("SELECT ok, prompt_tokens + completion_tokens, estimated_tokens FROM llm_calls").fetchall()
+        statuses = conn.execute("SELECT status FROM tasks").fetchall()
+    assert calls and all(ok == 0 and spent > 0 and estimated == spent for ok, spent, estimated in calls), calls
+    assert statuses == [("infra_fail",)], "one task ran; the cap stopped the others"
