@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from pptx.shapes.picture import Picture
@@ -38,7 +38,7 @@ from verifiers.readers import pptx as pptxc
 from verifiers.readers.image import decode
 from verifiers.readers.json import parse_json
 from verifiers.readers.tree import report_lines
-from verifiers.readers.xlsx import cached_formula_values, cell_text, saved_value
+from verifiers.readers.xlsx import cell_text, saved_sheet
 
 TOLERANCE = 0.005
 _CURRENCY = re.compile(r"^[\s$€£¥]*|[\s$€£¥]*$")
@@ -97,15 +97,6 @@ def _compare_rows(got: list[list[Any]], want: Sequence[Sequence[Any]], ordered: 
 
 # --- spreadsheets ------------------------------------------------------------------------------------
 
-def _sheet(state: State, path: str, sheet: str | None) -> tuple[Any, Callable[[int, int], Any]]:
-    """The sheet (`sheet`, or the first one) and its values as saved: (row, column) -> `saved_value`."""
-    wb = state.workbook(path)
-    if sheet is not None and sheet not in wb.sheetnames:
-        raise StateError(f"{path} has no sheet {sheet!r} (sheets: {wb.sheetnames})")
-    ws = wb.worksheets[0] if sheet is None else wb[sheet]
-    cached = state.read(path, cached_formula_values, "xlsx workbook").get(ws.title, {})
-    return ws, lambda row, column: saved_value(ws.cell(row, column), cached, wb.epoch)
-
 
 @primitive("multi.sheet_table", grounded=("path", "sheet", "header", "rows"),
            meaning=Meaning(action=r"sheet|table|xlsx|workbook|Calc|spreadsheet",
@@ -117,7 +108,7 @@ def sheet_table(state: State, path: str, header: list[str], rows: list[list[Any]
     (in order unless `ordered` is off); with `below_ok`, rows after the data (e.g. a totals row) are allowed.
     Numbers must be numbers, not text: Calc turns a CSV's numbers into numbers on import too, so digits stored as
     text are a wrong cell whether typed or imported (`typed` is accepted for packages that still pass it)."""
-    ws, value = _sheet(state, path, sheet)
+    ws, value = saved_sheet(state, path, sheet)
     width = len(header)
     got_header = [cell_text(value(1, c)).strip() for c in range(1, width + 2)]
     if got_header[:width] != [h.strip() for h in header] or got_header[width]:

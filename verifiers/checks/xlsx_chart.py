@@ -16,7 +16,16 @@ from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.grounding import text_cells
 from verifiers.meaning import Meaning, Said, Visible
 from verifiers.readers import StateError
-from verifiers.readers.xlsx import anchor_column, cell_text, chart_types, data_ref, plots, split_ref
+from verifiers.readers.xlsx import (
+    anchor_column,
+    chart_types,
+    data_ref,
+    name_of_series,
+    plots,
+    sheet_text,
+    split_ref,
+    trimmed,
+)
 
 #: chart_type words an instruction uses -> how they are recognized (see `verifiers.readers.xlsx.plot_type`).
 CHART_TYPES = ("bar", "column", "line", "pie", "area")
@@ -38,25 +47,6 @@ def _only_chart(state: State, path: str, sheet: str) -> Any:
 def _same_range(formula: str | None, sheet: str, ref: str) -> bool:
     parsed = split_ref(formula, sheet)
     return parsed is not None and parsed[0] == sheet and parsed[1] == range_boundaries(ref)
-
-
-def _series_name(state: State, path: str, sheet: str, series: Any) -> tuple[str | None, str]:
-    """(the series' name as text, how it was given) — from the referenced cell or a literal."""
-    tx = getattr(series, "tx", None)
-    if tx is None:
-        return None, "no name"
-    if tx.strRef is not None and tx.strRef.f:
-        parsed = split_ref(tx.strRef.f, sheet)
-        if parsed is None:
-            return None, f"name ref {tx.strRef.f!r}"
-        name_sheet, (col, row, _, _) = parsed
-        wb = state.workbook(path)
-        if name_sheet not in wb.sheetnames:
-            return None, f"name ref {tx.strRef.f!r} (no such sheet)"
-        return cell_text(wb[name_sheet].cell(row, col).value), f"name from {tx.strRef.f}"
-    if tx.v is not None:
-        return str(tx.v), "literal name"
-    return None, "no name"
 
 
 @primitive("xlsx.chart_type", grounded=("path", "sheet", "chart_type"),
@@ -82,7 +72,7 @@ def chart_series(state: State, path: str, sheet: str, values: str, categories: s
     ser = series[0]
     val_f = data_ref(ser.val) or data_ref(getattr(ser, "yVal", None))
     cat_f = data_ref(ser.cat) or data_ref(getattr(ser, "xVal", None))
-    name, how = _series_name(state, path, sheet, ser)
+    name, how = name_of_series(state, path, sheet, ser)
     seen = f"values={val_f!r}, categories={cat_f!r}, name={name!r} ({how})"
     problems = []
     if not _same_range(val_f, sheet, values):
@@ -112,23 +102,6 @@ def chart_position(state: State, path: str, sheet: str, min_column: str) -> Resu
 
 # --- sheets -------------------------------------------------------------------------------------------
 
-def _trimmed(rows: list[list[str]]) -> list[list[str]]:
-    out = []
-    for row in rows:
-        row = list(row)
-        while row and row[-1] == "":
-            row.pop()
-        out.append(row)
-    while out and not out[-1]:
-        out.pop()
-    return out
-
-
-def _sheet_text(state: State, path: str, sheet: str) -> list[list[str]]:
-    ws = state.sheet(path, sheet)
-    return _trimmed([[cell_text(v) for v in row] for row in ws.iter_rows(values_only=True)])
-
-
 @primitive("xlsx.sheet_names", grounded=("path", "expected"), meaning=Meaning(action=r"sheet|tab"))
 def sheet_names(state: State, path: str, expected: list[str]) -> Result:
     """The workbook's sheets are exactly `expected`, in that order (names compared exactly)."""
@@ -147,8 +120,8 @@ def sheet_names(state: State, path: str, expected: list[str]) -> Result:
            meaning=Meaning(action=None, why="guards a sheet a task leaves alone", args={"rows": Visible(text_cells)}))
 def sheet_content(state: State, path: str, sheet: str, rows: list[list[str]]) -> Result:
     """`sheet` holds exactly `rows` (cell texts from A1, trailing blanks ignored): its data is intact."""
-    actual = _sheet_text(state, path, sheet)
-    want = _trimmed([[str(v) for v in row] for row in rows])
+    actual = sheet_text(state, path, sheet)
+    want = trimmed([[str(v) for v in row] for row in rows])
     if actual == want:
         return ok(f"sheet {sheet!r} holds its {len(want)} expected rows")
     if not actual:
@@ -163,7 +136,7 @@ def sheet_content(state: State, path: str, sheet: str, rows: list[list[str]]) ->
            meaning=Meaning(action=None, why="the state of a new sheet, whose adding xlsx.sheet_names asks for"))
 def sheet_empty(state: State, path: str, sheet: str) -> Result:
     """`sheet` exists and none of its cells holds a value."""
-    actual = _sheet_text(state, path, sheet)
+    actual = sheet_text(state, path, sheet)
     filled = sum(1 for row in actual for v in row if v != "")
     if filled == 0:
         return ok(f"sheet {sheet!r} is empty")

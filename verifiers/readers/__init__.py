@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -37,4 +37,12 @@ class Source(Protocol):
 
     def read(self, path: str, parse: Callable[[Path], T], what: str) -> T:
         """`parse(host file)` for the file at `path`, cached per (path, parse); any failure is a StateError."""
+        ...
+
+    def workbook(self, path: str) -> Any:
+        """The xlsx workbook at `path` (`read` with `verifiers.readers.xlsx._load_formulas`)."""
+        ...
+
+    def sheet(self, path: str, sheet: str) -> Any:
+        """Sheet `sheet` of the workbook at `path`; a StateError naming the sheets there are when it has none."""
         ...

@@ -349,3 +349,51 @@ def anchor_column(ws: Any, anchor: Any) -> int | None:
     if pos is not None and pos.x is not None:
         return _column_at(ws, int(pos.x))
     return None
+
+
+def name_of_series(state: Source, path: str, sheet: str, series: Any) -> tuple[str | None, str]:
+    """(the series' name as text, how it was given) — from the referenced cell or a literal."""
+    tx = getattr(series, "tx", None)
+    if tx is None:
+        return None, "no name"
+    if tx.strRef is not None and tx.strRef.f:
+        parsed = split_ref(tx.strRef.f, sheet)
+        if parsed is None:
+            return None, f"name ref {tx.strRef.f!r}"
+        name_sheet, (col, row, _, _) = parsed
+        wb = state.workbook(path)
+        if name_sheet not in wb.sheetnames:
+            return None, f"name ref {tx.strRef.f!r} (no such sheet)"
+        return cell_text(wb[name_sheet].cell(row, col).value), f"name from {tx.strRef.f}"
+    if tx.v is not None:
+        return str(tx.v), "literal name"
+    return None, "no name"
+
+
+# --- whole sheets -------------------------------------------------------------------------------------
+
+def trimmed(rows: list[list[str]]) -> list[list[str]]:
+    out = []
+    for row in rows:
+        row = list(row)
+        while row and row[-1] == "":
+            row.pop()
+        out.append(row)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def sheet_text(state: Source, path: str, sheet: str) -> list[list[str]]:
+    ws = state.sheet(path, sheet)
+    return trimmed([[cell_text(v) for v in row] for row in ws.iter_rows(values_only=True)])
+
+
+def saved_sheet(state: Source, path: str, sheet: str | None) -> tuple[Any, Callable[[int, int], Any]]:
+    """The sheet (`sheet`, or the first one) and its values as saved: (row, column) -> `saved_value`."""
+    wb = state.workbook(path)
+    if sheet is not None and sheet not in wb.sheetnames:
+        raise StateError(f"{path} has no sheet {sheet!r} (sheets: {wb.sheetnames})")
+    ws = wb.worksheets[0] if sheet is None else wb[sheet]
+    cached = state.read(path, cached_formula_values, "xlsx workbook").get(ws.title, {})
+    return ws, lambda row, column: saved_value(ws.cell(row, column), cached, wb.epoch)
