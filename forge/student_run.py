@@ -42,6 +42,7 @@ from forge.agent.shell import AgentShell, refuse_visible
 from forge.catalog import Catalog
 from forge.llm.budget import Budget
 from forge.llm.config import LLMConfig
+from forge.llm.stream import Ticker
 from forge.solve import check_state
 from kit import bounded, scratch
 from kit.errors import ForgeError
@@ -139,7 +140,8 @@ class StudentRun:
 
     def __init__(self, catalog: Catalog, config: LLMConfig, out: Path, sandbox: Sandbox,
                  options: StudentOptions = StudentOptions(), budget: Budget | None = None,
-                 chat: ChatClient | None = None, progress: Callable[[str, str], None] | None = None) -> None:
+                 chat: ChatClient | None = None, progress: Callable[[str, str], None] | None = None,
+                 say: Callable[[str], None] | None = None) -> None:
         if options.protocol not in PROTOCOLS:
             raise StudentRunError(f"--protocol {options.protocol!r}: use one of {', '.join(PROTOCOLS)}")
         self.catalog, self.config, self.out, self.options = catalog, config, out, options
@@ -153,6 +155,8 @@ class StudentRun:
         self.protocol_note = ""
         #: The server's measured speed and the per-call limits fitted to it (for the run's summary).
         self.speed_note = ""
+        #: A line now and then while turns are in flight (`say`): a slow server otherwise looks like a hang.
+        self.ticker = Ticker(self.chat.meter, say) if say is not None else None
         self.stopped: str | None = None
         self._lock = threading.Lock()
         self._failure: BaseException | None = None
@@ -169,6 +173,8 @@ class StudentRun:
         known = self._known_tasks([p.id for p in loaded])
         if loaded:  # a slow server: per-call limits that fit it, before the first turn times out
             self.speed_note = self.chat.fit_speed()
+        if self.ticker is not None:
+            self.ticker.ensure()
         if self.options.protocol == "auto" and loaded:
             self._choose_protocol()
         run_id = self._start(len(loaded), selection)

@@ -23,7 +23,7 @@ from forge.llm.config import LLMConfig
 from forge.llm.endpoint import SPEED_TOKENS, fit, measure
 from forge.llm.openai_backend import retry_after, transient
 from forge.llm.prices import find_price
-from forge.llm.stream import Received, ReplyBroken, ReplyTimeout, fetch, reply_cap
+from forge.llm.stream import Meter, Received, ReplyBroken, ReplyTimeout, fetch, reply_cap
 from kit.llm import CacheEntry, LLMConfigError, estimate_tokens
 
 
@@ -72,6 +72,8 @@ class ChatClient:
         self.price = find_price(config.model, config.prices)
         self._slots = threading.BoundedSemaphore(config.concurrency)
         self._backoff = wait_exponential_jitter(multiplier=config.backoff, max=config.max_wait, jitter=config.backoff)
+        #: Turns in flight and what they received (forge.llm.stream.Ticker prints it while a slow server writes).
+        self.meter = Meter()
 
     def body(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, seed: int) -> dict[str, Any]:
         """The request body; also what the cache key hashes."""
@@ -187,7 +189,7 @@ class ChatClient:
         with self._slots:
             try:
                 return fetch(self.client, body, timeout=self.config.timeout,
-                             max_chars=reply_cap(self.config.max_tokens_per_call))
+                             max_chars=reply_cap(self.config.max_tokens_per_call), meter=self.meter)
             except (ReplyTimeout, ReplyBroken) as exc:
                 for i, tokens in enumerate(exc.received.spent(body["messages"])):
                     spent[i] += tokens

@@ -123,7 +123,8 @@ def run(
     # answers are replayed only for the same endpoint, model and checkpoint (forge.student_cache)
     cache = student_cache(catalog, settings, checkpoint=checkpoint, no_cache=no_cache)
     student = StudentRun(catalog, settings, out, Sandbox(limits), options, budget, progress=progress,
-                         chat=ChatClient(settings, cache))
+                         chat=ChatClient(settings, cache),
+                         say=lambda line: console.print(line, highlight=False, markup=False))
     counts = student.run(packages, selection)
     console.print(cache.note, highlight=False, markup=False)
     for note in (student.speed_note, student.protocol_note):

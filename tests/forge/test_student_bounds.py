@@ -168,3 +168,17 @@ def test_tool_arguments_with_raw_control_characters_are_read_leniently(tasks, tm
 ])
 def test_the_text_protocol_runs_only_what_is_inside_a_block(reply, command):
     assert parse_command(reply) == command
+
+
+def test_progress_is_printed_while_a_slow_turn_streams():
+    from forge.agent.chat import ChatClient
+    from forge.llm.config import LLMConfig
+    from forge.llm.stream import Ticker
+
+    lines: list[str] = []
+    with AgentServer(lambda body: Act(content="Thinking. " * 40, drip=0.01)) as server:
+        chat = ChatClient(LLMConfig.model_validate({"backend": "openai", "model": "m", "base_url": server.base_url}))
+        Ticker(chat.meter, lines.append, every=0.3).ensure()
+        turn = chat.turn([{"role": "user", "content": "go"}], None, 0)
+    assert turn.ok and turn.message["content"].startswith("Thinking.")
+    assert lines and "1 request(s) in flight" in lines[0], lines
