@@ -22,6 +22,7 @@ import openpyxl
 import pptx
 import pytest
 
+from preparers.office_zip import normalize
 from preparers.thunderbird import Attachment, Message, mbox_bytes
 from tests.gatekit import gate_package, make_package
 from verifiers.gate.content import MAX_MESSAGES, Unrealistic, findings, review
@@ -72,7 +73,7 @@ def docx_bytes(*paragraphs: str) -> bytes:
         document.add_paragraph(text)
     out = io.BytesIO()
     document.save(out)
-    return out.getvalue()
+    return normalize(out.getvalue())  # as Forge's preparers write them: a person's docProps
 
 
 def pptx_bytes(*texts: str) -> bytes:
@@ -82,7 +83,7 @@ def pptx_bytes(*texts: str) -> bytes:
     slide.placeholders[1].text = "\n".join(texts[1:])
     out = io.BytesIO()
     deck.save(out)
-    return out.getvalue()
+    return normalize(out.getvalue())  # as Forge's preparers write them: a person's docProps
 
 
 def xlsx_bytes(*cells: Any) -> bytes:
@@ -92,7 +93,7 @@ def xlsx_bytes(*cells: Any) -> bytes:
         book.active.append(["Widget", cell])
     out = io.BytesIO()
     book.save(out)
-    return out.getvalue()
+    return normalize(out.getvalue())  # as Forge's preparers write them: a person's docProps
 
 
 # --- believable packages pass ------------------------------------------------------------------------------
