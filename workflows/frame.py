@@ -21,6 +21,8 @@ from kit import bounded, scratch
 from kit.dag import Node, NodeContext
 from kit.model import Asset, Check, Freedom, Solution
 from preparers.ops import HOME, OpError, edit
+from verifiers.frame.tree import derive as derive_tree
+from verifiers.frame.tree import tree_facts
 from verifiers.frame.xlsx import derive, workbook_facts
 
 FRAMED = (".xlsx",)
@@ -34,32 +36,52 @@ def _facts(path: Path) -> dict[str, str]:
     return workbook_facts(openpyxl.load_workbook(io.BytesIO(data), rich_text=False))
 
 
-def frame_checks(assets: list[Asset], oracle: Solution, freedoms: tuple[Freedom, ...] = ()) -> list[Check]:
-    """The frame checks of a task: one per workbook the oracle's end state holds, prepared or made by the oracle.
+def _home(root: Path, dest: str) -> Path:
+    return root / dest.removeprefix(HOME).lstrip("/")
+
+
+#: Hidden folders that are an application's own profile: the app rewrites them as it runs (their own kinds judge them).
+PROFILES = (".thunderbird/", ".mozilla/", ".config/google-chrome/", ".config/chromium/", ".config/Code/")
+
+
+def _hidden_folders(assets: list[Asset]) -> list[str]:
+    """The hidden folders the task prepares files in (a config folder), apart from application profiles."""
+    folders = {a.dest.removeprefix(HOME).lstrip("/").rpartition("/")[0] for a in assets}
+    return sorted(f for f in folders if any(part.startswith(".") for part in f.split("/"))
+                  and not any(f"{f}/".startswith(p) or p in f"{f}/" for p in PROFILES))
+
+
+def frame_checks(assets: list[Asset], oracle: Solution, freedoms: tuple[Freedom, ...] = (), *,
+                 tree: bool = False) -> list[Check]:
+    """The frame checks of a task: one per workbook the oracle's end state holds, prepared or made by the oracle,
+    and with `tree` one for the home folder's file tree (`tree.frame`, verifiers/frame/tree.py).
 
     A workbook the task prepares is framed against its initial model; one the oracle makes (a copy, a save-as, an
     export) against nothing, so its every fact is allowed and nothing beyond them is (a stray sheet or cell in a
     made file fails too); its formats and styles are the writing app's (`NEW_FILE`). The oracle's workbooks are
-    read as its ops leave them in memory (`preparers.ops.edit`), not saved and parsed again: the oracle control
-    then proves that the saved file reads the same (the rubric, frame included, must pass on it)."""
-    if not any(a.dest.endswith(FRAMED) for a in assets) and not any(
+    read as its ops leave them in memory (`preparers.ops.edit`), before they are saved: the oracle control then
+    proves that the saved file reads the same (the rubric, frame included, must pass on it)."""
+    if not tree and not any(a.dest.endswith(FRAMED) for a in assets) and not any(
             isinstance(value, str) and value.endswith(FRAMED) for op in oracle.ops for value in op.values()):
         return []  # no workbook before or after: nothing to frame, no scratch folder
     free = {f.region: f.reason for f in freedoms}
+    hidden = _hidden_folders(assets)
     with scratch.owned_folder("work") as root:
         initial: dict[Path, dict[str, str]] = {}
         for asset in assets:
-            host = root / asset.dest.removeprefix(HOME).lstrip("/")
+            host = _home(root, asset.dest)
             host.parent.mkdir(parents=True, exist_ok=True)
             host.write_bytes(asset.data)
+            host.chmod(asset.mode)
             if asset.dest.endswith(FRAMED):
                 initial[host] = _facts(host)
+        before = tree_facts(root, hidden) if tree else {}
         try:
-            edited = {host: document for _, (kind, host, document) in edit(root, oracle.ops).items()
-                      if kind.name == "xlsx"}
+            documents = edit(root, oracle.ops)
         except OpError:
             return []  # the oracle control reports an oracle that cannot run
-        data = {root / a.dest.removeprefix(HOME).lstrip("/"): a.data for a in assets}
+        edited = {host: document for kind, host, document in documents.values() if kind.name == "xlsx"}
+        data = {_home(root, a.dest): a.data for a in assets}
         ends = sorted({*edited, *(p for p in root.rglob("*") if p.name.endswith(FRAMED) and p.is_file())})
         checks: list[Check] = []
         for host in ends:
@@ -81,15 +103,34 @@ def frame_checks(assets: list[Asset], oracle: Solution, freedoms: tuple[Freedom,
                            "conditional format, hidden row or column and chart the task does not ask to change is "
                            "as it was, and the cells it changes hold the kind of value asked for.") + widened,
                 primitive="xlsx.frame", args={"path": dest, **frame}))
+        if tree:
+            for kind, host, document in documents.values():
+                try:
+                    kind.save(document, host)
+                except Exception:  # the oracle control reports a document that cannot be saved
+                    return checks
+            frame = derive_tree(before, tree_facts(root, hidden))
+            checks.append(Check(
+                id="frame-tree",
+                criterion="The file tree changes only where the task changes it: no other file or folder is added, "
+                          "removed, renamed, changed or given other permissions, and the Trash holds only what the "
+                          "task deletes.",
+                primitive="tree.frame", args={**frame, "hidden": hidden}))
     return checks
 
 
-def frame_node(freedoms: tuple[Freedom, ...] = ()) -> Node:
-    """The node every standard family ends with (kit.family appends it when the app kit names this factory); the
-    freedoms are part of the workflow's signature."""
+def frame_node(freedoms: tuple[Freedom, ...] = (), *, tree: bool = False) -> Node:
+    """The node every standard family ends with (kit.family appends it when the app kit names this factory; with
+    `tree`, the file tree is framed too); the freedoms are part of the workflow's signature."""
     def run(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         solutions: list[Solution] = values["solutions"]
-        return {"frame": frame_checks(list(values["assets"]), solutions[0], freedoms)}
+        return {"frame": frame_checks(list(values["assets"]), solutions[0], freedoms, tree=tree)}
 
     return Node("frame", "frame", ("assets", "solutions"), ("frame",), run,
-                prompt_fields=tuple(("freedom", f"{f.region}: {f.reason}") for f in freedoms))
+                prompt_fields=tuple(("freedom", f"{f.region}: {f.reason}") for f in freedoms)
+                + ((("tree", "framed"),) if tree else ()))
+
+
+def tree_frame_node(freedoms: tuple[Freedom, ...] = ()) -> Node:
+    """`frame_node` with the file tree framed: the kit of families whose tasks are about files (OS)."""
+    return frame_node(freedoms, tree=True)

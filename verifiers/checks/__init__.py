@@ -29,7 +29,7 @@ from openpyxl.workbook.workbook import Workbook
 from kit import bounded
 from kit.errors import CheckError, did_you_mean
 from kit.registry import import_submodules
-from preparers.ops import OpError, resolve
+from preparers.ops import HOME, OpError, resolve
 from verifiers.lexicon import DOMAINS
 from verifiers.meaning import ByProperty, Meaning
 from verifiers.readers import StateError
@@ -84,6 +84,11 @@ class State:
     def is_dir(self, path: str) -> bool:
         """Is there a folder at `path`? (as `is_file`)"""
         return self.path(path).is_dir()
+
+    def home_tree(self, unhashed: tuple[str, ...] = ()) -> Path:
+        """The host folder standing for /home/user, to walk the whole tree (the tree frame). `unhashed`: suffixes
+        of files whose content the walk does not read (a mutant's state need not make its copy for them)."""
+        return self.path(HOME)
 
     def adopt_paths(self, other: State) -> None:
         """Take over the host paths `other` resolved (a state of the same tree: the oracle's, whose checks resolved

@@ -8,6 +8,7 @@ every group of facts that must stay. It only judges: the canonical model comes f
 from __future__ import annotations
 
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.frame import tree
 from verifiers.frame.xlsx import judge, workbook_facts
 from verifiers.meaning import Meaning
 from verifiers.readers import StateError
@@ -34,3 +35,21 @@ def xlsx_frame(state: State, path: str, allowed: dict[str, str], kept: dict[str,
     return ok(f"{path}: only the {len(allowed)} fact(s) the task changes differ; all {len(kept)} other groups "
               "are as they were")
 
+
+
+@primitive("tree.frame", grounded=(), meaning=_FRAME)
+def tree_frame(state: State, allowed: dict[str, str], kept: dict[str, str], trash: list[str] | None = None,
+               hidden: list[str] | None = None) -> Result:
+    """The home folder's tree (verifiers/frame/tree.py) changes only where the task changes it: no leftover folder,
+    no stray copy, no mode changed around the asked files, the Trash holding only what the task deletes."""
+    try:
+        facts = tree.tree_facts(state.home_tree(tree.UNHASHED), hidden or ())
+    except (OSError, StateError) as exc:
+        return fail(f"cannot walk the home folder: {exc}")
+    problems = tree.judge({"allowed": allowed, "kept": kept, "trash": trash or []}, facts)
+    if problems:
+        more = f" (+{len(problems) - 4} more)" if len(problems) > 4 else ""
+        return fail(f"{len(problems)} change(s) of the file tree the task did not ask for: "
+                    f"{'; '.join(problems[:4])}{more}")
+    return ok(f"the file tree changes only where the task changes it ({len(allowed)} path(s)); all "
+              f"{len(kept)} other folders are as they were")

@@ -255,6 +255,14 @@ class InMemory(checks.State):
     def is_dir(self, path: str) -> bool:
         return self._kind_of(path).is_dir()
 
+    def home_tree(self, unhashed: tuple[str, ...] = ()) -> Path:
+        """The oracle's tree when the mutant changes only documents held in memory whose contents the walk does not
+        read (`unhashed`: names, kinds and modes are the oracle's); else the mutant's own copy."""
+        if self._materialize is not None and not self._rewritten and all(
+                m.name.lower().endswith(unhashed) for m in self._mutated) and unhashed:
+            return super().path(HOME)
+        return self.path(HOME)
+
     def _kind_of(self, path: str) -> Path:
         """A host path that is a file or a folder exactly when `path` is in the mutant's state."""
         host = super().path(path)
