@@ -114,14 +114,18 @@ def _file_mode(args: Mapping[str, Any], dest: str) -> Metric | None:
                   rule({"expected": f"{mode:o}\n"}))
 
 
-#: A name the listing and mode commands print as is (bash's `printf %q` leaves it alone); other names (spaces,
-#: quotes, non-ASCII) stay with the checker rather than depend on how a shell quotes them.
-_PLAIN = re.compile(r"[A-Za-z0-9._][A-Za-z0-9._-]*")
+#: The printable characters bash's `printf %q` escapes with a backslash (checked against bash 5 for every printable
+#: ASCII character; `~` and `#` only at the start of a word, so names starting with them are left to the checker).
+_SHELL_SPECIAL = frozenset("!\"$&'()*,;<>?[\\]^`{|} ")
 
 
-def _plain(name: str, *, nested: bool = False) -> bool:
+def _shown(name: str, *, nested: bool = False) -> str | None:
+    """`name` as bash's `printf %q` prints it, or None for a name this export leaves to the checker (a control
+    or non-ASCII character, whose quoting depends on the locale; `.`/`..`; a leading `~` or `#`)."""
     parts = name.split("/") if nested else [name]
-    return all(_PLAIN.fullmatch(p) and p not in (".", "..") for p in parts)
+    if any(p in ("", ".", "..") or p[0] in "~#" or not all(" " <= c <= "~" and c != "/" for c in p) for p in parts):
+        return None
+    return "".join("\\" + c if c in _SHELL_SPECIAL else c for c in name)
 
 
 # fs.dir_listing as data: the folder's entries (or, recursive, every non-folder below it, links listed and never
@@ -145,10 +149,11 @@ def _dir_listing(args: Mapping[str, Any], dest: str) -> Metric | None:
     names = [str(n) for n in args["names"]]
     contents = {str(k): str(v) for k, v in (args.get("contents") or {}).items()}
     recursive = bool(args.get("recursive", False))
-    if not all(_plain(n, nested=recursive) for n in [*names, *contents]) or set(contents) - set(names):
+    shown = {n: _shown(n, nested=recursive) for n in names}
+    if None in shown.values() or set(contents) - set(names):
         return None
-    expected = "folder\n" + "".join(f"entry {n}\n" for n in sorted(names, key=lambda n: n.encode()))
-    expected += "".join(f"sha {n} {sha}\n" for n, sha in sorted(contents.items()))
+    expected = "folder\n" + "".join(f"entry {shown[n]}\n" for n in sorted(names, key=lambda n: n.encode()))
+    expected += "".join(f"sha {shown[n]} {sha}\n" for n, sha in sorted(contents.items()))
     command = ["bash", "-c", _LISTING, "forge-listing", str(args["path"]), "recursive" if recursive else "flat",
                *sorted(contents)]
     return Metric("exact_match", vm_command(command), rule({"expected": expected}))
@@ -171,7 +176,7 @@ def _dir_modes(args: Mapping[str, Any], dest: str) -> Metric | None:
     specs, expected = [], ["folder\n"]
     for name, mode in sorted(dict(args["modes"]).items()):
         wanted = str(mode)
-        if not _plain(str(name)) or not re.fullmatch(r"\+?[0-7]{1,4}", wanted):
+        if _shown(str(name)) is None or not re.fullmatch(r"\+?[0-7]{1,4}", wanted):
             return None
         bits = int(wanted.lstrip("+"), 8)
         mask = bits if wanted.startswith("+") else 0o7777

@@ -267,6 +267,16 @@ def test_listing_and_modes_metrics_on_hostile_states(tmp_path: Path) -> None:
     assert score(empty, tmp_path, home, metrics) == 0.0  # a missing folder never lists as empty
     (home / "none").mkdir()
     assert score(empty, tmp_path, home, metrics) == 1.0
+    spaced = home / "My Files"
+    (spaced / "sub dir").mkdir(parents=True)
+    (spaced / "sub dir" / "Q1 (final), v2.txt").write_text("A")
+    (spaced / "it's $HOME.txt").write_text("A")
+    names = ["it's $HOME.txt", "sub dir/Q1 (final), v2.txt"]  # quoted by bash as the export expects them
+    listing = _native("fs.dir_listing", {"path": "/home/user/My Files", "names": names, "recursive": True,
+                                         "contents": {"sub dir/Q1 (final), v2.txt": sha_a}})
+    assert score(listing, tmp_path, home, metrics) == 1.0
+    (spaced / "it's $HOME.txt").rename(spaced / "its $HOME.txt")
+    assert score(listing, tmp_path, home, metrics) == 0.0
 
     modes = _native("fs.dir_modes", {"path": "/home/user/real", "modes": {"a": "+500", "b": "640"}})
     (home / "real" / "a").chmod(0o755)
