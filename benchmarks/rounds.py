@@ -19,6 +19,10 @@ against the targets (>= 7,000 atomic skills added in three rounds, >= 70 % of ad
 
     python benchmarks/rounds.py [--budget 60] [--probe 40] [--k 1] [--seed 1] [--rounds 3] [--keep DIR]
     python benchmarks/rounds.py --full [--budget 1200] [--sample 1]
+    python benchmarks/rounds.py --student PATH.py:Class   # any simulated student (README: Plug in a simulated student)
+
+A plugged-in student's additions count as aimed when its optional `weak(task)` is true of a view of the skill
+(no package: no instruction, no files), its tasks as touched when `weak` is true of the task's own view.
 """
 
 from __future__ import annotations
@@ -35,10 +39,20 @@ from typing import Any
 from forge.catalog import Catalog
 from forge.expand import Candidate, catalog_taxonomy
 from forge.expand.variant import seeds_by_family
+from forge.features import task_view
 from forge.feedback import ingest
 from forge.generate import Generator
 from forge.rounds import candidates, finish_round, prepare_round
-from forge.student import ALL_PASS, PLANTED, SimulatedStudent, outcomes, simulate, skill_params
+from forge.student import (
+    ALL_PASS,
+    SimulatedStudent,
+    Student,
+    outcomes,
+    resolve_student,
+    round_views,
+    simulate,
+    skill_params,
+)
 from kit.ids import TaskId
 from kit.sandbox import Sandbox
 from kit.taxonomy import Skill
@@ -47,11 +61,14 @@ TARGET_ATOMIC = 7000
 TARGET_AIMED = 0.70
 
 
-def aimed(student: SimulatedStudent, skill: Skill) -> bool:
-    return bool(student.hits(skill.family, skill_params(skill)))
+def aimed(student: SimulatedStudent | Student, skill: Skill) -> bool:
+    if isinstance(student, SimulatedStudent):
+        return bool(student.hits(skill.family, skill_params(skill)))
+    weak = getattr(student, "weak", None)
+    return bool(weak(task_view(skill.id, skill))) if callable(weak) else False
 
 
-def aimed_candidate(student: SimulatedStudent, cand: Candidate) -> bool:
+def aimed_candidate(student: SimulatedStudent | Student, cand: Candidate) -> bool:
     """A candidate aims at a weakness when its skill touches one; a `decompose` step, when the chain it was taken
     from does (the step is practice for the chain the student fails)."""
     if cand.operator == "decompose":
@@ -66,7 +83,7 @@ def _pct(n: int, d: int) -> str:
 def round_once(db: str, root: Path, number: int, args: argparse.Namespace, sandbox: Sandbox) -> dict[str, Any]:
     catalog = Catalog(db)
     found, _, _ = candidates(catalog, number, seed=args.seed, taxonomy=catalog_taxonomy(catalog))
-    aimed_ids = {c.skill.id for c in found if aimed_candidate(PLANTED, c)}
+    aimed_ids = {c.skill.id for c in found if aimed_candidate(args.student, c)}
     t0 = time.perf_counter()
     out = root / f"round{number}"
     plan = prepare_round(db, number, args.budget, args.seed, str(out), k=args.k, limit=args.probe, sandbox=sandbox,
@@ -76,19 +93,24 @@ def round_once(db: str, root: Path, number: int, args: argparse.Namespace, sandb
     taxonomy = catalog_taxonomy(catalog)
     counts = Generator(out, catalog, sandbox=sandbox, taxonomy=taxonomy).run([TaskId.parse(t) for t in plan])
     summary = finish_round(db, number, str(out), None)
-    results = outcomes(catalog, number, student=PLANTED, seed=args.seed)
-    simulate(catalog, number, root / f"results{number}", seed=args.seed, student=PLANTED)
+    results = outcomes(catalog, number, student=args.student, seed=args.seed)
+    simulate(catalog, number, root / f"results{number}", seed=args.seed, student=args.student)
     ingest(catalog, root / f"results{number}", number)
     t2 = time.perf_counter()
     expansion = summary["expansion"]
     atomic = [c for c in found if len(c.skill.apps) == 1]
     added = [s for s in taxonomy.values() if s.origin == f"round-{number}"]
     added_atomic = sum(len(s.apps) == 1 for s in added)
-    added_aimed = sum(s.id in aimed_ids or aimed(PLANTED, s) for s in added)
+    added_aimed = sum(s.id in aimed_ids or aimed(args.student, s) for s in added)
     probed = expansion["candidates"]
     rate = len(added) / probed if probed else 0.0
     ran = [o for o in results if o.kind != "crash"]
-    touched = [o for o in ran if o.skill_id in taxonomy and aimed(PLANTED, taxonomy[o.skill_id])]
+    if isinstance(args.student, SimulatedStudent):
+        touched = [o for o in ran if o.skill_id in taxonomy and aimed(args.student, taxonomy[o.skill_id])]
+    else:
+        weak = getattr(args.student, "weak", None)
+        hit = {v.id for v in round_views(catalog, number, taxonomy) if callable(weak) and weak(v)}
+        touched = [o for o in ran if o.task_id in hit]
     won = sum(o.kind == "success" for o in touched)
     print(f"\nround {number}: the statistics call for {len(found)} candidates "
           f"({len(atomic)} atomic, {len(found) - len(atomic)} chains) {dict(Counter(c.operator for c in found))}")
@@ -144,18 +166,23 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--student", default="planted", help="The simulated student: 'planted', 'all-pass' or "
+                        "PATH.py:Class (any class whose no-argument instances have attempt(task)).")
     parser.add_argument("--keep", type=Path, help="Keep the catalog and packages here (default: a temp folder).")
     args = parser.parse_args()
     args.budget = args.budget or (1200 if args.full else 60)
     args.probe = args.probe if args.probe is not None or args.full else 40
     args.sample = args.sample or (1 if args.full else None)
     args.base_rate = 0.0
+    args.student = resolve_student(args.student)
+    name = getattr(args.student, "name", type(args.student).__name__)
+    planted = [w.name for w in args.student.weaknesses] if isinstance(args.student, SimulatedStudent) else "hidden"
     root = args.keep or Path(tempfile.mkdtemp(prefix="forge-rounds-"))
     root.mkdir(parents=True, exist_ok=True)
     db_path = root / "forge.db"
     db = f"sqlite:///{db_path}"
     sandbox = Sandbox()
-    print(f"SIMULATED student {PLANTED.name!r}: weaknesses {[w.name for w in PLANTED.weaknesses]}; catalog {db}; "
+    print(f"SIMULATED student {name!r}: weaknesses {planted}; catalog {db}; "
           f"budget {args.budget} tasks a round, {'all' if args.probe is None else args.probe} candidates considered"
           f"{f', {args.sample} probed per family x axis level group' if args.sample else ''}")
     rows = []

@@ -14,23 +14,30 @@ a fraction (0.25, 0.5, 0.75) a third of the time.
 `PLANTED` is the student the benchmark uses (tables over 40 rows, date columns, the deepest folders, two look-alike
 files beside the target, Thunderbird filters, Calc tables and totals carried into Writer: 20.9 % of the first round's
 tasks of `benchmarks/rounds.py --full`, seed 1);
-`ALL_PASS` fails nothing. Layout: `<out>/pyautogui/screenshot/<model>/<domain>/<task_id>/{result.txt,
+`ALL_PASS` fails nothing. Any other simulated student plugs in from a file (`load_student("PATH.py:Class")`, issue
+39): an object whose `attempt(view)` answers a `forge.features.TaskView` (what an agent would see, no rubric, no
+solution) with a bool or `(bool, [failed check ids])`; its outcomes have no crashes and no fractional scores, only
+what it answers. Layout: `<out>/pyautogui/screenshot/<model>/<domain>/<task_id>/{result.txt,
 traj.jsonl}`.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
+import sys
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from forge.catalog import Catalog
 from forge.expand import catalog_taxonomy
+from forge.features import TaskView, task_view
 from kit.axes import axis_params
+from kit.errors import ForgeError
 from kit.ids import derive_seed, path_inside, safe_id
 from kit.taxonomy import Skill
 
@@ -70,6 +77,96 @@ class SimulatedStudent:
             learnt = 1 - 0.5 ** (practice.get((weakness.name, family), 0) / max(weakness.learn, 1))
             chance = min(chance, weakness.chance + (self.base - weakness.chance) * learnt)
         return chance
+
+
+class StudentError(ForgeError, ValueError):
+    """A `--student PATH.py:Class` that cannot be loaded or answers out of contract."""
+
+
+@runtime_checkable
+class Student(Protocol):
+    """A pluggable simulated student: `attempt(view)` -> passed, or (passed, failed check ids). It may also define
+    `weak(view) -> bool` (the tasks its rule aims at, for the benchmark's metrics); the loop never calls it."""
+
+    def attempt(self, task: TaskView) -> bool | tuple[bool, list[str]]: ...
+
+
+def load_student(spec: str) -> Student:
+    """The student `PATH.py:Class` names: the file is loaded as a module and `Class()` instantiated with no
+    argument. Every failure is one `StudentError` line naming the file and what to do."""
+    path_text, sep, name = spec.rpartition(":")
+    if not sep or not path_text or not name:
+        raise StudentError(f"--student {spec!r}: expected PATH.py:Class (a Python file and the name of a class in "
+                           "it whose instances have attempt(task)), or a built-in student name")
+    path = Path(path_text)
+    if path.suffix != ".py" or not path.is_file():
+        raise StudentError(f"--student {spec!r}: {path} is not a Python file; give the path of a .py file that "
+                           "defines the class")
+    module_name = f"forge_student_{safe_id(path.stem.replace('-', '_'), what='file name')}_{abs(hash(str(path)))}"
+    loader = importlib.util.spec_from_file_location(module_name, path)
+    if loader is None or loader.loader is None:
+        raise StudentError(f"--student {spec!r}: {path} cannot be loaded as a Python module")
+    module = importlib.util.module_from_spec(loader)
+    sys.modules[module_name] = module  # dataclasses and pickling look a class's module up here
+    try:
+        loader.loader.exec_module(module)
+    except Exception as exc:
+        sys.modules.pop(module_name, None)
+        raise StudentError(f"--student {spec!r}: {path} raised {type(exc).__name__} while loading: {exc}; fix the "
+                           "file") from None
+    cls = getattr(module, name, None)
+    if cls is None:
+        found = sorted(k for k, v in vars(module).items() if isinstance(v, type) and hasattr(v, "attempt"))
+        raise StudentError(f"--student {spec!r}: {path} defines no {name!r}; classes with attempt() there: "
+                           f"{found or 'none'}")
+    try:
+        student = cls()
+    except Exception as exc:
+        raise StudentError(f"--student {spec!r}: {name}() raised {type(exc).__name__}: {exc}; the class must be "
+                           "instantiable with no argument") from None
+    if not callable(getattr(student, "attempt", None)):
+        raise StudentError(f"--student {spec!r}: {name} has no attempt(task) method; define one returning a bool "
+                           "or (bool, [failed check ids])")
+    return student
+
+
+def resolve_student(name_or_spec: str) -> SimulatedStudent | Student:
+    """A built-in student by name (`STUDENTS`), else `load_student(PATH.py:Class)`."""
+    if name_or_spec in STUDENTS:
+        return STUDENTS[name_or_spec]
+    if ":" not in name_or_spec and not name_or_spec.endswith(".py"):
+        from kit.errors import UnknownNameError, did_you_mean
+
+        hint = did_you_mean(name_or_spec, sorted(STUDENTS))
+        raise UnknownNameError(f"--student {name_or_spec!r}: unknown simulated student.{hint} Choose one of "
+                               f"{sorted(STUDENTS)}, or plug one in as PATH.py:Class.")
+    return load_student(name_or_spec)
+
+
+def answer(student: Student, view: TaskView) -> tuple[bool, list[str]]:
+    """A pluggable student's answer, checked against the contract."""
+    got = student.attempt(view)
+    if isinstance(got, bool):
+        return got, []
+    if (isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], bool)
+            and isinstance(got[1], list | tuple) and all(isinstance(c, str) for c in got[1])):
+        return got[0], list(got[1])
+    raise StudentError(f"{type(student).__name__}.attempt({view.id!r}) returned {got!r}; it must return a bool or "
+                       "(bool, [failed check ids])")
+
+
+def round_views(catalog: Catalog, round_n: int, taxonomy: Mapping[str, Skill] | None = None) -> list[TaskView]:
+    """The view of every accepted task of round `round_n` whose skill the code knows, in task id order."""
+    taxonomy = catalog_taxonomy(catalog) if taxonomy is None else taxonomy
+    rows = catalog.accepted_skills_in_round(round_n)
+    paths = catalog.task_paths([t for t, _, _ in rows])
+    out = []
+    for task_id, skill_id, app in rows:
+        skill = taxonomy.get(skill_id)
+        if skill is not None:
+            path = paths.get(task_id)
+            out.append(task_view(task_id, skill, package=Path(path) if path else None, app=app))
+    return out
 
 
 def _level(params: Mapping[str, Any], axis: str, default: Any) -> Any:
@@ -118,12 +215,21 @@ class Outcome:
     kind: str  # success | fail | fractional | crash
     score: float | None
     steps: int
+    failed_checks: tuple[str, ...] = ()
 
 
-def outcomes(catalog: Catalog, round_n: int, *, student: SimulatedStudent = PLANTED, seed: int = 0,
+def outcomes(catalog: Catalog, round_n: int, *, student: SimulatedStudent | Student = PLANTED, seed: int = 0,
              model: str = MODEL) -> list[Outcome]:
     """The simulated outcome of every accepted task of round `round_n`, in task id order."""
     taxonomy = catalog_taxonomy(catalog)
+    if not isinstance(student, SimulatedStudent):
+        out = []
+        for view in round_views(catalog, round_n, taxonomy):
+            passed, failed = answer(student, view)
+            steps = random.Random(derive_seed(seed, model, view.id)).randint(3, 25)
+            out.append(Outcome(view.id, view.app, view.skill, "success" if passed else "fail",
+                               1.0 if passed else 0.0, steps, tuple(failed)))
+        return out
     learnt = practice(catalog, student, round_n, model, taxonomy)
     out = []
     for task_id, skill_id, app in catalog.accepted_skills_in_round(round_n):
@@ -144,7 +250,7 @@ def outcomes(catalog: Catalog, round_n: int, *, student: SimulatedStudent = PLAN
 
 
 def simulate(catalog: Catalog, round_n: int, out: Path, *, seed: int = 0, model: str = MODEL,
-             student: SimulatedStudent = PLANTED) -> Counter[str]:
+             student: SimulatedStudent | Student = PLANTED) -> Counter[str]:
     """Write one OSWorld result folder per accepted task of round `round_n`; returns counts (success, fail,
     fractional, crash)."""
     counts: Counter[str] = Counter()

@@ -26,21 +26,18 @@ def simulate(
     # issue 15: which simulated student (hidden weaknesses, learning with practice)
     student: Annotated[str, typer.Option("--student", help="The simulated student: 'planted' (hidden weaknesses: "
                                          "big tables, date columns, deep folders, look-alike files, ...; they "
-                                         "fade with practice) or 'all-pass'.")] = "planted",
+                                         "fade with practice), 'all-pass', or PATH.py:Class: any class whose "
+                                         "no-argument instances have attempt(task) -> bool or (bool, [failed "
+                                         "check ids]) (README: Plug in a simulated student).")] = "planted",
 ) -> None:
     """SIMULATION: write OSWorld-layout results (result.txt, traj.jsonl) from a simulated student's hidden
     weaknesses (rules over each task's family, knob values and difficulty-axis levels, fading with practice in
     earlier rounds), including crashes and fractional scores. No agent runs; use it to exercise rounds offline."""
     from forge.catalog import Catalog
-    from forge.student import STUDENTS
+    from forge.student import resolve_student
     from forge.student import simulate as run
-    from kit.errors import UnknownNameError, did_you_mean
 
-    if student not in STUDENTS:
-        hint = did_you_mean(student, sorted(STUDENTS))
-        raise UnknownNameError(f"--student {student!r}: unknown simulated student.{hint} "
-                               f"Choose one of {sorted(STUDENTS)}.")
-    counts = run(Catalog(db), round_n, out, seed=seed, model=model, student=STUDENTS[student])
+    counts = run(Catalog(db), round_n, out, seed=seed, model=model, student=resolve_student(student))
     console.print(f"simulated {sum(counts.values())} attempts: {dict(sorted(counts.items()))} -> {out}",
                   highlight=False, markup=False)
 
