@@ -191,5 +191,5 @@ WORKFLOW = CompositeWorkflow(
     apps=("multi_apps",),
     description="Two existing skills in one task (first one, then the other); multi-app when their apps differ.",
     knobs=cast(Mapping[str, tuple[Any, ...]], {"first": SkillIds(), "second": SkillIds()}),
-    nodes=(parts, prepare, instruction, rubric_node(rubric), solve_node(solve), frame_node()),
+    nodes=(parts, prepare, instruction, rubric_node(rubric), solve_node(solve), frame_node(tree=True)),
 )

@@ -138,5 +138,5 @@ WORKFLOW = CompositeWorkflow(
     apps=("multi_apps",),
     description="A seed skill with look-alike older copies of its working file beside it (left unchanged).",
     knobs=cast(Mapping[str, tuple[Any, ...]], {"base": SkillIds(), "copies": (1, 2)}),
-    nodes=(base, prepare, instruction, rubric_node(rubric), solve_node(solve), frame_node()),
+    nodes=(base, prepare, instruction, rubric_node(rubric), solve_node(solve), frame_node(tree=True)),
 )

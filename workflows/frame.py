@@ -44,9 +44,11 @@ def _home(root: Path, dest: str) -> Path:
 PROFILES = (".thunderbird/", ".mozilla/", ".config/google-chrome/", ".config/chromium/", ".config/Code/")
 
 
-def _hidden_folders(assets: list[Asset]) -> list[str]:
-    """The hidden folders the task prepares files in (a config folder), apart from application profiles."""
-    folders = {a.dest.removeprefix(HOME).lstrip("/").rpartition("/")[0] for a in assets}
+def _hidden_folders(assets: list[Asset], oracle: Solution) -> list[str]:
+    """The hidden folders the task prepares or writes files in (a config folder, a project's .vscode), apart from
+    application profiles."""
+    written = [v for op in oracle.ops for v in op.values() if isinstance(v, str) and v.startswith(f"{HOME}/")]
+    folders = {path.removeprefix(HOME).lstrip("/").rpartition("/")[0] for path in [a.dest for a in assets] + written}
     return sorted(f for f in folders if any(part.startswith(".") for part in f.split("/"))
                   and not any(f"{f}/".startswith(p) or p in f"{f}/" for p in PROFILES))
 
@@ -65,7 +67,7 @@ def frame_checks(assets: list[Asset], oracle: Solution, freedoms: tuple[Freedom,
             isinstance(value, str) and value.endswith(FRAMED) for op in oracle.ops for value in op.values()):
         return []  # no workbook before or after: nothing to frame, no scratch folder
     free = {f.region: f.reason for f in freedoms}
-    hidden = _hidden_folders(assets)
+    hidden = _hidden_folders(assets, oracle)
     with scratch.owned_folder("work") as root:
         initial: dict[Path, dict[str, str]] = {}
         for asset in assets:

@@ -207,11 +207,13 @@ def test_a_damaged_workbook_fails_the_check_without_a_crash(tmp_path):
 
 
 def test_a_family_can_only_declare_freedoms_where_there_is_a_frame():
+    from dataclasses import replace
+
     from kit.errors import WorkflowError
     from workflows.writer import kit as writer_kit
 
     with pytest.raises(WorkflowError, match="no frame to widen"):
-        family("test.free", writer_kit.WRITER, description="d", knobs={"key_kind": ("date",), "order": ("asc",)},
+        family("test.free", replace(writer_kit.WRITER, frame=None), description="d", knobs={"key_kind": ("date",), "order": ("asc",)},
                phrasings=("p",),
                goal=sort_rows.goal, rubric=sort_rows.rubric, solve=sort_rows.solve,
                freedoms=[Freedom("*", "anything")])

@@ -3,7 +3,8 @@
 Facts (path relative to /home/user -> canonical text): `d:<u>` a folder, `f:<u>:<sha256 12>` a file, `l:<target>`
 a symbolic link, `o:<kind>` anything else (a fifo, a socket); `<u>` is the owner's permission digit (read, write,
 execute), the one a person changes ("make it read-only"): the group and other digits follow the session's umask
-and are noise. A workbook's content is `*` (its own frame, verifiers/frame/xlsx.py, judges it).
+and are noise. An office document's content is `*` (a workbook's own frame, verifiers/frame/xlsx.py, and the goal
+checks judge it; an app re-saving it is not a change of the tree).
 
 What is walked: every entry whose path has no hidden part (a name beginning with "."), the Trash
 (.local/share/Trash), and each hidden folder the task prepares a file in (a config folder: a stray `.bak` beside
@@ -29,7 +30,7 @@ from typing import Any
 TRASH = ".local/share/Trash"
 MAX_ENTRIES = 20_000
 MAX_HASHED = 64 << 20
-UNHASHED = (".xlsx",)  # judged by their own frame
+UNHASHED = (".xlsx", ".docx", ".pptx")  # office documents: judged by their own frame and goal checks
 #: Folders a desktop session makes in every home (xdg-user-dirs, snap): part of the model only when not empty.
 ENVIRONMENT = frozenset({"Desktop", "Documents", "Downloads", "Music", "Pictures", "Public", "Templates", "Videos",
                          "snap"})
@@ -140,11 +141,20 @@ def _in_trash(key: str) -> bool:
     return key.startswith(TRASH + "/")
 
 
+def _allowed_kind(fact: str | None) -> str:
+    """What an end state may hold where the task changes the tree: a file (its content and mode are the goal checks'
+    question), a folder with the oracle's owner permissions (a folder made and then made read-only is not asked), a
+    link, or nothing (`-`)."""
+    if fact is None:
+        return "-"
+    return fact if fact.startswith("d:") else fact[0]
+
+
 def derive(initial: Mapping[str, str], oracle: Mapping[str, str]) -> dict[str, Any]:
     """The tree frame: the paths that differ (with the kind of entry the oracle left: `f`, `d`, `l`, `o` or `-`
     for none), the digests of every folder's other entries, and the names the Trash may receive (what the task
     deletes and does not put anywhere else)."""
-    allowed = {key: (oracle[key][0] if key in oracle else "-") for key in sorted(set(initial) | set(oracle))
+    allowed = {key: _allowed_kind(oracle.get(key)) for key in sorted(set(initial) | set(oracle))
                if initial.get(key) != oracle.get(key) and not _in_trash(key)}
     # a file whose content the task puts at a new path was moved, not deleted: a copy of it in the Trash is a leftover
     moved_to = {oracle[key].split(":", 2)[2] for key in allowed if oracle.get(key, "").startswith("f:")}
@@ -162,9 +172,10 @@ def judge(frame: Mapping[str, Any], end: Mapping[str, str]) -> list[str]:
     if "#truncated" in end:
         problems.append(f"the home folder holds more than {MAX_ENTRIES} entries")
     for key, kind in allowed.items():
-        got = end[key][0] if key in end else "-"
+        got = (end[key] if end[key].startswith("d:") and kind.startswith("d:") else end[key][0]) if key in end else "-"
         if got != kind:
-            wanted = {"-": "gone", "f": "a file", "d": "a folder", "l": "a link"}.get(kind, kind)
+            wanted = {"-": "gone", "f": "a file", "l": "a link"}.get(kind, f"a folder ({kind})" if kind[0] == "d"
+                                                                  else kind)
             problems.append(f"{key} is {'gone' if got == '-' else end[key][:40]} where the task leaves {wanted}")
     for key in end:
         if _in_trash(key) and key.count("/") == TRASH.count("/") + 2:  # Trash/files/<name>, Trash/info/<name>

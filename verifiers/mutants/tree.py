@@ -151,8 +151,56 @@ def _touch(rels: list[str]) -> Callable[[Path], None]:
     return apply
 
 
+TRASH = ".local/share/Trash"
+
+
+def _leftover(folder: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        (root / folder / "New folder").mkdir(parents=True, exist_ok=True)
+
+    return apply
+
+
+def _in_trash(rel: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        name = Path(rel).name
+        (root / TRASH / "files").mkdir(parents=True, exist_ok=True)
+        (root / TRASH / "info").mkdir(parents=True, exist_ok=True)
+        (root / TRASH / "files" / name).write_bytes((root / rel).read_bytes())
+        (root / TRASH / "info" / f"{name}.trashinfo").write_text(
+            f"[Trash Info]\nPath={HOME}/{rel}\nDeletionDate=2024-03-05T10:00:00\n", encoding="utf-8")
+
+    return apply
+
+
+def _read_only(folder: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        os.chmod(root / folder, 0o555)
+
+    return apply
+
+
+def _left_behind(ctx: MutationContext) -> list[Mutant]:
+    """Wrong end states around what the task changes (issue 37): an empty "New folder" left beside it, a copy of a
+    file it made or changed left in the Trash, the folder holding it made read-only."""
+    changed = [rel for rel in ctx.changed() if not rel.startswith(APP_PROFILES) and not rel.startswith(TRASH)
+               and (ctx.oracle / rel).is_file() and not (ctx.oracle / rel).is_symlink()]
+    if not changed:
+        return []
+    rel = ctx.rng.choice(changed)
+    folder = str(Path(rel).parent)
+    out = [Mutant(f"tree.trash_copy:{Path(rel).name}", "damaging", _in_trash(rel))]
+    if folder != "." and not (ctx.oracle / folder / "New folder").exists():
+        out.append(Mutant(f"tree.leftover_folder:{folder}/New folder", "damaging", _leftover(folder)))
+        mode = stat.S_IMODE((ctx.oracle / folder).stat().st_mode)
+        if mode & stat.S_IWUSR:
+            out.append(Mutant(f"tree.folder_read_only:{folder}", "damaging", _read_only(folder)))
+    return out
+
+
 def mutants(ctx: MutationContext) -> list[Mutant]:
-    """Damaging mutants of the kept files in scope and the listed folders; a neutral mtime change."""
+    """Damaging mutants of the kept files in scope and the listed folders, and of what the task leaves around what it
+    changes; a neutral mtime change."""
     rng = ctx.rng
     scope = _rubric_paths(ctx.task)
     before = _files(ctx.initial)
@@ -189,6 +237,7 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
             name = rng.choice(("notes.txt", "untitled.txt", ".~lock.tmp#", "scratch.txt"))
             if not (ctx.oracle / folder / name).exists():
                 out.append(Mutant(f"tree.extra_file:{folder}/{name}", "damaging", _extra(folder, name)))
+    out += _left_behind(ctx)
     if digests:
         out.append(Mutant("tree.mtimes_changed", "neutral", _touch(sorted(digests)), touches=tuple(sorted(digests))))
     return out

@@ -23,6 +23,7 @@ from kit.family import AppKit
 from kit.model import HOME, Asset, Check
 from preparers import pptx
 from workflows.common import instruction
+from workflows.frame import tree_frame_node
 from workflows.impress.content import (
     DECK_SCHEMA,
     DECK_SKETCH,
@@ -189,4 +190,4 @@ def source_nodes() -> tuple[Node, ...]:
 
 #: The Impress app kit: families built with `kit.family.family(NAME, IMPRESS, ...)`.
 IMPRESS = AppKit(apps=(APP,), source=source_nodes, state="deck", prepare=prepare, instruction=instruction,
-                 axes=AXES)
+                 axes=AXES, frame=tree_frame_node)

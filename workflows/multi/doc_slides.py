@@ -175,5 +175,5 @@ WORKFLOW = Workflow(
            "place": ("before_closing", "end"), "notes": ("none", "text_below")},
     axes=AXES,
     nodes=(*KIT.source(), goal_node(goal, KIT.state), mc.prepare, KIT.instruction(NAME, PHRASINGS, NATURAL),
-           rubric_node(rubric), solve),
+           rubric_node(rubric), solve, *((KIT.frame(()),) if KIT.frame else ())),
 )

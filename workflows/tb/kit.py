@@ -29,6 +29,7 @@ from kit.model import HOME, Asset, Check
 from preparers import thunderbird as tb
 from verifiers.readers.thunderbird import MANAGED_PREFS
 from workflows.common import instruction
+from workflows.frame import tree_frame_node
 from workflows.tb.content import FIRST, LAST, MAILBOX_SCHEMA, MAILBOX_SKETCH, check_mailbox, generate_mailbox
 
 __all__ = ["instruction"]  # re-exported: families call tc.instruction(...)
@@ -367,4 +368,5 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     return {"assets": assets, "launch": list(LAUNCH)}
 
 
-TB = AppKit(apps=(APP,), source=source_nodes, state="spec", prepare=prepare, instruction=instruction, axes=AXES)
+TB = AppKit(apps=(APP,), source=source_nodes, state="spec", prepare=prepare, instruction=instruction, axes=AXES,
+            frame=tree_frame_node)

@@ -22,6 +22,7 @@ from kit.family import AppKit
 from kit.model import HOME, Asset, Check
 from preparers import docx
 from workflows.common import instruction
+from workflows.frame import tree_frame_node
 from workflows.writer.content import (
     DOCUMENT_SCHEMA,
     DOCUMENT_SKETCH,
@@ -306,4 +307,4 @@ def quoted(text: str) -> str:
 
 #: The Writer app kit: families built with `kit.family.family(NAME, WRITER, ...)`.
 WRITER = AppKit(apps=(APP,), source=source_nodes, state="layout", prepare=prepare, instruction=instruction,
-                axes=AXES)
+                axes=AXES, frame=tree_frame_node)
