@@ -365,12 +365,115 @@ def _round(x: float, digits: float, mode: str) -> float:
         return float(Decimal(repr(x)).quantize(Decimal(1).scaleb(-places), rounding=mode))
 
 
+def _proper(text: str) -> str:
+    """PROPER: a letter after a non-letter (or at the start) upper-case, every other letter lower-case
+    ("o'neil-SMITH" -> "O'Neil-Smith")."""
+    out, after_letter = [], False
+    for ch in text:
+        out.append((ch.lower() if after_letter else ch.upper()) if ch.isalpha() else ch)
+        after_letter = ch.isalpha()
+    return "".join(out)
+
+
+def _count_arg(values: list[Scalar], index: int, name: str, least: int = 0) -> int:
+    """LEFT / RIGHT / MID's character counts and positions: 1 when left out, truncated, at least `least`."""
+    number = int(_to_number(values[index])) if index < len(values) else 1
+    if number < least:
+        raise _Problem(f"{name} got {number}, but its argument {index + 1} must be at least {least}")
+    return number
+
+
+def _right(text: str, count: int) -> str:
+    return text[len(text) - count:] if count else ""
+
+
+def _mid(text: str, start: int, count: int) -> str:
+    return text[start:start + count]
+
+
+def _joined(name: str, args: list[Value]) -> str:
+    """CONCAT(text, ...) and TEXTJOIN(delimiter, ignore_empty, text, ...): ranges give their cells row by row."""
+    def texts(items: list[Value]) -> list[str]:
+        return [_to_text(v) for item in items for v in (item.values if isinstance(item, _Range) else (item,))]
+    if name == "CONCAT":
+        joined = "".join(texts(args))
+    else:
+        delimiter = "".join(texts([args[0]]))
+        parts = texts(args[2:])
+        if _to_bool(_single(args[1], name)):
+            parts = [p for p in parts if p != ""]
+        joined = delimiter.join(parts)
+    if len(joined) > 32767:  # Excel's cell limit; also bounds what a hostile workbook can make us build
+        raise _Problem(f"{name} result is longer than 32767 characters")
+    return joined
+
+
+_MIN_SERIAL, _MAX_SERIAL = 1.0, 2958465.0  # 1900-01-01 .. 9999-12-31
+
+
+def _serial_date(v: Scalar) -> dt.date:
+    """The date of serial `v` (its day; the time of day is dropped)."""
+    serial = _to_number(v)
+    if not _MIN_SERIAL <= serial <= _MAX_SERIAL:
+        raise _Problem(f"{_to_text(v)} is not a date serial")
+    return _EPOCH.date() + dt.timedelta(days=math.floor(serial))
+
+
+def _serial(day: dt.date) -> float:
+    return float((day - _EPOCH.date()).days)
+
+
+def _date_serial(year: Scalar, month: Scalar, day: Scalar) -> float:
+    """DATE(year, month, day): months and days out of range roll over, as in Excel."""
+    y, m, d = int(_to_number(year)), int(_to_number(month)), int(_to_number(day))
+    y, m = y + (m - 1) // 12, (m - 1) % 12 + 1
+    if not 1900 <= y <= 9999:
+        raise _Problem(f"DATE year {y} is outside 1900..9999")
+    serial = _serial(dt.date(y, m, 1)) + d - 1
+    if not _MIN_SERIAL <= serial <= _MAX_SERIAL:
+        raise _Problem("DATE result is outside the calendar")
+    return serial
+
+
+def _add_months(day: dt.date, months: int) -> dt.date:
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    if not 1900 <= year <= 9999:
+        raise _Problem(f"EDATE result year {year} is outside 1900..9999")
+    last = (dt.date(year + (month == 11), (month + 1) % 12 + 1, 1) - dt.timedelta(days=1)).day
+    return dt.date(year, month + 1, min(day.day, last))
+
+
+def _edate(start: Scalar, months: Scalar) -> float:
+    """EDATE(start, months): the same day `months` later (the month's last day when it is shorter)."""
+    return _serial(_add_months(_serial_date(start), int(_to_number(months))))
+
+
+def _datedif(start: Scalar, end: Scalar, unit: Scalar) -> float:
+    """DATEDIF(start, end, "D" | "M" | "Y"): whole days, months or years from start to end (start <= end)."""
+    first, last = _serial_date(start), _serial_date(end)
+    if first > last:
+        raise _Problem("DATEDIF start date is after its end date")
+    kind = _to_text(unit).upper()
+    if kind == "D":
+        return float((last - first).days)
+    months = (last.year - first.year) * 12 + last.month - first.month - (last.day < first.day)
+    if kind == "M":
+        return float(months)
+    if kind == "Y":
+        return float(months // 12)
+    raise _Problem(f"DATEDIF unit {_to_text(unit)!r} is not supported (use \"D\", \"M\" or \"Y\")")
+
+
 # --------------------------------------------------------------------------- evaluator
 
 _ARITY: dict[str, tuple[int, int | None]] = {
     **dict.fromkeys(("SUM", "AVERAGE", "MIN", "MAX", "COUNT", "COUNTA", "MEDIAN", "PRODUCT"), (1, None)),
     **dict.fromkeys(("AND", "OR", "CONCATENATE"), (1, None)),
-    **dict.fromkeys(("ABS", "INT", "NOT", "LEN", "UPPER", "LOWER"), (1, 1)),
+    **dict.fromkeys(("ABS", "INT", "NOT", "LEN", "UPPER", "LOWER", "PROPER", "TRIM"), (1, 1)),
+    **dict.fromkeys(("YEAR", "MONTH", "DAY"), (1, 1)),
+    "CONCAT": (1, None), "TEXTJOIN": (3, None), "LEFT": (1, 2), "RIGHT": (1, 2), "MID": (3, 3),
+    "EDATE": (2, 2), "DATEDIF": (3, 3), "DATE": (3, 3),
     **dict.fromkeys(("ROUND", "ROUNDUP", "ROUNDDOWN"), (1, 2)),
     **dict.fromkeys(("SUMIF", "AVERAGEIF"), (2, 3)),
     "COUNTIF": (2, 2), "IF": (1, 3), "TRUE": (0, 0), "FALSE": (0, 0),
@@ -533,6 +636,8 @@ class _Evaluator:
             return self.conditional(name, args)
         if name in ("COUNT", "COUNTA"):
             return _count(args, non_empty=name == "COUNTA")
+        if name in ("CONCAT", "TEXTJOIN"):
+            return _joined(name, args)
         if name in ("AND", "OR"):
             return (all if name == "AND" else any)(_logicals(args, name))
         if name in ("SUM", "AVERAGE", "MIN", "MAX", "MEDIAN", "PRODUCT"):
@@ -558,6 +663,18 @@ class _Evaluator:
             "UPPER": lambda: _to_text(values[0]).upper(),
             "LOWER": lambda: _to_text(values[0]).lower(),
             "CONCATENATE": lambda: "".join(_to_text(v) for v in values),
+            "PROPER": lambda: _proper(_to_text(values[0])),
+            "LEFT": lambda: _to_text(values[0])[:_count_arg(values, 1, name)],
+            "RIGHT": lambda: _right(_to_text(values[0]), _count_arg(values, 1, name)),
+            "MID": lambda: _mid(_to_text(values[0]), _count_arg(values, 1, name, 1) - 1,
+                                _count_arg(values, 2, name)),
+            "TRIM": lambda: re.sub(" +", " ", _to_text(values[0]).strip(" ")),
+            "YEAR": lambda: float(_serial_date(values[0]).year),
+            "MONTH": lambda: float(_serial_date(values[0]).month),
+            "DAY": lambda: float(_serial_date(values[0]).day),
+            "DATE": lambda: _date_serial(values[0], values[1], values[2]),
+            "EDATE": lambda: _edate(values[0], values[1]),
+            "DATEDIF": lambda: _datedif(values[0], values[1], values[2]),
             "TRUE": lambda: True,
             "FALSE": lambda: False,
         }
@@ -696,4 +813,101 @@ def disagreement(formula: str, reference: str, lookup: Lookup, *, tolerance: flo
         elif got == want:
             continue
         return f"with {label} test inputs it gives {got!r} where the right formula gives {want!r}"
+    return None
+
+
+#: Texts put in place of a formula's text inputs by `text_disagreement`: mixed case, stray and doubled spaces, an
+#: apostrophe and a hyphen, so that case, trimming, word starts and joins all show.
+_TEXT_PROBES = ("  mARy-ann  o'BRIEN ", "ZED   quist", " north  WING  ", "x")
+
+
+def _text_inputs(formulas: tuple[str, ...], lookup: Lookup, limit: int,
+                 holds: Callable[[Any], bool] | None = None) -> list[tuple[str | None, str]]:
+    """The cells referenced by any of `formulas` that hold plain text (not a formula), in order; with `holds`, the
+    cells whose value it accepts instead."""
+    found: dict[tuple[str | None, str], None] = {}
+    for formula in formulas:
+        for sheet, ref in referenced_ranges(formula):
+            top, left = _split_cell(ref.split(":")[0])
+            bottom, right = _split_cell(ref.split(":")[-1])
+            if (bottom - top + 1) * (right - left + 1) > limit:
+                raise FormulaError(f"{ref} spans more than {limit} cells")
+            for row in range(top, bottom + 1):
+                for col in range(left, right + 1):
+                    found[(sheet, f"{_col_letters(col)}{row}")] = None
+    texts = []
+    for sheet, coord in found:
+        try:
+            raw = lookup(sheet, coord)
+        except (LookupError, ValueError):
+            continue
+        if (holds(raw) if holds else isinstance(raw, str) and not raw.startswith("=")):
+            texts.append((sheet, coord))
+    return texts
+
+
+def text_disagreement(formula: str, reference: str, lookup: Lookup, *, limit: int = 5000) -> str | None:
+    """None when `formula` computes the same text as `reference`, else where they differ.
+
+    The text cells both reference are replaced by probe texts (`_TEXT_PROBES`, rotated over the cells), so a typed
+    result dressed as a formula (`=IF(A2="","","JANE DOE")`), the wrong function (UPPER for PROPER) or the wrong
+    cell cannot agree by coincidence, while an equivalent formula (CONCAT for &, TEXTJOIN with the same separator,
+    absolute references) does. The numbers they reference are left alone (`disagreement` varies those)."""
+    cells = _text_inputs((formula, reference), lookup, limit)
+    for shift in range(len(_TEXT_PROBES)):
+        inputs = {(s.casefold() if s else None, c): _TEXT_PROBES[(i + shift) % len(_TEXT_PROBES)]
+                  for i, (s, c) in enumerate(cells)}
+
+        def probed(sheet: str | None, coord: str, inputs: dict[tuple[str | None, str], str] = inputs) -> Any:
+            key = (sheet.casefold() if sheet else None, coord)
+            return inputs[key] if key in inputs else lookup(sheet, coord)
+
+        try:
+            want = evaluate(reference, probed)
+        except FormulaError:
+            continue
+        try:
+            got = evaluate(formula, probed)
+        except FormulaError as exc:
+            return f"with probe texts it fails ({exc}) where the right formula gives {want!r}"
+        if got != want:
+            return f"with probe texts it gives {got!r} where the right formula gives {want!r}"
+    return None
+
+
+#: Dates put in place of a formula's date inputs by `date_disagreement`: month ends of long and short months, a
+#: leap day, a year end, so that EDATE's clamping, YEAR, MONTH and day counts all show.
+_DATE_PROBES = (dt.date(2019, 1, 31), dt.date(2020, 2, 29), dt.date(2023, 8, 15), dt.date(2021, 12, 31))
+
+
+def date_disagreement(formula: str, reference: str, lookup: Lookup, *, tolerance: float = 1e-6,
+                      limit: int = 5000) -> str | None:
+    """None when `formula` computes what `reference` computes from the dates they reference, else where they differ.
+
+    The date cells both reference are replaced by probe dates (`_DATE_PROBES`, rotated over the cells), so a typed
+    result dressed as a formula (`=0*C2+45383`), the wrong function (MONTH for YEAR) or 30 days for a month cannot
+    agree by coincidence, while an equivalent formula (DATEDIF(C2,X,"D") for X-C2) does."""
+    cells = _text_inputs((formula, reference), lookup, limit, lambda raw: isinstance(raw, dt.date))
+    for shift in range(len(_DATE_PROBES)):
+        inputs = {(s.casefold() if s else None, c): _DATE_PROBES[(i + shift) % len(_DATE_PROBES)]
+                  for i, (s, c) in enumerate(cells)}
+
+        def probed(sheet: str | None, coord: str, inputs: dict[tuple[str | None, str], dt.date] = inputs) -> Any:
+            key = (sheet.casefold() if sheet else None, coord)
+            return inputs[key] if key in inputs else lookup(sheet, coord)
+
+        try:
+            want = evaluate(reference, probed)
+        except FormulaError:
+            continue
+        try:
+            got = evaluate(formula, probed)
+        except FormulaError as exc:
+            return f"with probe dates it fails ({exc}) where the right formula gives {want!r}"
+        if isinstance(want, float) and isinstance(got, float):
+            if abs(got - want) <= tolerance * max(1.0, abs(want)):
+                continue
+        elif got == want:
+            continue
+        return f"with probe dates it gives {got!r} where the right formula gives {want!r}"
     return None

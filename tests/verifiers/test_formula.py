@@ -77,6 +77,19 @@ CASES: list[tuple[str, Any]] = [
     ("=AND(A1>5,A2>5)", True), ("=OR(A1>50,FALSE)", False), ("=AND(A1:A5)", True), ("=NOT(A5)", False),
     ("=LEN(B6)", 7), ("=UPPER(B2)", "WEST"), ('=LOWER("AbC")', "abc"), ('=CONCATENATE(B1,"-",A1)', "East-10"),
     ("=_xlfn.ROUND(of:SUM(A1;A2),0)", 30), ("=ROUND(SUM(A1:A3)/7,2)", 8.57),
+    # text functions (calc.text_formula)
+    ('=PROPER("o\'neil-SMITH jr")', "O'Neil-Smith Jr"), ("=PROPER(B2)", "West"), ('=PROPER("3rd ave")', "3Rd Ave"),
+    ('=TRIM("  two   spaces  ")', "two spaces"), ("=TRIM(A1)", "10"), ('=CONCAT(B1," - ",B2)', "East - west"),
+    ("=_xlfn.CONCAT(B1:B2)", "Eastwest"), ('=_xlfn.TEXTJOIN(", ",TRUE,B4:B6)', "North, Eastern"),
+    ('=TEXTJOIN("/",FALSE,B4:B6)', "North//Eastern"), ("=LEFT(B1)", "E"), ("=LEFT(B1,2)", "Ea"),
+    ("=RIGHT(B6,3)", "ern"), ("=RIGHT(B6,0)", ""), ("=MID(B6,2,3)", "ast"), ("=MID(B6,7,5)", "n"),
+    ("=UPPER(LEFT(B2,1))&LOWER(MID(B2,2,99))", "West"), ('=TEXTJOIN("-",1,A1,"x",A6)', "10-x"),
+    # date functions (calc.date_formula): serials in, serials or numbers out
+    ("=YEAR(F1)", 2024), ("=MONTH(F2)", 1), ("=DAY(F2)", 1), ("=DATE(2024,14,1)", 45689),
+    ("=EDATE(F1,3)", 45383), ("=EDATE(DATE(2024,1,31),1)", 45351), ("=EDATE(DATE(2023,12,31),-10)", 44985),
+    ('=DATEDIF(F1,DATE(2024,3,1),"D")', 60), ('=DATEDIF(DATE(2024,1,31),DATE(2024,2,29),"M")', 0),
+    ('=DATEDIF(DATE(2020,2,29),DATE(2024,2,28),"Y")', 3), ('=DATEDIF(DATE(2020,2,29),F1,"m")', 46),
+    ("=EDATE(F1,3)-F1", 91),
 ]
 
 
@@ -114,6 +127,14 @@ ERRORS: list[tuple[str, str]] = [
     ("=A1:A3", "single value"),
     ("=COUNTIF(5,5)", "cell range"),
     ("=Missing!A1", "cannot look up Missing!A1"),
+    ('=DATEDIF(DATE(2024,3,1),F1,"D")', "start date is after"),
+    ('=DATEDIF(F1,F1,"YD")', "not supported"),
+    ('=YEAR("x")', "used as a number"),
+    ("=YEAR(-5)", "not a date serial"),
+    ("=EDATE(F1,100000)", "outside 1900..9999"),
+    ('=TEXTJOIN(",",TRUE)', "TEXTJOIN takes"),
+    ("=LEFT(B1,-1)", "must be at least 0"),
+    ("=MID(B1,0,1)", "must be at least 1"),
 ]
 
 
@@ -187,3 +208,48 @@ def test_inspection_rejects_garbage(formula: str) -> None:
         referenced_ranges(formula)
     with pytest.raises(FormulaError, match="cannot parse"):
         function_names(formula)
+
+
+TEXT_SHEET = {"A2": "alice  SMITH", "B2": "Sales", "C2": 12, "A3": "bob jones"}
+
+
+@pytest.mark.parametrize(("formula", "reference", "agrees"), [
+    ("=PROPER(A2)", "=PROPER(A2)", True),
+    ("=PROPER($A$2)", "=PROPER(A2)", True),
+    ('=CONCAT(A2," - ",B2)', '=A2&" - "&B2', True),
+    ('=TEXTJOIN(" - ",TRUE,A2,B2)', '=A2&" - "&B2', True),
+    ('=UPPER(LEFT(A2,1))&LOWER(MID(A2,2,99))', "=PROPER(A2)", False),  # one capital, not one per word
+    ("=UPPER(A2)", "=PROPER(A2)", False),
+    ('=IF(A2="","","Alice  Smith")', "=PROPER(A2)", False),  # the typed answer dressed as a formula
+    ("=PROPER(A3)", "=PROPER(A2)", False),  # the next row's name
+    ('=B2&" - "&A2', '=A2&" - "&B2', False),
+    ("=A2", "=TRIM(A2)", False),
+    ('=TRIM(A2)&""', "=TRIM(A2)", True),
+])
+def test_text_disagreement(formula: str, reference: str, agrees: bool) -> None:
+    from verifiers.formula import text_disagreement
+
+    found = text_disagreement(formula, reference, lambda sheet, coord: TEXT_SHEET.get(coord))
+    assert (found is None) == agrees, found
+    # on the real inputs most of the wrong formulas above agree: only the probes tell them apart
+    assert evaluate('=IF(A2="","","Alice  Smith")', lambda s, c: TEXT_SHEET.get(c)) == evaluate(
+        "=PROPER(A2)", lambda s, c: TEXT_SHEET.get(c))
+
+
+DATE_SHEET = {"C2": dt.date(2024, 1, 31), "D2": 12.0}
+
+
+@pytest.mark.parametrize(("formula", "reference", "agrees"), [
+    ("=EDATE(C2,3)", "=EDATE(C2,3)", True),
+    ("=EDATE($C$2,3)", "=EDATE(C2,3)", True),
+    ('=DATEDIF(C2,DATE(2025,12,31),"D")', "=DATE(2025,12,31)-C2", True),
+    ("=C2+90", "=EDATE(C2,3)", False),  # three months are not 90 days
+    ("=0*C2+45412", "=EDATE(C2,3)", False),  # the typed answer dressed as a formula
+    ("=MONTH(C2)", "=YEAR(C2)", False),
+    ("=DATE(2025,12,31)-C2+1", "=DATE(2025,12,31)-C2", False),
+])
+def test_date_disagreement(formula: str, reference: str, agrees: bool) -> None:
+    from verifiers.formula import date_disagreement
+
+    found = date_disagreement(formula, reference, lambda sheet, coord: DATE_SHEET.get(coord))
+    assert (found is None) == agrees, found
