@@ -213,18 +213,26 @@ def test_export_merges_into_an_osworld_checkout(exported: tuple[Catalog, Path, d
         export_osworld(catalog, tmp_path, apps=["os"])
 
 
-def test_tasks_without_a_forge_only_check_are_scored_natively(
+def test_checks_with_an_osworld_equivalent_leave_the_checker(
         exported: tuple[Catalog, Path, dict[str, list[str]]]) -> None:
-    """A task whose every check has an OSWorld equivalent ships no checker: its evaluator is OSWorld's metrics
-    alone (the scoring test above runs them on no-op, oracle and near-miss states)."""
+    """A check with an OSWorld equivalent is scored by OSWorld's metric, never shipped to the checker; a task whose
+    every check has one ships no checker at all (none here: every rubric now ends with the tree frame, which has
+    no OSWorld equivalent). The scoring test above runs them all on no-op, oracle and near-miss states."""
     catalog, out, written = exported
     native = getattr(written, "native", [])
-    assert {t.split(".")[0] + "." + t.split(".")[1] for t in native} >= {"os.extract", "os.permissions"}
+    moved = 0
     for domain, ids in written.items():
         for task_id in ids:
             task = _task(out, domain, task_id)
             hidden = out / "evaluation_examples" / "forge_hidden" / task_id / "rubric.json"
             assert (task_id in native) == (not hidden.exists()) == ("forge_hidden" not in json.dumps(task))
+            left = json.loads(hidden.read_text()) if hidden.exists() else []
+            for check in _package(catalog, task_id).task["rubric"]:
+                if check["primitive"] in ("fs.dir_listing", "fs.dir_modes") and task_id.startswith(
+                        ("os.extract.", "os.permissions.")):
+                    assert check not in left, (task_id, check["primitive"])
+                    moved += 1
+    assert moved >= 2  # the batch has both families
     checks = sum(len(_package(catalog, t).task["rubric"]) for ids in written.values() for t in ids)
     assert written.checks == checks and 0 < written.native_checks < checks  # type: ignore[attr-defined]
 
