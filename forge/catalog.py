@@ -428,6 +428,21 @@ class Catalog:
                                    .order_by(StudentResultRow.id))
             return [(r.skill_id, bool(r.success), list(r.failed_checks) if r.failed_checks else None) for r in rows]
 
+    def round_task_attempts(self, round_n: int) -> list[tuple[str, str, str, str | None, str | None, bool,
+                                                              list[str] | None]]:
+        """(task id, skill id, app, package path, instruction, success, failed checks) of every attempt of round N
+        that ran (no infra failures) at a task the catalog holds, in the order they were ingested: what failure
+        mining (`forge.mining`) reads."""
+        with self.session() as session:
+            rows = session.execute(
+                select(StudentResultRow.task_id, TaskRow.skill_id, TaskRow.app, TaskRow.path, TaskRow.instruction,
+                       StudentResultRow.success, StudentResultRow.failed_checks)
+                .join(TaskRow, TaskRow.id == StudentResultRow.task_id)
+                .where(StudentResultRow.round == round_n, StudentResultRow.infra.is_(False))
+                .order_by(StudentResultRow.id))
+            return [(r.task_id, r.skill_id, r.app, r.path, r.instruction, bool(r.success),
+                     list(r.failed_checks) if r.failed_checks else None) for r in rows]
+
     def attempts_per_skill(self, model: str, before_round: int) -> Counter[str]:
         """Attempts (infra failures left out) `model` made at each skill in rounds before `before_round`."""
         with self.session() as session:

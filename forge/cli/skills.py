@@ -1,5 +1,6 @@
-"""`forge skills list` (the taxonomy as shipped) and `forge skills history` (the taxonomy per round, and a skill's
-lineage, from the catalog)."""
+"""`forge skills list` (the taxonomy as shipped), `forge skills failures` (a round's failures, per axis level or
+mined by task feature) and `forge skills history` (the taxonomy per round, and a skill's lineage, from the
+catalog)."""
 
 from __future__ import annotations
 
@@ -70,14 +71,23 @@ def failures(
     round_n: Annotated[int, typer.Option("--round", help="The round whose attempts to analyse.")],
     as_json: JsonOption = False,
     db: DbOption = None,
+    # issue 39: failure mining below the skill
+    mine: Annotated[bool, typer.Option("--mine", help="Mine the failures instead: task features (instruction, "
+                                       "files, values, checks, axes, knobs) and pairs of them that fail above the "
+                                       "round's base rate (Fisher's exact test, Benjamini-Hochberg).")] = False,
+    top: Annotated[int, typer.Option("--top", help="With --mine: patterns shown (significant ones first).")] = 20,
 ) -> None:
     """The student's failures of one round per family x difficulty-axis level, with the rubric checks that failed
-    there (what the expansion operators read; infrastructure failures left out)."""
+    there (what the expansion operators read; infrastructure failures left out). With --mine, the task features
+    and pairs that fail above the round's base rate, with their effect sizes and adjusted p-values."""
     from forge.catalog import Catalog
     from forge.expand import catalog_taxonomy
     from forge.expand.analysis import analyse_round
 
     catalog = Catalog(db, read_only=True)
+    if mine:
+        _print_mined(catalog, round_n, top, as_json)
+        return
     rows = analyse_round(catalog, round_n, catalog_taxonomy(catalog)).rows()
     if as_json:
         print(json.dumps(rows, indent=2, default=str))
@@ -89,6 +99,32 @@ def failures(
         checks = ", ".join(f"{c} x{n}" for c, n in r["failed_checks"].items())
         table.add_row(cell(r["family"]), cell(r["axis"]), cell(str(r["level"])), str(r["attempts"]), rate,
                       cell(checks))
+    console.print(table)
+
+
+def _print_mined(catalog: Any, round_n: int, top: int, as_json: bool) -> None:
+    from forge.mining import ALPHA, mine, round_records
+
+    records = round_records(catalog, round_n)
+    patterns = mine(records)
+    failed = sum(r.failed for r in records)
+    if as_json:
+        print(json.dumps({"round": round_n, "attempts": len(records), "failed": failed, "alpha": ALPHA,
+                          "patterns": [p.as_dict() for p in patterns[:top]]}, indent=2))
+        return
+    found = sum(p.significant for p in patterns)
+    console.print(plain(f"round {round_n}: {failed} of {len(records)} attempts failed; {len(patterns)} patterns "
+                        f"tested, {found} significant (Benjamini-Hochberg q <= {ALPHA})"), highlight=False)
+    if not found:
+        console.print("no pattern explains the failures beyond chance: nothing to act on", highlight=False)
+    table = Table("pattern", "tasks", "fail rate with", "fail rate without", "odds ratio", "q", "failed checks",
+                  title=f"mined failure patterns of round {round_n}")
+    for p in patterns[:top]:
+        table.add_row(cell(p.name + (f" (= {', '.join(p.aliases)})" if p.aliases else "")), str(p.n_with),
+                      f"{p.rate_with:.0%} ({p.failed_with}/{p.n_with})",
+                      f"{p.rate_without:.0%} ({p.failed_without}/{p.n_without})", f"{p.odds_ratio:.1f}",
+                      f"{p.q:.2g}" + (" *" if p.significant else ""),
+                      cell(", ".join(f"{c} x{n}" for c, n in p.checks.items())))
     console.print(table)
 
 
