@@ -86,7 +86,7 @@ def _says_date_operation(text: str, args: Mapping[str, Any]) -> str | None:
 
 @primitive("xlsx.date_column",
            grounded=("path", "sheet", "header_cell", "header", "ref", "operation", "source", "months", "until"),
-           secret=("expected", "formulas"),
+           secret=("formulas",),  # as xlsx.formula_column: a day count or a month may equal a number the task states
            meaning=Meaning(action=r"formula|function|" + "|".join(DATE_WORDS.values()),
                            args={"operation": Prose(_says_date_operation)}))
 def date_column(state: State, path: str, sheet: str, header_cell: str, header: str, ref: str, operation: str,
