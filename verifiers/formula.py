@@ -408,6 +408,75 @@ def _joined(name: str, args: list[Value]) -> str:
     return joined
 
 
+def _range(v: Value, name: str, which: str) -> _Range:
+    if not isinstance(v, _Range):
+        raise _Problem(f"{name} needs a cell range as its {which}")
+    return v
+
+
+def _position(name: str, value: Scalar, keys: tuple[Scalar, ...], exact: bool) -> int:
+    """The 0-based position of `value` among `keys`: the first equal one (text ignoring case), or with `exact` off
+    the last key not above it, which is only defined on ascending keys (an unsorted list is refused, not guessed)."""
+    if value is None or value == "":
+        raise _Problem(f"{name} looks up an empty value")
+    if exact:
+        for i, key in enumerate(keys):
+            if key is not None and type(key) is type(value) and _compare("=", key, value):
+                return i
+        raise _Problem(f"{name} finds no {_to_text(value)!r}")
+    present = [k for k in keys if k is not None]
+    if any(_compare(">", a, b) for a, b in zip(present, present[1:], strict=False)):
+        raise _Problem(f"{name} with an approximate match on unsorted keys (pass FALSE or 0 for an exact match)")
+    found = -1
+    for i, key in enumerate(keys):
+        if key is not None and _compare("<=", key, value):
+            found = i
+    if found < 0:
+        raise _Problem(f"{name} finds nothing up to {_to_text(value)!r}")
+    return found
+
+
+def _looked_up(name: str, args: list[Value]) -> Scalar:
+    """VLOOKUP(value, table, column, [approximate]), MATCH(value, range, [type 1 / 0]), INDEX(range, row, [column])
+    and XLOOKUP(value, keys, results, [if not found]): exact matches compare text ignoring case, as Calc does."""
+    if name == "INDEX":
+        table = _range(args[0], name, "first argument")
+        row = int(_to_number(_single(args[1], name)))
+        col = int(_to_number(_single(args[2], name))) if len(args) > 2 and args[2] is not None else 1
+        if table.rows == 1 and len(args) == 2:  # INDEX(row range, n) counts along the row
+            row, col = 1, row
+        if not (1 <= row <= table.rows and 1 <= col <= table.cols):
+            raise _Problem(f"INDEX position ({row}, {col}) is outside its {table.rows}x{table.cols} range")
+        return table.values[(row - 1) * table.cols + col - 1]
+    value = _single(args[0], name)
+    if name == "XLOOKUP":
+        keys, results = _range(args[1], name, "second argument"), _range(args[2], name, "third argument")
+        if len(keys.values) != len(results.values) or 1 not in (keys.rows, keys.cols):
+            raise _Problem("XLOOKUP needs a key row or column and a result range of the same size")
+        try:
+            return results.values[_position(name, value, keys.values, exact=True)]
+        except _Problem:
+            if len(args) > 3:
+                return _single(args[3], name)
+            raise
+    if name == "MATCH":
+        keys = _range(args[1], name, "second argument")
+        kind = _to_number(_single(args[2], name)) if len(args) > 2 and args[2] is not None else 1.0
+        if kind not in (0.0, 1.0):
+            raise _Problem(f"MATCH type {_to_text(kind)} is not supported (use 0 or 1)")
+        if 1 not in (keys.rows, keys.cols):
+            raise _Problem("MATCH needs one row or one column")
+        return float(_position(name, value, keys.values, exact=kind == 0.0) + 1)
+    table = _range(args[1], name, "second argument")
+    col = int(_to_number(_single(args[2], name)))
+    if not 1 <= col <= table.cols:
+        raise _Problem(f"VLOOKUP column {col} is outside its {table.cols}-column table")
+    approximate = _to_bool(_single(args[3], name)) if len(args) > 3 and args[3] is not None else True
+    keys = table.values[::table.cols]
+    row = _position(name, value, keys, exact=not approximate)
+    return table.values[row * table.cols + col - 1]
+
+
 _MIN_SERIAL, _MAX_SERIAL = 1.0, 2958465.0  # 1900-01-01 .. 9999-12-31
 
 
@@ -474,6 +543,7 @@ _ARITY: dict[str, tuple[int, int | None]] = {
     **dict.fromkeys(("YEAR", "MONTH", "DAY"), (1, 1)),
     "CONCAT": (1, None), "TEXTJOIN": (3, None), "LEFT": (1, 2), "RIGHT": (1, 2), "MID": (3, 3),
     "EDATE": (2, 2), "DATEDIF": (3, 3), "DATE": (3, 3),
+    "VLOOKUP": (3, 4), "MATCH": (2, 3), "INDEX": (2, 3), "XLOOKUP": (3, 4),
     **dict.fromkeys(("ROUND", "ROUNDUP", "ROUNDDOWN"), (1, 2)),
     **dict.fromkeys(("SUMIF", "AVERAGEIF"), (2, 3)),
     "COUNTIF": (2, 2), "IF": (1, 3), "TRUE": (0, 0), "FALSE": (0, 0),
@@ -638,6 +708,8 @@ class _Evaluator:
             return _count(args, non_empty=name == "COUNTA")
         if name in ("CONCAT", "TEXTJOIN"):
             return _joined(name, args)
+        if name in ("VLOOKUP", "MATCH", "INDEX", "XLOOKUP"):
+            return _looked_up(name, args)
         if name in ("AND", "OR"):
             return (all if name == "AND" else any)(_logicals(args, name))
         if name in ("SUM", "AVERAGE", "MIN", "MAX", "MEDIAN", "PRODUCT"):
@@ -911,3 +983,36 @@ def date_disagreement(formula: str, reference: str, lookup: Lookup, *, tolerance
             continue
         return f"with probe dates it gives {got!r} where the right formula gives {want!r}"
     return None
+
+
+def lookup_disagreement(formula: str, reference: str, lookup: Lookup, sheet: str, column: int,
+                        *, tolerance: float = 1e-6) -> str | None:
+    """None when `formula` finds what `reference` finds, else where they differ.
+
+    The values of the lookup table's result `column` (1-based) on `sheet` are replaced by probes (text
+    "probe-<row>", or a number from the row), the keys left alone, so a typed result dressed as a formula, a lookup
+    of another column or of another row's key cannot agree by coincidence, while any equivalent lookup (VLOOKUP
+    with FALSE, INDEX/MATCH, XLOOKUP, absolute references) does."""
+    folded = sheet.casefold()
+
+    def probed(name: str | None, coord: str) -> Any:
+        raw = lookup(name, coord)
+        if name is None or name.casefold() != folded or _split_cell(coord)[1] != column or raw is None:
+            return raw
+        row = _split_cell(coord)[0]
+        return 3.5 + 11.25 * row if isinstance(raw, int | float) and not isinstance(raw, bool) else f"probe-{row}"
+
+    try:
+        want = evaluate(reference, probed)
+    except FormulaError:
+        return None  # the reference itself is undefined there: no evidence
+    try:
+        got = evaluate(formula, probed)
+    except FormulaError as exc:
+        return f"with probe values in the table it fails ({exc}) where the right lookup gives {want!r}"
+    if isinstance(want, float) and isinstance(got, float):
+        if abs(got - want) <= tolerance * max(1.0, abs(want)):
+            return None
+    elif got == want:
+        return None
+    return f"with probe values in the table it gives {got!r} where the right lookup gives {want!r}"

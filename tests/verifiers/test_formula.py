@@ -90,6 +90,13 @@ CASES: list[tuple[str, Any]] = [
     ('=DATEDIF(F1,DATE(2024,3,1),"D")', 60), ('=DATEDIF(DATE(2024,1,31),DATE(2024,2,29),"M")', 0),
     ('=DATEDIF(DATE(2020,2,29),DATE(2024,2,28),"Y")', 3), ('=DATEDIF(DATE(2020,2,29),F1,"m")', 46),
     ("=EDATE(F1,3)-F1", 91),
+    # lookups (calc.lookup): exact matches ignore case; approximate ones need ascending keys
+    ("=VLOOKUP(\"east\",B1:C4,2,FALSE)", 100), ("=VLOOKUP(\"North\",B1:C4,2,0)", 400),
+    ("=VLOOKUP(25,A1:A3,1)", 20), ("=VLOOKUP(30,A1:C3,3,TRUE)", 300), ("=VLOOKUP(20,A1:C3,3,FALSE)", 200),
+    ('=INDEX(C1:C6,MATCH("North",B1:B6,0))', 400), ("=INDEX(A1:C3,2,3)", 200), ("=INDEX(C1:C3,2)", 200),
+    ("=MATCH(25,A1:A3)", 2), ("=MATCH(\"west\",B1:B4,0)", 2), ("=INDEX(B1:C1,2)", 100),
+    ('=_xlfn.XLOOKUP("North",B1:B4,C1:C4)', 400), ('=XLOOKUP("nobody",B1:B4,C1:C4,"none")', "none"),
+    ('=INDEX(Data!A1:A2,MATCH(2,Data!A1:A2,0))', 2),
 ]
 
 
@@ -134,6 +141,13 @@ ERRORS: list[tuple[str, str]] = [
     ("=EDATE(F1,100000)", "outside 1900..9999"),
     ('=TEXTJOIN(",",TRUE)', "TEXTJOIN takes"),
     ("=LEFT(B1,-1)", "must be at least 0"),
+    ('=VLOOKUP("nobody",B1:C4,2,FALSE)', "finds no 'nobody'"),
+    ('=VLOOKUP("East",B1:C4,2)', "unsorted keys"),
+    ('=VLOOKUP("East",B1:C4,3,FALSE)', "outside its 2-column table"),
+    ('=XLOOKUP("nobody",B1:B4,C1:C4)', "finds no"),
+    ("=INDEX(C1:C3,4)", "outside its 3x1 range"),
+    ("=MATCH(5,A1:A3,-1)", "not supported"),
+    ("=VLOOKUP(1,5,1)", "needs a cell range"),
     ("=MID(B1,0,1)", "must be at least 1"),
 ]
 
@@ -253,3 +267,28 @@ def test_date_disagreement(formula: str, reference: str, agrees: bool) -> None:
 
     found = date_disagreement(formula, reference, lambda sheet, coord: DATE_SHEET.get(coord))
     assert (found is None) == agrees, found
+
+
+LOOKUP_SHEETS: dict[str, dict[str, Any]] = {
+    "Main": {"B2": "Ops", "B3": "Legal"},
+    "Codes": {"A2": "Legal", "B2": "LG-210", "A3": "Ops", "B3": "OP-118", "A4": "Sales", "B4": "SL-305"},
+}
+
+
+@pytest.mark.parametrize(("formula", "agrees"), [
+    ("=VLOOKUP(B2,Codes!$A$2:$B$4,2,FALSE)", True),
+    ("=INDEX(Codes!$B$2:$B$4,MATCH(B2,Codes!$A$2:$A$4,0))", True),
+    ("=_xlfn.XLOOKUP(B2,Codes!A2:A4,Codes!B2:B4)", True),
+    ('=IF(B2="","","OP-118")', False),  # the typed answer dressed as a formula
+    ("=VLOOKUP(B3,Codes!$A$2:$B$4,2,FALSE)", False),  # the next row's key
+    ("=VLOOKUP(B2,Codes!$A$2:$B$4,1,FALSE)", False),  # the key column, not the code
+])
+def test_lookup_disagreement(formula: str, agrees: bool) -> None:
+    from verifiers.formula import lookup_disagreement
+
+    def lookup(sheet: str | None, coord: str) -> Any:
+        return LOOKUP_SHEETS[sheet or "Main"].get(coord)
+
+    found = lookup_disagreement(formula, "=VLOOKUP(B2,Codes!$A$2:$B$4,2,FALSE)", lookup, "Codes", 2)
+    assert (found is None) == agrees, found
+    assert evaluate(formula, lookup) == ("Ops" if "1,FALSE" in formula else "LG-210" if "B3" in formula else "OP-118")
