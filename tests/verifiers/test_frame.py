@@ -213,8 +213,8 @@ def test_a_family_can_only_declare_freedoms_where_there_is_a_frame():
     from workflows.writer import kit as writer_kit
 
     with pytest.raises(WorkflowError, match="no frame to widen"):
-        family("test.free", replace(writer_kit.WRITER, frame=None), description="d", knobs={"key_kind": ("date",), "order": ("asc",)},
-               phrasings=("p",),
+        family("test.free", replace(writer_kit.WRITER, frame=None), description="d",
+               knobs={"key_kind": ("date",), "order": ("asc",)}, phrasings=("p",),
                goal=sort_rows.goal, rubric=sort_rows.rubric, solve=sort_rows.solve,
                freedoms=[Freedom("*", "anything")])
 
