@@ -7,7 +7,10 @@ prepare_round(N), in order, each decision recorded in `taxonomy_changes`:
 1. `retire` and `reallocate` turn round N-1's per-skill statistics into weights (saturated skills lose
    weight, then retire; failed skills gain weight);
 2. `forge.expand.analysis` groups round N-1's attempts by family x axis level x failed check, and the operators
-   turn it into candidates (round N-1 of round 1 is round 0: the student's results on `forge generate` tasks;
+   turn it into candidates, but only when failures are not chance: `forge.mining` tests every task feature and
+   pair of features against round N-1's failure rate (Fisher, Benjamini-Hochberg), and when no pattern is
+   significant (noise, or a student that fails nothing) nothing is added and the expansion says so (issue 39);
+   the candidates (round N-1 of round 1 is round 0: the student's results on `forge generate` tasks;
    without any attempts: `explore`, every axis level once per family):
    `propose` (around each failure cluster), `variant` (every knob combination of a failing family along its
    failing axes), `decompose` (the steps of a failing chain), `chain` (a chain whose steps all pass), then
@@ -47,6 +50,7 @@ from forge.expand import (
 from forge.expand.analysis import Analysis, analyse_round
 from forge.expand.probe import DEFAULT_K, admit, refused_before
 from forge.generate import Generator, Outcome
+from forge.mining import mine_round, significant
 from forge.stats import skill_stats
 from kit.errors import ForgeError
 from kit.ids import TaskId, derive_seed
@@ -78,13 +82,24 @@ def _apply(catalog: Catalog, decisions: list[retire.Decision]) -> None:
 
 
 def candidates(catalog: Catalog, round_n: int, *, seed: int, taxonomy: dict[str, Skill],
-               backend: Backend | None = None) -> tuple[list[Candidate], list[tuple[str, str]], Analysis]:
+               backend: Backend | None = None, gate: bool = True) -> tuple[list[Candidate], list[tuple[str, str]],
+                                                                          Analysis]:
     """Round N's new skill candidates from round N-1's statistics (explore in round 1), deduplicated in operator
-    order, plus the proposer's refusals and the analysis they came from. Nothing is probed or written here."""
+    order, plus the proposer's refusals and the analysis they came from. Nothing is probed or written here.
+    With `gate` (the default), none when no mined failure pattern is significant (`analysis.no_growth` says why);
+    `gate=False` is the loop before issue 39, which grew from any failure (for comparisons)."""
     analysis = analyse_round(catalog, round_n - 1, taxonomy)  # round 0: the results on `forge generate` tasks
     taken = {knob_key(s) for s in taxonomy.values()} | refused_before(catalog)
     if analysis.attempts == 0:
         return variant.explore(round_n=round_n, seed=seed, taken=taken), [], analysis
+    if gate:
+        analysis.patterns = significant(mine_round(catalog, round_n - 1))
+        if not analysis.patterns:
+            failed = sum(t.attempts - t.successes for t in analysis.families.values())
+            analysis.no_growth = (f"no failure pattern beyond chance in round {round_n - 1} ({failed} of "
+                                  f"{analysis.attempts} attempts failed; no task feature or pair fails above that "
+                                  "rate at Benjamini-Hochberg q <= 0.05): nothing is added")
+            return [], [], analysis
     proposed, bad = propose.propose(analysis=analysis, round_n=round_n, seed=seed, taxonomy=taxonomy,
                                     backend=backend)
     fresh = []
@@ -153,6 +168,8 @@ def expand(catalog: Catalog, round_n: int, *, k: int, seed: int, sandbox: Sandbo
             "candidates": len(probed), "added": dict(added), "refused": len(admission.refused) + len(bad),
             "probe_tasks": admission.probe_tasks, "added_on_sample": admission.sampled,
             "attempts_analysed": analysis.attempts,
+            "patterns": [p.name for p in analysis.patterns[:10]],
+            **({"no_growth": analysis.no_growth} if analysis.no_growth else {}),
             "added_chains": sum(len(c.skill.apps) > 1 for c in admission.added),
             "added_atomic": sum(len(c.skill.apps) == 1 for c in admission.added)}
 

@@ -61,6 +61,10 @@ class Analysis:
     #: per (axis, level), those attempts of every family: one failed attempt at a level in one family is as likely
     #: chance as a weakness; the same level failing across families (big tables, deep folders) is not
     pooled: dict[tuple[str, Any], Tally] = field(default_factory=lambda: defaultdict(Tally))
+    #: the significant failure patterns `forge.mining` found below the skill (issue 39), when the round was mined,
+    #: and why nothing grows when none is (set by `forge.rounds.candidates`)
+    patterns: list[Any] = field(default_factory=list)
+    no_growth: str | None = None
 
     @property
     def attempts(self) -> int:

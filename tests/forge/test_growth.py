@@ -3,9 +3,10 @@
 Round 1 (real gate, real SQLite catalog) is generated once; then two students answer it as JSONL
 (`task_id`, `success`, `score`, `failure_reason`): one with a hidden weakness rule (it fails every Calc task), one
 that passes everything. Round 2's additions for the weak student lean to the weak families — at least twice their
-share of round 1's tasks and more than half — and differ from the all-pass student's, which are harder variants of
-what it passed. Probing is sampled (`limit`) to keep the test small; the shares are checked on what the statistics
-call for and on what was really admitted through the gate.
+share of round 1's tasks and more than half — while the all-pass student gets none (issue 39: no growth without a
+failure pattern beyond chance; it used to get harder variants of what it passed). Probing is sampled (`limit`) to
+keep the test small; the shares are checked on what the statistics call for and on what was really admitted
+through the gate.
 """
 
 from __future__ import annotations
@@ -91,11 +92,10 @@ def test_round_two_leans_to_the_weak_families_and_differs_from_an_all_pass_stude
     admitted = sum(weak_rule(f) for f in added) / len(added)
     assert admitted > 0.5 and admitted >= 2 * base_rate, (admitted, base_rate, added)
 
+    # issue 39 item 3: a student that fails nothing gives no failure pattern to grow from: nothing is added (it got
+    # harder variants of everything it passed before)
     easy_wanted, easy_added = additions(student(root, tasks, "easy", lambda family: False), root, "easy")
-    assert easy_wanted and set(easy_wanted) != set(wanted) or easy_wanted != wanted
-    easy_share = sum(n for f, n in easy_wanted.items() if weak_rule(f)) / sum(easy_wanted.values())
     print(f"base rate {base_rate:.1%}; weak student: {share:.1%} of {sum(wanted.values())} candidates and "
-          f"{admitted:.1%} of {len(added)} admitted in weak families; all-pass student: {easy_share:.1%} of "
-          f"{sum(easy_wanted.values())} candidates")
-    assert easy_share < share, "the all-pass student's expansion does not chase the weak student's failures"
-    assert easy_added and Counter(easy_added) != Counter(added)
+          f"{admitted:.1%} of {len(added)} admitted in weak families; all-pass student: "
+          f"{sum(easy_wanted.values())} candidates, {len(easy_added)} admitted")
+    assert not easy_wanted and not easy_added

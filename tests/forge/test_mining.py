@@ -25,7 +25,7 @@ from forge.features import features, rubric_primitives
 from forge.feedback import ingest
 from forge.generate import Generator
 from forge.mining import Record, benjamini_hochberg, fisher_greater, mine
-from forge.rounds import finish_round, prepare_round
+from forge.rounds import candidates, finish_round, prepare_round
 from forge.student import answer, load_student, round_views, simulate
 from kit.ids import TaskId
 from kit.sandbox import Sandbox
@@ -113,7 +113,7 @@ def test_a_random_or_all_pass_student_has_no_significant_pattern(round_one, name
     assert not [p.as_dict() for p in patterns if p.significant]
 
 
-def catalog_for(round_one, name: str) -> str:
+def catalog_for(round_one, name: str, spec: str | None = None) -> str:
     """A copy of round 1's catalog with this student's results ingested (OSWorld layout, as simulate writes)."""
     root, _, _, _ = round_one
     path = root / f"{name}.db"
@@ -121,7 +121,8 @@ def catalog_for(round_one, name: str) -> str:
         source.backup(copy)
     db = f"sqlite:///{path}"
     catalog = Catalog(db)
-    simulate(catalog, 1, root / f"results-{name}", seed=1, student=load_student(f"{STUDENTS / name}.py:Student"))
+    student = load_student(spec or f"{STUDENTS / name}.py:Student")
+    simulate(catalog, 1, root / f"results-{name}", seed=1, student=student)
     ingest(catalog, root / f"results-{name}", 1)
     catalog.engine.dispose()
     return db
@@ -139,3 +140,36 @@ def test_skills_failures_mine_prints_the_patterns_from_the_catalog(round_one):
     assert table.exit_code == 0 and "file.name=spaces" in table.output and "significant" in table.output
     quiet = runner.invoke(app, ["skills", "failures", "--round", "1", "--mine", "--db", catalog_for(round_one, "coin")])
     assert quiet.exit_code == 0 and "no pattern explains the failures beyond chance" in quiet.output, quiet.output
+
+
+def test_no_growth_from_noise(round_one, tmp_path):
+    """Item 3: round 2's additions for a student that fails at random (at the weak student's own failure rate)
+    and for one that fails nothing are at most 5 % of those of a student with a real weakness; without the gate
+    (the loop before issue 39) the random student got as many as the weak one."""
+    _, _, views, feats = round_one
+    weak = load_student(f"{STUDENTS / 'spaces_in_names'}.py:Student")
+    rate = sum(not answer(weak, v)[0] for v in views) / len(views)
+    (tmp_path / "same_rate.py").write_text(
+        "import hashlib\n\n\nclass Student:\n    def attempt(self, task):\n"
+        "        h = int(hashlib.sha256(f'noise:{task.id}'.encode()).hexdigest()[:8], 16) / 0xFFFFFFFF\n"
+        f"        return h >= {rate!r}\n")
+    noisy = load_student(f"{tmp_path / 'same_rate.py'}:Student")
+    assert abs(sum(not answer(noisy, v)[0] for v in views) / len(views) - rate) < 0.08
+
+    def wanted(name: str, spec: str, gate: bool = True) -> tuple[int, str | None]:
+        db = catalog_for(round_one, name, spec)
+        catalog = Catalog(db)
+        found, _, analysis = candidates(catalog, 2, seed=7, taxonomy=catalog_taxonomy(catalog), gate=gate)
+        catalog.engine.dispose()
+        return len(found), analysis.no_growth
+
+    real, why = wanted("weak", f"{STUDENTS / 'spaces_in_names'}.py:Student")
+    assert real >= 20 and why is None, (real, why)
+    for name, spec in (("noise", f"{tmp_path / 'same_rate.py'}:Student"),
+                       ("all-pass", f"{STUDENTS / 'all_pass'}.py:Student")):
+        got, why = wanted(name, spec)
+        print(f"round 2 candidates: {name} {got}, weak student {real}")
+        assert got <= 0.05 * real, (name, got, real)
+        assert why and "no failure pattern beyond chance in round 1" in why and "nothing is added" in why
+    ungated, _ = wanted("noise-ungated", f"{tmp_path / 'same_rate.py'}:Student", gate=False)
+    assert ungated > 0.05 * real, "without the gate, noise grew the taxonomy (what the test guards against)"
