@@ -472,8 +472,8 @@ def _looked_up(name: str, args: list[Value]) -> Scalar:
     if not 1 <= col <= table.cols:
         raise _Problem(f"VLOOKUP column {col} is outside its {table.cols}-column table")
     approximate = _to_bool(_single(args[3], name)) if len(args) > 3 and args[3] is not None else True
-    keys = table.values[::table.cols]
-    row = _position(name, value, keys, exact=not approximate)
+    firsts = table.values[::table.cols]
+    row = _position(name, value, firsts, exact=not approximate)
     return table.values[row * table.cols + col - 1]
 
 

@@ -1,7 +1,7 @@
 """xlsx primitives for "add a column computed with text or date functions" tasks (calc.text_formula,
 calc.date_formula): every data row of the new column holds a formula over its own row whose value is the expected
 one, and which computes the asked operation (UPPER, LOWER, PROPER, TRIM, a join with a separator; EDATE, YEAR,
-MONTH, days until a date) for other inputs too.
+MONTH, days until a date; a lookup in a table on another sheet, calc.lookup) for other inputs too.
 
 `xlsx.formula_column` asks the same of numeric formulas; a text column differs in what a value is (text compared
 exactly: case and spaces are the whole point) and in what a typed answer dressed as a formula varies
@@ -18,7 +18,13 @@ from openpyxl.utils import get_column_letter
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.checks.xlsx_common import same_value
 from verifiers.checks.xlsx_values import _formula_result, _outside_row
-from verifiers.formula import FormulaError, date_disagreement, referenced_ranges, text_disagreement
+from verifiers.formula import (
+    FormulaError,
+    date_disagreement,
+    lookup_disagreement,
+    referenced_ranges,
+    text_disagreement,
+)
 from verifiers.meaning import Meaning, Prose
 from verifiers.readers import StateError
 from verifiers.readers.xlsx import bounds, cell_lookup, cell_text
@@ -105,9 +111,10 @@ def date_column(state: State, path: str, sheet: str, header_cell: str, header: s
 
 def _row_formulas(state: State, path: str, sheet: str, header_cell: str, header: str, ref: str, operation: str,
                   expected: list[Any], formulas: list[str], same: Callable[[Any, Any], bool],
-                  disagree: Callable[[str, str, Any], str | None]) -> Result:
-    """The header, then each cell of `ref`: a formula over its own row, showing its `expected` value (`same`), that
-    `disagree` finds computing what its reference formula computes."""
+                  disagree: Callable[[str, str, Any], str | None], elsewhere: str | None = None) -> Result:
+    """The header, then each cell of `ref`: a formula over its own row (and, with `elsewhere`, over any cells of that
+    sheet: a lookup table), showing its `expected` value (`same`), that `disagree` finds computing what its
+    reference formula computes."""
     ws = state.sheet(path, sheet)
     min_col, min_row, max_col, max_row = bounds(ref)
     if min_col != max_col or max_row - min_row + 1 != len(expected) or len(formulas) != len(expected):
@@ -127,7 +134,8 @@ def _row_formulas(state: State, path: str, sheet: str, header_cell: str, header:
             problems.append(f"{coord} holds {cell_text(formula)!r}, not a formula")
             continue
         try:
-            outside = _outside_row(formula, sheet, row)
+            outside = [r for r in _outside_row(formula, sheet, row)
+                       if elsewhere is None or not r.casefold().startswith(f"{elsewhere.casefold()}!")]
             value = None if outside else _formula_result(state, path, sheet, coord)
             refs = referenced_ranges(formula)
         except FormulaError as exc:
@@ -135,6 +143,8 @@ def _row_formulas(state: State, path: str, sheet: str, header_cell: str, header:
             continue
         if not refs:
             problems.append(f"{coord} = {formula!r} refers to no cell")
+        elif elsewhere is not None and not _in_row(refs, sheet, row):
+            problems.append(f"{coord} = {formula!r} looks up no cell of row {row} (a typed key is no lookup)")
         elif outside:
             problems.append(f"{coord} = {formula!r} refers to {', '.join(outside)}, outside row {row}")
         elif not same(value, want):
@@ -151,8 +161,53 @@ def _row_formulas(state: State, path: str, sheet: str, header_cell: str, header:
               f"their own row, e.g. {example}")
 
 
+def _in_row(refs: list[tuple[str | None, str]], sheet: str, row: int) -> bool:
+    """Whether one of `refs` is a cell of `row` on `sheet`."""
+    rows = {f"{row}"}
+    return any((name is None or name.casefold() == sheet.casefold()) and ":" not in ref
+               and ref.lstrip("$ABCDEFGHIJKLMNOPQRSTUVWXYZ").replace("$", "") in rows for name, ref in refs)
+
+
 def _differs(disagree: Callable[[str, str, Any], str | None], formula: str, reference: str, lookup: Any) -> str | None:
     try:
         return disagree(formula, reference, lookup)
     except FormulaError as exc:
         return str(exc)
+
+
+#: lookup function -> the words that ask for it
+LOOKUP_WORDS = {"VLOOKUP": r"VLOOKUP\b", "INDEX_MATCH": r"INDEX\b.{0,40}\bMATCH\b"}
+
+
+def _says_lookup(text: str, args: Mapping[str, Any]) -> str | None:
+    function = str(args.get("function"))
+    words = LOOKUP_WORDS.get(function)
+    if words is None or not re.search(rf"\b(?:{words})", text, re.IGNORECASE | re.DOTALL):
+        return f"function={function!r} is checked but the instruction does not name it"
+    return None
+
+
+@primitive("xlsx.lookup_column",
+           grounded=("path", "sheet", "header_cell", "header", "ref", "key", "table_sheet", "table", "function"),
+           secret=("formulas",),
+           meaning=Meaning(action=r"VLOOKUP|INDEX|MATCH|XLOOKUP|look(?:ed|ing|s)? ?(?:it |them )?up|lookup",
+                           args={"function": Prose(_says_lookup)}))
+def lookup_column(state: State, path: str, sheet: str, header_cell: str, header: str, ref: str, key: str,
+                  table_sheet: str, table: str, function: str, expected: list[Any], formulas: list[str],
+                  result_column: int = 2) -> Result:
+    """`header_cell` holds `header` and each cell of the one-column `ref` holds a formula that looks up its own row's
+    `key` cell in the table `table` of sheet `table_sheet` and shows the matching item of `expected` (text exactly,
+    numbers within 1e-6); it must find what the matching item of `formulas` finds when the table's result column
+    (`result_column`, 1-based on `table_sheet`) holds other values (`verifiers.formula.lookup_disagreement`), so a
+    typed answer dressed as a formula fails and VLOOKUP, INDEX/MATCH and XLOOKUP are all accepted. `function` is
+    the one the instruction names, for grounding and the evidence."""
+    def disagree(formula: str, reference: str, lookup: Any) -> str | None:
+        return lookup_disagreement(formula, reference, lookup, table_sheet, result_column)
+
+    def same(value: Any, want: Any) -> bool:
+        if isinstance(want, str):
+            return isinstance(value, str) and value == want
+        return same_value(value, want, 1e-6) and not isinstance(value, str)
+
+    return _row_formulas(state, path, sheet, header_cell, header, ref, function, expected, formulas, same, disagree,
+                         elsewhere=table_sheet)
