@@ -168,6 +168,23 @@ def significant(patterns: Iterable[Pattern]) -> list[Pattern]:
     return [p for p in patterns if p.significant]
 
 
+def primary(records: Sequence[Record], patterns: Iterable[Pattern]) -> tuple[list[Pattern], set[str]]:
+    """The significant patterns that explain failures the ones ranked above them do not (a pattern whose failed
+    tasks are mostly those of a stronger one is its echo: a correlated feature), and the ids of the failed tasks
+    they explain. Greedy, in rank order: a pattern is kept when at least half of its failed tasks, and at least
+    MIN_SUPPORT, are not explained yet."""
+    kept: list[Pattern] = []
+    covered: set[str] = set()
+    for pattern in significant(patterns):
+        need = set(pattern.features)
+        tasks = {r.task_id for r in records if r.failed and need <= r.features}
+        fresh = tasks - covered
+        if len(fresh) >= max(MIN_SUPPORT, len(tasks) / 2):
+            kept.append(pattern)
+            covered |= tasks
+    return kept, covered
+
+
 def round_records(catalog: Catalog, round_n: int) -> list[Record]:
     """A record per attempt of round `round_n` that ran (infrastructure failures left out) at a task the code
     knows: the features of the task's view and rubric (from its package when it is still on disk)."""

@@ -10,8 +10,10 @@ prepare_round(N), in order, each decision recorded in `taxonomy_changes`:
    turn it into candidates, but only when failures are not chance: `forge.mining` tests every task feature and
    pair of features against round N-1's failure rate (Fisher, Benjamini-Hochberg), and when no pattern is
    significant (noise, or a student that fails nothing) nothing is added and the expansion says so (issue 39);
-   the candidates (round N-1 of round 1 is round 0: the student's results on `forge generate` tasks;
-   without any attempts: `explore`, every axis level once per family):
+   otherwise only candidates in the families of failed tasks a primary pattern explains (`mining.primary`) stay,
+   so the student's unexplained background failures grow nothing; the candidates (round N-1 of round 1 is
+   round 0: the student's results on `forge generate` tasks; without any attempts: `explore`, every axis level
+   once per family):
    `propose` (around each failure cluster), `variant` (every knob combination of a failing family along its
    failing axes), `decompose` (the steps of a failing chain), `chain` (a chain whose steps all pass), then
    harder variants of what passes (all of them for a student that fails nothing, else at most a tenth of the
@@ -50,7 +52,7 @@ from forge.expand import (
 from forge.expand.analysis import Analysis, analyse_round
 from forge.expand.probe import DEFAULT_K, admit, refused_before
 from forge.generate import Generator, Outcome
-from forge.mining import mine_round, significant
+from forge.mining import mine, primary, round_records
 from forge.stats import skill_stats
 from kit.errors import ForgeError
 from kit.ids import TaskId, derive_seed
@@ -92,8 +94,13 @@ def candidates(catalog: Catalog, round_n: int, *, seed: int, taxonomy: dict[str,
     taken = {knob_key(s) for s in taxonomy.values()} | refused_before(catalog)
     if analysis.attempts == 0:
         return variant.explore(round_n=round_n, seed=seed, taken=taken), [], analysis
+    families: set[str] | None = None
     if gate:
-        analysis.patterns = significant(mine_round(catalog, round_n - 1))
+        records = round_records(catalog, round_n - 1)
+        analysis.patterns, explained = primary(records, mine(records))
+        # the families of the failed tasks a pattern explains: where the next round's additions go
+        families = {f.removeprefix("family=") for r in records if r.task_id in explained for f in r.features
+                    if f.startswith("family=")}
         if not analysis.patterns:
             failed = sum(t.attempts - t.successes for t in analysis.families.values())
             analysis.no_growth = (f"no failure pattern beyond chance in round {round_n - 1} ({failed} of "
@@ -111,6 +118,8 @@ def candidates(catalog: Catalog, round_n: int, *, seed: int, taxonomy: dict[str,
     out = [*fresh, *variant.around_failures(analysis, round_n=round_n, taken=taken),
            *chain.decompose(analysis, taxonomy, round_n=round_n, taken=taken),
            *chain.chain(analysis, round_n=round_n, taken=taken)]
+    if families is not None:  # failures no pattern explains (the student's background noise) grow nothing
+        out = [c for c in out if c.skill.family in families or str(c.stats.get("chain")) in families]
     # Harder variants of what passes: all of them when nothing fails; else only as many as a tenth of the
     # additions aimed at failures (the strongest skills first), so the taxonomy grows toward what is failed.
     harder = variant.harder(analysis, taxonomy, round_n=round_n, taken=set(taken))
