@@ -21,6 +21,11 @@ against the targets (>= 7,000 atomic skills added in three rounds, >= 70 % of ad
     python benchmarks/rounds.py --full [--budget 1200] [--sample 1]
     python benchmarks/rounds.py --student PATH.py:Class   # any simulated student (README: Plug in a simulated student)
 
+`--blind` also runs the blind loop: the same rounds, seed and budget fed an all-pass student's results, and prints
+per round the share of its tasks the student's weakness touches, against the loop's own (the lift). `--json OUT`
+writes per round: atomic skills and chains added, tasks, the weakness's share of tasks (and the blind loop's),
+and the round's mined failure patterns with their effect sizes (`forge.mining`).
+
 A plugged-in student's additions count as aimed when its optional `weak(task)` is true of a view of the skill
 (no package: no instruction, no files), its tasks as touched when `weak` is true of the task's own view.
 """
@@ -28,6 +33,7 @@ A plugged-in student's additions count as aimed when its optional `weak(task)` i
 from __future__ import annotations
 
 import argparse
+import json
 import shutil
 import sqlite3
 import tempfile
@@ -105,6 +111,9 @@ def round_once(db: str, root: Path, number: int, args: argparse.Namespace, sandb
     probed = expansion["candidates"]
     rate = len(added) / probed if probed else 0.0
     ran = [o for o in results if o.kind != "crash"]
+    from forge.mining import mine_round
+
+    mined = [m.as_dict() for m in mine_round(Catalog(db), number) if m.significant][:10]
     if isinstance(args.student, SimulatedStudent):
         touched = [o for o in ran if o.skill_id in taxonomy and aimed(args.student, taxonomy[o.skill_id])]
     else:
@@ -134,9 +143,48 @@ def round_once(db: str, root: Path, number: int, args: argparse.Namespace, sandb
     print(f"  time: expand+probe {t1 - t0:.0f} s, generate+student {t2 - t1:.0f} s", flush=True)
     args.base_rate = len(touched) / len(ran) if ran else 0.0
     projected = len(atomic) * rate if args.probe is not None and probed < len(found) else added_atomic
+    if mined:
+        top = mined[0]
+        print(f"  mined: {len(mined)} significant patterns; top {top['pattern']!r}: fails {top['fail_rate_with']:.0%} "
+              f"of {top['tasks_with']} tasks vs {top['fail_rate_without']:.0%} without, odds ratio "
+              f"{top['odds_ratio']:.1f}, q {top['q']:.2g}")
+    else:
+        print("  mined: no failure pattern beyond chance (the next round adds nothing)")
     return {"wanted": len(found), "atomic": added_atomic, "projected_atomic": projected, "added": len(added),
             "chains": len(added) - added_atomic, "aimed": added_aimed, "won": won, "touched": len(touched),
-            "ids": {c.skill.id for c in found}}
+            "tasks": len(ran), "ids": {c.skill.id for c in found}, "patterns": mined}
+
+
+def weak_share(student: SimulatedStudent | Student, catalog: Catalog, number: int) -> float:
+    """The share of round `number`'s accepted tasks the student's weakness touches (its rule for a built-in
+    student, its `weak(task)` for a plugged-in one; 0 when it has none)."""
+    taxonomy = catalog_taxonomy(catalog)
+    views = round_views(catalog, number, taxonomy)
+    if isinstance(student, SimulatedStudent):
+        hit = sum(aimed(student, taxonomy[v.skill]) for v in views)
+    else:
+        weak = getattr(student, "weak", None)
+        hit = sum(bool(weak(v)) for v in views) if callable(weak) else 0
+    return hit / len(views) if views else 0.0
+
+
+def blind_loop(root: Path, args: argparse.Namespace, sandbox: Sandbox) -> list[float]:
+    """The blind loop: the same rounds, seed and budget, fed an all-pass student's results; returns, per round,
+    the share of its tasks the student under test's weakness touches."""
+    db = f"sqlite:///{root / 'blind.db'}"
+    shares = []
+    for number in range(1, args.rounds + 1):
+        out = root / f"blind{number}"
+        plan = prepare_round(db, number, args.budget, args.seed, str(out), k=args.k, limit=args.probe,
+                             sandbox=sandbox, sample=args.sample)
+        catalog = Catalog(db)
+        Generator(out, catalog, sandbox=sandbox, taxonomy=catalog_taxonomy(catalog)).run(
+            [TaskId.parse(t) for t in plan])
+        finish_round(db, number, str(out), None)
+        simulate(catalog, number, root / f"blind-results{number}", seed=args.seed, student=ALL_PASS, model="all-pass")
+        ingest(catalog, root / f"blind-results{number}", number)
+        shares.append(weak_share(args.student, catalog, number))
+    return shares
 
 
 def all_pass_round_two(root: Path, seed: int) -> set[str]:
@@ -168,6 +216,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--student", default="planted", help="The simulated student: 'planted', 'all-pass' or "
                         "PATH.py:Class (any class whose no-argument instances have attempt(task)).")
+    parser.add_argument("--blind", action="store_true", help="Also run the blind loop (all-pass results, same "
+                        "budget) and print the weakness's share of tasks against it.")
+    parser.add_argument("--json", type=Path, help="Write the per-round numbers here (JSON).")
     parser.add_argument("--keep", type=Path, help="Keep the catalog and packages here (default: a temp folder).")
     args = parser.parse_args()
     args.budget = args.budget or (1200 if args.full else 60)
@@ -192,6 +243,7 @@ def main() -> None:
             with sqlite3.connect(db_path) as source, sqlite3.connect(root / "round1-snapshot.db") as target:
                 source.backup(target)
         rows.append(round_once(db, root, number, args, sandbox))
+        rows[-1]["weak_share"] = weak_share(args.student, Catalog(db), number)
     later = rows[1:]
     print(f"\natomic skills added per round: {[r['atomic'] for r in rows]} = {sum(r['atomic'] for r in rows)} "
           f"(target {TARGET_ATOMIC}); chains added per round: {[r['chains'] for r in rows]}")
@@ -206,6 +258,16 @@ def main() -> None:
         planted, easy = rows[1]["ids"], all_pass_round_two(root, args.seed)
         print(f"(c) round 2 for an all-pass student: {len(easy)} candidates (harder variants of what it passed), "
               f"against {len(planted)} for the planted student; {len(planted & easy)} in common")
+    blind = blind_loop(root, args, sandbox) if args.blind else [None] * len(rows)
+    for number, (row, other) in enumerate(zip(rows, blind, strict=True), start=1):
+        lift = f", blind loop {other:.1%} (lift {row['weak_share'] / other:.1f}x)" if other else (
+            f", blind loop {other:.1%}" if other is not None else "")
+        print(f"round {number}: the weakness touches {row['weak_share']:.1%} of the tasks{lift}")
+    if args.json:
+        args.json.write_text(json.dumps([
+            {"round": n, "atomic_added": r["atomic"], "chains_added": r["chains"], "tasks": r["tasks"],
+             "weak_share": r["weak_share"], "blind_weak_share": b, "patterns": r["patterns"]}
+            for n, (r, b) in enumerate(zip(rows, blind, strict=True), start=1)], indent=2))
     print(f"total {time.perf_counter() - start:.0f} s")
     if args.keep is None:
         shutil.rmtree(root, ignore_errors=True)
