@@ -8,8 +8,8 @@ Scope is deliberately small: number/string/boolean literals, A1-style cell and r
 references (optionally ``$``-anchored and sheet-qualified, e.g. ``'My Sheet'!A1:B3``),
 the operators ``^ * / + - & = <> < <= > >=`` and postfix ``%`` with Excel precedence
 (unary minus binds tighter than ``^``, so ``-2^2 = 4``), and the functions in
-``_ARITY``. Defined names, whole-column ranges, error literals and array formulas
-raise :class:`FormulaError` rather than being guessed at. Nothing is passed to
+``_ARITY``. Whole-column ranges (``Codes!A:B``) are read down to row ``_WHOLE_ROWS``. Defined names, error
+literals and array formulas raise :class:`FormulaError` rather than being guessed at. Nothing is passed to
 eval/exec: text goes tokenizer -> recursive-descent parser (frozen dataclass AST) ->
 tree-walking evaluator. Referenced cells holding formulas are evaluated recursively
 (memoised, with cycle and depth protection).
@@ -55,6 +55,7 @@ _TOKEN_RE = re.compile(
         [
             r"(?P<ws>\s+)",
             r'(?P<str>"(?:[^"]|"")*")',
+            r"(?P<cols>(?:(?P<csheet>'(?:[^']|'')+'|[A-Za-z0-9_][\w.]*)!)?\$?[A-Za-z]{1,3}:\$?[A-Za-z]{1,3})(?![\w.(!])",
             rf"(?P<ref>(?:(?P<sheet>'(?:[^']|'')+'|[A-Za-z0-9_][\w.]*)!)?{_CELL}(?::{_CELL})?)(?![\w.(!])",
             r"(?P<num>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)",
             r"(?P<func>(?:_xlfn\.|_xlws\.|of:)*[A-Za-z_][\w.]*)(?=\s*\()",
@@ -65,6 +66,9 @@ _TOKEN_RE = re.compile(
 )
 _NUMBER_TEXT = re.compile(r"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
 _MAX_ROW, _MAX_COL, _MAX_CELLS = 1_048_576, 16_384, 100_000
+#: How far down a whole-column reference (`Codes!A:B`, as a lookup's table often is) is read: the tables a check
+#: meets are far shorter, and reading a million rows per evaluation would make the checks a denial of service.
+_WHOLE_ROWS = 10_000
 
 
 @dataclass(frozen=True)
@@ -82,8 +86,14 @@ def _tokenize(text: str) -> list[_Token]:
         m = _TOKEN_RE.match(text, pos)
         if m is None:
             raise _Problem(f"unexpected character {text[pos]!r} at position {pos}")
-        kind = "ref" if m["ref"] else m.lastgroup or ""
-        if kind == "ref":  # split off the sheet name, unquoting 'It''s'
+        kind = "ref" if m["ref"] else "cols" if m["cols"] else m.lastgroup or ""
+        if kind == "cols":  # a whole-column range: rows 1.._WHOLE_ROWS
+            sheet = m["csheet"]
+            if sheet and sheet.startswith("'"):
+                sheet = sheet[1:-1].replace("''", "'")
+            first, last = m["cols"].rpartition("!")[2].replace("$", "").split(":")
+            tokens.append(_Token("ref", f"{first}1:{last}{_WHOLE_ROWS}", pos, sheet))
+        elif kind == "ref":  # split off the sheet name, unquoting 'It''s'
             sheet = m["sheet"]
             if sheet and sheet.startswith("'"):
                 sheet = sheet[1:-1].replace("''", "'")

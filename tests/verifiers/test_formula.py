@@ -97,6 +97,9 @@ CASES: list[tuple[str, Any]] = [
     ("=MATCH(25,A1:A3)", 2), ("=MATCH(\"west\",B1:B4,0)", 2), ("=INDEX(B1:C1,2)", 100),
     ('=_xlfn.XLOOKUP("North",B1:B4,C1:C4)', 400), ('=XLOOKUP("nobody",B1:B4,C1:C4,"none")', "none"),
     ('=INDEX(Data!A1:A2,MATCH(2,Data!A1:A2,0))', 2),
+    # whole-column ranges, read down to row 10,000
+    ("=SUM(Data!A:A)", 3), ("=SUM('My Sheet'!$A:$B)", 12), ('=VLOOKUP("north",B:C,2,FALSE)', 400),
+    ("=COUNTA(B:B)", 5),
 ]
 
 
@@ -196,6 +199,7 @@ def test_lookup_receives_sheet_and_plain_coordinates() -> None:
         ("=IF(A1>0,B1,C1)", [(None, "A1"), (None, "B1"), (None, "C1")]),
         ("=ROUND(AVERAGE(B2:B10),2)", [(None, "B2:B10")]),
         ('=1+2&"A1"', []),
+        ("=VLOOKUP(B2,'Codes'!$A:$B,2,0)", [(None, "B2"), ("Codes", "A1:B10000")]),
     ],
 )
 def test_referenced_ranges(formula: str, expected: list[tuple[str | None, str]]) -> None:

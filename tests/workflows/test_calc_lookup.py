@@ -52,6 +52,8 @@ GOOD = {f"C{r}": RIGHT.format(r=r) for r in (2, 3, 4)}
     (GOOD, True, "all 3 cells of C2:C4 are VLOOKUP formulas"),
     ({**GOOD, "C3": "=INDEX(Codes!B2:B4,MATCH(B3,Codes!A2:A4,0))",
       "C4": "=_xlfn.XLOOKUP(B4,Codes!$A$2:$A$4,Codes!$B$2:$B$4)"}, True, "VLOOKUP formulas"),
+    ({"C2": "=VLOOKUP(B2,Codes!A:B,2,0)", "C3": "=INDEX(Codes!$B:$B,MATCH(B3,Codes!$A:$A,0))",
+      "C4": "=VLOOKUP($B4,'Codes'!$A:$B,2,FALSE())"}, True, "VLOOKUP formulas"),  # whole columns, as users select
     ({**GOOD, "C3": "BC-210"}, False, "C3 holds 'BC-210', not a formula"),
     ({**GOOD, "C3": '=IF(B3="","","BC-210")'}, False, "is not the asked VLOOKUP"),
     ({**GOOD, "C3": '=VLOOKUP("Legal",Codes!$A$2:$B$4,2,FALSE)'}, False, "looks up no cell of row 3"),
