@@ -52,7 +52,8 @@ def test_composite_task_passes_the_gate_and_one_part_alone_fails(tmp_path):
     task = json.loads((folder / "task.json").read_text())
     assert task["apps"] == ["multi_apps"] or task["app"] == "multi_apps"
     assert task["instruction"].startswith("This task has two parts; do both.\nFirst: ")
-    assert {c["id"].split(".")[0] for c in task["rubric"]} == {"p1", "p2"}
+    assert {c["id"].split(".")[0] for c in task["rubric"] if not c["id"].startswith("frame")} == {"p1", "p2"}
+    assert task["rubric"][-1]["primitive"] == "tree.frame"  # the whole task's frame, over both parts' changes
     misses = [json.loads((folder / p).read_text())["description"] for p in task["solutions"]["near_misses"]]
     assert "does only part 1" in misses and "does only part 2" in misses
     stages = [s.name for s in verdict.stages if s.name.startswith("near-miss:")]
