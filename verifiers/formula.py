@@ -834,8 +834,9 @@ def function_names(formula: str) -> list[str]:
     return [n.name for n in _walk(_parse_or_fail(formula)) if isinstance(n, Call)]
 
 
-def _numeric_inputs(formulas: tuple[str, ...], lookup: Lookup, limit: int) -> list[tuple[str | None, str]]:
-    """The cells referenced by any of `formulas` that hold a plain number (not a formula), in sheet order."""
+def _inputs(formulas: tuple[str, ...], lookup: Lookup, limit: int,
+            holds: Callable[[Any], bool]) -> list[tuple[str | None, str]]:
+    """The cells referenced by any of `formulas` whose value `holds` accepts, in reference order."""
     found: dict[tuple[str | None, str], None] = {}
     for formula in formulas:
         for sheet, ref in referenced_ranges(formula):
@@ -846,14 +847,20 @@ def _numeric_inputs(formulas: tuple[str, ...], lookup: Lookup, limit: int) -> li
             for row in range(top, bottom + 1):
                 for col in range(left, right + 1):
                     found[(sheet, f"{_col_letters(col)}{row}")] = None
-    numeric = []
+    accepted = []
     for sheet, coord in found:
         try:
             raw = lookup(sheet, coord)
         except (LookupError, ValueError):
             continue
-        if isinstance(raw, int | float) and not isinstance(raw, bool):
-            numeric.append((sheet, coord))
+        if holds(raw):
+            accepted.append((sheet, coord))
+    return accepted
+
+
+def _numeric_inputs(formulas: tuple[str, ...], lookup: Lookup, limit: int) -> list[tuple[str | None, str]]:
+    """The cells referenced by any of `formulas` that hold a plain number (not a formula), in sheet order."""
+    numeric = _inputs(formulas, lookup, limit, lambda raw: isinstance(raw, int | float) and not isinstance(raw, bool))
     return sorted(numeric, key=lambda k: (k[0] or "", _split_cell(k[1])))
 
 
@@ -907,25 +914,7 @@ def _text_inputs(formulas: tuple[str, ...], lookup: Lookup, limit: int,
                  holds: Callable[[Any], bool] | None = None) -> list[tuple[str | None, str]]:
     """The cells referenced by any of `formulas` that hold plain text (not a formula), in order; with `holds`, the
     cells whose value it accepts instead."""
-    found: dict[tuple[str | None, str], None] = {}
-    for formula in formulas:
-        for sheet, ref in referenced_ranges(formula):
-            top, left = _split_cell(ref.split(":")[0])
-            bottom, right = _split_cell(ref.split(":")[-1])
-            if (bottom - top + 1) * (right - left + 1) > limit:
-                raise FormulaError(f"{ref} spans more than {limit} cells")
-            for row in range(top, bottom + 1):
-                for col in range(left, right + 1):
-                    found[(sheet, f"{_col_letters(col)}{row}")] = None
-    texts = []
-    for sheet, coord in found:
-        try:
-            raw = lookup(sheet, coord)
-        except (LookupError, ValueError):
-            continue
-        if (holds(raw) if holds else isinstance(raw, str) and not raw.startswith("=")):
-            texts.append((sheet, coord))
-    return texts
+    return _inputs(formulas, lookup, limit, holds or (lambda raw: isinstance(raw, str) and not raw.startswith("=")))
 
 
 def text_disagreement(formula: str, reference: str, lookup: Lookup, *, limit: int = 5000) -> str | None:
