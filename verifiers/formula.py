@@ -29,7 +29,7 @@ import math
 import operator
 import re
 import statistics
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal, localcontext
 from typing import Any
@@ -864,6 +864,36 @@ def _numeric_inputs(formulas: tuple[str, ...], lookup: Lookup, limit: int) -> li
     return sorted(numeric, key=lambda k: (k[0] or "", _split_cell(k[1])))
 
 
+def _probed(lookup: Lookup, inputs: dict[tuple[str | None, str], Any]) -> Lookup:
+    """`lookup` with the cells of `inputs` (keys: sheet name folded, or None; coordinate) holding probe values."""
+    def probed(sheet: str | None, coord: str) -> Any:
+        key = (sheet.casefold() if sheet else None, coord)
+        return inputs[key] if key in inputs else lookup(sheet, coord)
+    return probed
+
+
+def _differ(formula: str, reference: str, probes: Iterable[tuple[str, Lookup]], tolerance: float,
+            answer: str = "the right formula") -> str | None:
+    """Where `formula` and `reference` first disagree when evaluated over each (label, lookup) of `probes`, or None.
+    A probe the reference itself is undefined on (a division by zero) is no evidence either way."""
+    for label, probed in probes:
+        try:
+            want = evaluate(reference, probed)
+        except FormulaError:
+            continue
+        try:
+            got = evaluate(formula, probed)
+        except FormulaError as exc:
+            return f"with {label} it fails ({exc}) where {answer} gives {want!r}"
+        if isinstance(want, float) and isinstance(got, float):
+            if abs(got - want) <= tolerance * max(1.0, abs(want)):
+                continue
+        elif got == want:
+            continue
+        return f"with {label} it gives {got!r} where {answer} gives {want!r}"
+    return None
+
+
 def disagreement(formula: str, reference: str, lookup: Lookup, *, tolerance: float = 1e-6,
                  limit: int = 5000) -> str | None:
     """None when `formula` computes what `reference` computes, else a short description of where they differ.
@@ -881,28 +911,10 @@ def disagreement(formula: str, reference: str, lookup: Lookup, *, tolerance: flo
         ("falling", [41.75 + 6.5 * (n - i) for i in range(n)]),
         ("scaled", [v * 1.5 + 2.125 * (i + 1) for i, v in enumerate(originals)]),
     ]
-    for label, values in points:
-        inputs = {(s.casefold() if s else None, c): v for (s, c), v in zip(cells, values, strict=True)}
-
-        def perturbed(sheet: str | None, coord: str, inputs: dict[tuple[str | None, str], float] = inputs) -> Any:
-            key = (sheet.casefold() if sheet else None, coord)
-            return inputs[key] if key in inputs else lookup(sheet, coord)
-
-        try:
-            want = evaluate(reference, perturbed)
-        except FormulaError:
-            continue  # the reference itself is undefined there (e.g. a division by zero): no evidence
-        try:
-            got = evaluate(formula, perturbed)
-        except FormulaError as exc:
-            return f"with {label} test inputs it fails ({exc}) where the right formula gives {want!r}"
-        if isinstance(want, float) and isinstance(got, float):
-            if abs(got - want) <= tolerance * max(1.0, abs(want)):
-                continue
-        elif got == want:
-            continue
-        return f"with {label} test inputs it gives {got!r} where the right formula gives {want!r}"
-    return None
+    return _differ(formula, reference, [
+        (f"{label} test inputs", _probed(lookup, {(s.casefold() if s else None, c): v
+                                                  for (s, c), v in zip(cells, values, strict=True)}))
+        for label, values in points], tolerance)
 
 
 #: Texts put in place of a formula's text inputs by `text_disagreement`: mixed case, stray and doubled spaces, an
@@ -925,25 +937,10 @@ def text_disagreement(formula: str, reference: str, lookup: Lookup, *, limit: in
     cell cannot agree by coincidence, while an equivalent formula (CONCAT for &, TEXTJOIN with the same separator,
     absolute references) does. The numbers they reference are left alone (`disagreement` varies those)."""
     cells = _text_inputs((formula, reference), lookup, limit)
-    for shift in range(len(_TEXT_PROBES)):
-        inputs = {(s.casefold() if s else None, c): _TEXT_PROBES[(i + shift) % len(_TEXT_PROBES)]
-                  for i, (s, c) in enumerate(cells)}
-
-        def probed(sheet: str | None, coord: str, inputs: dict[tuple[str | None, str], str] = inputs) -> Any:
-            key = (sheet.casefold() if sheet else None, coord)
-            return inputs[key] if key in inputs else lookup(sheet, coord)
-
-        try:
-            want = evaluate(reference, probed)
-        except FormulaError:
-            continue
-        try:
-            got = evaluate(formula, probed)
-        except FormulaError as exc:
-            return f"with probe texts it fails ({exc}) where the right formula gives {want!r}"
-        if got != want:
-            return f"with probe texts it gives {got!r} where the right formula gives {want!r}"
-    return None
+    return _differ(formula, reference, [
+        ("probe texts", _probed(lookup, {(s.casefold() if s else None, c): _TEXT_PROBES[(i + shift) % len(_TEXT_PROBES)]
+                                         for i, (s, c) in enumerate(cells)}))
+        for shift in range(len(_TEXT_PROBES))], tolerance=0.0)
 
 
 #: Dates put in place of a formula's date inputs by `date_disagreement`: month ends of long and short months, a
@@ -959,29 +956,10 @@ def date_disagreement(formula: str, reference: str, lookup: Lookup, *, tolerance
     result dressed as a formula (`=0*C2+45383`), the wrong function (MONTH for YEAR) or 30 days for a month cannot
     agree by coincidence, while an equivalent formula (DATEDIF(C2,X,"D") for X-C2) does."""
     cells = _text_inputs((formula, reference), lookup, limit, lambda raw: isinstance(raw, dt.date))
-    for shift in range(len(_DATE_PROBES)):
-        inputs = {(s.casefold() if s else None, c): _DATE_PROBES[(i + shift) % len(_DATE_PROBES)]
-                  for i, (s, c) in enumerate(cells)}
-
-        def probed(sheet: str | None, coord: str, inputs: dict[tuple[str | None, str], dt.date] = inputs) -> Any:
-            key = (sheet.casefold() if sheet else None, coord)
-            return inputs[key] if key in inputs else lookup(sheet, coord)
-
-        try:
-            want = evaluate(reference, probed)
-        except FormulaError:
-            continue
-        try:
-            got = evaluate(formula, probed)
-        except FormulaError as exc:
-            return f"with probe dates it fails ({exc}) where the right formula gives {want!r}"
-        if isinstance(want, float) and isinstance(got, float):
-            if abs(got - want) <= tolerance * max(1.0, abs(want)):
-                continue
-        elif got == want:
-            continue
-        return f"with probe dates it gives {got!r} where the right formula gives {want!r}"
-    return None
+    return _differ(formula, reference, [
+        ("probe dates", _probed(lookup, {(s.casefold() if s else None, c): _DATE_PROBES[(i + shift) % len(_DATE_PROBES)]
+                                         for i, (s, c) in enumerate(cells)}))
+        for shift in range(len(_DATE_PROBES))], tolerance)
 
 
 def lookup_disagreement(formula: str, reference: str, lookup: Lookup, sheet: str, column: int,
@@ -1001,17 +979,4 @@ def lookup_disagreement(formula: str, reference: str, lookup: Lookup, sheet: str
         row = _split_cell(coord)[0]
         return 3.5 + 11.25 * row if isinstance(raw, int | float) and not isinstance(raw, bool) else f"probe-{row}"
 
-    try:
-        want = evaluate(reference, probed)
-    except FormulaError:
-        return None  # the reference itself is undefined there: no evidence
-    try:
-        got = evaluate(formula, probed)
-    except FormulaError as exc:
-        return f"with probe values in the table it fails ({exc}) where the right lookup gives {want!r}"
-    if isinstance(want, float) and isinstance(got, float):
-        if abs(got - want) <= tolerance * max(1.0, abs(want)):
-            return None
-    elif got == want:
-        return None
-    return f"with probe values in the table it gives {got!r} where the right lookup gives {want!r}"
+    return _differ(formula, reference, [("probe values in the table", probed)], tolerance, "the right lookup")
