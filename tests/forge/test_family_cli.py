@@ -63,7 +63,8 @@ SHOWN = {
         "    never in the instruction (answers): expected",
         "  near-miss-1: uses the median instead of the average",
         "  near-miss-3: drags the fill one row too far, over the value below the first empty cell",
-        "  damaging: xlsx.number_as_text, xlsx.row_deleted, xlsx.sheet_renamed, xlsx.value_out_of_scope x2",
+        "  damaging: tree.folder_read_only, tree.leftover_folder, tree.trash_copy, xlsx.date_as_text, xlsx.empty_sheet, "
+        "xlsx.number_as_text, xlsx.row_deleted, xlsx.sheet_renamed, xlsx.stray_label, xlsx.value_out_of_scope x2",
         "  neutral: tree.mtimes_changed, xlsx.resaved, xlsx.touched",
         "  2. Some '{header}' cells in {path.file} are empty. Please fill them with {how}.",
         "  Help me fill the missing values in the 'Weight Kg' column of shipment_tracker.xlsx with the average of the "
@@ -92,7 +93,7 @@ SHOWN = {
         "  damaging: tree.deleted, tree.extra_file, tree.overwritten, tree.replaced, tree.truncated",
     ],
     "compose.pair": [
-        "  first: 778 values ('calc.autofilter.header_to_column', ...)",
+        "  first: 789 values ('calc.autofilter.header_to_column', ...)",
         "  parts        sample       params -> parts",
         "  p2.sorted: xlsx.range_sorted; action words: sort|order|reorder|arrange|rearrange|rank",
         "  near-miss-6: does only part 2",
@@ -123,7 +124,7 @@ def test_show_is_the_same_on_every_run_and_json_holds_the_same():
     assert data["sample"] == {"skill": "writer.align.body_center", "params": {"align": "center", "target": "body"},
                               "seed": 1}
     assert [c["primitive"] for c in data["checks"]] == ["docx.paragraph_alignment", "docx.body_text",
-                                                        "docx.chars_kept"]
+                                                        "docx.chars_kept", "tree.frame"]
     assert f"  {data['instructions']['explicit']}" in first.output.splitlines()
     assert len(data["phrasings"]["explicit"]) == 5 and len(data["phrasings"]["natural"]) == 5
 
