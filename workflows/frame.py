@@ -24,6 +24,7 @@ from preparers.ops import HOME, OpError, edit
 from verifiers.frame.tree import derive as derive_tree
 from verifiers.frame.tree import tree_facts
 from verifiers.frame.xlsx import derive, workbook_facts
+from verifiers.readers.xlsx import as_read
 
 FRAMED = (".xlsx",)
 #: The freedom of a workbook the oracle makes: its number formats and styles are those of the app that writes it.
@@ -87,8 +88,8 @@ def frame_checks(assets: list[Asset], oracle: Solution, freedoms: tuple[Freedom,
         ends = sorted({*edited, *(p for p in root.rglob("*") if p.name.endswith(FRAMED) and p.is_file())})
         checks: list[Check] = []
         for host in ends:
-            if host in edited:
-                end = workbook_facts(edited[host])
+            if host in edited:  # as it reads back once saved (a serial under a date format is a date)
+                end = workbook_facts(as_read(edited[host]))
             elif host in initial and host.read_bytes() == data[host]:
                 end = initial[host]
             else:

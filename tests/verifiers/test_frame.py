@@ -257,3 +257,20 @@ def test_a_freedom_and_its_reason_travel_with_the_frame():
     assert check.args["free"] == {"Q1!D*": "the instruction allows a helper column"}
     assert "Also free: Q1!D* (the instruction allows a helper column)." in check.criterion
     assert check.args["allowed"] == {"Q1!C2": "f"}
+
+
+def test_an_edit_held_in_memory_reads_as_its_saved_file():
+    """A number typed under a date format is a date once saved and read back; the in-memory view of an edit (near-
+    miss fast path, the frame's oracle model) must see the same (a near-miss typing EDATE's serials once differed)."""
+    import io
+
+    from verifiers.readers.xlsx import as_read
+
+    wb = openpyxl.Workbook()
+    wb.active["A1"], wb.active["B1"], wb.active["C1"] = 44873, 3.5, True
+    wb.active["A1"].number_format = "YYYY-MM-DD"
+    out = io.BytesIO()
+    wb.save(out)
+    saved = workbook_facts(openpyxl.load_workbook(io.BytesIO(out.getvalue())))
+    assert workbook_facts(wb) != saved
+    assert workbook_facts(as_read(wb)) == saved

@@ -208,7 +208,7 @@ def _views(kind: str, document: Any, path: str, handed: set[str]) -> dict[tuple[
     from verifiers.readers.image import as_saved, load_picture
     from verifiers.readers.pptx import Deck
     from verifiers.readers.pptx import _load as load_deck
-    from verifiers.readers.xlsx import _load_formulas, cached_formula_values
+    from verifiers.readers.xlsx import _load_formulas, as_read, cached_formula_values
 
     def hand(make: Callable[[], Any]) -> Lazy:
         def made() -> Any:
@@ -217,7 +217,7 @@ def _views(kind: str, document: Any, path: str, handed: set[str]) -> dict[tuple[
         return Lazy(made)
 
     if kind == "xlsx":  # openpyxl saves formulas without cached values
-        return {(path, _load_formulas): hand(lambda: document), (path, cached_formula_values): {}}
+        return {(path, _load_formulas): hand(lambda: as_read(document)), (path, cached_formula_values): {}}
     if kind == "docx" and not isinstance(document, PlainText):
         return {(path, load_doc): hand(lambda: index(document))}
     if kind == "pptx":

@@ -34,6 +34,24 @@ def _load_formulas(host: Path) -> Workbook:
     return parsecache.parse(host, "xlsx", openpyxl.load_workbook)
 
 
+def as_read(wb: Workbook) -> Workbook:
+    """`wb` as openpyxl reads it back once saved: a number under a date (or duration) format becomes the date (or
+    the duration) it shows, as the reader turns such a cell into a date cell. An edit held in memory (a near-miss
+    typing a date's serial, then formatting the column) is judged as the file it saves would be. In place."""
+    for ws in wb.worksheets:
+        for cell in list(ws._cells.values()):
+            value = cell._value
+            if cell.data_type != "n" or isinstance(value, bool) or not isinstance(value, int | float):
+                continue
+            if is_date_format(cell.number_format):
+                try:
+                    cell._value = from_excel(value, wb.epoch, timedelta=is_timedelta_format(cell.number_format))
+                except (OverflowError, ValueError):
+                    continue  # the reader makes it an error cell; left as the number (the checks fail it either way)
+                cell.data_type = "d"
+    return wb
+
+
 def lookups_undone(wb: Workbook) -> Callable[[], Workbook]:
     """A function that takes `wb` back to how it is now and returns it: openpyxl's lookups only ever add cells and
     column or row entries (and move a sheet's current row), so removing what was added since restores it.
