@@ -1,11 +1,11 @@
-"""The frame node: every standard family's rubric ends with the frame of each workbook it prepares.
+"""The frame node: every family's rubric ends with the frame of each workbook and of the home folder's file tree.
 
 After `solve`, the node writes the task's assets into a scratch home, reads their canonical models
 (verifiers.frame), applies the oracle's ops there and reads them again: diff(initial, oracle) is the change set
-the task allows, and the frame check (`xlsx.frame`) refuses every other change of an end state. A family adds
-nothing for it; it declares a *freedom* (`family(..., freedoms=[Freedom(region, reason)])`) only where a correct
-solution may change more than its oracle does; the reason travels in the check's arguments, so `forge show` and
-`forge family show` print it.
+the task allows, and the frame checks (`xlsx.frame`, `tree.frame`) refuse every other change of an end state. A
+family adds nothing for it; it declares a *freedom* (`family(..., freedoms=[Freedom(region, reason)])`) only
+where a correct solution may change more than its oracle does; the reason travels in the check's criterion and
+arguments, so `forge show` and `forge family show` print it.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from kit import bounded, scratch
 from kit.dag import Node, NodeContext
 from kit.model import Asset, Check, Freedom, Solution
 from preparers.ops import HOME, OpError, edit
+from verifiers.frame.tree import APP_PROFILES, tree_facts
 from verifiers.frame.tree import derive as derive_tree
-from verifiers.frame.tree import tree_facts
 from verifiers.frame.xlsx import derive, workbook_facts
 from verifiers.readers.xlsx import as_read
 
@@ -41,17 +41,13 @@ def _home(root: Path, dest: str) -> Path:
     return root / dest.removeprefix(HOME).lstrip("/")
 
 
-#: Hidden folders that are an application's own profile: the app rewrites them as it runs (their own kinds judge them).
-PROFILES = (".thunderbird/", ".mozilla/", ".config/google-chrome/", ".config/chromium/", ".config/Code/")
-
-
 def _hidden_folders(assets: list[Asset], oracle: Solution) -> list[str]:
     """The hidden folders the task prepares or writes files in (a config folder, a project's .vscode), apart from
     application profiles."""
     written = [v for op in oracle.ops for v in op.values() if isinstance(v, str) and v.startswith(f"{HOME}/")]
     folders = {path.removeprefix(HOME).lstrip("/").rpartition("/")[0] for path in [a.dest for a in assets] + written}
     return sorted(f for f in folders if any(part.startswith(".") for part in f.split("/"))
-                  and not any(f"{f}/".startswith(p) or p in f"{f}/" for p in PROFILES))
+                  and not any(p in f"{f}/" for p in APP_PROFILES))
 
 
 def frame_checks(assets: list[Asset], oracle: Solution, freedoms: tuple[Freedom, ...] = (), *,

@@ -63,8 +63,9 @@ SHOWN = {
         "    never in the instruction (answers): expected",
         "  near-miss-1: uses the median instead of the average",
         "  near-miss-3: drags the fill one row too far, over the value below the first empty cell",
-        "  damaging: tree.folder_read_only, tree.leftover_folder, tree.trash_copy, xlsx.date_as_text, xlsx.empty_sheet, "
-        "xlsx.number_as_text, xlsx.row_deleted, xlsx.sheet_renamed, xlsx.stray_label, xlsx.value_out_of_scope x2",
+        "  damaging: tree.folder_read_only, tree.leftover_folder, tree.trash_copy, xlsx.date_as_text, "
+        "xlsx.empty_sheet, xlsx.number_as_text, xlsx.row_deleted, xlsx.sheet_renamed, xlsx.stray_label, "
+        "xlsx.value_out_of_scope x2",
         "  neutral: tree.mtimes_changed, xlsx.resaved, xlsx.touched",
         "  2. Some '{header}' cells in {path.file} are empty. Please fill them with {how}.",
         "  Help me fill the missing values in the 'Weight Kg' column of shipment_tracker.xlsx with the average of the "

@@ -25,13 +25,13 @@ from typing import Any
 
 from kit.model import HOME
 from kit.parsecache import file_digest as _digest
+from verifiers.frame.tree import APP_PROFILES
 from verifiers.mutants import Mutant, MutationContext
 
 #: files bigger than this are left alone (hashing and rewriting them would make the stage slow)
 _MAX_BYTES = 32 * 1024 * 1024
-#: app profiles whose files their app rewrites on its own: damage there is modelled by the app-aware mutators
-#: (`thunderbird`, `json_profile`), which know what "out of scope" means inside them
-APP_PROFILES = (".thunderbird/", ".config/google-chrome/", ".config/Code/")
+# APP_PROFILES (verifiers.frame.tree): app profiles whose files their app rewrites on its own: damage there is
+# modelled by the app-aware mutators (`thunderbird`, `json_profile`), which know what "out of scope" means inside them
 
 
 def _files(root: Path) -> dict[str, Path]:
