@@ -16,12 +16,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from forge.agent.shell import AgentShell
 from forge.warm import WarmSetups
 from forge.workers import WorkerPool
 from kit import bounded, scratch
 from kit.errors import ForgeError, PackageError
 from kit.package import Package
-from kit.sandbox import RunResult, Sandbox
+from kit.sandbox import RunResult, Sandbox, chown_tree
 from preparers.ops import OpError, apply_ops
 from verifiers.gate.controls import InProcess
 from verifiers.gate.stages import preflight_package
@@ -46,6 +47,24 @@ class LocalEnv:
         except (OpError, OSError, ValueError) as exc:
             return RunResult(1, "", str(exc))
         return RunResult(0, f"applied {solution}", "")
+
+    def run_teacher(self, package: Package, commands: list[str], home: Path) -> RunResult | None:
+        """The teacher's commands, one by one, through the student's own shell (forge.agent.shell: bubblewrap with
+        the home alone, no package, the agent's limits), stopping at the first that fails; None without a sandbox
+        (the commands are a package's, so untrusted: they never run unconfined)."""
+        if not self.sandbox.enabled:
+            return None
+        if self.sandbox.as_root:
+            chown_tree(home)  # the agent's commands run as nobody: the initial state is theirs to change
+        shell = AgentShell(self.sandbox)
+        seconds = 0.0
+        for i, command in enumerate(commands, 1):
+            done = shell.run(home, command)
+            seconds += done.seconds
+            if done.exit_code != 0 or done.timed_out or done.violations:
+                return RunResult(done.exit_code or 1, "", f"command {i} of {len(commands)}: {done.shown}",
+                                 timed_out=done.timed_out, violations=done.violations, seconds=seconds)
+        return RunResult(0, f"{len(commands)} command(s) ran", "", seconds=seconds)
 
     def find_duplicate(self, key: str, task_id: str) -> str | None:
         other = self.seen.get(key)

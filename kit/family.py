@@ -101,6 +101,10 @@ class AppKit:
     #: closed world, derived from the initial and the oracle's end state, widened by the family's freedoms); its
     #: 'frame' output joins the rubric in the package.
     frame: Callable[[tuple[Freedom, ...]], Node] | None = None
+    #: Makes the node that writes the oracle as terminal commands (`workflows.teacher.teacher_node`; its argument
+    #: is why the family needs the GUI, '' when it does not); its 'teacher' output is the package's
+    #: solution/teacher.json, which the gate's teacher stage runs through the student's shell.
+    teacher: Callable[[str], Node] | None = None
 
 
 def _inputs(fn: Callable[..., Any]) -> tuple[str, ...]:
@@ -204,6 +208,7 @@ def family(
     outputs: tuple[str, ...] = (),
     axes: Mapping[str, tuple[Any, ...]] | None = None,
     freedoms: Sequence[Freedom] = (),
+    gui: str = "",
 ) -> Workflow:
     """A standard family as a `Workflow`: kit.source + goal + prepare + instruction + rubric + solve.
 
@@ -211,7 +216,8 @@ def family(
     `prepare` replaces the kit's prepare node; `outputs` are extra goal outputs (from `Goal.extra`); `axes` are the
     family's own difficulty axes, added to the kit's (default level first); `natural` are the natural-register
     phrasings (see `workflows.common.instruction`); `freedoms` widen the frame where a correct solution may change
-    more than the oracle does (each with its reason)."""
+    more than the oracle does (each with its reason); `gui` says why the family's tasks cannot be done from a
+    terminal (they get no teacher commands, and are counted as GUI-only)."""
     for fn in (goal, rubric, solve):
         _check_params_type(name, fn, knobs)
     if freedoms and kit.frame is None:
@@ -219,7 +225,8 @@ def family(
     preparing = prepare or kit.prepare
     nodes = (*(source if source is not None else kit.source()), goal_node(goal, kit.state, outputs),
              *((preparing,) if preparing else ()), kit.instruction(name, phrasings, natural), rubric_node(rubric),
-             solve_node(solve), *((kit.frame(tuple(freedoms)),) if kit.frame else ()))
+             solve_node(solve), *((kit.frame(tuple(freedoms)),) if kit.frame else ()),
+             *((kit.teacher(gui),) if kit.teacher else ()))
     check_wiring(name, nodes, {"goal": goal, "rubric": rubric, "solve": solve})
     return Workflow(name=name, version=version, apps=kit.apps, description=description, knobs=knobs, nodes=nodes,
                     axes={**kit.axes, **(axes or {})})

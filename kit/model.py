@@ -58,3 +58,19 @@ class Solution:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "description": self.description, "ops": self.ops}
+
+
+@dataclass(frozen=True)
+class Teacher:
+    """The oracle as an agent at a terminal would do it (`preparers.teach`): `look` (commands that only read: the
+    folders and files the task touches) then `commands` (the edit). A task its family solves only in the GUI has
+    no commands and says `why`."""
+
+    look: list[str] = field(default_factory=list)
+    commands: list[str] = field(default_factory=list)
+    why: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        if not self.commands:
+            return {"terminal": False, "why": self.why}
+        return {"terminal": True, "look": self.look, "commands": self.commands}

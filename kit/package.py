@@ -25,7 +25,7 @@ from kit import bounded
 from kit.dag import LLMCall, Workflow
 from kit.errors import PackageError, UnsafeIdError
 from kit.ids import TaskId, digest, safe_id
-from kit.model import Asset, Check, Solution
+from kit.model import Asset, Check, Solution, Teacher
 from kit.scratch import process_alive
 from kit.taxonomy import Skill
 
@@ -127,6 +127,11 @@ def build_package(task_id: TaskId, skill: Skill, workflow: Workflow, outputs: Ma
         path = f"solution/{solution.name}.json"
         files[path] = dumps(solution.to_json()).encode()
         solution_files.append(path)
+    solved: dict[str, Any] = {"oracle": solution_files[0], "near_misses": solution_files[1:]}
+    teacher: Teacher | None = outputs.get("teacher")
+    if teacher is not None:
+        files["solution/teacher.json"] = dumps(teacher.to_json()).encode()
+        solved["teacher"] = "solution/teacher.json"
     task: dict[str, Any] = {
         "schema_version": 1,
         "id": str(task_id),
@@ -145,7 +150,7 @@ def build_package(task_id: TaskId, skill: Skill, workflow: Workflow, outputs: Ma
             "launch": list(outputs["launch"]),
         },
         "rubric": [check.to_json() for check in rubric],
-        "solutions": {"oracle": solution_files[0], "near_misses": solution_files[1:]},
+        "solutions": solved,
         "metadata": {"llm": _usage(calls)},
     }
     if task_id.register != "explicit":

@@ -35,6 +35,7 @@ class CommandResult:
     shown: str  # the observation: status line + truncated stdout/stderr
     timed_out: bool
     seconds: float
+    violations: tuple[str, ...] = ()  # sandbox rules the command broke (a hostile command: `unsafe`)
 
 
 def python_prefix() -> str:
@@ -90,7 +91,7 @@ class AgentShell:
         inner = f'{self.sandbox.ulimits()}; export PATH="{prefix}/bin:$PATH" TERM=dumb; exec bash -c "$1"'
         cmd = [*self.sandbox.bwrap_args(binds), "bash", "-c", inner, "forge-step", command]
         ran = self.sandbox.run(cmd, {"PATH": "/usr/bin:/bin"}, home)
-        return CommandResult(command, ran.returncode, self.observe(ran), ran.timed_out, ran.seconds)
+        return CommandResult(command, ran.returncode, self.observe(ran), ran.timed_out, ran.seconds, ran.violations)
 
     def observe(self, ran: RunResult) -> str:
         """The text the model sees: how the command ended, then its stdout and stderr (truncated)."""

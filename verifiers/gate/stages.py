@@ -1,11 +1,13 @@
 """The gate: verifier nodes that accept or reject a whole task package.
 
 Stages run cheap-first and stop at the first blocking failure:
-safety -> schema -> grounding -> content -> setup -> no-op -> oracle -> near-miss -> mutation -> dedup; then, for the
-tasks the real-app tier samples, `real-open` and `alternative` (forge.realapps, batched across tasks).
+safety -> schema -> grounding -> content -> setup -> no-op -> oracle -> near-miss -> mutation -> teacher -> dedup;
+then, for the tasks the real-app tier samples, `real-open` and `alternative` (forge.realapps, batched across tasks).
 `mutation` (verifiers.gate.mutation) damages the oracle's end state in ways no instruction allows, and rewrites it in
 ways a correct solution may: the rubric must reject the first and accept the second. It runs in the check
 worker, right after the oracle control, on the oracle's state.
+`teacher` runs the oracle as an agent at a terminal would (solution/teacher.json, `preparers.teach`) through the
+student's own sandboxed shell: the rubric must pass on what it leaves, or the task is `unsolvable`.
 `content` (verifiers.gate.content) rejects what a person would not believe as `unrealistic`: a "week N" subject that
 contradicts its Date, an attachment dated after its mail, "a area chart", "1 rows", a "{name}" or "None" left in text.
 `safety` looks at the package before anything runs (symlinks, special files, paths that climb out);
@@ -101,6 +103,7 @@ class ControlRunner(Protocol):
 class GateEnv(Protocol):
     def run_setup(self, package: Package, home: Path) -> Ran: ...
     def apply_solution(self, package: Package, solution: str, home: Path) -> Ran: ...
+    def run_teacher(self, package: Package, commands: list[str], home: Path) -> Ran | None: ...
     def find_duplicate(self, key: str, task_id: str) -> str | None: ...
 
 
@@ -259,9 +262,11 @@ class Gate:
     """Runs the stages for one package at a time; `env` supplies sandboxed execution and dedup."""
 
     def __init__(self, env: GateEnv, *, runner: ControlRunner | None = None,
-                 workdir: Path | None = None, mutants: tuple[int, int] | None = BUDGET) -> None:
-        """`mutants`: how many (damaging, neutral) mutants the mutation stage samples per task; None: all."""
+                 workdir: Path | None = None, mutants: tuple[int, int] | None = BUDGET, teacher: bool = True) -> None:
+        """`mutants`: how many (damaging, neutral) mutants the mutation stage samples per task; None: all.
+        `teacher`: run the teacher stage (the oracle's terminal commands through the student's shell)."""
         self.env = env
+        self.teacher = teacher
         self.mutants = mutants
         self.runner: ControlRunner = runner or InProcess()
         self.workdir = workdir
@@ -329,6 +334,8 @@ class Gate:
                 mutation = control.mutation if name == "oracle" else mutation
             answer = mutation or {"error": "the check worker returned no mutation answer for the oracle"}
             self._stage(verdict, "mutation", partial(self._judge_mutation, answer), answer.get("seconds", 0.0))
+            if self.teacher and package.task["solutions"].get("teacher"):
+                self._stage(verdict, "teacher", partial(self._teacher, package, initial, tmp / "teacher"))
         finally:
             wait(futures)  # a failed stage must not leave controls writing into the temp folder
 
@@ -382,6 +389,39 @@ class Gate:
         self.runner.prepare(state)
         return self.runner.control({"initial": None, "state": str(state), "ops": None, "rubric": rubric,
                                     "stop_on_fail": not want, **extra}), False
+
+    def _teacher(self, package: Package, initial: Path, state: Path) -> str:
+        """The teacher control: the oracle as terminal commands (solution/teacher.json) run through the student's
+        own shell on a copy of the initial state; the rubric must pass on what they leave (`unsolvable` if not)."""
+        rel = package.task["solutions"]["teacher"]
+        _check_solution_file(package.root, rel)
+        try:
+            teacher = json.loads((package.root / rel).read_text(encoding="utf-8"))
+            commands = teacher.get("commands") or []
+            if not isinstance(commands, list) or not all(isinstance(c, str) for c in commands):
+                raise ValueError("'commands' must be a list of strings")
+        except (ValueError, AttributeError, UnicodeDecodeError) as exc:
+            raise _Fail("schema_fail", f"{rel}: {exc}; it holds {{'commands': [shell command, ...]}}") from None
+        if not commands:
+            return f"no terminal solution: {teacher.get('why') or 'the family needs the GUI'}"
+        with self._scripts:
+            shutil.copytree(initial, state, symlinks=True, copy_function=shutil.copy)
+            ran = self.env.run_teacher(package, commands, state)
+        if ran is None:
+            return "not run: the teacher's commands run only in the student's sandbox (bubblewrap)"
+        if ran.unsafe:
+            raise _Fail("unsafe", f"{rel} broke the sandbox rules: {ran.evidence()}")
+        if not ran.ok:
+            raise _Fail("unsolvable", f"the terminal solution ({rel}) failed: {ran.evidence()}")
+        self.runner.prepare(state)
+        control = self.runner.control({"initial": None, "state": str(state), "ops": None,
+                                       "rubric": package.task["rubric"], "stop_on_fail": False})
+        if control.infra:
+            raise _Fail("infra_fail", f"{rel}: {control.error}")
+        failed = [CheckOutcome(**o) for o in control.outcomes if not o["passed"]]
+        if failed or not control.outcomes:
+            raise _Fail("unsolvable", f"rubric fails on the terminal solution ({rel}): {_summary(failed)}")
+        return f"all {len(control.outcomes)} checks pass on the terminal solution ({len(commands)} command(s))"
 
     def _judge_mutation(self, answer: dict[str, Any]) -> str:
         status, evidence = judge_mutants(answer)

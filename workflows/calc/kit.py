@@ -28,6 +28,7 @@ from verifiers.readers.xlsx import cell_text
 from workflows.calc.content import CONTENT_SCHEMA, SCENARIOS, check_table, fits, generate_table, scenarios_for
 from workflows.common import instruction, spoken
 from workflows.frame import tree_frame_node
+from workflows.teacher import teacher_node
 
 APP = "libreoffice_calc"
 FOLDERS = ("Documents", "Desktop", "Documents/reports", "work", "Documents/finance", "projects/data")
@@ -385,4 +386,4 @@ def source_nodes() -> tuple[Node, ...]:
 
 #: The Calc app kit: families built with `kit.family.family(NAME, CALC, ...)`.
 CALC = AppKit(apps=(APP,), source=source_nodes, state="layout", prepare=prepare, instruction=calc_instruction,
-              axes=AXES, frame=tree_frame_node)
+              axes=AXES, frame=tree_frame_node, teacher=teacher_node)

@@ -32,6 +32,7 @@ from verifiers.readers.json import leaves
 from workflows.chrome.content import CONTENT_SCHEMA, PERSONAS, SITES, check_profile, generate_profile
 from workflows.common import instruction
 from workflows.frame import tree_frame_node
+from workflows.teacher import teacher_node
 
 __all__ = ["instruction"]  # re-exported: families call chc.instruction(...)
 
@@ -354,7 +355,7 @@ def grow(profile: Profile, bookmarks: Mapping[str, Any], rng: random.Random, par
 
 #: The Chrome app kit: families built with `kit.family.family(NAME, CHROME, ...)`.
 CHROME = AppKit(apps=(APP,), source=source_nodes, state="profile", prepare=prepare, instruction=instruction,
-                axes=AXES, frame=tree_frame_node)
+                axes=AXES, frame=tree_frame_node, teacher=teacher_node)
 #: The families that change a setting, not a bookmark: the bookmark axes would only redecorate their profile, so
 #: they use `SETTINGS`, whose one axis is how many other settings the person has already changed (each must stay).
 SETTINGS_FAMILIES = ("chrome.homepage", "chrome.search_engine", "chrome.startup_pages")

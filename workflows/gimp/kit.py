@@ -33,6 +33,7 @@ from verifiers.checks.image_measure import score, thumbnail
 from verifiers.readers.image import decode, recipe
 from workflows.common import instruction
 from workflows.frame import tree_frame_node
+from workflows.teacher import teacher_node
 from workflows.gimp.content import PICTURE_SCHEMA, generate_picture
 
 __all__ = ["instruction", "thumbnail"]  # re-exported: families call gc.instruction(...), gc.thumbnail(...)
@@ -244,4 +245,4 @@ def _family_source() -> tuple[Node, ...]:
 #: The GIMP app kit: families built with `kit.family.family(NAME, GIMP, source=source_nodes(...), ...)`; the
 #: source nodes already prepare the picture, so the goal states no initial state and there is no prepare node.
 GIMP = AppKit(apps=(APP,), source=_family_source, state="", prepare=None, instruction=instruction, axes=AXES,
-              frame=tree_frame_node)
+              frame=tree_frame_node, teacher=teacher_node)

@@ -24,6 +24,7 @@ from kit.model import HOME, Asset, Check
 from preparers import pptx
 from workflows.common import instruction
 from workflows.frame import tree_frame_node
+from workflows.teacher import teacher_node
 from workflows.impress.content import (
     DECK_SCHEMA,
     DECK_SKETCH,
@@ -190,4 +191,4 @@ def source_nodes() -> tuple[Node, ...]:
 
 #: The Impress app kit: families built with `kit.family.family(NAME, IMPRESS, ...)`.
 IMPRESS = AppKit(apps=(APP,), source=source_nodes, state="deck", prepare=prepare, instruction=instruction,
-                 axes=AXES, frame=tree_frame_node)
+                 axes=AXES, frame=tree_frame_node, teacher=teacher_node)

@@ -175,5 +175,6 @@ WORKFLOW = Workflow(
            "place": ("before_closing", "end"), "notes": ("none", "text_below")},
     axes=AXES,
     nodes=(*KIT.source(), goal_node(goal, KIT.state), mc.prepare, KIT.instruction(NAME, PHRASINGS, NATURAL),
-           rubric_node(rubric), solve, *((KIT.frame(()),) if KIT.frame else ())),
+           rubric_node(rubric), solve, *((KIT.frame(()),) if KIT.frame else ()),
+           *((KIT.teacher(""),) if KIT.teacher else ())),
 )

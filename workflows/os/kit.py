@@ -30,6 +30,7 @@ from preparers import tree
 from preparers.tree import FileSpec
 from workflows.common import instruction
 from workflows.frame import tree_frame_node
+from workflows.teacher import teacher_node
 from workflows.os.content import POOL_SCHEMA, POOL_SKETCH, SCENARIOS, check_pool, generate_pool
 
 __all__ = ["instruction"]  # re-exported: families call oc.instruction(...)
@@ -285,4 +286,4 @@ def kit_without(*axes: str) -> AppKit:
 
 #: The OS app kit: families built with `kit.family.family(NAME, OS, ...)`.
 OS = AppKit(apps=(APP,), source=source_nodes, state="tree", prepare=prepare, instruction=instruction, axes=AXES,
-            frame=tree_frame_node)
+            frame=tree_frame_node, teacher=teacher_node)

@@ -26,6 +26,7 @@ from kit.model import HOME, Asset
 from preparers import vscode
 from workflows.common import instruction
 from workflows.frame import tree_frame_node
+from workflows.teacher import teacher_node
 from workflows.vscode.content import CONTENT_SCHEMA, LANGUAGES, generate_project, project_files
 
 APP = "vs_code"
@@ -170,7 +171,7 @@ def source_nodes() -> tuple[Node, ...]:
 
 #: The VS Code app kit: families built with `kit.family.family(NAME, VSCODE, ...)`.
 VSCODE = AppKit(apps=(APP,), source=source_nodes, state="workspace", prepare=prepare, instruction=instruction,
-                axes=AXES, frame=tree_frame_node)
+                axes=AXES, frame=tree_frame_node, teacher=teacher_node)
 
 
 # --- ops builders (solutions are data) ---------------------------------------------------------------

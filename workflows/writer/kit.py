@@ -23,6 +23,7 @@ from kit.model import HOME, Asset, Check
 from preparers import docx
 from workflows.common import instruction
 from workflows.frame import tree_frame_node
+from workflows.teacher import teacher_node
 from workflows.writer.content import (
     DOCUMENT_SCHEMA,
     DOCUMENT_SKETCH,
@@ -307,4 +308,4 @@ def quoted(text: str) -> str:
 
 #: The Writer app kit: families built with `kit.family.family(NAME, WRITER, ...)`.
 WRITER = AppKit(apps=(APP,), source=source_nodes, state="layout", prepare=prepare, instruction=instruction,
-                axes=AXES, frame=tree_frame_node)
+                axes=AXES, frame=tree_frame_node, teacher=teacher_node)
