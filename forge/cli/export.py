@@ -109,27 +109,61 @@ def dataset(
 @export_app.command("trajectories")
 def trajectories(
     out: Annotated[Path, typer.Argument(help="The .jsonl file to write.")],
-    results: Annotated[Path, typer.Option("--results", help="The --out folder of `forge student run`.")]
+    results: Annotated[Path, typer.Option("--results", help="The --out folder of `forge student run` (with "
+                                          "--teacher: where the teacher runs are written first).")]
     = Path("results"),
     min_score: Annotated[float, typer.Option("--min-score", min=0.0, max=1.0, help="Keep episodes whose "
                                              "rubric score is at least this (1 = every check passed).")] = 1.0,
+    teacher: Annotated[bool, typer.Option("--teacher", help="Run each task's terminal solution "
+                                          "(solution/teacher.json) through the student's shell first, and export "
+                                          "those runs (model 'teacher').")] = False,
+    tasks: Annotated[list[Path] | None, typer.Option("--tasks", help="With --teacher: package folders, or "
+                                                     "folders holding them (repeatable).")] = None,
+    round: RoundOption = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, max=64, help="With --teacher: tasks run at "
+                                             "once.")] = 1,
     db: DbOption = None,
 ) -> None:
-    """Write verified student trajectories as chat-format SFT rows (messages with tool calls), one per line.
+    """Write verified trajectories as chat-format SFT rows (messages with tool calls), one per line.
 
     Only finished episodes whose rubric score reaches --min-score; see forge/export/trajectories.py. With --db,
-    only episodes of tasks that catalog holds as accepted (a results folder shared by several catalogs).
+    only episodes of tasks that catalog holds as accepted (a results folder shared by several catalogs). With
+    --teacher, the teacher's commands (a look, then the edit) of the tasks in --tasks or of --round are run and
+    scored as a student's answer would be, and those runs are the rows (the seed system's data was one third
+    terminal trajectories).
     Example: forge export trajectories sft.jsonl --results results --min-score 1
+    Example: forge export trajectories teacher.jsonl --teacher --tasks tasks/ --results teacher-runs
     """
     from forge.export.trajectories import export_trajectories
 
     keep = None
-    if db is not None:
+    if db is not None or round is not None:
         from forge.catalog import Catalog
 
         keep = set(Catalog(db, read_only=True).accepted_ids()).__contains__
+    if teacher:
+        results = _teacher_runs(results, tasks or [], round, concurrency, db)
+    elif tasks:
+        raise typer.BadParameter("--tasks goes with --teacher (the student's runs are read from --results)")
     count = export_trajectories(results, out, min_score, keep=keep)
     console.print(f"{out}: {count} trajectories (score >= {min_score:g})", highlight=False, markup=False)
+
+
+def _teacher_runs(results: Path, tasks: list[Path], round: int | None, concurrency: int, db: str | None) -> Path:
+    """Run the teachers of the chosen tasks into `results`; returns the teacher's own result folder."""
+    from forge.catalog import Catalog
+    from forge.export.teacher import MODEL, run_teachers
+    from forge.student_run import catalog_packages, find_packages, model_folder
+    from kit.sandbox import Sandbox
+
+    if not tasks and round is None:
+        raise typer.BadParameter("--teacher needs --tasks FOLDER or --round N (which tasks to run)")
+    catalog = Catalog(db) if db is not None or round is not None else None  # --tasks alone: no catalog is made
+    paths = find_packages(tasks) if tasks else catalog_packages(Catalog(db), round_n=round)
+    counts = run_teachers(paths, results, Sandbox(), catalog, concurrency=concurrency)
+    console.print(f"teacher: {counts['passed']} passed, {counts['failed']} failed, {counts['infra']} infra, "
+                  f"{counts['gui']} without a terminal solution, {counts['already']} already run", highlight=False)
+    return results / "shell" / "terminal" / model_folder(MODEL)
 
 
 @app.command()
