@@ -10,6 +10,7 @@ sheet, a merged range, a validation or a hidden row that the task did not ask fo
 asked change of the wrong kind (a formula typed as text, a date re-entered as text, a leftover where the oracle
 emptied a cell).
 
-Kinds: `xlsx` (verifiers/frame/xlsx.py). The check primitives that judge a frame live with the other checks
+Kinds: one module each, registered in verifiers/frame/kinds.py (`xlsx`: verifiers/frame/xlsx.py). The check primitives
+that judge a frame live with the other checks
 (verifiers/checks/frame.py).
 """

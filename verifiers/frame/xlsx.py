@@ -21,12 +21,22 @@ from __future__ import annotations
 import datetime as dt
 import fnmatch
 import hashlib
+import io
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+import openpyxl
 from openpyxl.utils import get_column_letter
+
+from kit import bounded
+from verifiers.frame.kinds import FrameKind, register
+from verifiers.readers.xlsx import as_read
+
+if TYPE_CHECKING:
+    from verifiers.checks import State
 
 #: The kinds of value an end state may hold where the oracle left each kind: a formula's place takes a computed
 #: value too (whether a formula is required is the goal check's question), never text; a number's or a date's
@@ -247,3 +257,26 @@ def _show_group(group: str, end: Mapping[str, str], allowed: Mapping[str, str]) 
     cells = [f"{key}={value[2:][:20]!r}" for key, value in sorted(end.items())
              if "#" not in key and key not in allowed and group_of(key) == group][:4]
     return f"{group} ({', '.join(cells)})" if cells else group
+
+
+def read(path: Path) -> dict[str, str]:
+    """The canonical model of the workbook file at `path` (bounded read)."""
+    data = bounded.read_file(path, bounded.MAX_FILE_BYTES)
+    return workbook_facts(openpyxl.load_workbook(io.BytesIO(data), rich_text=False))
+
+
+def _state_facts(state: State, path: str) -> dict[str, str]:
+    return workbook_facts(state.workbook(path))  # the workbook the other checks of the state read too
+
+
+KIND = register(FrameKind(
+    name="xlsx", noun="workbook", matches=lambda dest: dest.endswith(".xlsx"), read=read,
+    edited=lambda wb: workbook_facts(as_read(wb)),  # as it reads back once saved (a serial under a date format)
+    derive=derive, judge=judge, state_facts=_state_facts,
+    new_file={"*#fmt": "a new workbook's number formats are its writing app's",
+              "*#style": "a new workbook's styles are its writing app's"},
+    kept_criterion="Nothing else in {dest} changed: every cell, sheet, format, merged range, validation, conditional "
+                   "format, hidden row or column and chart the task does not ask to change is as it was, and the "
+                   "cells it changes hold the kind of value asked for.",
+    made_criterion="{dest} holds nothing beyond what the task asks: no other sheet, cell, merged range, validation, "
+                   "conditional format, hidden row or column or chart."))
