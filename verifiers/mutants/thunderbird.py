@@ -13,7 +13,12 @@ filter that was already there. Damaging (each picks its victim with `ctx.rng`):
   copies instead of moving (and the other way round);
 - `tb.filter_out_of_scope_deleted`: a filter that was there before removed;
 - `tb.folder_deleted`: a folder the task did not touch removed (its mbox file gone);
-- `tb.prefs_emptied`: prefs.js emptied (the account settings lost).
+- `tb.prefs_emptied`: prefs.js emptied (the account settings lost);
+- `tb.filter_manual_only`: a filter the oracle wrote to run on new mail saved to run manually only (`type="16"`):
+  it reads like the asked filter and never touches arriving mail (issue 37);
+- `tb.flags_changed_untouched`: every message of a folder the oracle left alone marked read (where the task
+  changes read state: the rest of the mailbox's read state is framed) or else flagged;
+- `tb.folder_added`: an extra empty folder ("New Folder") beside the others.
 Neutral (Thunderbird's own rewrites of a correct profile): `tb.status_headers_rewritten` (X-Mozilla-Status2
 and X-Mozilla-Keys added to every message, as Thunderbird pads them), `tb.prefs_reordered` (prefs.js lines in
 another order, with blank lines and comments).
@@ -226,6 +231,7 @@ def _edit_rules(rel: str, rules: list[tbfilters.Rule], index: int, new: tbfilter
     return apply
 
 
+_ON_NEW_MAIL, _MANUAL = 1 | 32, 16  # type bits: new mail (Inbox, after junk classification); a manual run
 _SWAPPED = {"Move to folder": "Copy to folder", "Copy to folder": "Move to folder", "Mark read": "Mark flagged",
             "Mark flagged": "Mark read"}
 
@@ -245,6 +251,9 @@ def _filter_mutants(ctx: MutationContext, rel: str, folders: list[str]) -> list[
                 moved = tuple((a, elsewhere if v == targets[0] else v) for a, v in rule.actions)
                 out.append(Mutant(f"tb.filter_retargeted:{rel}", "damaging",
                                   _edit_rules(rel, rules, i, replace(rule, actions=moved)), rewrites=(rel,)))
+        if rule.enabled and rule.type & _ON_NEW_MAIL:
+            out.append(Mutant(f"tb.filter_manual_only:{rel}", "damaging",
+                              _edit_rules(rel, rules, i, replace(rule, type=_MANUAL)), rewrites=(rel,)))
         first = next(((j, a) for j, (a, _) in enumerate(rule.actions) if a in _SWAPPED), None)
         if first is not None:
             j, action = first
@@ -255,6 +264,43 @@ def _filter_mutants(ctx: MutationContext, rel: str, folders: list[str]) -> list[
     if kept:
         out.append(Mutant(f"tb.filter_out_of_scope_deleted:{rel}", "damaging",
                           _edit_rules(rel, rules, ctx.rng.choice(kept), None), rewrites=(rel,)))
+    return out
+
+
+def _mark_all(source: str, bit: int) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        _rewrite(root / source, lambda entries: [e if tb.status_flags(e) & tb.EXPUNGED
+                                                 else tb.with_flags(e, tb.status_flags(e) | bit) for e in entries])
+
+    return apply
+
+
+def _create(rel: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        (root / rel).write_bytes(b"")
+
+    return apply
+
+
+def _frame_mutants(ctx: MutationContext, before: dict[str, Path], after: dict[str, Path],
+                   rel: dict[str, str], base: str) -> list[Mutant]:
+    """Collateral changes only a closed-world frame sees: a whole untouched folder re-marked, an extra folder."""
+    out = []
+    old = {f: _messages(p) for f, p in before.items()}
+    new = {f: _messages(p) for f, p in after.items()}
+    read_before = {mid: bool(flags & tb.READ) for ms in old.values() for mid, flags in ms.items()}
+    reads = any(read_before.get(mid, bool(flags & tb.READ)) != bool(flags & tb.READ)
+                for ms in new.values() for mid, flags in ms.items())
+    bit = tb.READ if reads else tb.FLAGGED
+    untouched = [f for f in sorted(after) if f in before and before[f].read_bytes() == after[f].read_bytes()
+                 and any(not flags & bit for flags in new[f].values())]
+    if untouched:
+        folder = ctx.rng.choice(untouched)
+        out.append(Mutant(f"tb.flags_changed_untouched:{folder}:{'read' if reads else 'flagged'}", "damaging",
+                          _mark_all(rel[folder], bit), rewrites=(rel[folder],)))
+    if "New Folder" not in after:
+        out.append(Mutant("tb.folder_added:New Folder", "damaging", _create(f"{base}/New Folder"),
+                          rewrites=(f"{base}/New Folder",)))
     return out
 
 
@@ -312,6 +358,7 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
                               rewrites=(rel[folder],)))
         for dat in sorted((ctx.oracle / profile / "Mail").glob("*/msgFilterRules.dat")):
             out += _filter_mutants(ctx, str(dat.relative_to(ctx.oracle)), sorted(after))
+        out += _frame_mutants(ctx, before, after, rel, base)
         if rel:
             files = tuple(sorted(rel.values()))
             out.append(Mutant(f"tb.status_headers_rewritten:{base}", "neutral", _pad_headers(list(files)),

@@ -29,9 +29,9 @@ from kit.model import HOME, Asset, Check
 from preparers import thunderbird as tb
 from verifiers.readers.thunderbird import MANAGED_PREFS
 from workflows.common import instruction
-from workflows.frame import tree_frame_node
-from workflows.teacher import teacher_node
+from workflows.frame_tb import tb_frame_node
 from workflows.tb.content import FIRST, LAST, MAILBOX_SCHEMA, MAILBOX_SKETCH, check_mailbox, generate_mailbox
+from workflows.teacher import teacher_node
 
 __all__ = ["instruction"]  # re-exported: families call tc.instruction(...)
 
@@ -370,4 +370,4 @@ def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 TB = AppKit(apps=(APP,), source=source_nodes, state="spec", prepare=prepare, instruction=instruction, axes=AXES,
-            frame=tree_frame_node, teacher=teacher_node)
+            frame=tb_frame_node, teacher=teacher_node)
