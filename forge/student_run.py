@@ -1,10 +1,11 @@
 """`forge student run`: a real model works on Forge tasks through a terminal; the rubric scores its end state.
 
-For each task: setup.sh builds the initial state in a fresh home (kit.sandbox, as the gate does); the agent
-loop (forge.agent.episode) gives the model the instruction and one tool, a shell in that home, each command in
-bubblewrap without the package or the network; when the model is done or out of steps, the rubric's checks
-run against the home as `forge check` runs them (forge.solve.check_state: the untrusted state copied without
-links, fifos or devices into a sandboxed check worker with memory and CPU limits), one outcome per check.
+For each task: setup.sh builds the initial state in a fresh home (kit.sandbox, as the gate does); the agent loop
+(forge.agent.episode) gives the model the instruction with a listing of that home (`first_turn`) and one tool, a
+shell in that home, each command in bubblewrap without the package or the network; when the model is done or out of
+steps, the rubric's checks run against the home as `forge check` runs them (forge.solve.check_state: the untrusted
+state copied without links, fifos or devices into a sandboxed check worker with memory and CPU limits), one outcome
+per check.
 
 Output, in OSWorld's results layout so `forge feedback ingest` reads it like any OSWorld run:
 
@@ -15,9 +16,10 @@ Output, in OSWorld's results layout so `forge feedback ingest` reads it like any
         messages.json  the episode as chat messages with tool calls (`forge export trajectories` reads it)
         result.txt     the score: 1.0 when every check passes, else 0.0; written last, atomically
 
-A task is finished when its result.txt exists: a killed run, run again, skips finished tasks and starts the
-others over in a fresh home. The run is a `runs` row with kind 'student'; every model turn is an `llm_calls`
-row (node `student`) for tasks the catalog knows; the answer cache, budget caps and concurrency are
+A task is finished when its result.txt exists: a killed run, run again, skips finished tasks and starts the others
+over in a fresh home. `attempt` is that per-task part (home, episode, rubric, result folder), shared with the
+offline batch path (forge.student_batch). The run is a `runs` row with kind 'student'; every model turn is an
+`llm_calls` row (node `student`) for tasks the catalog knows; the answer cache, budget caps and concurrency are
 `forge generate`'s (forge.llm).
 """
 
@@ -135,6 +137,78 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def finished(folder: Path) -> bool:
+    """A task's result folder is finished when its result.txt exists (written last): a rerun skips it."""
+    return (folder / "result.txt").is_file()
+
+
+def prepare_home(package: Package, sandbox: Sandbox, home: Path) -> str:
+    """Build the task's initial state in `home` (an empty folder) with its setup.sh in the sandbox, as the gate
+    does, and give it to the sandbox user the agent's commands run as. '' or why it failed (infrastructure)."""
+    ran = sandbox.run_script(package.root, "setup.sh", home)
+    if not ran.ok:
+        return f"setup.sh failed in the sandbox: {ran.evidence()}"
+    if sandbox.as_root:
+        chown_tree(home)  # the agent's commands run as nobody: the initial state is theirs to change
+    return ""
+
+
+def attempt(package: Package, folder: Path, sandbox: Sandbox, work: Path,
+            act: Callable[[Path, Callable[[Step], None]], Episode], *, model: str) -> str:
+    """One attempt at one task, the part every student path shares (`forge student run`, `forge student answers`):
+    a fresh home built by setup.sh (`prepare_home`) under `work` (a scratch folder, removed here), `act(home, log)`
+    works on it and returns the episode (`log(step)` writes one traj.jsonl line per step), the rubric scores the
+    end state (forge.solve.check_state), and `folder` gets checks.json, messages.json and, last, result.txt.
+    `folder` (from `result_folder`) is emptied first: a killed attempt starts over. Returns passed, failed or
+    infra (setup, sandbox, model or rubric failed: an {"Error": ...} line, no result.txt, retried by a rerun)."""
+    task = package.task
+    domain, task_id = str(task.get("app", "unknown")), package.id
+    if folder.exists():
+        shutil.rmtree(folder)  # a killed attempt: start it over
+    folder.mkdir(parents=True)
+    home = work / "home"
+    home.mkdir(parents=True)
+    traj = (folder / "traj.jsonl").open("a", encoding="utf-8")
+    try:
+        def log(step: Step) -> None:
+            traj.write(json.dumps(step.as_json(), ensure_ascii=False) + "\n")
+            traj.flush()
+
+        def error(text: str) -> str:
+            traj.write(json.dumps({"Error": text}, ensure_ascii=False) + "\n")
+            return "infra"
+
+        problem = prepare_home(package, sandbox, home)
+        if problem:
+            return error(problem)
+        episode = act(home, log)
+        if episode.error:
+            return error(episode.error if episode.ended == "machine failure" else
+                         f"the model could not be reached: {episode.error}")
+        violations = _scan(home)
+        try:
+            outcomes = check_state(package, sandbox, home)
+        except Exception as exc:  # a check bug or a broken worker is infrastructure: the next run retries
+            why = str(exc) if isinstance(exc, ForgeError) else f"{type(exc).__name__}: {exc}"
+            return error(f"the rubric could not be evaluated: {why}")
+    finally:
+        traj.close()
+        with contextlib.suppress(OSError):
+            bounded.rmtree(work)  # the agent's home may be hostile: deep, unreadable, full of links
+    failed = [str(o.get("id")) for o in outcomes if not o.get("passed")]
+    score = 1.0 if outcomes and not failed else 0.0
+    verdict = {"task_id": task_id, "domain": domain, "model": model, "score": score,
+               "passed": not failed, "failed_checks": failed, "checks": outcomes, "ended": episode.ended,
+               "protocol": episode.protocol, "steps": sum(s.action != "DONE" for s in episode.steps),
+               "violations": violations}
+    write_atomic(folder / "checks.json", json.dumps(verdict, indent=1, ensure_ascii=False, default=str))
+    write_atomic(folder / "messages.json", json.dumps(
+        {"task_id": task_id, "domain": domain, "model": model, "tools": [TOOL],
+         "messages": episode.messages}, indent=1, ensure_ascii=False))
+    write_atomic(folder / "result.txt", f"{score}\n")
+    return "passed" if score == 1.0 else "failed"
+
+
 class StudentRun:
     """One run of one model over some packages; `run()` returns counts (scored, passed, infra, already ...)."""
 
@@ -209,65 +283,22 @@ class StudentRun:
         return counts
 
     def _task(self, package: Package, work: Path, run_id: int, known: bool) -> str:
-        task = package.task
-        domain, task_id = str(task.get("app", "unknown")), package.id
-        folder = result_folder(self.out, self.config.model, domain, task_id)
-        if (folder / "result.txt").is_file():
+        folder = result_folder(self.out, self.config.model, str(package.task.get("app", "unknown")), package.id)
+        if finished(folder):
             return "already"
         with self._lock:
             reason = self.budget.exhausted()
             if reason:
                 self.stopped = reason
                 return "not started"
-        if folder.exists():
-            shutil.rmtree(folder)  # a killed attempt: start it over
-        folder.mkdir(parents=True)
-        home = work / "home"
-        home.mkdir(parents=True)
-        traj = (folder / "traj.jsonl").open("a", encoding="utf-8")
-        try:
-            def log(step: Step) -> None:
-                traj.write(json.dumps(step.as_json(), ensure_ascii=False) + "\n")
-                traj.flush()
 
-            def error(text: str) -> str:
-                traj.write(json.dumps({"Error": text}, ensure_ascii=False) + "\n")
-                self._note(task_id, "infra")
-                return "infra"
+        def act(home: Path, log: Callable[[Step], None]) -> Episode:
+            episode = self._episode(str(package.task.get("instruction", "")), home, package.id, log)
+            self._ledger(episode.turns, package.id, run_id, known)
+            return episode
 
-            ran = self.sandbox.run_script(package.root, "setup.sh", home)
-            if not ran.ok:
-                return error(f"setup.sh failed in the sandbox: {ran.evidence()}")
-            if self.sandbox.as_root:
-                chown_tree(home)  # the agent's commands run as nobody: the initial state is theirs to change
-            episode = self._episode(str(task.get("instruction", "")), home, task_id, log)
-            self._ledger(episode.turns, task_id, run_id, known)
-            if episode.error:
-                return error(episode.error if episode.ended == "machine failure" else
-                             f"the model could not be reached: {episode.error}")
-            violations = _scan(home)
-            try:
-                outcomes = check_state(package, self.sandbox, home)
-            except Exception as exc:  # a check bug or a broken worker is infrastructure: the next run retries
-                why = str(exc) if isinstance(exc, ForgeError) else f"{type(exc).__name__}: {exc}"
-                return error(f"the rubric could not be evaluated: {why}")
-        finally:
-            traj.close()
-            with contextlib.suppress(OSError):
-                bounded.rmtree(work)  # the agent's home may be hostile: deep, unreadable, full of links
-        failed = [str(o.get("id")) for o in outcomes if not o.get("passed")]
-        score = 1.0 if outcomes and not failed else 0.0
-        verdict = {"task_id": task_id, "domain": domain, "model": self.config.model, "score": score,
-                   "passed": not failed, "failed_checks": failed, "checks": outcomes, "ended": episode.ended,
-                   "protocol": episode.protocol, "steps": sum(s.action != "DONE" for s in episode.steps),
-                   "violations": violations}
-        write_atomic(folder / "checks.json", json.dumps(verdict, indent=1, ensure_ascii=False, default=str))
-        write_atomic(folder / "messages.json", json.dumps(
-            {"task_id": task_id, "domain": domain, "model": self.config.model, "tools": [TOOL],
-             "messages": episode.messages}, indent=1, ensure_ascii=False))
-        write_atomic(folder / "result.txt", f"{score}\n")
-        outcome = "passed" if score == 1.0 else "failed"
-        self._note(task_id, outcome)
+        outcome = attempt(package, folder, self.sandbox, work, act, model=self.config.model)
+        self._note(package.id, outcome)
         return outcome
 
     def _episode(self, instruction: str, home: Path, task_id: str, log: Callable[[Step], None]) -> Episode:

@@ -12,6 +12,11 @@ command outputs are left out (small local models have small contexts).
 
 `Episode.messages` is always the tool-call form of what happened (the SFT format of
 `forge export trajectories`), whichever protocol the server spoke.
+
+Every path starts from the same first turn (`first_turn`): the system prompt, then the task's instruction with a
+listing of the home as the task starts (`observe_home`). `run_episode` sends it to a server; `forge student
+prompts` writes it for offline batch inference; `run_commands` replays commands written in advance (a batch
+answer, a teacher's solution) after it, one step each, through the same shell.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +33,9 @@ from markdown_it import MarkdownIt
 
 from forge.agent.chat import ChatClient, ToolsUnsupported, Turn
 from forge.agent.shell import AgentShell, CommandResult
+from kit import bounded
 from kit.errors import SandboxError
+from kit.sandbox import HOME
 
 TOOL_NAME = "shell"
 TOOL: dict[str, Any] = {"type": "function", "function": {
@@ -53,6 +60,11 @@ You cannot call tools here. To run a command, answer with exactly one fenced blo
 COMMAND
 ```
 and nothing after it; the next message gives you its output. When the task is done, answer DONE."""
+
+#: Entries of the initial home listed in the first message; the rest are counted (`ls` and `find` show them).
+HOME_ENTRIES = 200
+#: Entries walked at most to count what the listing leaves out (a home is made by setup.sh, but may be large).
+HOME_WALK = 20_000
 
 #: Characters of conversation sent per turn before old outputs are left out (~15K tokens; small local models
 #: need less: --context-chars).
@@ -113,6 +125,50 @@ def system_prompt(step_seconds: float, max_steps: int, protocol: str) -> str:
     return text + TEXT_PROTOCOL if protocol == "text" else text
 
 
+def observe_home(home: Path, limit: int = HOME_ENTRIES) -> str:
+    """What the agent is shown of its home as the task starts: every folder and file under /home/user in sorted
+    order, files with their sizes, links with their targets (a bounded walk: no link followed). Past `limit`
+    entries the rest are counted. Deterministic: the same package gives the same text."""
+    lines: list[str] = []
+    more, cut = 0, False
+    try:
+        for entry in bounded.walk(home, max_depth=32, max_entries=HOME_WALK):
+            if len(lines) >= limit:
+                more += 1
+                continue
+            path = f"{HOME}/{entry.rel}"
+            if entry.is_dir:
+                lines.append(path + "/")
+            elif entry.is_link:
+                lines.append(f"{path} -> {entry.readlink()}")
+            elif entry.is_file:
+                lines.append(f"{path} ({entry.info.st_size:,} bytes)")
+            else:
+                lines.append(f"{path} (special file)")
+    except (bounded.LimitExceeded, OSError):
+        cut = True
+    if not lines and not cut:
+        return f"Your home folder {HOME} is empty."
+    if cut:
+        lines.append("[... the listing stops here: the tree is too large or too deep; `ls` and `find` show the rest]")
+    elif more:
+        lines.append(f"[... {more:,} more entries; `ls` and `find` list them]")
+    return "The files in your home folder as the task starts:\n" + "\n".join(lines)
+
+
+def task_message(instruction: str, home: Path) -> str:
+    """The first user message: the instruction, then the listing of the home (`observe_home`)."""
+    return f"{instruction}\n\n{observe_home(home)}"
+
+
+def first_turn(instruction: str, home: Path, *, step_seconds: float, max_steps: int, protocol: str = "tools"
+               ) -> list[dict[str, Any]]:
+    """The messages an agent starts from: the system prompt (for `protocol`) and the task (`task_message`).
+    `forge student run` sends them at its first turn; `forge student prompts` writes them."""
+    return [{"role": "system", "content": system_prompt(step_seconds, max_steps, protocol)},
+            {"role": "user", "content": task_message(instruction, home)}]
+
+
 def parse_command(content: str) -> str | None:
     """The command of a plain-text reply, or None (the model is done): a `<tool_call>` the server left in the
     text, else the first fenced block (a ```python block runs as a python3 script)."""
@@ -128,13 +184,22 @@ def parse_command(content: str) -> str | None:
                 args = json.loads(args, strict=False)
         if isinstance(args, dict) and isinstance(args.get("command"), str) and args["command"].strip():
             return str(args["command"]).strip()
-    for language, body in fenced_blocks(content or ""):
+    blocks = block_commands(content or "")
+    return blocks[0] if blocks else None
+
+
+def block_commands(content: str) -> list[str]:
+    """The command of every closed shell or python fenced block of `content`, in order (a ```python block runs as
+    a python3 script; blocks in other languages are never run)."""
+    commands = []
+    for language, body in fenced_blocks(content):
         if not body.strip() or language not in SHELL_LANGUAGES | PYTHON_LANGUAGES:
             continue
         if language in PYTHON_LANGUAGES:
-            return f"python3 - <<'FORGE_PY'\n{body.strip()}\nFORGE_PY"
-        return body.strip()
-    return None
+            commands.append(f"python3 - <<'FORGE_PY'\n{body.strip()}\nFORGE_PY")
+        else:
+            commands.append(body.strip())
+    return commands
 
 
 def fenced_blocks(content: str) -> list[tuple[str, str]]:
@@ -161,10 +226,9 @@ def run_episode(instruction: str, home: Path, shell: AgentShell, chat: ChatClien
     seconds = shell.limits.wall_seconds
     episode = Episode(protocol)
     canonical = episode.messages
-    canonical += [{"role": "system", "content": system_prompt(seconds, max_steps, "tools")},
-                  {"role": "user", "content": instruction}]
+    canonical += first_turn(instruction, home, step_seconds=seconds, max_steps=max_steps)
     sent: list[dict[str, Any]] = [{"role": "system", "content": system_prompt(seconds, max_steps, protocol)},
-                                  {"role": "user", "content": instruction}]
+                                  dict(canonical[1])]
     tools = [TOOL] if protocol == "tools" else None
 
     def record(step: Step) -> None:
@@ -210,6 +274,46 @@ def run_episode(instruction: str, home: Path, shell: AgentShell, chat: ChatClien
             return episode
 
 
+def run_commands(instruction: str, home: Path, shell: AgentShell, commands: Sequence[str], *, max_steps: int,
+                 content: str = "", on_step: Callable[[Step], None] | None = None) -> Episode:
+    """An episode of commands written in advance (an offline batch answer, a teacher's solution): the first turn
+    `run_episode` would send, then each command one step through the same shell, recorded in the same tool-call
+    form (one assistant message with one call per command, then its output) and ended by an assistant `DONE`.
+    `content` (the answer's own text, e.g. the model's reply holding the blocks) goes on the first assistant
+    message; with no command it is the only one. Commands past `max_steps` are not run (ended 'step budget'); a
+    command the sandbox cannot start ends the episode as a machine failure (`error` set: not a score)."""
+    episode = Episode("batch", messages=first_turn(instruction, home, step_seconds=shell.limits.wall_seconds,
+                                                   max_steps=max_steps))
+
+    def record(step: Step) -> None:
+        episode.steps.append(step)
+        if on_step is not None:
+            on_step(step)
+
+    for number, command in enumerate(commands, start=1):
+        if number > max_steps:
+            episode.ended = "step budget"
+            return episode
+        said = content if number == 1 else ""
+        call_id = f"call_{number}"
+        episode.messages.append({"role": "assistant", "content": said, "tool_calls": [{
+            "id": call_id, "type": "function",
+            "function": {"name": TOOL_NAME, "arguments": json.dumps({"command": command})}}]})
+        step = Step(number, command, said)
+        try:
+            shown = _fill(step, _run(shell, home, command, number))
+        except MachineFailure as exc:
+            episode.ended, episode.error = "machine failure", str(exc)
+            return episode
+        record(step)
+        episode.messages.append({"role": "tool", "tool_call_id": call_id, "content": shown})
+    final = "DONE" if commands else content
+    episode.messages.append({"role": "assistant", "content": final})
+    record(Step(len(commands) + 1, "DONE", final, done=True))
+    episode.ended = "done"
+    return episode
+
+
 class MachineFailure(Exception):
     """The sandbox could not run a command (bubblewrap failed to start, the machine is out of something)."""
 
@@ -230,7 +334,7 @@ def _act(turn: Turn, calls: list[dict[str, Any]], fallback: str | None, content:
         sent.append(turn.message)
         canonical.append(turn.message)
         for number, call in enumerate(calls):
-            command, problem = _tool_command(call)
+            command, problem = tool_command(call)
             step = _step(len(episode.steps) + 1, command or "", content, turn, first=number == 0)
             if len(episode.steps) >= max_steps:
                 shown = "not run: the step budget is used up"
@@ -284,7 +388,7 @@ def _step(number: int, action: str, response: str, turn: Turn, *, first: bool = 
                 llm_seconds=round(turn.latency_s, 3) if first else 0.0, done=done, error=error)
 
 
-def _tool_command(call: Any) -> tuple[str | None, str]:
+def tool_command(call: Any) -> tuple[str | None, str]:
     """(command, problem) of one tool call; the command is None when the call is malformed."""
     function = call.get("function") if isinstance(call, dict) else None
     if not isinstance(function, dict):
