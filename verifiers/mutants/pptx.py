@@ -4,7 +4,10 @@ The oracle's slides are matched to the initial ones by their XML (difflib): a sl
 the task's scope, a slide matched by position with other XML was edited by the task. Damaging mutants: the
 text of an out-of-scope slide edited, an out-of-scope slide deleted, two out-of-scope slides swapped, the
 placeholder text of an edited shape left with the answer added beside it, a table row deleted, the task's
-run formatting applied to every run of the deck. Neutral ones: the deck re-saved by python-pptx, a new mtime.
+run formatting applied to every run of the deck, the bullets of an out-of-scope slide reversed, an out-of-scope
+slide moved to the far end, an empty text box left on a slide (the first and the last only the frame catches).
+Neutral ones: the deck re-saved by python-pptx, its shapes renumbered and renamed with new document properties
+(what a LibreOffice save does to them), a new mtime.
 
 Only .pptx files the oracle created or changed are mutated. Mutants are evaluated in memory (the checks' parsed
 presentation) unless a check reads the file another way. The oracle's deck is parsed once per task: each mutant
@@ -13,6 +16,7 @@ edits a copy of that parse that shares its masters, layouts and themes (`prepare
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import os
 from collections.abc import Callable
@@ -21,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from lxml import etree
+from pptx.util import Cm
 
 from kit.model import HOME
 from preparers import pptx as deckio
@@ -31,6 +36,7 @@ from verifiers.readers.pptx import _load as load_deck  # the State cache key of 
 
 MTIME = 1_700_000_000
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 RUN_FORMAT = ("b", "i", "u", "sz")
 
 
@@ -205,12 +211,82 @@ def _format_everywhere(deck: _Deck) -> list[Mutant]:
     return []
 
 
+def _reverse_bullets(prs: Any, n: int, shape_id: int) -> None:
+    body = next(s for s in prs.slides[n].shapes if s.shape_id == shape_id).text_frame._txBody
+    paragraphs = body.findall(A + "p")
+    for para in paragraphs:
+        body.remove(para)
+    body.extend(reversed(paragraphs))
+
+
+def _bullets_reversed(deck: _Deck, ctx: MutationContext) -> list[Mutant]:
+    """The bullets of a slide the task leaves alone, in reverse order (each still there, so a check comparing the
+    slide's texts as a set misses it)."""
+    found = [(n, shape.shape_id) for n in deck.kept for shape in deck.slides[n].shapes
+             if deckio.role(shape) == "body" and len({deckio.norm(p.text) for p in shape.text_frame.paragraphs
+                                                      if deckio.norm(p.text)}) >= 2]
+    if not found:
+        return []
+    n, shape_id = ctx.rng.choice(found)
+    return [deck.mutant(f"pptx.bullets_reversed:slide {n + 1}", "damaging",
+                        partial(_reverse_bullets, n=n, shape_id=shape_id))]
+
+
+def _move_to(prs: Any, n: int, position: int) -> None:
+    ids = prs.slides._sldIdLst
+    entry = list(ids)[n]
+    ids.remove(entry)
+    ids.insert(position, entry)
+
+
+def _slide_moved(deck: _Deck, ctx: MutationContext) -> list[Mutant]:
+    """A slide the task leaves alone moved to the far end of the deck (the last place, or the first after the
+    cover when it is the last): a move, not the swap of two neighbours `slides_reordered` makes."""
+    titles = [deckio.slide_title(s) for s in deck.slides]
+    movable = [n for n in deck.kept if titles.count(titles[n]) == 1 and len(deck.slides) >= 4]
+    if not movable:
+        return []
+    n = ctx.rng.choice(movable)
+    position = len(deck.slides) - 1 if n < len(deck.slides) - 2 else 1
+    return [deck.mutant(f"pptx.slide_moved:slide {n + 1}->{position + 1}", "damaging",
+                        partial(_move_to, n=n, position=position))]
+
+
+def _add_empty_box(prs: Any, n: int) -> None:
+    prs.slides[n].shapes.add_textbox(Cm(3), Cm(16), Cm(8), Cm(1.5))
+
+
+def _stray_textbox(deck: _Deck, ctx: MutationContext) -> list[Mutant]:
+    """An empty text box left on a slide (what a click with the text tool leaves): it shows nothing, so a check of
+    the slide's texts misses it."""
+    if not deck.slides:
+        return []
+    n = ctx.rng.choice(deck.kept or range(len(deck.slides)))
+    return [deck.mutant(f"pptx.stray_textbox:slide {n + 1}", "damaging", partial(_add_empty_box, n=n))]
+
+
+def _renumber(prs: Any) -> None:
+    """What LibreOffice's save does to ids and names: every shape a new id and a generic name; new properties."""
+    next_id = 1000
+    for slide in prs.slides:
+        for props in slide._element.iter(P + "cNvPr"):
+            next_id += 1
+            props.set("id", str(next_id))
+            if props.get("name"):
+                props.set("name", f"Shape {next_id}")
+    core = prs.core_properties
+    core.revision = (core.revision or 1) + 1
+    core.modified = dt.datetime(2026, 1, 2, 3, 4, 5)
+    core.last_modified_by = "user"
+
+
 def _neutral(deck: _Deck) -> list[Mutant]:
     """The deck re-saved by python-pptx (an edit that changes nothing: on disk, opened and saved; in memory, the
     checks read what every mutant's copy is, the oracle's parse, which is what parsing the re-saved bytes gives:
     python-pptx writes each part's tree as it read it; tests/verifiers/test_fast_path.py compares), and a new mtime."""
     rel = deck.rel
     return [deck.mutant(f"pptx.resaved:{rel}", "neutral", lambda prs: None),
+            deck.mutant(f"pptx.ids_renumbered:{rel}", "neutral", _renumber),
             Mutant(f"pptx.touched:{rel}", "neutral", lambda root: os.utime(root / rel, (MTIME, MTIME)),
                    touches=(rel,))]
 
@@ -227,5 +303,8 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
         out += _row_deleted(deck, ctx)
         out += _format_everywhere(deck)
         out += _hidden(deck)
+        out += _bullets_reversed(deck, ctx)
+        out += _slide_moved(deck, ctx)
+        out += _stray_textbox(deck, ctx)
         out += _neutral(deck)
     return out
