@@ -15,13 +15,23 @@ from preparers.image import format_for
 from preparers.ops.multi import _DATE
 from preparers.teach import HOME, Language, NotTeachable, language, q, snippet
 
-language(Language("multi", shell=True, peek=("if PATH.lower().endswith(('.csv', '.tsv')):\n"
-                                             "    print(open(PATH, encoding='utf-8-sig').read()[:3000])")))
+#: What a person looks at first: the CSV's text, or the picture's format and size.
+_PEEK = """from pathlib import Path
+from PIL import Image
+source = Path(PATH)
+if source.suffix.lower() in ('.csv', '.tsv'):
+    print(source.read_text(encoding='utf-8-sig')[:3000])
+else:
+    with Image.open(source) as im:
+        print(source.name, im.format, im.size, im.mode)"""
+
+language(Language("multi", shell=True, peek=_PEEK))
 
 
-def _mkparent(path: str) -> str:
+def _mkparent(path: str, beside: str = HOME) -> str:
+    """`mkdir -p` of the folder `path` goes into, unless it is home or the folder of `beside` (which exists)."""
     parent = path.rsplit("/", 1)[0]
-    return "" if parent == HOME else f"mkdir -p {q(parent)} && "
+    return "" if parent in (HOME, beside.rsplit("/", 1)[0]) else f"mkdir -p {q(parent)} && "
 
 
 def _python(lines: list[str]) -> str:
@@ -53,7 +63,7 @@ def csv_to_xlsx(path: str, dest: str, sheet: str | None = None, skip_header: boo
         lines.append("rows = rows[1:]")
     lines += ["wb = Workbook()", "ws = wb.active", f"ws.title = {name!r}", "for row in rows:", "    ws.append(row)",
               f"wb.save({dest!r})"]
-    return _mkparent(dest) + _python(lines)
+    return _mkparent(dest, path) + _python(lines)
 
 
 def _cell(value: Any) -> Any:
@@ -86,5 +96,5 @@ def export_image(path: str, dest: str, width: int, height: int) -> str:
     quality = ", quality=90" if fmt in ("JPEG", "WEBP") else ""
     lines = ["from PIL import Image", f"with Image.open({path!r}) as im:",
              f"    im.convert('RGB').resize(({width}, {height}), Image.Resampling.BICUBIC).save({dest!r}{quality})"]
-    return _mkparent(dest) + _python(lines)
+    return _mkparent(dest, path) + _python(lines)
 
