@@ -160,7 +160,17 @@ def _teacher_runs(results: Path, tasks: list[Path], round: int | None, concurren
         raise typer.BadParameter("--teacher needs --tasks FOLDER or --round N (which tasks to run)")
     catalog = Catalog(db) if db is not None or round is not None else None  # --tasks alone: no catalog is made
     paths = find_packages(tasks) if tasks else catalog_packages(Catalog(db), round_n=round)
-    counts = run_teachers(paths, results, Sandbox(), catalog, concurrency=concurrency)
+    from rich.progress import Progress
+
+    with Progress(console=console, transient=True) as bar:
+        running = bar.add_task("teacher runs", total=len(paths))
+
+        def progress(task_id: str, outcome: str) -> None:
+            bar.advance(running)
+            if outcome not in ("passed", "already"):  # a teacher that fails is news: say which
+                console.print(f"{outcome:<7} {task_id}", highlight=False, markup=False)
+
+        counts = run_teachers(paths, results, Sandbox(), catalog, concurrency=concurrency, progress=progress)
     console.print(f"teacher: {counts['passed']} passed, {counts['failed']} failed, {counts['infra']} infra, "
                   f"{counts['gui']} without a terminal solution, {counts['already']} already run", highlight=False)
     return results / "shell" / "terminal" / model_folder(MODEL)
