@@ -126,7 +126,8 @@ def read_profile(state: Source, path: str) -> Profile:
     if not state.is_dir(path):
         facts["#profile"] = "missing"
         return model
-    for server, folder, rel in _folders(state, path):
+    folders = _folders(state, path)
+    for server, folder, rel in folders:
         name = folder if server == LOCAL else f"{server}:{folder}"
         try:
             mbox = state.read(f"{path}/{rel}", read_mbox, "mbox folder")
@@ -146,7 +147,7 @@ def read_profile(state: Source, path: str) -> Profile:
             mid = tb.message_id(msg) or f"h:{_digest(msg)}"
             tags = " ".join(sorted(msg.value("X-Mozilla-Keys").split()))
             facts[f"msg:{name}|{mid}"] = f"{_flags(flags)}|{tags}|{counts[mid]}|{_digest(msg)}"
-    for server in sorted({s for s, _, _ in _folders(state, path)} | _filter_servers(state, path)):
+    for server in sorted({s for s, _, _ in folders} | _filter_servers(state, path)):
         rel = f"{path}/Mail/{server}/msgFilterRules.dat"
         if not state.is_file(rel):
             continue
