@@ -247,6 +247,31 @@ def test_a_new_filter_first_and_a_save_only_filter_without_manual_run_pass(made,
     assert _verdict(ctx.task, root)[:2] == (True, True)
 
 
+def test_the_asked_filter_in_the_pop_accounts_list_passes_and_a_kept_filter_moved_there_fails(made, tmp_path):
+    """Tools > Message Filters opens on the default account (the POP account deferred to Local Folders): a filter
+    saved in its list acts on arriving mail all the same."""
+    ctx = made["filter_save"]
+    name = next(c["args"]["name"] for c in ctx.task["rubric"] if c["primitive"] == "tb.filter_exists")
+    for moved in (name, "Newsletters"):
+        root = _copy(ctx, tmp_path, moved)
+        profile = _profile(root)
+        dat = profile / tb.FILTER_FILE
+        rules = tbfilters.parse(dat.read_text())
+        if moved not in [r.name for r in rules]:
+            continue  # the task keeps no other filter
+        pop = re.search(r'"mail.server.server2.directory-rel", "\[ProfD\](.*)"', (profile / "prefs.js").read_text())
+        assert pop is not None
+        (profile / pop.group(1)).mkdir(parents=True)
+        (profile / pop.group(1) / "msgFilterRules.dat").write_text(
+            tbfilters.render([r for r in rules if r.name == moved]))
+        dat.write_text(tbfilters.render([r for r in rules if r.name != moved]))
+        passed, framed, evidence = _verdict(ctx.task, root)
+        if moved == name:
+            assert passed and framed, evidence
+        else:
+            assert not framed and "filter 'Newsletters' (Local Folders: " in evidence, evidence
+
+
 def test_the_model_reads_a_missing_profile_and_a_broken_filter_file(made, tmp_path):
     ctx = made["filter_save"]
     root = _copy(ctx, tmp_path)

@@ -9,8 +9,10 @@ Facts (key -> canonical text), read through the one Thunderbird reader (`verifie
   deletes that way until it compacts): `<flags>|<tags>|<copies>|<headers>`, flags read, replied, flagged,
   forwarded (X-Mozilla-Status), tags the words of X-Mozilla-Keys (its padding is noise), copies how many live
   entries carry that Message-ID there, headers a digest of what a person sees (From, To, Cc, Subject, Date);
-- `filter:<server>/<name>` (a second filter of one name `.../<name>#2`): enabled, the run contexts of its `type`,
-  its conditions and its actions (folder targets as folder paths); `filters:<server>`: their names in order;
+- `filter:<name>` (a second filter of one name `<name>#2`): the server whose list holds it (Local Folders, or the
+  POP account deferred to it, which Tools > Message Filters opens first: either list acts on arriving mail),
+  enabled, the run contexts of its `type`, its conditions and its actions (folder targets as folder paths);
+  `filters:<server>`: the names of a server's filters in order;
 - `pref:<name>`: a pref's value as Thunderbird loads it (prefs.js, then user.js), JSON; the prefs Thunderbird
   writes on its own (`MANAGED_PREFS`) are not facts;
 - `card:<book>/<address>`: an address book card (display name, first and last name, every address).
@@ -147,7 +149,8 @@ def read_profile(state: Source, path: str) -> Profile:
             mid = tb.message_id(msg) or f"h:{_digest(msg)}"
             tags = " ".join(sorted(msg.value("X-Mozilla-Keys").split()))
             facts[f"msg:{name}|{mid}"] = f"{_flags(flags)}|{tags}|{counts[mid]}|{_digest(msg)}"
-    for server in sorted({s for s, _, _ in folders} | _filter_servers(state, path)):
+    names: Counter[str] = Counter()  # filters by name across servers: the asked one may sit in any account's list
+    for server in sorted({s for s, _, _ in folders} | _filter_servers(state, path), key=lambda s: (s != LOCAL, s)):
         rel = f"{path}/Mail/{server}/msgFilterRules.dat"
         if not state.is_file(rel):
             continue
@@ -157,11 +160,10 @@ def read_profile(state: Source, path: str) -> Profile:
             facts[f"filters:{server}"] = f"unreadable: {exc}"[:160]
             continue
         model.rules[server] = list(rules)
-        names: Counter[str] = Counter()
         for rule in rules:
             names[rule.name] += 1
             key = rule.name if names[rule.name] == 1 else f"{rule.name}#{names[rule.name]}"
-            facts[f"filter:{server}/{key}"] = rule_text(rule)
+            facts[f"filter:{key}"] = f"{server}: {rule_text(rule)}"
         if rules:
             facts[f"filters:{server}"] = json.dumps([r.name for r in rules], ensure_ascii=False)
     try:
@@ -242,8 +244,7 @@ def describe(key: str, value: str) -> str:
     if kind == "folder":
         return f"folder {rest!r}" + ("" if value == "mbox" else f" ({value})")
     if kind == "filter":
-        server, _, name = rest.partition("/")
-        return f"filter {name!r} of {server} ({value})"
+        return f"filter {rest!r} ({value})"
     if kind == "pref":
         return f"pref {rest} = {value}"
     if kind == "card":
