@@ -119,7 +119,8 @@ def set_dpi(img: str, path: str, dpi: float) -> str:
 def convert_format(img: str, path: str, dest: str, format: str | None = None) -> str:  # noqa: A002 - the op's
     suffix = dest.rsplit(".", 1)[-1].lower() if "." in dest.rsplit("/", 1)[-1] else ""
     target = format or {"jpg": "JPEG", "jpeg": "JPEG", "bmp": "BMP"}.get(suffix)
-    lines = ["import os", f"os.makedirs({dest.rsplit('/', 1)[0]!r}, exist_ok=True)"]
+    folder = dest.rsplit("/", 1)[0]
+    lines = [] if folder == path.rsplit("/", 1)[0] else ["import os", f"os.makedirs({folder!r}, exist_ok=True)"]
     out = img
     if target in ("JPEG", "BMP"):  # no transparency there: flatten a copy onto white
         out = "flat"

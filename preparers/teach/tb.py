@@ -1,7 +1,7 @@
 """Thunderbird ops as the Python a person types against a closed Thunderbird's profile folder.
 
-The "document" is the profile folder (`profile = '/home/user/.thunderbird/<x>.default-release'`); every snippet
-writes its files itself, as Thunderbird leaves them:
+An op's path is the profile folder; each mail action is one `python3` heredoc that names it
+(`profile = '/home/user/.thunderbird/<x>.default-release'`) and writes the files itself, as Thunderbird leaves them:
 - a Local Folders folder is an mbox file (`Mail/Local Folders/Inbox.sbd/Clients` for Inbox/Clients);
 - a message's read/flagged/deleted state is its `X-Mozilla-Status` header (hex: 0001 read, 0004 flagged, 0008
   expunged), rewritten in place at the same width; a moved message is appended to the target folder and its source
@@ -15,14 +15,17 @@ their decoded headers.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from preparers import tbfilters
 from preparers import thunderbird as tb
 from preparers.teach import Language, language, snippet
 
+Snippet = Callable[..., str]
+
 language(Language(
-    "tb", open="VAR = PATH  # the Thunderbird profile (Thunderbird is closed)", var="profile",
+    "tb", shell=True, var="profile",
     peek=("import email, email.policy, os, re\n"
           "VAR = PATH\n"
           "local = VAR + '/Mail/Local Folders'\n"
@@ -39,6 +42,23 @@ language(Language(
           "                      '|', msg['Message-ID'], [p.get_filename() for p in msg.iter_attachments()])\n"
           "if os.path.exists(local + '/msgFilterRules.dat'):\n"
           "    print(open(local + '/msgFilterRules.dat').read())")))
+
+def _mail_action(name: str) -> Callable[[Snippet], Snippet]:
+    """Register `fn(profile_var, path, **args)` as op `name`'s snippet: one `python3` heredoc per mail action.
+
+    A mail action is its own command, not a line of a document run: a later op of the task may open the file it
+    writes (an attachment saved, then edited as a workbook), which a run opens before its first line."""
+    def wrap(fn: Snippet) -> Snippet:
+        def heredoc(path: str, **args: Any) -> str:
+            body = fn("profile", path, **args)
+            head = f"profile = {path!r}  # the Thunderbird profile (Thunderbird is closed)"
+            return f"python3 - <<'PY'\n{head}\n{body}\nPY"
+
+        snippet(name)(heredoc)
+        return fn
+
+    return wrap
+
 
 _STATUS = "rb'(?m)^X-Mozilla-Status: *([0-9A-Fa-f]{1,4})[ \\t]*$'"
 
@@ -108,19 +128,19 @@ def _flag(profile: str, folder: str, field: str, value: str, bit: int, on: bool,
                       "open(box, 'wb').write(b''.join(entries))"])
 
 
-@snippet("tb.mark_read")
+@_mail_action("tb.mark_read")
 def mark_read(profile: str, path: str, folder: str, field: str, value: str, read: bool = True,
               limit: int | None = None) -> str:
     return _flag(profile, folder, field, value, tb.READ, read, limit)
 
 
-@snippet("tb.mark_flagged")
+@_mail_action("tb.mark_flagged")
 def mark_flagged(profile: str, path: str, folder: str, field: str, value: str, flagged: bool = True,
                  limit: int | None = None) -> str:
     return _flag(profile, folder, field, value, tb.FLAGGED, flagged, limit)
 
 
-@snippet("tb.create_folder")
+@_mail_action("tb.create_folder")
 def create_folder(profile: str, path: str, folder: str) -> str:
     return "\n".join(["import os",
                       f"box = {_box(profile, folder)}  # a folder is an mbox file; a subfolder lives in <Parent>.sbd",
@@ -129,7 +149,7 @@ def create_folder(profile: str, path: str, folder: str) -> str:
                       "open(box, 'wb').close()"])
 
 
-@snippet("tb.move_messages")
+@_mail_action("tb.move_messages")
 def move_messages(profile: str, path: str, source: str, target: str, field: str, value: str, copy: bool = False,
                   limit: int | None = None) -> str:
     lines = ["import email, email.policy, re", _ENTRIES, _SET_STATUS,
@@ -147,7 +167,7 @@ def move_messages(profile: str, path: str, source: str, target: str, field: str,
     return "\n".join(lines)
 
 
-@snippet("tb.add_filter")
+@_mail_action("tb.add_filter")
 def add_filter(profile: str, path: str, name: str, conditions: list[list[str]], actions: list[list[str]],
                match: str = "AND", enabled: bool = True, type: int = 17) -> str:  # noqa: A002 - the file's key
     block = tbfilters.filter_block(tbfilters.Filter(
@@ -171,7 +191,7 @@ def _vesc(text: str) -> str:
     return text.replace("\\", "\\\\").replace(",", "\\,").replace(";", "\\;").replace("\n", "\\n")
 
 
-@snippet("tb.add_contact")
+@_mail_action("tb.add_contact")
 def add_contact(profile: str, path: str, display_name: str, email: str, first: str = "", last: str = "",
                 book: str = "abook.sqlite") -> str:
     vcard = ["BEGIN:VCARD", "VERSION:4.0", f"EMAIL;PREF=1:{email}", f"FN:{_vesc(display_name)}"]
@@ -201,7 +221,7 @@ def add_contact(profile: str, path: str, display_name: str, email: str, first: s
         "db.close()"])
 
 
-@snippet("tb.set_pref")
+@_mail_action("tb.set_pref")
 def set_pref(profile: str, path: str, name: str, value: Any, file: str = "prefs.js") -> str:
     if file not in ("prefs.js", "user.js"):
         raise ValueError(f"file={file!r}, but must be 'prefs.js' or 'user.js'")
@@ -214,7 +234,7 @@ def set_pref(profile: str, path: str, name: str, value: Any, file: str = "prefs.
         "open(prefs, 'w').write('\\n'.join(lines) + '\\n')"])
 
 
-@snippet("tb.save_attachment")
+@_mail_action("tb.save_attachment")
 def save_attachment(profile: str, path: str, folder: str, message_id: str, filename: str, dest: str) -> str:
     return "\n".join([
         "import email, email.policy, os, re", _ENTRIES,

@@ -5,11 +5,13 @@ exactly as a student's command runs (forge.agent.shell.AgentShell, bubblewrap)."
 from __future__ import annotations
 
 import datetime as dt
+import io
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from openpyxl import Workbook, load_workbook
 
 from forge.agent.shell import AgentShell
 from kit.sandbox import Sandbox, chown_tree
@@ -27,6 +29,16 @@ P = f"{H}/.thunderbird/k3x9q2mz.default-release"
 UTC = dt.UTC
 
 
+def _workbook() -> bytes:
+    wb = Workbook()
+    wb.active.title = "Pay"
+    for row in (["Name", "Amount"], ["Ana", 10], ["Bo", 20]):
+        wb.active.append(row)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
 def _msg(n: int, sender: str, subject: str, day: int, **kw: Any) -> tb.Message:
     return tb.Message(f"m{n}@example.com", sender, "Me <me@example.com>", subject,
                       dt.datetime(2024, 3, day, 9, 30, tzinfo=UTC), f"Body {n}\nFrom the desk of someone\n", **kw)
@@ -41,7 +53,9 @@ SPEC = tb.ProfileSpec(
             _msg(3, "Jürgen Schäfer <js@brightwater.de>", "Weekly update", 9, flagged=True),
             _msg(4, "Parcel Point <notifications@parcelpoint.com>", "Delivered (invoice attached)", 20,
                  attachments=(tb.Attachment("invoice.pdf", "application/pdf", tb.text_pdf("Total 12 EUR")),
-                              tb.Attachment("notes.txt", "text/plain", b"line one\nline two\n"))),
+                              tb.Attachment("notes.txt", "text/plain", b"line one\nline two\n"),
+                              tb.Attachment("pay.xlsx", "application/vnd.openxmlformats-officedocument."
+                                            "spreadsheetml.sheet", _workbook()))),
         )),
         tb.Folder("Archives", (_msg(5, "Bo <bo@x.org>", "Old weekly", 1, read=True), _msg(6, "Bo <bo@x.org>", "Q", 3))),
         tb.Folder("Inbox/Clients"),
@@ -60,7 +74,12 @@ def _read(root: Path) -> dict[str, Any]:
     seen: dict[str, Any] = {"#facts": tbframe.read_profile(State(root), P).facts}
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         rel = path.relative_to(root).as_posix()
-        seen[rel] = read_cards(path) if path.suffix == ".sqlite" else path.read_bytes()
+        if path.suffix == ".sqlite":
+            seen[rel] = read_cards(path)
+        elif path.suffix == ".xlsx":
+            seen[rel] = [[c.value for c in row] for row in load_workbook(path).active.iter_rows()]
+        else:
+            seen[rel] = path.read_bytes()
     return seen
 
 
@@ -94,6 +113,10 @@ CASES: list[list[dict[str, Any]]] = [
       "filename": "invoice.pdf", "dest": f"{H}/Documents/Bills 2024/invoice.pdf"},
      {"op": "tb.save_attachment", "path": P, "folder": "Inbox", "message_id": "m4@example.com",
       "filename": "notes.txt", "dest": f"{H}/notes.txt"}],
+    [{"op": "tb.save_attachment", "path": P, "folder": "Inbox", "message_id": "m4@example.com",
+      "filename": "pay.xlsx", "dest": f"{H}/Documents/pay.xlsx"},  # then edited: the workbook exists by then
+     {"op": "xlsx.set_cells", "path": f"{H}/Documents/pay.xlsx", "sheet": "Pay", "cells": {"A4": "Total",
+                                                                                         "B4": "=SUM(B2:B3)"}}],
 ]
 
 
