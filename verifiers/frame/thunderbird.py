@@ -62,8 +62,8 @@ ACCOUNT_PREFS = ("mail.accountmanager.", "mail.account.account", "mail.identity.
 USER_BRANCHES = ("mail.compose.", "mail.SpellCheckBeforeSend", "mail.spellcheck.", "mail.receipt.",
                  "mail.incorporate.", "mail.mdn.", "mail.biff.", "mail.close_message_window.",
                  "mail.delete_matches_sort_order", "mail.default_send_format", "mailnews.mark_message_read.",
-                 "mailnews.display.", "mailnews.reply_", "mail.phishing.", "mail.server.default.",
-                 "mailnews.message_display.", "mail.forward_message_mode", "mail.purge.")
+                 "mailnews.display.", "mailnews.reply_", "mail.phishing.", "mailnews.message_display.",
+                 "mail.forward_message_mode")
 BOOKS = ("abook.sqlite", "history.sqlite")
 FLAG_NAMES = ((tb.READ, "read"), (tb.REPLIED, "replied"), (tb.FLAGGED, "flagged"), (0x1000, "forwarded"))
 READ_FREE = "opening a message marks it read: a message may go from unread to read where the task reads no state"
