@@ -315,13 +315,24 @@ def recognise(known: Mapping[str, list[str]], slides: list[list[str]]) -> list[s
     each known slide at most once; the slides left over on both sides in the same number are taken in order
     (a title-only slide renamed); any other is new: `+1`, `+2`... in order."""
     idents = list(known)
+    holders: dict[str, dict[int, int]] = {}  # fingerprint -> {known slide: how often it holds it}
+    for i, ident in enumerate(idents):
+        for fp in known[ident]:
+            holding = holders.setdefault(fp, {})
+            holding[i] = holding.get(i, 0) + 1
     pairs = []
     for j, fps in enumerate(slides):
-        for i, ident in enumerate(idents):
-            shared = sum((Counter(known[ident]) & Counter(fps)).values())
-            if shared:
-                title = any(f.startswith("t:") for f in (Counter(known[ident]) & Counter(fps)))
-                pairs.append((-shared, -title, abs(i - j), j, i))
+        counts: dict[str, int] = {}
+        for fp in fps:
+            counts[fp] = counts.get(fp, 0) + 1
+        shared: dict[int, int] = {}
+        titled: set[int] = set()
+        for fp, count in counts.items():
+            for i, held in holders.get(fp, {}).items():
+                shared[i] = shared.get(i, 0) + min(count, held)
+                if fp.startswith("t:"):
+                    titled.add(i)
+        pairs += [(-score, -(i in titled), abs(i - j), j, i) for i, score in shared.items()]
     out: list[str | None] = [None] * len(slides)
     used: set[int] = set()
     for _, _, _, j, i in sorted(pairs):
@@ -372,6 +383,11 @@ def _kept_value(key: str, value: str) -> str:
     return _digest(value)
 
 
+def _same(key: str, value: str, kept: str) -> bool:
+    """Does `value` read as the kept digest (`_kept_value`, the sorted paragraphs' digest only when it differs)?"""
+    return _digest(value) == kept.partition("/")[0]
+
+
 def derive(initial: Mapping[str, str], oracle: Mapping[str, str],
            free: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The frame of a task from the raw facts (`presentation_facts`) of its initial and oracle decks: the facts the
@@ -408,41 +424,52 @@ def judge(frame: Mapping[str, Any], end: Mapping[str, str]) -> list[str]:
     idents = recognise({ident: entry[1:] for ident, entry in entries.items()}, _fingerprints(end))
     now = canonical(end, idents)
     for n, ident in enumerate(idents, start=1):
-        titles.setdefault(ident, _title(end, str(n)))
+        if ident not in titles:
+            titles[ident] = _title(end, str(n))
     problems = []
     if ORDER in allowed and now[ORDER] != allowed[ORDER]:
         problems.append(_order_changed(json.loads(allowed[ORDER]), idents, titles, asked=True))
     elif ORDER in kept and now[ORDER] != kept[ORDER]:
         problems.append(_order_changed(json.loads(kept[ORDER]), idents, titles, asked=False))
     named = {_split(key)[0] for key in [*kept, *allowed]}
-    for key in sorted(set(kept) | set(now), key=_natural):
+    present = set(idents)
+    found: list[tuple[tuple[int, str], str]] = []
+    for key in [*kept, *(k for k in now if k not in kept)]:
         if key == ORDER or key.startswith("#fp ") or key in allowed or _is_free(key, free):
             continue
+        if key in now and key in kept and _same(key, now[key], kept[key]):
+            continue
         head, rest = _split(key)
-        if head not in idents or head not in named:
+        if head not in present or head not in named:
             continue  # a slide deleted or added: the order names it
-        shape = rest[1:].partition("#")[0] if rest.startswith("/") else ""
-        whole = f"{head}/{shape}"
-        if key not in now:
-            if shape and key != whole and whole not in now and whole not in allowed:
-                continue  # the shape is gone: named once
-            problems.append(f"{_slide(head, titles)}: {_aspect(shape, rest)} removed" if key != whole else
-                            f"{_slide(head, titles)}: its shape '{shape}' was removed")
-        elif key not in kept:
-            if shape and key != whole and whole not in kept and whole not in allowed:
-                continue
-            if key == whole:
-                kind = now[key].partition(" @")[0]
-                texts = now.get(f"{whole}#text") or now.get(f"{whole}#table")
-                what = f", reading {_shown(texts)[6:-1]}" if texts else "" if kind == "picture" else ", empty"
-                problems.append(f"{_slide(head, titles)}: a {kind} was added (shape '{shape}'{what})")
-            elif rest == "#hidden":
-                problems.append(f"{_slide(head, titles)} was hidden in the show")
-            else:
-                problems.append(f"{_slide(head, titles)}: {_aspect(shape, rest)} added{_shown(now[key])}")
-        elif _kept_value(key, now[key]) != kept[key]:
-            problems.append(f"{_slide(head, titles)}: {_changed(shape, rest, now[key], kept[key])}")
+        if problem := _problem(key, head, rest, now, kept, allowed, titles):
+            found.append((_natural(key), problem))
+    problems += [problem for _, problem in sorted(found)]
     return list(dict.fromkeys(problems))
+
+
+def _problem(key: str, head: str, rest: str, now: Mapping[str, str], kept: Mapping[str, str],
+             allowed: Mapping[str, str], titles: Mapping[str, str]) -> str:
+    """A fact out of the frame, named ('' where its shape's own fact names it: a shape added or removed)."""
+    shape = rest[1:].partition("#")[0] if rest.startswith("/") else ""
+    whole = f"{head}/{shape}"
+    if key not in now:
+        if shape and key != whole and whole not in now and whole not in allowed:
+            return ""  # the shape is gone: named once
+        return (f"{_slide(head, titles)}: {_aspect(shape, rest)} removed" if key != whole else
+                f"{_slide(head, titles)}: its shape '{shape}' was removed")
+    if key not in kept:
+        if shape and key != whole and whole not in kept and whole not in allowed:
+            return ""
+        if key == whole:
+            kind = now[key].partition(" @")[0]
+            texts = now.get(f"{whole}#text") or now.get(f"{whole}#table")
+            what = f", reading {_shown(texts)[6:-1]}" if texts else "" if kind == "picture" else ", empty"
+            return f"{_slide(head, titles)}: a {kind} was added (shape '{shape}'{what})"
+        if rest == "#hidden":
+            return f"{_slide(head, titles)} was hidden in the show"
+        return f"{_slide(head, titles)}: {_aspect(shape, rest)} added{_shown(now[key])}"
+    return f"{_slide(head, titles)}: {_changed(shape, rest, now[key], kept[key])}"
 
 
 def _natural(key: str) -> tuple[int, str]:
