@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from preparers import jsonc
 from preparers.ops import document_kind, op
 
 Key = str | int
@@ -109,16 +110,18 @@ def has_key(data: Any, key: KeyPath) -> bool:
 
 @dataclass
 class JsonDoc:
-    """A parsed JSON file plus how it was written (indent None = compact one line)."""
+    """A parsed JSON file plus how it was written (indent None = compact one line) and its comments by key path
+    (`preparers.jsonc`), which an edit keeps, as VS Code's settings editor does."""
 
     data: Any
     indent: int | str | None = 4
     sort_keys: bool = False
+    comments: dict[jsonc.Path, list[str]] = field(default_factory=dict)
 
     def dumps(self) -> str:
-        if self.indent is None:
+        if self.indent is None and not self.comments:
             return json.dumps(self.data, separators=(",", ":"), sort_keys=self.sort_keys, ensure_ascii=False)
-        return json.dumps(self.data, indent=self.indent, sort_keys=self.sort_keys, ensure_ascii=False) + "\n"
+        return jsonc.dumps(self.data, 4 if self.indent is None else self.indent, self.sort_keys, self.comments) + "\n"
 
 
 def _style(text: str) -> int | str | None:
@@ -132,7 +135,8 @@ def _style(text: str) -> int | str | None:
 
 def parse_doc(text: str) -> JsonDoc:
     data = loads_jsonc(text)
-    return JsonDoc(data, _style(text), sort_keys=_is_sorted(data))
+    notes = jsonc.comments(text) if "/" in text and isinstance(data, dict | list) else {}
+    return JsonDoc(data, _style(text), sort_keys=_is_sorted(data), comments=notes)
 
 
 def _is_sorted(data: Any) -> bool:
@@ -211,6 +215,7 @@ def delete(doc: JsonDoc, key: KeyPath, missing_ok: bool = False) -> None:
             return
         raise KeyError(f"no value at {path}")
     node, last = _parent(doc, path, create=False)
+    jsonc.move(doc.comments, node, tuple(path))
     del node[last]
 
 

@@ -76,8 +76,11 @@ def test_set_delete_append_keep_the_file_style(tmp_path):
         {"op": "json.append", "path": PATH, "key": ["list"], "value": 3},
     ])
     text = file.read_text()
-    assert json.loads(text) == {"editor.fontSize": 16, "list": [1, 2, 3], "nested": {"deep": True}}
+    assert loads_jsonc(text) == {"editor.fontSize": 16, "list": [1, 2, 3], "nested": {"deep": True}}
     assert '\n    "editor.fontSize": 16' in text  # 4-space indent kept
+    # comments kept, as VS Code's editor keeps them (the deleted key's goes to the key after it)
+    assert text.startswith("// settings with comments, as VS Code allows\n{\n    // trailing comment\n")
+    assert '    /* block */\n    "list": [' in text
 
 
 def test_compact_sorted_files_stay_compact_and_sorted(tmp_path):

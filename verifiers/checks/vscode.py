@@ -13,6 +13,7 @@ from typing import Any
 
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.checks.json_doc import same_value, show
+from verifiers.frame.config import SELF_WRITTEN, vscode_form
 from verifiers.grounding import kept_rules, kept_settings
 from verifiers.meaning import Meaning, Said, Visible, when
 from verifiers.readers import StateError
@@ -26,7 +27,8 @@ MODIFIERS = {"ctrl": "ctrl", "control": "ctrl", "shift": "shift", "alt": "alt", 
            meaning=Meaning(action=r"setting|set|make|change|\w+\.\w+"))
 def setting_equals(state: State, path: str, key: str, value: Any, entry: str | None = None,
                    workspace: str | None = None, unordered: bool = False) -> Result:
-    """Setting `key` (or member `entry` of the object setting `key`) equals `value` in the settings file `path`."""
+    """Setting `key` (or member `entry` of the object setting `key`) equals `value` in the settings file `path`, in
+    any of the setting's documented forms (`editor.rulers: [{"column": 88}]` is `[88]`)."""
     settings = vscode_settings(state, path, workspace)
     label = f"{key}[{entry!r}]" if entry is not None else key
     if key not in settings:
@@ -36,22 +38,20 @@ def setting_equals(state: State, path: str, key: str, value: Any, entry: str | N
         if not isinstance(actual, dict) or entry not in actual:
             return fail(f"{path}: {key} has no entry {entry!r} ({show(actual)})")
         actual = actual[entry]
-    if not same_value(actual, value, unordered=unordered):
+    name = entry if entry is not None else key
+    if not same_value(vscode_form(name, actual, colour_free=True), vscode_form(name, value, colour_free=True),
+                      unordered=unordered):
         return fail(f"{path}: {label} = {show(actual)}, expected {show(value)}")
     return ok(f"{path}: {label} = {show(actual)}")
 
 
-def _kept(actual: Any, expected: Any) -> bool:
-    """Objects keep every expected member (new members are fine); other values are equal."""
+def _kept(actual: Any, expected: Any, key: str = "") -> bool:
+    """Objects keep every expected member (new members are fine); other values are equal (in any documented form)."""
     if isinstance(expected, dict):
-        return isinstance(actual, dict) and all(k in actual and _kept(actual[k], v) for k, v in expected.items())
-    return same_value(actual, expected)
+        return isinstance(actual, dict) and all(k in actual and _kept(actual[k], v, k) for k, v in expected.items())
+    return same_value(vscode_form(key, actual), vscode_form(key, expected))
 
 
-#: settings VS Code itself writes to the user settings when the user answers one of its prompts (trust a folder,
-#: a git question, zoom, telemetry): never a new setting the user chose
-SELF_WRITTEN = ("security.workspace.trust.", "git.", "telemetry.", "redhat.telemetry.", "window.zoomLevel",
-                "extensions.ignoreRecommendations", "explorer.confirm", "update.")
 
 
 @primitive("vscode.settings_kept", grounded=("settings",),
@@ -62,7 +62,7 @@ def settings_kept(state: State, path: str, settings: dict[str, Any], workspace: 
     """Every setting in `settings` still holds its value in `path` (objects may have gained members). With
     `allowed` (the keys the task sets), no other setting was added either, besides the `SELF_WRITTEN` ones."""
     current = vscode_settings(state, path, workspace)
-    lost = [k for k, v in settings.items() if k not in current or not _kept(current[k], v)]
+    lost = [k for k, v in settings.items() if k not in current or not _kept(current[k], v, k)]
     if lost:
         return fail(f"{path}: {len(lost)} of {len(settings)} settings that should stay were changed or removed: "
                     + ", ".join(f"{k} (now {show(current[k]) if k in current else 'unset'})" for k in lost[:5]))

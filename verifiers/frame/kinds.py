@@ -68,6 +68,7 @@ class FrameKind:
 KNOWN = (
     "verifiers.frame.xlsx",
     "verifiers.frame.pptx",
+    "verifiers.frame.config",
 )
 
 _KINDS: dict[str, FrameKind] = {}

@@ -11,23 +11,29 @@ mutator's business). Damaging (no instruction asks for them):
 - `json.rule_added`: a new rule binding a free key to another command (a shortcut nobody asked for);
 - `json.value_out_of_scope`: a value the task did not touch (same in the initial and the oracle's file) changed;
 - `json.setting_added`: a user-facing setting the task does not ask for (`preparers.chrome.USER_SETTINGS`,
-  `VSCODE_ADDABLE`) added to Preferences or a VS Code settings.json.
+  `VSCODE_ADDABLE`) added to Preferences or a VS Code settings.json;
+- `json.key_dropped`: a key the task did not touch removed (from a JSON object, an INI keyfile or a YAML file);
+- `json.comments_dropped`: a config file the oracle changed rewritten without its comments (`jq`, `json.dumps`,
+  a script that writes the file from its parsed data);
+- `json.bookmarks_reversed`: the bookmarks of a folder the task does not touch in reverse order.
 Neutral (what the app or a careful user may also write): `json.reformatted` (keys in reverse order, another
 indent), `json.new_ids_and_times` (Bookmarks renumbered, new guids and timestamps, as a re-created entry gets),
 `json.comment_added` (a `//` comment line in a JSONC file VS Code owns).
 
-Keys Chrome rewrites on its own (ids, guids, dates, the checksum) are never "out of scope" values.
+Keys Chrome rewrites on its own (ids, guids, dates, the checksum) are never "out of scope" values. Every rewrite of a
+JSONC file keeps its comments (`preparers.jsonc`), as VS Code's editor does, unless dropping them is the damage.
 """
 
 from __future__ import annotations
 
 import copy
-import json
+import re
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from preparers import chrome
+from preparers import chrome, jsonc
 from preparers.ops.json_doc import loads_jsonc
 from verifiers.mutants import Mutant, MutationContext
 
@@ -46,9 +52,13 @@ _OTHER_COMMAND = "workbench.action.toggleZenMode"
 _MAX_BYTES = 4 * 1024 * 1024
 
 
+_CHROME_FILES = ("Bookmarks", "Preferences", "Local State")
+_CONFIG_SUFFIXES = (".ini", ".conf", ".cfg", ".desktop", ".yaml", ".yml")
+
+
 def _is_json(rel: str) -> bool:
     name = rel.rsplit("/", 1)[-1]
-    return name in ("Bookmarks", "Preferences", "Local State") or name.endswith((".json", ".code-workspace"))
+    return name in _CHROME_FILES or name.endswith((".json", ".jsonc", ".code-workspace"))
 
 
 def _read(path: Path) -> Any:
@@ -60,13 +70,16 @@ def _read(path: Path) -> Any:
         return None
 
 
-def _write(rel: str, change: Callable[[Any], Any], *, indent: int | None = 3, sort_keys: bool = True,
-           header: str = "") -> Callable[[Path], None]:
-    """Apply: parse the file at `rel`, change (a deep copy of) its data, write it back as JSON."""
+def _write(rel: str, change: Callable[[Any], Any], *, indent: int = 3, sort_keys: bool = True,
+           header: str = "", comments: bool = True) -> Callable[[Path], None]:
+    """Apply: parse the file at `rel`, change (a deep copy of) its data, write it back as JSON, with its comments
+    where they were (unless not `comments`)."""
 
     def apply(root: Path) -> None:
-        data = change(copy.deepcopy(loads_jsonc((root / rel).read_text(encoding="utf-8"))))
-        text = json.dumps(data, indent=indent, sort_keys=sort_keys, ensure_ascii=False)
+        old = (root / rel).read_text(encoding="utf-8")
+        data = change(copy.deepcopy(loads_jsonc(old)))
+        notes = jsonc.comments(old) if comments and "/" in old and not rel.endswith(_CHROME_FILES) else {}
+        text = jsonc.dumps(data, indent, sort_keys, notes)
         (root / rel).write_text(header + text + "\n", encoding="utf-8")
 
     return apply
@@ -180,8 +193,49 @@ def _bookmark_mutants(ctx: MutationContext, rel: str, before: Any, after: Any) -
         how = ctx.rng.choice(("renamed", "repointed", "deleted"))
         out.append(Mutant(f"json.bookmark_out_of_scope_{how}:{rel}:{key[-2]}", "damaging",
                           _write(rel, _bookmark_out_of_scope(key, how))))
+    if untouched := _untouched_folders(before, after):
+        folder = ctx.rng.choice(untouched)
+        out.append(Mutant(f"json.bookmarks_reversed:{rel}:{' > '.join(folder)}", "damaging",
+                          _write(rel, _reverse_folder(folder))))
     out.append(Mutant(f"json.new_ids_and_times:{rel}", "neutral", _write(rel, _renumber)))
     return out
+
+
+def _folders(tree: Any) -> dict[tuple[str, ...], list[tuple[Any, Any, Any]]]:
+    """{folder path (root key first): its children as (type, name, url)} for every folder of a Bookmarks tree (the
+    first of two folders of one name and place)."""
+    out: dict[tuple[str, ...], list[tuple[Any, Any, Any]]] = {}
+    roots = tree.get("roots") if isinstance(tree, dict) else None
+
+    def visit(path: tuple[str, ...], node: Any) -> None:
+        kids = [k for k in node.get("children", []) if isinstance(k, dict)] if isinstance(node, dict) else []
+        if path in out:
+            return
+        out[path] = [(k.get("type"), k.get("name"), k.get("url")) for k in kids]
+        for kid in kids:
+            if kid.get("type") == "folder":
+                visit((*path, str(kid.get("name", ""))), kid)
+
+    for key, root in sorted(roots.items()) if isinstance(roots, dict) else []:
+        visit((key,), root)
+    return out
+
+
+def _untouched_folders(before: Any, after: Any) -> list[tuple[str, ...]]:
+    """Folders the oracle left as they were that a reversal changes (two or more different children)."""
+    old = _folders(before)
+    return [path for path, kids in _folders(after).items() if old.get(path) == kids and len(set(kids)) > 1]
+
+
+def _reverse_folder(folder: tuple[str, ...]) -> Callable[[Any], Any]:
+    def change(tree: Any) -> Any:
+        node = tree["roots"][folder[0]]
+        for name in folder[1:]:
+            node = next(c for c in node["children"] if c.get("type") == "folder" and str(c.get("name", "")) == name)
+        node["children"].reverse()
+        return tree
+
+    return change
 
 
 # --- keybindings ----------------------------------------------------------------------------------------
@@ -306,6 +360,14 @@ def _added(rel: str, after: dict[str, Any], task: dict[str, Any], rng: Any) -> l
                                                                                     sort_keys=False))]
 
 
+def _drop(path: tuple[str, ...]) -> Callable[[Any], Any]:
+    def change(data: Any) -> Any:
+        del _get(data, path[:-1])[path[-1]]
+        return data
+
+    return change
+
+
 def _has(data: Any, path: tuple[str, ...]) -> bool:
     for key in path:
         if not isinstance(data, dict) or key not in data:
@@ -340,28 +402,102 @@ def _object_mutants(ctx: MutationContext, rel: str, before: Any, after: dict[str
             path = ctx.rng.choice(same)
             out.append(Mutant(f"json.value_out_of_scope:{rel}:{'.'.join(path)}", "damaging",
                               _write(rel, _set(path, _other(_get(after, path))), indent=4, sort_keys=False)))
+            gone = ctx.rng.choice(same)
+            out.append(Mutant(f"json.key_dropped:{rel}:{'.'.join(gone)}", "damaging",
+                              _write(rel, _drop(gone), indent=4, sort_keys=False)))
     out += _added(rel, after, ctx.task, ctx.rng)
-    jsonc = not rel.endswith("Preferences")
+    commented = not rel.endswith(_CHROME_FILES)
     out.append(Mutant(f"json.reformatted:{rel}", "neutral", _write(rel, _reverse, indent=2, sort_keys=False)))
-    if jsonc:
+    if commented:
         out.append(Mutant(f"json.comment_added:{rel}", "neutral",
                           _write(rel, lambda data: data, indent=4, sort_keys=False,
                                  header="// Settings edited by hand\n")))
     return out
 
 
+# --- comments and keys of any config file --------------------------------------------------------------------
+
+def _text(path: Path) -> str | None:
+    if not path.is_file() or path.stat().st_size > _MAX_BYTES:
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _comment_line(line: str, marks: tuple[str, ...]) -> bool:
+    return line.strip().startswith(marks)
+
+
+def _rewrite_lines(rel: str, keep: Callable[[int, str], bool]) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        lines = (root / rel).read_text(encoding="utf-8").splitlines(keepends=True)
+        (root / rel).write_text("".join(line for i, line in enumerate(lines) if keep(i, line)), encoding="utf-8")
+
+    return apply
+
+
+def _comments_dropped(rel: str, text: str) -> list[Mutant]:
+    """The file without its comments: JSON written from its parsed data, other configs without comment lines."""
+    name = f"json.comments_dropped:{rel}"
+    if _is_json(rel):
+        if rel.endswith(_CHROME_FILES) or "/" not in text or not jsonc.comments(text):
+            return []
+        return [Mutant(name, "damaging", _write(rel, lambda data: data, indent=4, sort_keys=False, comments=False))]
+    marks = ("#", ";") if not rel.endswith((".yaml", ".yml")) else ("#",)
+    if not any(_comment_line(line, marks) for line in text.splitlines()):
+        return []
+    return [Mutant(name, "damaging", _rewrite_lines(rel, lambda i, line: not _comment_line(line, marks)))]
+
+
+def _key_lines(text: str) -> list[str]:
+    """The `key = value` (INI) or `key: value` (YAML) lines of a config file's text."""
+    return [line for line in text.splitlines() if line.strip() and not _comment_line(line, ("#", ";", "["))
+            and ("=" in line or re.match(r"^\s*[^\s:#-][^:]*:\s*\S", line))]
+
+
+def _config_mutants(ctx: MutationContext, rel: str) -> list[Mutant]:
+    """Mutants of an INI / YAML config file the oracle changed: its comments dropped, an untouched key dropped."""
+    before, after = _text(ctx.initial / rel), _text(ctx.oracle / rel)
+    if after is None:
+        return []
+    out = _comments_dropped(rel, after)
+    old = set(_key_lines(before or ""))
+    counts = {line: after.splitlines().count(line) for line in set(_key_lines(after))}
+    same = sorted(line for line, n in counts.items() if line in old and n == 1)
+    if same:
+        gone = ctx.rng.choice(same)
+        out.append(Mutant(f"json.key_dropped:{rel}:{gone.strip()[:40]}", "damaging",
+                          _rewrite_lines(rel, lambda i, line: line.rstrip("\r\n") != gone)))
+    return out
+
+
 def mutants(ctx: MutationContext) -> list[Mutant]:
-    """Damaging and neutral mutants of every JSON profile file the oracle changed."""
+    """Damaging and neutral mutants of every JSON profile or config file the oracle changed; each rewrites that one
+    file (`Mutant.rewrites`: every other file's parsed documents are the oracle's)."""
     out: list[Mutant] = []
     for rel in ctx.changed():
-        if not _is_json(rel):
+        if rel.endswith(_CONFIG_SUFFIXES):
+            found = _config_mutants(ctx, rel)
+        elif _is_json(rel):
+            found = _json_mutants(ctx, rel)
+        else:
             continue
-        after = _read(ctx.oracle / rel)
-        before = _read(ctx.initial / rel)
-        if isinstance(after, dict) and isinstance(after.get("roots"), dict):
-            out += _bookmark_mutants(ctx, rel, before, after)
-        elif isinstance(after, list):
-            out += _rule_mutants(ctx, rel, before, after)
-        elif isinstance(after, dict):
-            out += _object_mutants(ctx, rel, before, after)
+        out += [replace(m, rewrites=(rel,)) for m in found]
+    return out
+
+
+def _json_mutants(ctx: MutationContext, rel: str) -> list[Mutant]:
+    after = _read(ctx.oracle / rel)
+    before = _read(ctx.initial / rel)
+    out: list[Mutant] = []
+    if isinstance(after, dict) and isinstance(after.get("roots"), dict):
+        out += _bookmark_mutants(ctx, rel, before, after)
+    elif isinstance(after, list):
+        out += _rule_mutants(ctx, rel, before, after)
+    elif isinstance(after, dict):
+        out += _object_mutants(ctx, rel, before, after)
+    if after is not None and (text := _text(ctx.oracle / rel)) is not None:
+        out += _comments_dropped(rel, text)
     return out
