@@ -17,7 +17,8 @@ from preparers.teach import Language, language, snippet
 
 #: Helpers every script that edits a JSON file defines once (`Language.imports` keeps each line once: no line of
 #: them may repeat, see test_teach_json).
-_HELPERS = r'''import json
+_HELPERS = r'''import itertools
+import json
 import re
 from pathlib import Path
 def read_jsonc(path):
@@ -26,19 +27,24 @@ def read_jsonc(path):
     data = re.sub(r'(?m)^\s*//.*$', '', text).strip()
     return (json.loads(data) if data else {}), text
 def write_jsonc(path, data, text):
-    """Write `data` in the layout of `text`: one line stays one line; else its indent, and each comment line
-    above the key (or bracket) it stood above."""
+    """Write `data` in the layout of `text`: one line stays one line; else its indent, and each block of comment
+    lines above the line it stood above (a removed key's comments above the next key, or its closing bracket)."""
     if text.strip() and '\n' not in text.strip():
         Path(path).write_text(json.dumps(data, separators=(',', ':'), sort_keys=True, ensure_ascii=False))
         return
-    lines, notes, out = text.splitlines(), {}, []
-    for i, line in enumerate(lines):
-        if line.strip().startswith('//'):
-            below = next((b for b in lines[i + 1:] if not b.strip().startswith('//')), '')
-            notes.setdefault(below.strip().split(':')[0], []).append(line)
     indent = re.search(r'\n([ \t]+)\S', text)
-    for line in json.dumps(data, indent=indent.group(1) if indent else 4, ensure_ascii=False).splitlines():
-        out += notes.pop(line.strip().split(':')[0], [])
+    new = json.dumps(data, indent=indent.group(1) if indent else 4, ensure_ascii=False).splitlines()
+    anchor = lambda line: line.split(':')[0].rstrip().rstrip(',')  # a line's indent and key, or its bracket
+    present, lines, notes, out = {anchor(n) for n in new}, text.splitlines(), {}, []
+    for i, line in enumerate(lines):
+        if line.strip().startswith('//') and not (i and lines[i - 1].strip().startswith('//')):
+            block = list(itertools.takewhile(lambda c: c.strip().startswith('//'), lines[i:]))
+            below = [anchor(b) for b in lines[i + len(block):] if not b.strip().startswith('//')] or [anchor(new[-1])]
+            depth = len(below[0]) - len(below[0].lstrip())
+            home = next((b for b in below if len(b) - len(b.lstrip()) <= depth and b in present), anchor(new[-1]))
+            notes.setdefault(home, []).extend(block)
+    for line in new:
+        out += notes.pop(anchor(line), [])
         out.append(line)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text('\n'.join(out) + '\n')

@@ -63,6 +63,9 @@ CASES: dict[str, list[dict[str, Any]]] = {
                           j("json.set", SETTINGS, key=["files.exclude", "**/node_modules"], value=True)],
     "delete": [j("json.delete", SETTINGS, key=["workbench.colorTheme"]),
                j("json.delete", SETTINGS, key=["no.such"], missing_ok=True)],
+    "delete-commented": [j("json.delete", SETTINGS, key=["files.exclude"])],
+    "delete-last-commented": [j("json.delete", SETTINGS, key=["cSpell.words"]),
+                              j("json.delete", SETTINGS, key=["files.exclude"])],
     "append": [j("json.append", SETTINGS, key=["cSpell.words"], value="teach", unique=True),
                j("json.append", SETTINGS, key=["cSpell.words"], value="forge", unique=True),
                j("json.append", SETTINGS, key=["search.exclude.list"], value="dist")],
@@ -121,6 +124,14 @@ def test_the_json_snippet_leaves_the_data_the_op_leaves(tmp_path: Path, name: st
     if path.endswith("Preferences"):  # Chrome's layout: one line, sorted keys
         assert mine == build_preferences(json.loads(theirs)).decode()
     lines = mine.splitlines()
+    kept = [line.strip() for line in theirs.splitlines() if line.strip().startswith("//")]
+    assert [line.strip() for line in lines if line.strip().startswith("//")] == kept  # no comment lost
+    try:
+        from preparers import jsonc
+    except ImportError:  # the op's own comment model (where a removed key's comments go), when it is there
+        jsonc = None  # type: ignore[assignment]
+    if jsonc is not None and "/" in theirs:
+        assert jsonc.comments(mine) == jsonc.comments(theirs)
     for key, comment in COMMENTS.items() if path.endswith("User/settings.json") else ():
         owner = next((i for i, line in enumerate(lines) if line.strip().startswith(json.dumps(key) + ":")), None)
         if owner is not None:  # a comment stays above the key it annotates, as long as the key is there
