@@ -101,10 +101,11 @@ class AppKit:
     #: closed world, derived from the initial and the oracle's end state, widened by the family's freedoms); its
     #: 'frame' output joins the rubric in the package.
     frame: Callable[[tuple[Freedom, ...]], Node] | None = None
-    #: Makes the node that writes the oracle as terminal commands (`workflows.teacher.teacher_node`; its argument
-    #: is why the family needs the GUI, '' when it does not); its 'teacher' output is the package's
-    #: solution/teacher.json, which the gate's teacher stage runs through the student's shell.
-    teacher: Callable[[str], Node] | None = None
+    #: Makes the node that writes the oracle as terminal commands (`workflows.teacher.teacher_node`: from why the
+    #: family needs the GUI, '' when it does not, and the family's own `teach` function or None); its 'teacher'
+    #: output is the package's solution/teacher.json, which the gate's teacher stage runs through the student's
+    #: shell.
+    teacher: Callable[[str, Callable[..., str] | None], Node] | None = None
 
 
 def _inputs(fn: Callable[..., Any]) -> tuple[str, ...]:
@@ -209,6 +210,7 @@ def family(
     axes: Mapping[str, tuple[Any, ...]] | None = None,
     freedoms: Sequence[Freedom] = (),
     gui: str = "",
+    teach: Callable[..., str] | None = None,
 ) -> Workflow:
     """A standard family as a `Workflow`: kit.source + goal + prepare + instruction + rubric + solve.
 
@@ -217,7 +219,8 @@ def family(
     family's own difficulty axes, added to the kit's (default level first); `natural` are the natural-register
     phrasings (see `workflows.common.instruction`); `freedoms` widen the frame where a correct solution may change
     more than the oracle does (each with its reason); `gui` says why the family's tasks cannot be done from a
-    terminal (they get no teacher commands, and are counted as GUI-only)."""
+    terminal (they get no teacher commands, and are counted as GUI-only); `teach` writes the edit as commands
+    itself, where the oracle's ops hold what an agent must work out (a count, a word total) rather than type."""
     for fn in (goal, rubric, solve):
         _check_params_type(name, fn, knobs)
     if freedoms and kit.frame is None:
@@ -226,7 +229,8 @@ def family(
     nodes = (*(source if source is not None else kit.source()), goal_node(goal, kit.state, outputs),
              *((preparing,) if preparing else ()), kit.instruction(name, phrasings, natural), rubric_node(rubric),
              solve_node(solve), *((kit.frame(tuple(freedoms)),) if kit.frame else ()),
-             *((kit.teacher(gui),) if kit.teacher else ()))
-    check_wiring(name, nodes, {"goal": goal, "rubric": rubric, "solve": solve})
+             *((kit.teacher(gui, teach),) if kit.teacher else ()))
+    functions = {"goal": goal, "rubric": rubric, "solve": solve, **({"teacher": teach} if teach else {})}
+    check_wiring(name, nodes, functions)
     return Workflow(name=name, version=version, apps=kit.apps, description=description, knobs=knobs, nodes=nodes,
                     axes={**kit.axes, **(axes or {})})

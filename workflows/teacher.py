@@ -10,7 +10,8 @@ trajectories --teacher` turns its runs into SFT rows. A family that truly needs 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from kit.dag import Node, NodeContext
@@ -27,14 +28,22 @@ def teacher_for(assets: list[Asset], oracle: Solution) -> Teacher:
     return Teacher(look=[look(oracle.ops, [a.dest for a in assets])], commands=[script])
 
 
-def teacher_node(gui: str = "") -> Node:
+def teacher_node(gui: str = "", teach: Callable[..., str] | None = None) -> Node:
     """The node that ends every standard family's chain (kit.family appends it when the app kit names this factory).
-    `gui`: why the family's tasks need the GUI (no terminal solution is written)."""
+    `gui`: why the family's tasks need the GUI (no terminal solution is written); `teach`: the family's own edit
+    as commands, for oracles whose ops hold a worked-out answer (its parameters name the node values it reads, as a
+    family's other functions do; the look stays the kit's)."""
+    own = tuple(inspect.signature(teach).parameters) if teach else ()
+
     def run(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
         if gui:
             return {"teacher": Teacher(why=gui)}
         solutions: list[Solution] = values["solutions"]
-        return {"teacher": teacher_for(list(values["assets"]), solutions[0])}
+        teacher = teacher_for(list(values["assets"]), solutions[0])
+        if teach is not None and teacher.commands:
+            teacher = Teacher(look=teacher.look, commands=[teach(**{name: values[name] for name in own})])
+        return {"teacher": teacher}
 
-    return Node("teacher", "teacher", ("assets", "solutions"), ("teacher",), run,
-                prompt_fields=(("gui", gui),) if gui else ())
+    inputs = ("assets", "solutions", *(name for name in own if name not in ("assets", "solutions")))
+    return Node("teacher", "teacher", inputs, ("teacher",), run,
+                prompt_fields=(("gui", gui),) if gui else (("teach", teach.__qualname__),) if teach else ())
