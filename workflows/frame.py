@@ -78,7 +78,8 @@ def frame_checks(assets: list[Asset], oracle: Solution, freedoms: tuple[Freedom,
             if kind is not None and ops_kind.name == kind.document_kind:
                 edited[host] = (kind, ops_kind, document)
         data = {_home(root, a.dest): a.data for a in assets}
-        ends = sorted({*edited, *(p for p in root.rglob("*") if p.is_file() and kind_for(_dest(root, p)))})
+        ends = sorted({*edited, *(p for p in root.rglob("*")  # a link is the tree frame's, never read through
+                                  if p.is_file() and not p.is_symlink() and kind_for(_dest(root, p)))})
         checks: list[Check] = []
         for host in ends:
             dest = _dest(root, host)

@@ -67,6 +67,7 @@ class FrameKind:
 #: the file tree's, is not listed).
 KNOWN = (
     "verifiers.frame.xlsx",
+    "verifiers.frame.docx",
     "verifiers.frame.pptx",
     "verifiers.frame.config",
 )

@@ -5,7 +5,9 @@ the task's scope, a pair with equal text but other XML was reformatted by the ta
 rewritten by it. Damaging mutants: the text of an out-of-scope paragraph edited, an out-of-scope paragraph
 deleted, the task's formatting applied to every paragraph instead of its targets, the other paragraphs given a
 third alignment or spacing, the placeholder left in place with the answer added beside it, a table row
-deleted, an out-of-scope paragraph made italic (or no longer italic). Neutral ones: the document re-saved by
+deleted, an out-of-scope paragraph made italic (or no longer italic), an untouched run of paragraphs (list items
+first) put in reverse order, a stray paragraph appended (issue 37: the frame refuses both). Neutral ones: the
+document re-saved by
 python-docx, a run split in two with the same formatting (LibreOffice does that freely), a new mtime.
 
 Only .docx files the oracle created or changed are mutated. Mutants are evaluated in memory (the checks' parsed
@@ -30,7 +32,7 @@ from lxml import etree
 from kit.model import HOME
 from verifiers.mutants import Kind, Mutant, MutationContext
 from verifiers.mutants.tree import byte_fixed
-from verifiers.readers.docx import Doc, W, index, norm, open_document, para_text
+from verifiers.readers.docx import Doc, W, index, list_info, norm, open_document, para_text
 from verifiers.readers.docx import _load as load_doc  # the State cache key of a parsed docx
 
 MTIME = 1_700_000_000
@@ -285,6 +287,54 @@ def _row_deleted(book: _Docx, ctx: MutationContext) -> list[Mutant]:
     return [book.mutant(f"docx.table_row_deleted:table {n + 1} row {row + 1}", "damaging", delete)]
 
 
+def _reversed(book: _Docx, ctx: MutationContext) -> list[Mutant]:
+    """An untouched run of 2-6 consecutive paragraphs with distinct texts put in reverse order: bullets or list
+    items when there are such, else body paragraphs (order is a fact no goal check of another paragraph reads)."""
+    kept = set(book.kept)
+    doc = index(book.document)
+    runs: list[list[int]] = []
+    for j, text in enumerate(book.texts):
+        if j in kept and norm(text):
+            if runs and runs[-1][-1] == j - 1:
+                runs[-1].append(j)
+            else:
+                runs.append([j])
+    runs = [r[:6] for r in runs if len(r) >= 2 and len({norm(book.texts[j]) for j in r[:6]}) == len(r[:6])]
+    if not runs:
+        return []
+    listed = [r for r in runs if all(list_info(doc, book.paras[j]) for j in r)]
+    span = ctx.rng.choice(listed or runs)
+
+    def reverse(document: Any) -> None:
+        paras = _body(document)
+        anchor = paras[span[-1]]
+        for j in span[:-1]:  # each one after the last, in turn: a b c d -> d c b a
+            anchor.addnext(paras[j])
+            anchor = paras[j]
+
+    return [book.mutant(f"docx.order_reversed:paragraphs {span[0] + 1}-{span[-1] + 1}", "damaging", reverse)]
+
+
+def _appended(book: _Docx, ctx: MutationContext) -> list[Mutant]:
+    """A stray paragraph after the last one, formatted like it (a note left behind, a pasted line)."""
+    last = max((j for j, text in enumerate(book.texts) if norm(text) and list(book.paras[j].iter(W + "t"))),
+               default=None)
+    if last is None:
+        return []
+    words = ctx.rng.choice(("Checked.", "See the attached notes.", "Draft - do not circulate", "TODO"))
+
+    def append(document: Any) -> None:
+        p = _body(document)[last]
+        twin = copy.deepcopy(p)
+        for el in list(twin):
+            if el.tag not in (W + "pPr", W + "r"):
+                twin.remove(el)
+        p.addnext(twin)
+        _set_text(twin, words)
+
+    return [book.mutant(f"docx.stray_paragraph:after paragraph {last + 1}", "damaging", append)]
+
+
 def _neutral(book: _Docx, ctx: MutationContext) -> list[Mutant]:
     """The document re-saved by python-docx (an edit that changes nothing: on disk, opened and saved; in memory, the
     checks read what every mutant's copy is, the oracle's parse, which is what parsing the re-saved bytes gives:
@@ -334,5 +384,7 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
         out += _placeholder_kept(book)
         out += _emphasised(book, ctx)
         out += _row_deleted(book, ctx)
+        out += _reversed(book, ctx)
+        out += _appended(book, ctx)
         out += _neutral(book, ctx)
     return out
