@@ -48,15 +48,15 @@ def test_csv_and_table_helpers_write_what_calc_reads():
 
 
 def test_every_multi_family_is_on_the_kit_chain():
-    """Each multi family is sample -> content -> goal -> prepare -> instruction -> rubric -> solve -> frame, its goal
-    giving the `Setup` the shared prepare node reads (doc_slides keeps a hand-built solve node: see its comment)."""
+    """Each multi family is sample -> content -> goal -> prepare -> instruction -> rubric -> solve -> frame -> teacher,
+    its goal giving the `Setup` the shared prepare node reads (doc_slides keeps a hand-built solve node: see its comment)."""
     from workflows import families
 
     multi = {name: w for name, w in families().items() if name.startswith("multi.")}
     assert len(multi) == 11
     for name, workflow in multi.items():
         assert [n.name for n in workflow.nodes] == ["sample", "content", "goal", "prepare", "instruction", "rubric",
-                                                    "solve", "frame"], name
+                                                    "solve", "frame", "teacher"], name
         assert workflow.nodes[2].outputs == ("setup", "facts", "target") and workflow.nodes[3] is mc.prepare, name
     kit = mc.app_kit((mc.CALC, mc.TB), table={})
     assert kit.apps == (mc.CALC, mc.TB) and kit.state == "setup" and [n.name for n in kit.source()] == [
