@@ -21,10 +21,12 @@ from tokenizers import Tokenizer
 
 
 @torch.no_grad()
-def generate(model: GPT, prompts: list[list[int]], max_new: int, temperature: float, gen: torch.Generator | None,
-             dtype: torch.dtype) -> list[list[int]]:
-    """New tokens for one batch of encoded prompts (left-padded here; positions count from each prompt's start)."""
+def generate(model: GPT, prompts: list[list[int]], max_new: int, temperature: float = 0.0,
+             gen: torch.Generator | None = None) -> list[list[int]]:
+    """New tokens for one batch of encoded prompts (left-padded here; positions count from each prompt's start).
+    On a GPU, call it under bf16 autocast as in training: the cache is bf16 there."""
     dev, b, p = model.head.weight.device, len(prompts), max(map(len, prompts))
+    dtype = torch.bfloat16 if dev.type == "cuda" else torch.float32
     max_new = min(max_new, model.ctx - p)
     x = torch.full((b, p), PAD, dtype=torch.long)
     for n, ids in enumerate(prompts):
@@ -70,10 +72,9 @@ def main() -> None:
     folder, dev = Path(args.model), torch.device(args.device)
     config = json.loads((folder / "config.json").read_text())
     tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
-    dtype = torch.bfloat16 if dev.type == "cuda" else torch.float32
     model = GPT(config["vocab"], config["ctx"], config["layers"], config["d"], config["heads"])
     model.load_state_dict(torch.load(folder / "model.pt", map_location="cpu"))
-    model = model.to(dev, dtype).eval()
+    model = model.to(dev).eval()
     gen = torch.Generator(device=dev).manual_seed(args.seed) if args.temperature > 0 else None
 
     tasks = read_jsonl(args.prompts)
@@ -83,8 +84,9 @@ def main() -> None:
     start = time.time()
     for first in range(0, len(order), args.batch):
         batch = order[first: first + args.batch]
-        new = generate(model, [encoded[n] for n in batch], args.max_new or config["max_answer"],
-                       args.temperature, gen, dtype)
+        with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=dev.type == "cuda"):  # as in training
+            new = generate(model, [encoded[n] for n in batch], args.max_new or config["max_answer"],
+                           args.temperature, gen)
         for n, ids in zip(batch, new, strict=True):
             answers[n] = ids
     seconds = time.time() - start

@@ -97,9 +97,9 @@ def decode_answer(tok, ids: list[int]) -> tuple[list[str], bool]:
 
 
 class Block(nn.Module):
-    def __init__(self, d: int, heads: int):
+    def __init__(self, d: int, heads: int, dropout: float = 0.0):
         super().__init__()
-        self.heads = heads
+        self.heads, self.dropout = heads, dropout
         self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
         self.qkv, self.proj = nn.Linear(d, 3 * d), nn.Linear(d, d)
         self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
@@ -112,16 +112,16 @@ class Block(nn.Module):
             cache[1][:, :, start:start + t] = v
             k, v = cache[0][:, :, :start + t], cache[1][:, :, :start + t]
         y = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=mask is None)
-        x = x + self.proj(y.transpose(1, 2).reshape(b, t, d))
-        return x + self.mlp(self.ln2(x))
+        x = x + F.dropout(self.proj(y.transpose(1, 2).reshape(b, t, d)), self.dropout, self.training)
+        return x + F.dropout(self.mlp(self.ln2(x)), self.dropout, self.training)
 
 
 class GPT(nn.Module):
-    def __init__(self, vocab: int, ctx: int, layers: int = 6, d: int = 384, heads: int = 6):
+    def __init__(self, vocab: int, ctx: int, layers: int = 6, d: int = 384, heads: int = 6, dropout: float = 0.0):
         super().__init__()
         self.ctx = ctx
         self.tok, self.pos = nn.Embedding(vocab, d), nn.Embedding(ctx, d)
-        self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
+        self.blocks = nn.ModuleList(Block(d, heads, dropout) for _ in range(layers))
         self.ln = nn.LayerNorm(d)
         self.head = nn.Linear(d, vocab, bias=False)
         self.head.weight = self.tok.weight  # tied

@@ -65,6 +65,7 @@ def main() -> None:
     ap.add_argument("--layers", type=int, default=6)
     ap.add_argument("--d", type=int, default=384)
     ap.add_argument("--heads", type=int, default=6)
+    ap.add_argument("--dropout", type=float, default=0.1, help="on the residual branches (few rows, many epochs)")
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--warmup", type=int, default=100)
@@ -109,17 +110,17 @@ def main() -> None:
           f"mean {lengths.float().mean():.0f} tokens, vocab {tok.get_vocab_size()}, prep {time.time() - t0:.1f}s",
           flush=True)
 
-    model = GPT(tok.get_vocab_size(), args.ctx, args.layers, args.d, args.heads).to(dev)
+    model = GPT(tok.get_vocab_size(), args.ctx, args.layers, args.d, args.heads, args.dropout).to(dev)
     decay = [p for p in model.parameters() if p.dim() > 1]
     rest = [p for p in model.parameters() if p.dim() <= 1]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1}, {"params": rest, "weight_decay": 0.0}],
                             lr=args.lr, betas=(0.9, 0.95), fused=dev.type == "cuda")
     print(f"{sum(p.numel() for p in model.parameters()) / 1e6:.1f}M parameters on {dev}", flush=True)
     gen = torch.Generator(device="cpu").manual_seed(args.seed)
-    log, start, step, seen = [], time.time(), 0, 0
+    log, start, step, seen, loss = [], time.time(), 0, 0, torch.tensor(math.nan)
     budget = args.minutes * 60 if args.minutes else None
     while True:
-        done = (time.time() - start) / budget if budget else step / args.steps
+        done = (time.time() - start) / budget if budget else (step / args.steps if args.steps > 0 else 1.0)
         if done >= 1 or (args.max_minutes and time.time() - start > args.max_minutes * 60):
             break
         lr = args.lr * min(1.0, (step + 1) / args.warmup) * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * done)))
@@ -143,10 +144,13 @@ def main() -> None:
             log.append({"step": step, "loss": round(loss.item(), 4), "lr": lr, "seconds": round(elapsed, 1),
                         "answer_tokens_per_s": round(seen / elapsed)})
             print(json.dumps(log[-1]), flush=True)
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
     elapsed = time.time() - start
     tok.save(str(out / "tokenizer.json"))
     torch.save(model.state_dict(), out / "model.pt")
-    config = {k: getattr(args, k) for k in ("vocab", "ctx", "layers", "d", "heads", "seed", "observe_first")}
+    keys = ("ctx", "layers", "d", "heads", "dropout", "seed", "observe_first", "lr", "batch")
+    config = {k: getattr(args, k) for k in keys}
     config.update(vocab=tok.get_vocab_size(), max_prompt=max_prompt, max_answer=args.max_answer, steps=step,
                   rows=len(rows), sequences=len(data), skipped=skipped, train_seconds=round(elapsed, 1),
                   final_loss=round(loss.item(), 4), sources=args.rows,
