@@ -26,7 +26,7 @@ from kit.family import Attempt, Attempts, rubric_node, solve_node
 from kit.ids import derive_seed
 from kit.model import Asset, Check, Solution
 from workflows.common import natural_phrasings, register_natural, wants_natural
-from workflows.frame import frame_node
+from workflows.frame_tb import tb_frame_node
 from workflows.teacher import teacher_node
 
 NAME = "compose.pair"
@@ -192,6 +192,6 @@ WORKFLOW = CompositeWorkflow(
     apps=("multi_apps",),
     description="Two existing skills in one task (first one, then the other); multi-app when their apps differ.",
     knobs=cast(Mapping[str, tuple[Any, ...]], {"first": SkillIds(), "second": SkillIds()}),
-    nodes=(parts, prepare, instruction, rubric_node(rubric), solve_node(solve), frame_node(tree=True),
+    nodes=(parts, prepare, instruction, rubric_node(rubric), solve_node(solve), tb_frame_node(),
            teacher_node()),
 )

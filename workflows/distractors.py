@@ -21,7 +21,7 @@ from kit.ids import digest
 from kit.model import Asset, Check, Solution
 from workflows.common import register_natural, wants_natural
 from workflows.composite import CompositeWorkflow, SkillIds, part_outputs, seed_parts
-from workflows.frame import frame_node
+from workflows.frame_tb import tb_frame_node
 from workflows.teacher import teacher_node
 
 NAME = "variant.distractors"
@@ -139,6 +139,6 @@ WORKFLOW = CompositeWorkflow(
     apps=("multi_apps",),
     description="A seed skill with look-alike older copies of its working file beside it (left unchanged).",
     knobs=cast(Mapping[str, tuple[Any, ...]], {"base": SkillIds(), "copies": (1, 2)}),
-    nodes=(base, prepare, instruction, rubric_node(rubric), solve_node(solve), frame_node(tree=True),
+    nodes=(base, prepare, instruction, rubric_node(rubric), solve_node(solve), tb_frame_node(),
            teacher_node()),
 )

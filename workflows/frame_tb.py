@@ -4,8 +4,9 @@ After `solve`, the task's assets are written into a scratch home and each Thunde
 folder under .thunderbird/ holding prefs.js) is read as its canonical model (verifiers/frame/thunderbird.py);
 the oracle's ops run there and the profile is read again. The facts that differ are what the task may change;
 every filter the oracle adds becomes probe messages (one it acts on, one it leaves alone) in the contexts the task
-implies. `tb_frame_node` is the frame node of the Thunderbird kit: the document and file-tree frames of
-`workflows.frame` (`frame_checks`, with the tree) and this one.
+implies. `tb_frame_node` is the frame node of every kit whose tasks may prepare a profile (Thunderbird, the
+multi-app kit, the composite and distractor families): the document and file-tree frames of `workflows.frame`
+(`frame_checks`, with the tree) and this one, which adds nothing where no profile is prepared.
 """
 
 from __future__ import annotations

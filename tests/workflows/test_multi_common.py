@@ -49,7 +49,8 @@ def test_csv_and_table_helpers_write_what_calc_reads():
 
 def test_every_multi_family_is_on_the_kit_chain():
     """Each multi family is sample -> content -> goal -> prepare -> instruction -> rubric -> solve -> frame -> teacher,
-    its goal giving the `Setup` the shared prepare node reads (doc_slides keeps a hand-built solve node: see its comment)."""
+    its goal giving the `Setup` the shared prepare node reads (doc_slides keeps a hand-built solve node: see its
+    comment)."""
     from workflows import families
 
     multi = {name: w for name, w in families().items() if name.startswith("multi.")}

@@ -33,8 +33,8 @@ from verifiers.checks.image_measure import score, thumbnail
 from verifiers.readers.image import decode, recipe
 from workflows.common import instruction
 from workflows.frame import tree_frame_node
-from workflows.teacher import teacher_node
 from workflows.gimp.content import PICTURE_SCHEMA, generate_picture
+from workflows.teacher import teacher_node
 
 __all__ = ["instruction", "thumbnail"]  # re-exported: families call gc.instruction(...), gc.thumbnail(...)
 

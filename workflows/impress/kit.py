@@ -24,7 +24,6 @@ from kit.model import HOME, Asset, Check
 from preparers import pptx
 from workflows.common import instruction
 from workflows.frame import tree_frame_node
-from workflows.teacher import teacher_node
 from workflows.impress.content import (
     DECK_SCHEMA,
     DECK_SKETCH,
@@ -35,6 +34,7 @@ from workflows.impress.content import (
     generate_deck,
 )
 from workflows.impress.more_slides import lengthen
+from workflows.teacher import teacher_node
 
 __all__ = ["instruction"]  # re-exported: families call ic.instruction(...)
 

@@ -38,8 +38,7 @@ from workflows.chrome import kit as chc
 from workflows.chrome.content import CONTENT_SCHEMA as BOOKMARKS_SCHEMA
 from workflows.chrome.content import check_profile, generate_profile
 from workflows.common import instruction
-from workflows.frame import tree_frame_node
-from workflows.teacher import teacher_node
+from workflows.frame_tb import tb_frame_node
 from workflows.gimp import kit as gc
 from workflows.gimp.content import PICTURE_SCHEMA, generate_picture
 from workflows.impress import kit as ic
@@ -58,6 +57,7 @@ from workflows.os import kit as oc
 from workflows.os.content import POOL_SCHEMA, POOL_SKETCH, check_pool, generate_pool
 from workflows.tb import kit as tc
 from workflows.tb.content import MAILBOX_SCHEMA, MAILBOX_SKETCH, check_mailbox, generate_mailbox
+from workflows.teacher import teacher_node
 from workflows.vscode import kit as vsc
 from workflows.vscode.content import CONTENT_SCHEMA as PROJECT_SCHEMA
 from workflows.vscode.content import generate_project
@@ -200,7 +200,7 @@ def app_kit(apps: Sequence[str], **parts: PartParams) -> AppKit:
     """The kit of one multi-app family (`kit.family.family(NAME, mc.app_kit(...), ...)`): the apps its tasks
     open and the content parts it draws (`source_nodes(**parts)`); its goal returns a `Setup` as the state."""
     return AppKit(apps=tuple(apps), source=lambda: source_nodes(**parts), state="setup", prepare=prepare,
-                  instruction=instruction, frame=tree_frame_node, teacher=teacher_node)
+                  instruction=instruction, frame=tb_frame_node, teacher=teacher_node)
 
 
 def passing(*axes: str, renamed: Mapping[str, str] | None = None, **fixed: Any

@@ -30,8 +30,8 @@ from preparers import tree
 from preparers.tree import FileSpec
 from workflows.common import instruction
 from workflows.frame import tree_frame_node
-from workflows.teacher import teacher_node
 from workflows.os.content import POOL_SCHEMA, POOL_SKETCH, SCENARIOS, check_pool, generate_pool
+from workflows.teacher import teacher_node
 
 __all__ = ["instruction"]  # re-exported: families call oc.instruction(...)
 
