@@ -104,7 +104,16 @@ def _font(doc: Doc, r: etree._Element, p: etree._Element) -> str | None:
 
 
 def _fmt(doc: Doc, r: etree._Element, p: etree._Element) -> str:
-    """A run's effective character formatting as one canonical text ('' for plain default text)."""
+    """A run's effective character formatting as one canonical text ('' for plain default text); computed once per
+    direct formatting and paragraph style (what it depends on), as most runs of a document share both."""
+    rpr = r.find(W + "rPr")
+    key = ("frame fmt", b"" if rpr is None else etree.tostring(rpr), doc.para_style(p))
+    if key not in doc._memo:
+        doc._memo[key] = _resolved_fmt(doc, r, p)
+    return doc._memo[key]  # type: ignore[no-any-return]
+
+
+def _resolved_fmt(doc: Doc, r: etree._Element, p: etree._Element) -> str:
     parts = [name for name in ("bold", "italic", "underline") if reader.char_value(doc, r, p, name)]
     if _on(doc.run_prop(r, p, "strike")) or _on(doc.run_prop(r, p, "dstrike")):
         parts.append("strike")
@@ -140,10 +149,15 @@ def _segments(doc: Doc, p: etree._Element) -> list[list[str]]:
 # --- blocks, sections, headers ------------------------------------------------------------------------------
 
 def _para(doc: Doc, p: etree._Element, starts: set[Any]) -> str:
-    listed = reader.list_info(doc, p)
-    rule, value = reader.line_spacing_of(doc, p)
-    return json.dumps({"align": reader.alignment(doc, p), "list": list(listed) if listed else None,
-                       "spacing": [rule, round(value, 2)], "page": p in starts}, sort_keys=True)
+    """A paragraph's effective format (see the module doc), computed once per paragraph properties."""
+    ppr = p.find(W + "pPr")
+    key = ("frame para", b"" if ppr is None else etree.tostring(ppr))
+    if key not in doc._memo:
+        listed = reader.list_info(doc, p)
+        rule, value = reader.line_spacing_of(doc, p)
+        doc._memo[key] = {"align": reader.alignment(doc, p), "list": list(listed) if listed else None,
+                          "spacing": [rule, round(value, 2)]}
+    return json.dumps({**doc._memo[key], "page": p in starts}, sort_keys=True)
 
 
 def _field_text(p: etree._Element) -> str:
