@@ -75,21 +75,37 @@ def _colour(el: etree._Element | None) -> str:
 _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 
 
+#: Theme fonts by the theme part's bytes: a task's documents and their mutants share one theme.
+_THEMES: dict[bytes, dict[str, str]] = {}
+
+
 def _theme_fonts(doc: Doc) -> dict[str, str]:
     """{"major": typeface, "minor": typeface} of the document's theme (LibreOffice writes theme fonts by name)."""
     if "theme fonts" not in doc._memo:
-        fonts: dict[str, str] = {}
         try:
-            part = doc.document.part.part_related_by(RT.THEME)
-            root = etree.fromstring(part.blob, etree.XMLParser(resolve_entities=False, no_network=True))
-            for which in ("major", "minor"):
-                latin = root.find(f".//{_A}{which}Font/{_A}latin")
-                if latin is not None and latin.get("typeface"):
-                    fonts[which] = latin.get("typeface")
-        except (KeyError, AttributeError, etree.XMLSyntaxError, ValueError):
-            pass
-        doc._memo["theme fonts"] = fonts
+            blob = doc.document.part.part_related_by(RT.THEME).blob
+        except (KeyError, AttributeError):
+            blob = b""
+        key = hashlib.sha256(blob).digest()
+        if key not in _THEMES:
+            if len(_THEMES) > 64:
+                _THEMES.clear()
+            _THEMES[key] = _parse_theme(blob)
+        doc._memo["theme fonts"] = _THEMES[key]
     return doc._memo["theme fonts"]  # type: ignore[no-any-return]
+
+
+def _parse_theme(blob: bytes) -> dict[str, str]:
+    fonts: dict[str, str] = {}
+    try:
+        root = etree.fromstring(blob, etree.XMLParser(resolve_entities=False, no_network=True))
+    except (etree.XMLSyntaxError, ValueError):
+        return fonts
+    for which in ("major", "minor"):
+        latin = root.find(f".//{_A}{which}Font/{_A}latin")
+        if latin is not None and latin.get("typeface"):
+            fonts[which] = latin.get("typeface")
+    return fonts
 
 
 def _font(doc: Doc, r: etree._Element, p: etree._Element) -> str | None:
