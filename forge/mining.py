@@ -16,6 +16,7 @@ Pure functions over records; `round_records` reads a round's attempts and packag
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
@@ -40,6 +41,7 @@ class Record:
     features: frozenset[str]
     failed: bool
     failed_checks: tuple[str, ...] = ()
+    instruction: str = ""
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,7 @@ def round_records(catalog: Catalog, round_n: int) -> list[Record]:
     taxonomy = catalog_taxonomy(catalog)
     rows = catalog.round_task_attempts(round_n)
     cache: dict[str, frozenset[str]] = {}
+    texts: dict[str, str] = {}
     out = []
     for task_id, skill_id, app, path, instruction, success, checks in rows:
         skill = taxonomy.get(skill_id)
@@ -203,9 +206,78 @@ def round_records(catalog: Catalog, round_n: int) -> list[Record]:
             package = Path(path) if path else None
             view = task_view(task_id, skill, package=package, app=app, instruction=instruction or "")
             cache[task_id] = features(view, rubric_primitives(package))
-        out.append(Record(task_id, cache[task_id], not success, tuple(checks or ())))
+            texts[task_id] = view.instruction
+        out.append(Record(task_id, cache[task_id], not success, tuple(checks or ()), texts.get(task_id, "")))
     return out
 
 
 def mine_round(catalog: Catalog, round_n: int) -> list[Pattern]:
     return mine(round_records(catalog, round_n))
+
+
+# --- issue 39 item 4: capability gaps ---------------------------------------------------------------------------
+
+#: Words too common in instructions to say what a group of failures shares.
+_STOP = frozenset(["a", "an", "and", "are", "as", "at", "be", "by", "each", "every", "file", "files", "folder",
+                   "for", "from", "in", "into", "is", "it", "its", "of", "on", "only", "or", "that", "the", "their",
+                   "then", "there", "this", "to", "under", "with", "without", "your", "you", "all", "not", "new",
+                   "name", "named", "called", "keep", "make", "save", "sure"])
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Failures no significant pattern explains, grouped by a failed rubric check (or, for a student that reports
+    none, by family): a candidate capability the taxonomy lacks, for a person or a model to turn into a family."""
+
+    key: str
+    unexplained: int
+    tasks: int
+    failed: int
+    p: float
+    words: tuple[str, ...]
+    examples: tuple[str, ...]
+    instruction: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"gap": self.key, "unexplained_failures": self.unexplained, "tasks": self.tasks, "failed": self.failed,
+                "fail_rate": round(self.failed / self.tasks, 4) if self.tasks else None, "p": self.p,
+                "shared_words": list(self.words), "examples": list(self.examples), "instruction": self.instruction}
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z][a-z-]{3,}", text.lower()) if w not in _STOP}
+
+
+def gaps(records: Sequence[Record], patterns: Iterable[Pattern] | None = None, *, least: int = 2) -> list[Gap]:
+    """The failures of `records` that no primary significant pattern explains (`primary`; `patterns`: the mined
+    ones, mined here when not given), grouped by failed check (else by family), ranked by how many failures each
+    group leaves unexplained and then by how far its failure rate is above the round's (one-sided Fisher p). A
+    group's `words` are the instruction words at least half of its unexplained failures share."""
+    if not records:
+        return []
+    _, explained = primary(records, mine(records) if patterns is None else patterns)
+    total, failed = len(records), sum(r.failed for r in records)
+    # a failed check's group: the tasks whose rubric has it (a check primitive) or that failed it; a family's: its
+    # tasks (a failure that names no failed check counts there)
+    failed_checks = {c for r in records if r.failed for c in r.failed_checks}
+    groups: dict[str, list[Record]] = {}
+    for r in records:
+        for key in {f"check={c}" for c in failed_checks if f"check={c}" in r.features or c in r.failed_checks} | {
+                f for f in r.features if f.startswith("family=")}:
+            groups.setdefault(key, []).append(r)
+    out = []
+    for key, members in groups.items():
+        by_check = key.startswith("check=")
+        left = [r for r in members if r.failed and r.task_id not in explained
+                and (key.removeprefix("check=") in r.failed_checks if by_check else not r.failed_checks)]
+        if len(left) < least:
+            continue
+        counts: dict[str, int] = {}
+        for r in left:
+            for w in _words(r.instruction):
+                counts[w] = counts.get(w, 0) + 1
+        shared = tuple(w for w, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])) if n * 2 >= len(left))
+        n_failed = sum(r.failed for r in members)
+        out.append(Gap(key, len(left), len(members), n_failed, fisher_greater(n_failed, len(members), failed, total),
+                       shared[:8], tuple(sorted(r.task_id for r in left)[:3]), left[0].instruction))
+    return sorted(out, key=lambda g: (-g.unexplained, g.p, g.key))

@@ -10,7 +10,11 @@ prepare_round(N), in order, each decision recorded in `taxonomy_changes`:
    turn it into candidates, but only when failures are not chance: `forge.mining` tests every task feature and
    pair of features against round N-1's failure rate (Fisher, Benjamini-Hochberg), and when no pattern is
    significant (noise, or a student that fails nothing) nothing is added and the expansion says so (issue 39);
-   otherwise only candidates in the families of failed tasks a primary pattern explains (`mining.primary`) stay,
+   a significant primary pattern (`mining.primary`) is acted on only once confirmed on fresh probes
+   (`expand.steer.confirm`: probes that carry it fail more than probes of the same families that do not, one-sided
+   Fisher at 0.05), answered now by a simulated `student`, or next round from a real student's results on the
+   probes, which join this round's plan (the pattern is `pending` until then);
+   only candidates in the families of failed tasks a confirmed pattern explains stay,
    so the student's unexplained background failures grow nothing; the candidates (round N-1 of round 1 is
    round 0: the student's results on `forge generate` tasks; without any attempts: `explore`, every axis level
    once per family):
@@ -20,8 +24,12 @@ prepare_round(N), in order, each decision recorded in `taxonomy_changes`:
    rest). The statistics set how many; `limit` only samples what is probed now (scaled-down runs);
 3. `probe.admit` refuses duplicates and keeps the candidates whose k probe tasks all pass the gate (at scale,
    `sample`: a seeded sample per family x axis level group is probed and the rest join on it, said so in their rows);
-4. `reallocate.allocate` spreads the budget over the active skills by weight, 40 % to multi-app skills, after
-   one task for each skill added this round (up to half of each share).
+4. `expand.steer.steer` conditions a share of the budget on each confirmed pattern, following its effect size,
+   even where no axis expresses it (bounded rejection sampling of skills, seeds and registers of the families the
+   pattern touches, kept when the task's feature record carries it); the confirmation and steering verdicts are
+   `taxonomy_changes` rows (operators `confirm`, `steer`) and part of the round's `expansion` record;
+5. `reallocate.allocate` spreads the rest of the budget over the active skills by weight, 40 % to multi-app
+   skills, after one task for each skill added this round (up to half of each share).
 Task ids of round N use the run seed `seed * 100 + N`, so rounds never collide. Preparing a round twice
 returns the plan recorded the first time (nothing is expanded twice).
 """
@@ -46,14 +54,18 @@ from forge.expand import (
     record,
     retire,
     seed_taxonomy,
+    steer,
     variant,
     weights,
 )
 from forge.expand.analysis import Analysis, analyse_round
 from forge.expand.probe import DEFAULT_K, admit, refused_before
+from forge.expand.steer import Confirmation, Steering, carries
+from forge.features import TaskView
 from forge.generate import Generator, Outcome
-from forge.mining import mine, primary, round_records
+from forge.mining import Pattern, Record, mine, primary, round_records
 from forge.stats import skill_stats
+from forge.student import Student, answer
 from kit.errors import ForgeError
 from kit.ids import TaskId, derive_seed
 from kit.llm import Backend
@@ -84,28 +96,36 @@ def _apply(catalog: Catalog, decisions: list[retire.Decision]) -> None:
 
 
 def candidates(catalog: Catalog, round_n: int, *, seed: int, taxonomy: dict[str, Skill],
-               backend: Backend | None = None, gate: bool = True) -> tuple[list[Candidate], list[tuple[str, str]],
-                                                                          Analysis]:
+               backend: Backend | None = None, gate: bool = True, records: list[Record] | None = None,
+               confirmed: list[Pattern] | None = None, unconfirmed: str | None = None
+               ) -> tuple[list[Candidate], list[tuple[str, str]], Analysis]:
     """Round N's new skill candidates from round N-1's statistics (explore in round 1), deduplicated in operator
     order, plus the proposer's refusals and the analysis they came from. Nothing is probed or written here.
     With `gate` (the default), none when no mined failure pattern is significant (`analysis.no_growth` says why);
-    `gate=False` is the loop before issue 39, which grew from any failure (for comparisons)."""
+    `gate=False` is the loop before issue 39, which grew from any failure (for comparisons). `confirmed`: the
+    patterns that passed their probes (`steer.confirm`), acted on instead of every primary mined one; when none
+    did, `unconfirmed` says why nothing grows. `records`: round N-1's mining records, when already read."""
     analysis = analyse_round(catalog, round_n - 1, taxonomy)  # round 0: the results on `forge generate` tasks
     taken = {knob_key(s) for s in taxonomy.values()} | refused_before(catalog)
     if analysis.attempts == 0:
         return variant.explore(round_n=round_n, seed=seed, taken=taken), [], analysis
     families: set[str] | None = None
     if gate:
-        records = round_records(catalog, round_n - 1)
-        analysis.patterns, explained = primary(records, mine(records))
+        records = round_records(catalog, round_n - 1) if records is None else records
+        if confirmed is None:
+            analysis.patterns, explained = primary(records, mine(records))
+        else:
+            analysis.patterns = list(confirmed)
+            explained = {r.task_id for r in records if r.failed and any(carries(p, r.features) for p in confirmed)}
         # the families of the failed tasks a pattern explains: where the next round's additions go
         families = {f.removeprefix("family=") for r in records if r.task_id in explained for f in r.features
                     if f.startswith("family=")}
         if not analysis.patterns:
             failed = sum(t.attempts - t.successes for t in analysis.families.values())
-            analysis.no_growth = (f"no failure pattern beyond chance in round {round_n - 1} ({failed} of "
-                                  f"{analysis.attempts} attempts failed; no task feature or pair fails above that "
-                                  "rate at Benjamini-Hochberg q <= 0.05): nothing is added")
+            analysis.no_growth = unconfirmed or (
+                f"no failure pattern beyond chance in round {round_n - 1} ({failed} of "
+                f"{analysis.attempts} attempts failed; no task feature or pair fails above that "
+                "rate at Benjamini-Hochberg q <= 0.05): nothing is added")
             return [], [], analysis
     proposed, bad = propose.propose(analysis=analysis, round_n=round_n, seed=seed, taxonomy=taxonomy,
                                     backend=backend)
@@ -145,10 +165,46 @@ def sample_candidates(found: list[Candidate], limit: int | None, seed: int, roun
     return sorted(out[:limit], key=lambda c: c.skill.id)
 
 
+def confirmations(catalog: Catalog, round_n: int, records: list[Record], taxonomy: dict[str, Skill],
+                  build: steer.Builder, *, seed: int, student: Student | None, budget: int
+                  ) -> tuple[list[Confirmation], list[str]]:
+    """Round N-1's mined primary patterns on fresh probes (`steer.confirm`), after the patterns round N-1 left
+    pending, judged on the student's results on their probes (which ran in round N-1). Returns every verdict and
+    the probe task ids to add to this round's plan (a student that cannot answer now: patterns pending)."""
+    before = catalog.round_row(round_n - 1)
+    earlier = (before.counts.get("expansion", {}) if before is not None else {}).get("confirmation", [])
+    resolved = steer.resolve(earlier, records)
+    done = {c.pattern.name for c in resolved}
+    patterns, _ = primary(records, mine(records))
+    attempt: Callable[[TaskView], bool] | None = None
+    if student is not None:
+        def attempt(view: TaskView) -> bool:
+            return answer(student, view)[0]
+    todo = [p for p in patterns if p.name not in done]
+    # probes in the plan take at most a quarter of the budget
+    n = steer.PROBES if attempt is not None or not todo else min(
+        steer.PROBES, budget // (8 * min(len(todo), steer.MAX_CONFIRM)))
+    fresh, plan = steer.confirm(todo, records, taxonomy, build, mined_round=round_n - 1, seed=seed,
+                                run_seed=round_seed(seed, round_n), attempt=attempt, n=n)
+    return resolved + fresh, plan
+
+
+def _unconfirmed(confs: list[Confirmation], round_n: int) -> str | None:
+    if not confs:
+        return None
+    said = {c.status for c in confs}
+    return (f"none of the {len(confs)} failure patterns mined in round {round_n - 1} is confirmed on fresh probes "
+            f"({', '.join(f'{c.pattern.name}: {c.status}' for c in confs)}): nothing is added"
+            + ("; the pending ones are judged next round on their probes' results" if "pending" in said else ""))
+
+
 def expand(catalog: Catalog, round_n: int, *, k: int, seed: int, sandbox: Sandbox, backend: Backend | None = None,
-           limit: int | None = None, sample: int | None = None) -> dict[str, Any]:
-    """Steps 1-3 of a round (see the module docstring); returns what changed, by operator. `sample`: probe that
-    many candidates per family x axis level group and admit the rest on their groups' samples (`probe.admit`)."""
+           limit: int | None = None, sample: int | None = None, budget: int = 0,
+           student: Student | None = None) -> tuple[dict[str, Any], list[str]]:
+    """Steps 1-3 of a round (see the module docstring); returns what changed, by operator, and the task ids the
+    confirmation probes and the steering add to the round's plan. `sample`: probe that many candidates per
+    family x axis level group and admit the rest on their groups' samples (`probe.admit`). `student`: a simulated
+    student that answers the confirmation probes now (without one, the probes join the plan)."""
     taxonomy = catalog_taxonomy(catalog)
     stats = skill_stats(catalog, round_n - 1)
     current = weights(catalog)
@@ -159,37 +215,59 @@ def expand(catalog: Catalog, round_n: int, *, k: int, seed: int, sandbox: Sandbo
     _apply(catalog, retired + realloc)
     record(catalog, round_n, [change(op, d.action, d.skill_id, d.reason, stats=stats[d.skill_id].as_dict())
                               for op, ds in ((retire.OPERATOR, retired), (reallocate.OPERATOR, realloc)) for d in ds])
-    found, bad, analysis = candidates(catalog, round_n, seed=seed, taxonomy=taxonomy, backend=backend)
-    after = weights(catalog)  # a step skill reallocate already weighed (or retire retired) keeps that weight
-    steps = [] if reweighted else [
-        retire.Decision(sid, "reweight", STEP_WEIGHT, f"{why}: weight {after[sid]:.2f} -> {STEP_WEIGHT:.2f}")
-        for sid, why in chain.step_skills(analysis).items() if 0 < after.get(sid, 0) < STEP_WEIGHT]
-    _apply(catalog, steps)
-    record(catalog, round_n, [change(chain.DECOMPOSE, d.action, d.skill_id, d.reason) for d in steps])
-    record(catalog, round_n, [change(propose.OPERATOR, "refuse", label, f"proposal does not fit its family: {why}")
-                              for label, why in bad])
-    probed = sample_candidates(found, limit, seed, round_n)
-    admission = admit(catalog, probed, taxonomy, round_n=round_n, k=k, seed=round_seed(seed, round_n) + 50,
-                      sandbox=sandbox, sample=sample)
+    records = round_records(catalog, round_n - 1)
+    with steer.builder(taxonomy, backend) as build:
+        confs, probe_ids = (confirmations(catalog, round_n, records, taxonomy, build, seed=seed,
+                                          student=student, budget=budget)
+                            if records else ([], []))
+        record(catalog, round_n, steer.confirmation_rows(confs))
+        confirmed = [c for c in confs if c.status == "confirmed"]
+        found, bad, analysis = candidates(catalog, round_n, seed=seed, taxonomy=taxonomy, backend=backend,
+                                          records=records, confirmed=[c.pattern for c in confirmed] if confs else None,
+                                          unconfirmed=_unconfirmed(confs, round_n))
+        after = weights(catalog)  # a step skill reallocate already weighed (or retire retired) keeps that weight
+        steps = [] if reweighted else [
+            retire.Decision(sid, "reweight", STEP_WEIGHT, f"{why}: weight {after[sid]:.2f} -> {STEP_WEIGHT:.2f}")
+            for sid, why in chain.step_skills(analysis).items() if 0 < after.get(sid, 0) < STEP_WEIGHT]
+        _apply(catalog, steps)
+        record(catalog, round_n, [change(chain.DECOMPOSE, d.action, d.skill_id, d.reason) for d in steps])
+        record(catalog, round_n, [change(propose.OPERATOR, "refuse", label, f"proposal does not fit its family: {why}")
+                                  for label, why in bad])
+        probed = sample_candidates(found, limit, seed, round_n)
+        admission = admit(catalog, probed, taxonomy, round_n=round_n, k=k, seed=round_seed(seed, round_n) + 50,
+                          sandbox=sandbox, sample=sample)
+        # steering draws from the taxonomy as admitted now: this round's variants can carry the pattern too
+        build.taxonomy = catalog_taxonomy(catalog)
+        steered: list[Steering] = steer.steer(confirmed, records, build.taxonomy, build,
+                                              budget=max(0, budget - len(probe_ids)), seed=seed,
+                                              run_seed=round_seed(seed, round_n)) if confirmed and budget else []
+        record(catalog, round_n, steer.steering_rows(steered))
     added = Counter(c.operator for c in admission.added)
+    extra = [*probe_ids, *(t for s in steered for t in s.task_ids)]
     return {"retired": sum(d.action == "retire" for d in retired), "reweighted": len(realloc) + len(retired)
             - sum(d.action == "retire" for d in retired), "wanted": dict(Counter(c.operator for c in found)),
             "candidates": len(probed), "added": dict(added), "refused": len(admission.refused) + len(bad),
             "probe_tasks": admission.probe_tasks, "added_on_sample": admission.sampled,
             "attempts_analysed": analysis.attempts,
             "patterns": [p.name for p in analysis.patterns[:10]],
+            "confirmation": [c.as_dict() for c in confs],
+            "steering": [s.as_dict() for s in steered],
+            "confirmation_probes_planned": len(probe_ids),
             **({"no_growth": analysis.no_growth} if analysis.no_growth else {}),
             "added_chains": sum(len(c.skill.apps) > 1 for c in admission.added),
-            "added_atomic": sum(len(c.skill.apps) == 1 for c in admission.added)}
+            "added_atomic": sum(len(c.skill.apps) == 1 for c in admission.added)}, extra
 
 
 def prepare_round(db: str | None, round_n: int, budget: int, seed: int, out: str, *, k: int = DEFAULT_K,
                   limit: int | None = None, sandbox: Sandbox | None = None, backend: Backend | None = None,
-                  sample: int | None = None) -> list[str]:
+                  sample: int | None = None, student: Student | None = None) -> list[str]:
     """Expand from round N-1's statistics, allocate `budget` tasks, record the round; returns the task ids
     to generate, in plan order. At most `limit` of the candidates the statistics call for are considered
     (default: all); with `sample`, only that many per family x axis level group are probed (`probe.admit`).
-    `out` is where the round's packages go (recorded with the round)."""
+    `out` is where the round's packages go (recorded with the round). `student`: a simulated student that answers
+    the confirmation probes of round N-1's mined patterns now; without one (a real student) the probes join this
+    round's plan and the patterns are judged, and acted on, next round. The plan: the allocation, then the
+    steered tasks, then the probes, `budget` tasks in all."""
     if round_n < 1:
         raise RoundError(f"--round {round_n}: rounds are numbered from 1 (round 0 is the seed taxonomy)")
     if budget < 1:
@@ -200,14 +278,15 @@ def prepare_round(db: str | None, round_n: int, budget: int, seed: int, out: str
         return list(existing.counts["plan"])
     _ensure_seed(catalog)
     catalog.start_round(round_n, budget=budget, seed=seed, out=out)
-    changes = expand(catalog, round_n, limit=limit, k=k, seed=seed,
-                     sandbox=sandbox or Sandbox(), backend=backend, sample=sample)
+    changes, extra = expand(catalog, round_n, limit=limit, k=k, seed=seed, sandbox=sandbox or Sandbox(),
+                            backend=backend, sample=sample, budget=budget, student=student)
+    extra = extra[:budget]
     taxonomy = catalog_taxonomy(catalog)
     fresh = catalog.skills_of_round(round_n)
-    plan = reallocate.allocate(list(taxonomy.values()), weights(catalog), budget, seed, round_seed(seed, round_n),
-                               fresh=fresh)
-    ids = [str(t) for t in plan]
-    multi = sum(len(taxonomy[t.skill_id].apps) > 1 for t in plan)
+    plan = reallocate.allocate(list(taxonomy.values()), weights(catalog), budget - len(extra), seed,
+                               round_seed(seed, round_n), fresh=fresh) if budget > len(extra) else []
+    ids = [*(str(t) for t in plan), *extra]
+    multi = sum(len(taxonomy[TaskId.parse(t).skill_id].apps) > 1 for t in ids)
     catalog.open_round(round_n, {"out": out, "expansion": changes, "planned": len(ids), "planned_multi_app": multi,
                                  "skills_active": sum(s.status == "active" for s in taxonomy.values()),
                                  "skills_total": len(taxonomy), "plan": ids})

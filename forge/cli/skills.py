@@ -75,16 +75,24 @@ def failures(
     mine: Annotated[bool, typer.Option("--mine", help="Mine the failures instead: task features (instruction, "
                                        "files, values, checks, axes, knobs) and pairs of them that fail above the "
                                        "round's base rate (Fisher's exact test, Benjamini-Hochberg).")] = False,
-    top: Annotated[int, typer.Option("--top", help="With --mine: patterns shown (significant ones first).")] = 20,
+    top: Annotated[int, typer.Option("--top", help="With --mine or --gaps: rows shown (the strongest first).")] = 20,
+    gaps: Annotated[bool, typer.Option("--gaps", help="Capability gaps instead: the failures no significant mined "
+                                       "pattern explains, grouped by failed check (else family), ranked, with the "
+                                       "instruction words they share: candidate new families.")] = False,
 ) -> None:
     """The student's failures of one round per family x difficulty-axis level, with the rubric checks that failed
     there (what the expansion operators read; infrastructure failures left out). With --mine, the task features
-    and pairs that fail above the round's base rate, with their effect sizes and adjusted p-values."""
+    and pairs that fail above the round's base rate, with their effect sizes and adjusted p-values, and their
+    verdicts on fresh probe tasks and the steering they led to. With --gaps, the failures no pattern explains,
+    ranked: candidate new capabilities."""
     from forge.catalog import Catalog
     from forge.expand import catalog_taxonomy
     from forge.expand.analysis import analyse_round
 
     catalog = Catalog(db, read_only=True)
+    if gaps:
+        _print_gaps(catalog, round_n, top, as_json)
+        return
     if mine:
         _print_mined(catalog, round_n, top, as_json)
         return
@@ -102,15 +110,33 @@ def failures(
     console.print(table)
 
 
+def _acted_on(catalog: Any, round_n: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The probe verdicts on the patterns mined in round N (recorded by rounds N+1 and, for a pending one, N+2:
+    the last word kept) and the steering the next rounds did toward them."""
+    verdicts: dict[str, dict[str, Any]] = {}
+    steering: list[dict[str, Any]] = []
+    for later in (round_n + 1, round_n + 2):
+        row = catalog.round_row(later)
+        expansion = row.counts.get("expansion", {}) if row is not None else {}
+        for c in expansion.get("confirmation", []):
+            if c.get("mined_round") == round_n:
+                verdicts[c["pattern"]] = {**c, "judged_in_round": later}
+        steering += [{**s, "round": later} for s in expansion.get("steering", []) if s["pattern"] in verdicts]
+    return list(verdicts.values()), steering
+
+
 def _print_mined(catalog: Any, round_n: int, top: int, as_json: bool) -> None:
     from forge.mining import ALPHA, mine, round_records
 
     records = round_records(catalog, round_n)
     patterns = mine(records)
     failed = sum(r.failed for r in records)
+    verdicts, steering = _acted_on(catalog, round_n)
     if as_json:
         print(json.dumps({"round": round_n, "attempts": len(records), "failed": failed, "alpha": ALPHA,
-                          "patterns": [p.as_dict() for p in patterns[:top]]}, indent=2))
+                          "patterns": [p.as_dict() for p in patterns[:top]],
+                          "confirmation": [{k: v for k, v in c.items() if not k.endswith("_ids")} for c in verdicts],
+                          "steering": steering}, indent=2))
         return
     found = sum(p.significant for p in patterns)
     console.print(plain(f"round {round_n}: {failed} of {len(records)} attempts failed; {len(patterns)} patterns "
@@ -125,6 +151,44 @@ def _print_mined(catalog: Any, round_n: int, top: int, as_json: bool) -> None:
                       f"{p.rate_without:.0%} ({p.failed_without}/{p.n_without})", f"{p.odds_ratio:.1f}",
                       f"{p.q:.2g}" + (" *" if p.significant else ""),
                       cell(", ".join(f"{c} x{n}" for c, n in p.checks.items())))
+    console.print(table)
+    if not verdicts:
+        console.print(f"no pattern of round {round_n} was probed yet (round {round_n + 1} probes them when it is "
+                      "prepared)", highlight=False)
+        return
+    checked = Table("pattern", "verdict", "probes carrying it failed", "probes without failed", "p (one-sided)",
+                    "judged in round", title=f"confirmation of round {round_n}'s patterns on fresh probe tasks")
+    for c in verdicts:
+        p_value = "-" if c.get("p") is None else f"{c['p']:.2g}"
+        checked.add_row(cell(c["pattern"]), c["status"], f"{c['probes_failed_carrying']}/{c['probes_carrying']}",
+                        f"{c['probes_failed_other']}/{c['probes_other']}", p_value, str(c["judged_in_round"]))
+    console.print(checked)
+    for s in steering:
+        console.print(plain(f"round {s['round']} steered {s['tasks']} of {s['wanted']} tasks toward {s['pattern']!r} "
+                            f"({s['share']:.0%} of its budget) in {s['tries']} tries, at most {s['max_tries']} a task"
+                            + (f"; {s['exhausted']} ran out of tries" if s["exhausted"] else "")
+                            + (f"; {s['stopped']}" if s.get("stopped") else "")), highlight=False)
+
+
+def _print_gaps(catalog: Any, round_n: int, top: int, as_json: bool) -> None:
+    from forge.mining import gaps, mine, primary, round_records
+
+    records = round_records(catalog, round_n)
+    patterns = mine(records)
+    found = gaps(records, patterns)
+    explained = len(primary(records, patterns)[1])
+    failed = sum(r.failed for r in records)
+    if as_json:
+        print(json.dumps({"round": round_n, "attempts": len(records), "failed": failed, "explained": explained,
+                          "gaps": [g.as_dict() for g in found[:top]]}, indent=2))
+        return
+    console.print(plain(f"round {round_n}: {failed} of {len(records)} attempts failed; {explained} explained by a "
+                        f"significant mined pattern; {len(found)} groups of unexplained failures"), highlight=False)
+    table = Table("gap (failed check or family)", "unexplained failures", "fail rate", "p", "shared instruction words",
+                  "example", title=f"capability gaps of round {round_n}: candidate new capabilities")
+    for g in found[:top]:
+        table.add_row(cell(g.key), str(g.unexplained), f"{g.failed}/{g.tasks}", f"{g.p:.2g}", cell(", ".join(g.words)),
+                      cell(g.examples[0] if g.examples else ""))
     console.print(table)
 
 
