@@ -180,7 +180,8 @@ def look(ops: Sequence[dict[str, Any]], existing: Sequence[str]) -> str:
                 folders.append(folder)
         lang = langs.get(_kind(raw))
         path = raw.get("path")
-        if lang and lang.peek and path in present and path not in peeks:
+        held = path in present or any(p.startswith(f"{path}/") for p in present)  # a file, or a profile folder
+        if lang and lang.peek and held and path not in peeks:
             peeks[path] = _fill(lang.peek, lang.var, path)
     lines = [f"ls -la {' '.join(q(f) for f in folders)}" if folders else "ls -la ~"]
     if peeks:
