@@ -179,7 +179,7 @@ def look(ops: Sequence[dict[str, Any]], existing: Sequence[str]) -> str:
             if folder not in folders:
                 folders.append(folder)
         lang = langs.get(_kind(raw))
-        path = raw.get("path")
+        path = str(raw.get("path", ""))
         held = path in present or any(p.startswith(f"{path}/") for p in present)  # a file, or a profile folder
         if lang and lang.peek and held and path not in peeks:
             peeks[path] = _fill(lang.peek, lang.var, path)
