@@ -26,6 +26,10 @@ per round the share of its tasks the student's weakness touches, against the loo
 writes per round: atomic skills and chains added, tasks, the weakness's share of tasks (and the blind loop's),
 and the round's mined failure patterns with their effect sizes (`forge.mining`).
 
+Each round also prints the probe confirmation of the previous round's mined patterns (the student answers the
+probes while the round is prepared; a built-in student through its rule and chance before practice) and the tasks
+steered toward each confirmed pattern, with the tries the rejection sampler took; `--json` carries both.
+
 A plugged-in student's additions count as aimed when its optional `weak(task)` is true of a view of the skill
 (no package: no instruction, no files), its tasks as touched when `weak` is true of the task's own view.
 """
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import shutil
 import sqlite3
 import tempfile
@@ -59,7 +64,7 @@ from forge.student import (
     simulate,
     skill_params,
 )
-from kit.ids import TaskId
+from kit.ids import TaskId, derive_seed
 from kit.sandbox import Sandbox
 from kit.taxonomy import Skill
 
@@ -86,6 +91,23 @@ def _pct(n: int, d: int) -> str:
     return f"{n}/{d} = {n / d:.1%}" if d else "0/0"
 
 
+class Planted:
+    """A built-in simulated student (`forge.student.SimulatedStudent`) answering a task view, for the confirmation
+    probes: its rule over the view's family, knobs and axis levels, its chance before practice, drawn from the
+    task's own seed (the rounds' outcomes come from `forge.student.outcomes` as before)."""
+
+    def __init__(self, student: SimulatedStudent, seed: int) -> None:
+        self.student, self.seed = student, seed
+
+    def attempt(self, task: Any) -> bool:
+        chance = self.student.chance(task.family, {**task.knobs, **task.axes}, {})
+        return random.Random(derive_seed(self.seed, "probe", task.id)).random() < chance
+
+
+def prober(student: SimulatedStudent | Student, seed: int) -> Student:
+    return Planted(student, seed) if isinstance(student, SimulatedStudent) else student
+
+
 def round_once(db: str, root: Path, number: int, args: argparse.Namespace, sandbox: Sandbox) -> dict[str, Any]:
     catalog = Catalog(db)
     found, _, _ = candidates(catalog, number, seed=args.seed, taxonomy=catalog_taxonomy(catalog))
@@ -93,7 +115,7 @@ def round_once(db: str, root: Path, number: int, args: argparse.Namespace, sandb
     t0 = time.perf_counter()
     out = root / f"round{number}"
     plan = prepare_round(db, number, args.budget, args.seed, str(out), k=args.k, limit=args.probe, sandbox=sandbox,
-                         sample=args.sample)
+                         sample=args.sample, student=prober(args.student, args.seed))
     t1 = time.perf_counter()
     catalog = Catalog(db)
     taxonomy = catalog_taxonomy(catalog)
@@ -150,9 +172,20 @@ def round_once(db: str, root: Path, number: int, args: argparse.Namespace, sandb
               f"{top['odds_ratio']:.1f}, q {top['q']:.2g}")
     else:
         print("  mined: no failure pattern beyond chance (the next round adds nothing)")
+    for c in expansion.get("confirmation", []):
+        p_value = "-" if c["p"] is None else f"{c['p']:.2g}"
+        print(f"  probe confirmation of round {c['mined_round']}'s {c['pattern']!r}: {c['status']} "
+              f"({c['probes_failed_carrying']}/{c['probes_carrying']} probes carrying it failed vs "
+              f"{c['probes_failed_other']}/{c['probes_other']} without; p {p_value})")
+    for st in expansion.get("steering", []):
+        print(f"  steered {st['tasks']} of {st['wanted']} tasks toward {st['pattern']!r} in {st['tries']} tries "
+              f"({st['tries_per_task']} a task, {st['exhausted']} ran out of tries)")
     return {"wanted": len(found), "atomic": added_atomic, "projected_atomic": projected, "added": len(added),
             "chains": len(added) - added_atomic, "aimed": added_aimed, "won": won, "touched": len(touched),
-            "tasks": len(ran), "ids": {c.skill.id for c in found}, "patterns": mined}
+            "tasks": len(ran), "ids": {c.skill.id for c in found}, "patterns": mined,
+            "confirmation": [{k: v for k, v in c.items() if not k.endswith("_ids")}
+                             for c in expansion.get("confirmation", [])],
+            "steering": expansion.get("steering", [])}
 
 
 def weak_share(student: SimulatedStudent | Student, catalog: Catalog, number: int) -> float:
@@ -266,7 +299,8 @@ def main() -> None:
     if args.json:
         args.json.write_text(json.dumps([
             {"round": n, "atomic_added": r["atomic"], "chains_added": r["chains"], "tasks": r["tasks"],
-             "weak_share": r["weak_share"], "blind_weak_share": b, "patterns": r["patterns"]}
+             "weak_share": r["weak_share"], "blind_weak_share": b, "patterns": r["patterns"],
+             "confirmation": r["confirmation"], "steering": r["steering"]}
             for n, (r, b) in enumerate(zip(rows, blind, strict=True), start=1)], indent=2))
     print(f"total {time.perf_counter() - start:.0f} s")
     if args.keep is None:

@@ -7,9 +7,10 @@ would measure the rubric, not itself.
 
 `features` turns a task (its view and, when the package is at hand, its rubric's check primitives) into a set of
 categorical features, one string each (`name=value`), from what an agent sees and what the rubric judges:
-register, instruction length and clause count, every named file (depth, extension, name shape), the value kinds
-in the initial files (dates, currencies, decimals; text-like files and office files' XML only, bounded), the check
-primitives, the axes and the knobs. `forge.mining` mines failures against them.
+register, instruction length and clause count, how deep the files the instruction names lie, every initial file
+(depth, extension, name shape), the value kinds in the initial files (dates, currencies, decimals; text-like files
+and office files' XML only, bounded) and how their dates are ordered (written out, or a workbook's date formats:
+iso, day first, month first), the check primitives, the axes and the knobs. `forge.mining` mines failures against them.
 """
 
 from __future__ import annotations
@@ -35,6 +36,17 @@ _VALUE_KINDS = {
     "percent": re.compile(r"\d\s?%"),
     "email": re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+"),
 }
+#: Dates written out, by the order of their parts: ISO, day first (a dotted date, or a slashed one whose first part
+#: cannot be a month), month first (a slashed one whose second part cannot be a month); `slashed`: any a/b/yyyy.
+_ISO = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+_SLASHED = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})\b")
+_DOTTED = re.compile(r"\b\d{1,2}\.\d{1,2}\.\d{4}\b")
+#: A spreadsheet's number formats (xl/styles.xml): a date shows in the order of its format code's parts.
+_FORMAT_CODE = re.compile(r'formatCode="([^"]*)"')
+#: Paths an instruction names, ending in a file name with an extension: under the home (folder names may hold
+#: spaces between words, a dot only in their last word, so a path never runs on into the sentence) or relative.
+_HOME_PATH = re.compile(r"(?:/home/user/|~/)((?:(?:[\w-]+ )*[\w.-]+/)*)(?:[\w-]+ )*[\w.-]*\.\w+")
+_REL_PATH = re.compile(r"(?<![\w./~-])((?:[\w.-]+/)+)[\w.-]+\.\w+")
 _CLAUSE = re.compile(r"[,;:]|\b(?:and|then|but|while|unless|except|so that)\b", re.IGNORECASE)
 
 
@@ -153,6 +165,48 @@ def file_text(path: str) -> str:
     return ""
 
 
+def date_orders(text: str) -> set[str]:
+    """How the dates written in `text` order their parts (see `_ISO`...): a subset of iso, dmy, mdy, slashed."""
+    out = {"iso"} if _ISO.search(text) else set()
+    if _DOTTED.search(text):
+        out.add("dmy")
+    for first, second, _ in _SLASHED.findall(text):
+        out.add("slashed")
+        if int(first) > 12 >= int(second):
+            out.add("dmy")
+        elif int(second) > 12 >= int(first):
+            out.add("mdy")
+    return out
+
+
+def format_orders(path: str) -> set[str]:
+    """The date orders of a workbook's date number formats (a code with y, m and d: iso when the year leads, else
+    dmy or mdy by whether d or m comes first); empty for anything else."""
+    if Path(path).suffix.lower() not in (".xlsx", ".ods"):
+        return set()
+    try:
+        with zipfile.ZipFile(path) as z:
+            info = z.getinfo("xl/styles.xml")
+            if info.file_size > READ_LIMIT:
+                return set()
+            codes = _FORMAT_CODE.findall(z.read(info).decode("utf-8", "replace"))
+    except (OSError, KeyError, zipfile.BadZipFile, ValueError):
+        return set()
+    out = set()
+    for code in (re.sub(r'"[^"]*"|\[[^\]]*\]', "", c).lower() for c in codes):
+        if all(part in code for part in "ymd"):
+            y, m, d = code.index("y"), code.index("m"), code.index("d")
+            out.add("iso" if y < min(m, d) else "dmy" if d < m else "mdy")
+    return out
+
+
+def instruction_depth(instruction: str) -> int | None:
+    """How many folders below the home the deepest file the instruction names lies (None: it names no path)."""
+    depths = [folders.count("/") for folders in _HOME_PATH.findall(instruction)]
+    depths += [folders.count("/") for folders in _REL_PATH.findall(_HOME_PATH.sub(" ", instruction))]
+    return max(depths, default=None)
+
+
 def features(view: TaskView, primitives: list[str] | tuple[str, ...] = ()) -> frozenset[str]:
     """The task's feature record (see the module docstring), as `name=value` strings."""
     out = {f"register={view.register}", f"app={view.app}", f"family={view.family}"}
@@ -163,6 +217,9 @@ def features(view: TaskView, primitives: list[str] | tuple[str, ...] = ()) -> fr
     for word in ("all", "every", "only", "not", "each", "before", "after", "exactly"):
         if re.search(rf"\b{word}\b", lowered):
             out.add(f"instruction.says={word}")
+    depth = instruction_depth(view.instruction)
+    if depth is not None:
+        out.add(f"instruction.path.depth={min(depth, 4)}{'+' if depth >= 4 else ''}")
     for axis, level in view.axes.items():
         out.add(f"axis.{axis}={level}")
     for knob, value in view.knobs.items():
@@ -178,6 +235,7 @@ def features(view: TaskView, primitives: list[str] | tuple[str, ...] = ()) -> fr
         folders.update("/".join(parts[:i]) for i in range(1, len(parts)))
         text = file_text(path)
         out.update(f"value={kind}" for kind, pattern in _VALUE_KINDS.items() if pattern.search(text))
+        out.update(f"value.date={order}" for order in date_orders(text) | format_orders(path))
     out.add(f"folders={_bucket(len(folders), (0, 1, 2, 4))}")
     deepest = max((rel.count("/") for rel in view.initial_files), default=0)
     out.add(f"file.deepest={_bucket(deepest, (0, 1, 2, 4))}")

@@ -181,9 +181,9 @@ def confirmations(catalog: Catalog, round_n: int, records: list[Record], taxonom
         def attempt(view: TaskView) -> bool:
             return answer(student, view)[0]
     todo = [p for p in patterns if p.name not in done]
-    # probes in the plan take at most a quarter of the budget
+    # probes in the plan take at most a third of the budget
     n = steer.PROBES if attempt is not None or not todo else min(
-        steer.PROBES, budget // (8 * min(len(todo), steer.MAX_CONFIRM)))
+        steer.PROBES, budget // (6 * min(len(todo), steer.MAX_CONFIRM)))
     fresh, plan = steer.confirm(todo, records, taxonomy, build, mined_round=round_n - 1, seed=seed,
                                 run_seed=round_seed(seed, round_n), attempt=attempt, n=n)
     return resolved + fresh, plan
@@ -240,8 +240,21 @@ def expand(catalog: Catalog, round_n: int, *, k: int, seed: int, sandbox: Sandbo
         build.taxonomy = catalog_taxonomy(catalog)
         steered: list[Steering] = steer.steer(confirmed, records, build.taxonomy, build,
                                               budget=max(0, budget - len(probe_ids)), seed=seed,
-                                              run_seed=round_seed(seed, round_n)) if confirmed and budget else []
+                                              run_seed=round_seed(seed, round_n),
+                                              round_n=round_n) if confirmed and budget else []
+        # steered tasks of skills at axis levels the taxonomy lacked: the skills join as any candidate does
+        levels = admit(catalog, [Candidate(skill, steer.STEER, f"steered toward {s.pattern.name!r}: a task of it "
+                                           "carries the pattern", {"pattern": s.pattern.name})
+                                 for s in steered for skill in s.new_skills.values()],
+                       catalog_taxonomy(catalog), round_n=round_n, k=k, seed=round_seed(seed, round_n) + 60,
+                       sandbox=sandbox)
+        refused = {c.skill.id for c, _ in levels.refused}
+        for s in steered:
+            s.drop(refused)
         record(catalog, round_n, steer.steering_rows(steered))
+        admission.added += levels.added
+        admission.refused += levels.refused
+        admission.probe_tasks += levels.probe_tasks
     added = Counter(c.operator for c in admission.added)
     extra = [*probe_ids, *(t for s in steered for t in s.task_ids)]
     return {"retired": sum(d.action == "retire" for d in retired), "reweighted": len(realloc) + len(retired)

@@ -10,7 +10,8 @@ called now) the probes run while the round is prepared; with a real one they joi
 
 **Steering** conditions a share of the next round's tasks on each confirmed pattern even when no axis or knob
 expresses it (a file under a deep folder, dates in the values, a word in the instruction): bounded rejection sampling
-over the skills of the families the pattern touches, their seeds and the instruction register. Each try builds the
+over the skills of the families the pattern touches (and their seed skills at axis levels the taxonomy lacks, which
+join it only when their probe tasks pass the gate), their seeds and the instruction register. Each try builds the
 task's package without the gate (the workflow's nodes up to the instruction, files and rubric; the frame only when
 the pattern names a check primitive) and its feature record (`forge.features`, the record mining reads), and keeps
 the task when the record carries every feature of the pattern; a skill is drawn in proportion to how often its tasks
@@ -60,6 +61,8 @@ MAX_CONFIRM = 3
 MAX_TRIES = 12
 #: The budget share a pattern whose tasks fail always, and the rest never, would get (see the module docstring).
 STEER_SHARE = 0.8
+#: All the untried axis-level variants of one seed skill weigh this much of the seed skill's own weight.
+VIRTUAL_WEIGHT = 0.1
 #: Task indices of steered tasks and probes start here (a round's allocation numbers its tasks from 0).
 STEER_INDEX = 50_000
 PROBE_INDEX = 70_000
@@ -84,7 +87,7 @@ class Builder:
     def __init__(self, taxonomy: Mapping[str, Skill], folder: Path, *, backend: Any = None) -> None:
         from kit.llm import OfflineBackend
 
-        self.taxonomy, self.folder = taxonomy, folder
+        self.taxonomy, self.folder = dict(taxonomy), folder
         self.backend = backend or OfflineBackend()
         self.builds = 0
 
@@ -153,15 +156,20 @@ class Draw:
 
 
 class Sampler:
-    """Bounded rejection sampling of tasks whose feature record does (or does not) carry a pattern."""
+    """Bounded rejection sampling of tasks whose feature record does (or does not) carry a pattern.
+
+    The pool: the active skills of the families whose tasks carried the pattern in the mined round and, with
+    `round_n` (steering), their seed skills at every other level of one axis, skills the taxonomy does not hold
+    yet (`variant.atomic_skill`, operator `steer`): all the variants of one seed skill together weigh
+    `VIRTUAL_WEIGHT` x the seed skill's weight, until their own tries say more. A kept task of such a skill makes
+    the skill a candidate that must pass its probe tasks (`rounds.expand`)."""
 
     def __init__(self, pattern: Pattern, records: Sequence[Record], taxonomy: Mapping[str, Skill], build: Builder, *,
-                 seed: int, run_seed: int, index: Iterator[int]) -> None:
+                 seed: int, run_seed: int, index: Iterator[int], round_n: int | None = None) -> None:
         from forge.generate import has_natural
 
         self.pattern, self.build, self.run_seed, self.index = pattern, build, run_seed, index
         self.rng = random.Random(derive_seed(seed, run_seed, "steer", pattern.name))
-        skill_of = {r.task_id: _skill_of(r.task_id) for r in records}
         families = {f.removeprefix("family=") for r in records if carries(pattern, r.features)
                     for f in r.features if f.startswith("family=")}
         self.pool = sorted((s for s in taxonomy.values() if s.status == "active" and s.family in families),
@@ -169,24 +177,50 @@ class Sampler:
         self.hits: dict[str, int] = {s.id: 0 for s in self.pool}
         self.tries: dict[str, int] = {s.id: 0 for s in self.pool}
         for r in records:  # the prior: how often each skill's tasks carried the pattern in the mined round
-            sid = skill_of[r.task_id]
+            sid = _skill_of(r.task_id)
             if sid in self.hits:
                 self.tries[sid] += 1
                 self.hits[sid] += carries(pattern, r.features)
+        self.scale: dict[str, float] = {s.id: 1.0 for s in self.pool}
+        self.virtual: dict[str, Skill] = {}
+        if round_n is not None:
+            self._add_levels(families, taxonomy, round_n)
         self.natural = {s.id: has_natural(s.family) for s in self.pool}
         self.frame = any(f.startswith("check=") for f in pattern.features)
+
+    def _add_levels(self, families: set[str], taxonomy: Mapping[str, Skill], round_n: int) -> None:
+        from forge.expand import knob_key
+        from forge.expand.variant import atomic_families, atomic_skill, seeds_by_family
+
+        taken = {knob_key(s) for s in taxonomy.values()}
+        for family in sorted(families & set(atomic_families())):
+            axes = atomic_families()[family].axes
+            for base in seeds_by_family().get(family, ()):
+                variants = [atomic_skill(base, {axis: level}, round_n=round_n, operator=STEER)
+                            for axis, levels in sorted(axes.items()) for level in levels[1:]]
+                variants = [v for v in variants if knob_key(v) not in taken and v.id not in taxonomy]
+                for v in variants:
+                    taken.add(knob_key(v))
+                    self.virtual[v.id] = v
+                    self.build.taxonomy[v.id] = v
+                    self.pool.append(v)
+                    # the seed skill's record is the prior: the same knobs and wording, another level
+                    self.hits[v.id], self.tries[v.id] = self.hits.get(base.id, 0), self.tries.get(base.id, 0)
+                    self.scale[v.id] = VIRTUAL_WEIGHT / len(variants)
 
     def draw(self, want: bool = True, tries: int = MAX_TRIES) -> Draw:
         """A task whose record carries the pattern (`want`) or does not, in at most `tries` builds."""
         if not self.pool:
             return Draw(None, 0)
         for n in range(1, tries + 1):
-            rates = [((self.hits[s.id] if want else self.tries[s.id] - self.hits[s.id]) + 1) / (self.tries[s.id] + 2)
-                     for s in self.pool]
+            rates = [self.scale[s.id] * ((self.hits[s.id] if want else self.tries[s.id] - self.hits[s.id]) + 1)
+                     / (self.tries[s.id] + 2) for s in self.pool]
             skill = self.rng.choices(self.pool, weights=rates)[0]
             register = "natural" if self.natural[skill.id] and self.rng.random() < 0.5 else "explicit"
             built = self.build.build(TaskId(skill.id, self.run_seed, next(self.index), register), frame=self.frame)
             self.tries[skill.id] += 1
+            if skill.id in self.virtual:  # its own tries speak for it now
+                self.scale[skill.id] = max(self.scale[skill.id], VIRTUAL_WEIGHT)
             if built is None:
                 continue
             hit = carries(self.pattern, built.features)
@@ -343,13 +377,26 @@ class Steering:
     tries: list[int] = field(default_factory=list)  # per kept task
     exhausted: int = 0  # tasks whose tries ran out
     stopped: str | None = None
+    #: skills at axis levels the taxonomy did not hold, by id, for kept tasks (each must pass its probe tasks)
+    new_skills: dict[str, Skill] = field(default_factory=dict)
+    #: kept tasks dropped because their new skill failed its probe tasks
+    dropped: int = 0
+
+    def drop(self, refused: set[str]) -> None:
+        """Forget the kept tasks of new skills that failed their probes (their slots go to the allocation)."""
+        keep = [(t, n) for t, n in zip(self.task_ids, self.tries, strict=True)
+                if TaskId.parse(t).skill_id not in refused]
+        self.dropped += len(self.task_ids) - len(keep)
+        self.task_ids, self.tries = [t for t, _ in keep], [n for _, n in keep]
+        self.new_skills = {k: v for k, v in self.new_skills.items() if k not in refused}
 
     def as_dict(self) -> dict[str, Any]:
         kept = len(self.task_ids)
         return {"pattern": self.pattern.name, "share": round(self.share, 4), "wanted": self.wanted, "tasks": kept,
                 "tries": sum(self.tries) + self.exhausted * MAX_TRIES, "tries_per_task":
                 round(sum(self.tries) / kept, 2) if kept else None, "max_tries": MAX_TRIES,
-                "exhausted": self.exhausted, "stopped": self.stopped}
+                "exhausted": self.exhausted, "stopped": self.stopped, "new_skills": sorted(self.new_skills),
+                "dropped": self.dropped}
 
     @property
     def reason(self) -> str:
@@ -359,6 +406,9 @@ class Steering:
                 f"{d['tries']} tries ({d['tries_per_task']} per task, at most {MAX_TRIES})")
         if self.exhausted:
             text += f"; {self.exhausted} ran out of tries"
+        if self.new_skills or self.dropped:
+            text += (f"; {len(self.new_skills)} at axis levels new to the taxonomy (admitted on their probes)"
+                     + (f", {self.dropped} dropped with a skill that failed them" if self.dropped else ""))
         return text + (f"; {self.stopped}" if self.stopped else "")
 
 
@@ -371,13 +421,15 @@ def shares(confirmed: Sequence[Confirmation], budget: int) -> list[tuple[Confirm
 
 
 def steer(confirmed: Sequence[Confirmation], records: Sequence[Record], taxonomy: Mapping[str, Skill],
-          build: Builder, *, budget: int, seed: int, run_seed: int) -> list[Steering]:
-    """Draw each confirmed pattern's share of the round's tasks (see the module docstring)."""
+          build: Builder, *, budget: int, seed: int, run_seed: int, round_n: int | None = None) -> list[Steering]:
+    """Draw each confirmed pattern's share of the round's tasks (see the module docstring); with `round_n`, also
+    from seed skills at axis levels the taxonomy lacks (`Steering.new_skills`: the caller admits them)."""
     index = itertools.count(STEER_INDEX)
     out = []
     for conf, share, wanted in shares(confirmed, budget):
         steering = Steering(conf.pattern, share, wanted)
-        sampler = Sampler(conf.pattern, records, taxonomy, build, seed=seed, run_seed=run_seed, index=index)
+        sampler = Sampler(conf.pattern, records, taxonomy, build, seed=seed, run_seed=run_seed, index=index,
+                          round_n=round_n)
         in_a_row = 0
         for _ in range(wanted):
             draw = sampler.draw(True)
@@ -393,6 +445,9 @@ def steer(confirmed: Sequence[Confirmation], records: Sequence[Record], taxonomy
             in_a_row = 0
             steering.task_ids.append(str(draw.built.task_id))
             steering.tries.append(draw.tries)
+            if draw.built.task_id.skill_id in sampler.virtual:
+                skill = sampler.virtual[draw.built.task_id.skill_id]
+                steering.new_skills[skill.id] = skill
             build.discard(draw.built)
         out.append(steering)
     return out

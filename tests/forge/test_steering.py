@@ -33,9 +33,10 @@ from workflows import get_family
 
 STUDENTS = Path(__file__).parent / "students"
 ROUND1, BUDGET, SEED = 100, 40, 7
-#: students whose weakness lies along no axis -> a feature their confirmed pattern names
-NO_AXIS = {"spaces_in_names": "file.name=spaces", "deep_layout": "file.deepest=4+",
-           "only_wording": "instruction.says=only"}
+#: students whose weakness lies along no axis -> a feature their confirmed pattern names. (deep_layout is left out:
+#: its files four folders down touch 25-35 % of the blind loop's round 2, the location axis's deepest level, so no
+#: loop can reach 3x; the steering still puts over 80 % of round 2 on it.)
+NO_AXIS = {"spaces_in_names": "file.name=spaces", "dated_values": "value=date", "only_wording": "instruction.says=only"}
 
 
 def materialise(db: str, round_n: int, ids: list[str], out: Path) -> dict[str, TaskView]:
@@ -112,6 +113,11 @@ def blind(round_one) -> list[TaskView]:
     return views
 
 
+def verdicts(expansion: dict) -> list[tuple]:
+    return [(c["pattern"], c["mined"]["aliases"], c["status"], f"{c['probes_failed_carrying']}/{c['probes_carrying']}",
+             f"{c['probes_failed_other']}/{c['probes_other']}", c["p"]) for c in expansion["confirmation"]]
+
+
 def share(student, views: list[TaskView]) -> float:
     return sum(bool(student.weak(v)) for v in views) / len(views)
 
@@ -121,7 +127,7 @@ def test_the_next_round_carries_a_weakness_no_axis_expresses(round_one, blind, n
     db, student, views, expansion = round_two(round_one, name)
     confirmed = [c for c in expansion["confirmation"] if c["status"] == "confirmed"]
     assert any(NO_AXIS[name] in (c["pattern"], *c["mined"]["aliases"]) or NO_AXIS[name] in c["pattern"]
-               for c in confirmed), expansion["confirmation"]
+               for c in confirmed), verdicts(expansion)
     for c in confirmed:
         assert c["p"] <= 0.05 and c["probes_carrying"] >= 3 and c["probes_other"] >= 3
     steered = expansion["steering"]
@@ -189,7 +195,7 @@ def test_a_real_students_pattern_waits_for_its_probes(round_one):
     plan3 = prepare_round(db, 3, BUDGET, SEED, str(root / "pending-round3"), k=1, limit=2, sandbox=Sandbox())
     third = counts(db, 3)["expansion"]
     [judged] = [c for c in third["confirmation"] if c["pattern"] == pending["pattern"]]
-    assert judged["status"] == "confirmed" and judged["mined_round"] == 1 and judged["p"] <= 0.05, judged
+    assert judged["status"] == "confirmed" and judged["mined_round"] == 1 and judged["p"] <= 0.05, verdicts(third)
     assert third["steering"] and third["steering"][0]["pattern"] == pending["pattern"] and third["steering"][0]["tasks"]
     assert share(student, views_of(db, plan3, root / "pending-views3")) >= 0.3
     # forge skills failures shows the verdict (the last word: round 3's) and the steering it led to
@@ -206,3 +212,35 @@ def test_a_real_students_pattern_waits_for_its_probes(round_one):
     table = runner.invoke(app, ["skills", "failures", "--round", "1", "--mine", "--db", db])
     assert table.exit_code == 0 and "confirmation of round 1's patterns" in table.output
     assert "round 3 steered" in table.output and "confirmed" in table.output
+
+
+def test_patterns_from_the_issue_get_tasks_that_carry_them(round_one):
+    """'Values are dates written day first' and 'the instruction names a file three or more folders down': a
+    confirmed pattern of either steers tasks that carry it, each kept only when its feature record does. The
+    day-first dates come from a Calc skill at date_format=day_first (an axis level whose tasks the round saw); the
+    sampler may also draw seed skills at axis levels the taxonomy lacks (`new_skills`, admitted on their probes)."""
+    from forge.expand import seed_taxonomy
+    from forge.expand.steer import Confirmation
+    from forge.expand.variant import atomic_skill
+    from forge.mining import Pattern, Record
+
+    db, _ = with_results(round_one, "all_pass")
+    records = round_records(Catalog(db), 1)
+    taxonomy = catalog_taxonomy(Catalog(db))
+    base = seed_taxonomy()["calc.sort.date_desc"]
+    day_first = atomic_skill(base, {"date_format": "day_first"}, round_n=1, operator="explore")
+    build = Builder({**taxonomy, day_first.id: day_first}, Path(db.removeprefix("sqlite:///")).parent / "issue")
+    seen = build.build(TaskId(day_first.id, 701, 3))
+    assert seen is not None and "value.date=dmy" in seen.features, sorted(seen.features if seen else ())
+    records.append(Record(str(seen.task_id), seen.features, True))
+    deep = [r for r in records if "instruction.path.depth=3" in r.features]
+    assert deep, "round 1 named a file three folders down in some instruction"
+    for feature in ("value.date=dmy", "instruction.path.depth=3"):
+        pattern = Pattern((feature,), 5, 5, 95, 5, 1e-6, 1e-5)
+        [got] = steer([Confirmation(pattern, "confirmed", 1)], records, build.taxonomy, build, budget=12, seed=1,
+                      run_seed=702, round_n=2)
+        print(feature, got.as_dict())
+        assert got.task_ids and got.exhausted == 0, got.as_dict()
+        for task_id in got.task_ids:
+            built = build.build(TaskId.parse(task_id))
+            assert built is not None and feature in built.features
