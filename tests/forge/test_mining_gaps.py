@@ -15,7 +15,8 @@ def records() -> list[Record]:
     out = []
     for i in range(300):
         feats = {f"f{j}={rng.randint(0, 2)}" for j in range(10)} | {f"family=fam{i % 12}"}
-        failed, checks, text = rng.random() < (0.85 if "f4=1" in feats else 0.02), (), "Sort the table by price."
+        checks: tuple[str, ...] = ()
+        failed, text = rng.random() < (0.85 if "f4=1" in feats else 0.02), "Sort the table by price."
         if i % 40 == 7:
             failed, checks, text = True, ("calc.pivot",), f"Summarise sheet {i} in a pivot table grouped by region."
         out.append(Record(str(i), frozenset(feats), failed, checks, text))
