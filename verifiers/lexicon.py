@@ -294,5 +294,20 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
                        "forward fill", "fill down"),
         "zero": _b("zero", "zeros", "zeroes", "a 0"),
     }),
+    Domain("effect", {  # a character effect on a phrase (writer.char_effect)
+        "strike": _b(r"strike ?-?through", "strikeout", r"struck (?:out|through)", r"cross(?:ed)? (?:out|through)"),
+        "highlight": _b(r"highlight(?:s|ed|ing|er)?"),
+        "color": _b(r"(?:font|text|letter) colou?rs?", r"colou?r (?:the )?(?:words|text|phrase|paragraph)"),
+    }, contradicts={"strike": (), "highlight": (), "color": ()}),
+    Domain("colour", {  # the colour of a highlight or of the letters (writer.char_effect)
+        "red": _b("red"), "yellow": _b("yellow"), "green": _b("green"), "blue": _b("blue"),
+    }),
+    Domain("letter_case", {  # Writer's Format > Text cases (writer.change_case)
+        "upper": _b(r"upper ?-?case", "all caps", r"all capitals?", "block capitals", r"capital letters only"),
+        "lower": _b(r"lower ?-?case", r"all small letters"),
+        "title": _b(r"capitali[sz]e every word", "title case", r"every word (?:starts|begins) with a capital"),
+        "sentence": _b("sentence case", r"only the first letter (?:of each sentence )?(?:as a |in )?capitals?"),
+    }, contradicts={"upper": ("lower", "title", "sentence"), "lower": ("upper",), "title": ("upper", "sentence"),
+                    "sentence": ("upper", "title")}),
 )}
 

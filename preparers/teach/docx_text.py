@@ -1,0 +1,72 @@
+"""Snippets of the docx character-effect and letter-case ops (preparers/ops/docx_text.py) as python-docx lines."""
+
+from __future__ import annotations
+
+from preparers.teach import snippet
+
+
+def _find(doc: str, selector: str) -> str:
+    return f"p = next(p for p in {doc}.paragraphs if p.text.startswith({selector!r}))"
+
+
+@snippet("docx.char_effect")
+def char_effect(doc: str, path: str, paragraph_start: str, phrase: str | None = None, strike: bool | None = None,
+                highlight: str | None = None, color: str | None = None, underline: bool | None = None) -> str:
+    style = []
+    if strike is not None:
+        style.append(f"run.font.strike = {strike!r}")
+    if underline is not None:
+        style.append(f"run.underline = {underline!r}")
+    if highlight is not None:
+        name = "".join("_" + c if c.isupper() else c for c in highlight).upper()
+        style.append(f"run.font.highlight_color = WD_COLOR_INDEX.{name}")
+    if color is not None:
+        style.append(f"run.font.color.rgb = RGBColor.from_string({color.upper()!r})")
+    where = ("start, end = 0, len(text)" if phrase is None else
+             f"start = text.index({phrase!r})\nend = start + len({phrase!r})")
+    return "\n".join([
+        "import copy",
+        "from docx.enum.text import WD_COLOR_INDEX",
+        "from docx.shared import RGBColor",
+        _find(doc, paragraph_start),
+        "text = p.text",
+        where,
+        "rpr = p.runs[0]._r.rPr if p.runs else None  # keep the paragraph's own run formatting",
+        "for r in p.runs:",
+        "    r._r.getparent().remove(r._r)",
+        "for piece, target in ((text[:start], False), (text[start:end], True), (text[end:], False)):",
+        "    if not piece:",
+        "        continue",
+        "    run = p.add_run(piece)",
+        "    if rpr is not None:",
+        "        run._r.insert(0, copy.deepcopy(rpr))",
+        "    if target:",
+        *("        " + line for line in style or ["pass"])])
+
+
+_CASE = {
+    "upper": ["new = text.upper()"],
+    "lower": ["new = text.lower()"],
+    "title": ["# Capitalize Every Word: the first letter or digit of each word a capital, the rest small",
+              "new = re.sub(r'\\S+', lambda m: re.sub(r'[^\\W_]', lambda c: c.group().upper(), m.group(), count=1),",
+              "             text.lower())"],
+    "sentence": ["# Sentence case: the first letter of each sentence a capital, the rest small",
+                 "chars, start = [], True",
+                 "for c in text.lower():",
+                 "    chars.append(c.upper() if start and c.isalpha() else c)",
+                 "    start = (start and not c.isalpha()) or c in '.!?'",
+                 "new = ''.join(chars)"],
+}
+
+
+@snippet("docx.change_case")
+def change_case(doc: str, path: str, paragraph_start: str, case: str, words: int | None = None,
+                chars: int | None = None) -> str:
+    return "\n".join([
+        "import re",
+        _find(doc, paragraph_start),
+        "text = p.text",
+        *_CASE[case],
+        "at = 0",
+        "for run in p.runs:  # each run keeps its formatting; only the letters change",
+        "    run.text, at = new[at:at + len(run.text)], at + len(run.text)"])
