@@ -215,10 +215,10 @@ def test_a_real_students_pattern_waits_for_its_probes(round_one):
 
 
 def test_patterns_from_the_issue_get_tasks_that_carry_them(round_one):
-    """'Values are dates written day first' and 'the instruction names a file three or more folders down': a
-    confirmed pattern of either steers tasks that carry it, each kept only when its feature record does. The
-    day-first dates come from a Calc skill at date_format=day_first (an axis level whose tasks the round saw); the
-    sampler may also draw seed skills at axis levels the taxonomy lacks (`new_skills`, admitted on their probes)."""
+    """'Values are dates written day first' and 'the instruction names a file four or more folders down': a confirmed
+    pattern of either steers tasks that carry it, each kept only when its feature record does. Each was seen on a
+    task of round 1 (a Calc skill at date_format=day_first, one at location=deep, added to its records); the sampler
+    may also draw seed skills at axis levels the taxonomy lacks (`new_skills`, admitted on their probes)."""
     from forge.expand import seed_taxonomy
     from forge.expand.steer import Confirmation
     from forge.expand.variant import atomic_skill
@@ -226,21 +226,21 @@ def test_patterns_from_the_issue_get_tasks_that_carry_them(round_one):
 
     db, _ = with_results(round_one, "all_pass")
     records = round_records(Catalog(db), 1)
-    taxonomy = catalog_taxonomy(Catalog(db))
     base = seed_taxonomy()["calc.sort.date_desc"]
-    day_first = atomic_skill(base, {"date_format": "day_first"}, round_n=1, operator="explore")
-    build = Builder({**taxonomy, day_first.id: day_first}, Path(db.removeprefix("sqlite:///")).parent / "issue")
-    seen = build.build(TaskId(day_first.id, 701, 3))
-    assert seen is not None and "value.date=dmy" in seen.features, sorted(seen.features if seen else ())
-    records.append(Record(str(seen.task_id), seen.features, True))
-    deep = [r for r in records if "instruction.path.depth=3" in r.features]
-    assert deep, "round 1 named a file three folders down in some instruction"
-    for feature in ("value.date=dmy", "instruction.path.depth=3"):
+    seen = {"value.date=dmy": atomic_skill(base, {"date_format": "day_first"}, round_n=1, operator="explore"),
+            "instruction.path.depth=4+": atomic_skill(base, {"location": "deep"}, round_n=1, operator="explore")}
+    build = Builder({**catalog_taxonomy(Catalog(db)), **{s.id: s for s in seen.values()}},
+                    Path(db.removeprefix("sqlite:///")).parent / "issue")
+    for feature, skill in seen.items():
+        carrier = build.build(TaskId(skill.id, 701, 3))
+        assert carrier is not None and feature in carrier.features, sorted(carrier.features if carrier else ())
+        records.append(Record(str(carrier.task_id), carrier.features, True))
+    for feature in seen:
         pattern = Pattern((feature,), 5, 5, 95, 5, 1e-6, 1e-5)
         [got] = steer([Confirmation(pattern, "confirmed", 1)], records, build.taxonomy, build, budget=12, seed=1,
                       run_seed=702, round_n=2)
         print(feature, got.as_dict())
-        assert got.task_ids and got.exhausted == 0, got.as_dict()
+        assert len(got.task_ids) >= got.wanted / 2 and got.exhausted <= got.wanted / 4, got.as_dict()
         for task_id in got.task_ids:
             built = build.build(TaskId.parse(task_id))
             assert built is not None and feature in built.features
