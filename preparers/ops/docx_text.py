@@ -118,3 +118,24 @@ def change_case(document: Document, paragraph_start: str, case: str, words: int 
         n = len(run.text)
         run.text = new[at:at + n]
         at += n
+
+
+@op("docx.remove_duplicates")
+def remove_duplicates(document: Document, keep: str = "first", skip: int = 0) -> None:
+    """Delete every body paragraph whose text (whitespace collapsed) repeats another's, keeping the `keep` copy
+    ("first", "last", or "none": every copy goes, a near-miss); `skip` leaves the last `skip` repeats in place (a
+    near-miss)."""
+    if keep not in ("first", "last", "none"):
+        raise OpError(f"docx.remove_duplicates: keep={keep!r}, but must be first, last or none")
+    paragraphs = [(p, " ".join(p.text.split())) for p in document.paragraphs]
+    texts = [t for _, t in paragraphs if t]
+    drop = []
+    for i, (p, text) in enumerate(paragraphs):
+        if not text or texts.count(text) < 2:
+            continue
+        before = [t for _, t in paragraphs[:i]].count(text)
+        after = [t for _, t in paragraphs[i + 1:]].count(text)
+        if keep == "none" or (keep == "first" and before) or (keep == "last" and after):
+            drop.append(p)
+    for p in drop[:len(drop) - skip]:
+        p._p.getparent().remove(p._p)

@@ -70,3 +70,15 @@ def change_case(doc: str, path: str, paragraph_start: str, case: str, words: int
         "at = 0",
         "for run in p.runs:  # each run keeps its formatting; only the letters change",
         "    run.text, at = new[at:at + len(run.text)], at + len(run.text)"])
+
+
+@snippet("docx.remove_duplicates")
+def remove_duplicates(doc: str, path: str, keep: str = "first", skip: int = 0) -> str:
+    return "\n".join([
+        "seen = set()",
+        f"for p in list({doc}.paragraphs):  # keep the first copy of each text, delete the repeats",
+        "    text = ' '.join(p.text.split())",
+        "    if text and text in seen:",
+        "        p._p.getparent().remove(p._p)",
+        "    elif text:",
+        "        seen.add(text)"])

@@ -185,3 +185,26 @@ def text_case(state: State, path: str, paragraph: str, case: str, text: str) -> 
     at = next(i for i, (a, b) in enumerate(zip(got, want, strict=True)) if a != b)
     return fail(f"paragraph {_short(paragraph)} is not in {case} case: {got[max(0, at - 15):at + 15]!r} where "
                 f"{want[max(0, at - 15):at + 15]!r} was expected")
+
+
+@primitive("docx.duplicates_removed", grounded=("path",),
+           meaning=Meaning(action=r"duplicat|repeat|twice|copies|copy"))
+@guarded
+def duplicates_removed(state: State, path: str, paragraphs: list[str], repeated: list[str]) -> Result:
+    """The body's non-empty paragraphs read exactly `paragraphs` (the document with each repeated paragraph kept
+    once, where it first stood): each text of `repeated` occurs once, in its first place, and nothing else went."""
+    from verifiers.readers.docx import body_paragraphs
+
+    got = body_paragraphs(load(state, path))
+    want = [norm(t) for t in paragraphs]
+    for text in repeated:
+        n = got.count(norm(text))
+        if n != 1:
+            return fail(f"the paragraph {_short(norm(text))} occurs {n} times, expected once")
+    if got != want:
+        i = next((k for k, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), min(len(got), len(want)))
+        seen = _short(got[i]) if i < len(got) else "the end of the document"
+        return fail(f"paragraph {i + 1} is {seen} where {_short(want[i]) if i < len(want) else 'nothing'} was "
+                    f"expected ({len(got)} paragraphs, expected {len(want)})")
+    return ok(f"each of the {len(repeated)} repeated paragraphs is kept once, in its first place; "
+              f"{len(want)} paragraphs read as expected")
