@@ -154,6 +154,19 @@ def test_a_chance_pattern_fails_confirmation(round_one):
         expansion["confirmation"]
     assert expansion["steering"] == [] and expansion["added"] == {}
     assert "confirmed on fresh probes" in expansion["no_growth"]
+    # its round-1 failures the (chance) pattern does not explain are what `forge skills failures --gaps` ranks (by
+    # family: the student names no failed check; a family needs two of them)
+    from typer.testing import CliRunner
+
+    from forge.cli import app
+
+    done = CliRunner().invoke(app, ["skills", "failures", "--round", "1", "--gaps", "--json", "--db", db])
+    assert done.exit_code == 0, done.output
+    report = json.loads(done.output)
+    unexplained = sum(r.failed for r in records) - report["explained"]
+    assert report["explained"] >= 5 and all(g["gap"].startswith("family=") for g in report["gaps"])
+    assert sum(g["unexplained_failures"] for g in report["gaps"]) <= unexplained
+    assert report["gaps"] == sorted(report["gaps"], key=lambda g: (-g["unexplained_failures"], g["p"], g["gap"]))
 
 
 def test_the_sampler_gives_up_within_its_bound(round_one):
