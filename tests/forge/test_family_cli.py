@@ -76,7 +76,8 @@ SHOWN = {
         "  rubric       rubric       layout, target, assets -> rubric",
         "    align='center': in words (align 'center'): cent(er|re)(e?d)? | align(ed)? (to the )?cent(er|re) | "
         "centred; no other align said",
-        "  chars_kept: docx.chars_kept; no action words (guards the character formats a task leaves alone)",
+        "  frame: docx.frame; no action words (the frame guards everything the task does not ask to change (closed "
+        "world))",
         "  near-miss-3: aligns the whole document (select all)",
         "  I'd like every body paragraph of report_office_relocation.docx centered. Please save it afterwards.",
     ],
@@ -124,8 +125,7 @@ def test_show_is_the_same_on_every_run_and_json_holds_the_same():
     data = json.loads(invoke("family", "show", "writer.alignment", "--json").output)
     assert data["sample"] == {"skill": "writer.align.body_center", "params": {"align": "center", "target": "body"},
                               "seed": 1}
-    assert [c["primitive"] for c in data["checks"]] == ["docx.paragraph_alignment", "docx.body_text",
-                                                        "docx.chars_kept", "tree.frame"]
+    assert [c["primitive"] for c in data["checks"]] == ["docx.paragraph_alignment", "docx.frame", "tree.frame"]
     assert f"  {data['instructions']['explicit']}" in first.output.splitlines()
     assert len(data["phrasings"]["explicit"]) == 5 and len(data["phrasings"]["natural"]) == 5
 

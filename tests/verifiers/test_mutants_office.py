@@ -193,12 +193,12 @@ def test_docx_mutants_damage_a_reformatted_document_and_its_rubric_rejects_each(
 
 
 def test_an_italicised_paragraph_out_of_scope_is_offered_where_formatting_is_checked(tmp_path):
-    """Damaged: an untouched paragraph made italic fails `docx.chars_kept`. Not offered: a rubric without that
-    check (a known gap of the other Writer families, see `docx._emphasised`)."""
+    """Damaged: an untouched paragraph made italic fails the document's frame. Not offered: a rubric with no check
+    of character formatting out of scope (neither `docx.frame` nor the older `docx.chars_kept`)."""
     offered, task, *_ = _judge_all("writer.align.body_center", docx_mutants, tmp_path)
     assert "docx.chars_out_of_scope" in _kinds(offered)
     task, initial, oracle = _states(_package("writer.align.body_center", tmp_path / "b"), tmp_path / "b")
-    bare = {**task, "rubric": [c for c in task["rubric"] if c["primitive"] != "docx.chars_kept"]}
+    bare = {**task, "rubric": [c for c in task["rubric"] if c["primitive"] not in ("docx.chars_kept", "docx.frame")]}
     offered = docx_mutants.mutants(MutationContext(bare, initial, oracle, random.Random(1)))
     assert "docx.chars_out_of_scope" not in _kinds(offered)
 
@@ -264,8 +264,7 @@ def test_the_stage_samples_deterministically_and_covers_the_kinds(tmp_path):
 def test_a_lax_package_is_rejected_naming_the_mutant(tmp_path):
     folder = _package("calc.formula_column.sum", tmp_path)
     task = json.loads((folder / "task.json").read_text())
-    task["rubric"] = [c for c in task["rubric"]  # the checks as they were: no guard, no frame
-                      if c["id"] != "rest_unchanged" and c["primitive"] != "xlsx.frame"]
+    task["rubric"] = [c for c in task["rubric"] if c["primitive"] != "xlsx.frame"]  # the goal check alone
     task["rubric"][0]["args"].pop("formulas")
     (folder / "task.json").write_text(json.dumps(task, indent=2))
     verdict = gate_package(folder, mutants=None)

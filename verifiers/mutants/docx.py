@@ -231,12 +231,10 @@ def _emphasised(book: _Docx, ctx: MutationContext) -> list[Mutant]:
     """An out-of-scope paragraph's runs made italic (or no longer italic): character formatting changed where
     the task asks for nothing ("leave the rest unchanged" covers fonts and emphasis too).
 
-    Offered only where the rubric checks character formatting (`docx.chars_kept`): measured on every knob
-    combination, 100 of 157 Writer and multi-app docx tasks accepted it while only writer.alignment and
-    writer.line_spacing carried the check; nine more Writer families carry it now, but writer.find_replace,
-    writer.word_count and the multi-app documents do not yet (issue 14), and offering it there would mark them
-    all lax."""
-    if not any(c.get("primitive") == "docx.chars_kept" and c.get("args", {}).get("path") == book.path
+    Offered only where the rubric checks character formatting out of scope (the document's frame, `docx.frame`,
+    or the older `docx.chars_kept` of packages made before it): measured on every knob combination, 100 of 157
+    Writer and multi-app docx tasks accepted it while only two Writer families carried a check of it."""
+    if not any(c.get("primitive") in ("docx.frame", "docx.chars_kept") and c.get("args", {}).get("path") == book.path
                for c in ctx.task.get("rubric", []) if isinstance(c, dict)):
         return []
     kept = [j for j in book.kept if norm(book.texts[j]) and book.paras[j].find(W + "r") is not None]

@@ -3,7 +3,7 @@
 "Help me fill the missing values in column B with the average / the previous value / zero" (a common OSWorld
 Calc request). The goal blanks 2-3 cells of a numeric column (never the first or last data row, never two in a
 row, so "the value above" and "the value below" always exist and differ); the check reads exactly those cells,
-and `unchanged_check` guards every other filled cell, so a value typed over a filled cell fails.
+and the frame guards every other filled cell, so a value typed over a filled cell fails.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
         args={"path": layout.path, "sheet": layout.sheet, "header": header, "fill": params["fill"],
               "cells": target.cells(layout), "expected": list(target.expected)},
     )
-    return [filled, cc.unchanged_check(layout)]
+    return [filled]
 
 
 def solve(params: Params, layout: cc.Layout, target: Target) -> Attempts:

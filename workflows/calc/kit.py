@@ -20,7 +20,7 @@ from openpyxl.utils import coordinate_to_tuple, get_column_letter
 from kit.axes import LOOKALIKES, look_alike_paths, pick, span
 from kit.dag import Node, NodeContext, llm_node, node
 from kit.family import AppKit
-from kit.model import HOME, Asset, Check
+from kit.model import HOME, Asset
 from preparers import xlsx
 from verifiers.formula import evaluate
 from verifiers.grounding import leaks
@@ -119,36 +119,6 @@ def workbook_spec(layout: Layout) -> dict[str, Any]:
     sheets = [{"name": layout.sheet, "rows": [layout.header, *layout.rows], "number_formats": formats}]
     sheets += [{"name": name, "rows": rows} for name, rows in layout.extra_sheets]
     return {"sheets": sheets}
-
-
-def unchanged_check(layout: Layout, *, skip: Callable[[str, str], bool] | None = None,
-                    workbook: Any = None, check_id: str = "rest_unchanged", exact: bool = False) -> Check:
-    """The check that every filled cell of the initial workbook outside the task's scope keeps its value.
-
-    `skip(sheet, coord)` names the cells the task may change (none by default: a format, a chart or a new
-    column changes no existing value). Catches an edited value, a deleted row, a dropped or renamed sheet.
-    The initial cells come from `layout`, or from the openpyxl `workbook` when the family's prepare node
-    adds more than the layout holds (a title row, labels). Numbers are kept as numbers, so the same digits
-    retyped as text fail. `exact` (for tasks that add no cell, sheet or hidden row) also rejects any addition:
-    a new sheet, a filled cell outside the initial ones, a hidden row or column."""
-    if workbook is not None:
-        sheets = [(ws.title, [[c.value for c in row] for row in ws.iter_rows()]) for ws in workbook.worksheets]
-    else:
-        sheets = [(layout.sheet, [layout.header, *layout.rows]), *layout.extra_sheets]
-    cells: dict[str, Any] = {}
-    for name, rows in sheets:
-        for r, row in enumerate(rows, start=1):
-            for c, value in enumerate(row, start=1):
-                coord = f"{get_column_letter(c)}{r}"
-                if value is not None and cell_text(value) != "" and not (skip and skip(name, coord)):
-                    number = isinstance(value, int | float) and not isinstance(value, bool)
-                    cells[f"{name}!{coord}"] = value if number else cell_text(value)
-    args: dict[str, Any] = {"path": layout.path, "cells": cells}
-    if exact:
-        args.update(sheets=[name for name, _ in sheets], exact=True)
-    return Check(id=check_id, criterion=f"Everything else in {layout.path} is unchanged: every other cell keeps "
-                                        "its value, no row or sheet is removed or renamed.",
-                 primitive="xlsx.unchanged", args=args)
 
 
 # --- numbers as an instruction writes them, ranges a near-miss shortens --------------------------------

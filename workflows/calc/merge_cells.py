@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from openpyxl.styles import Font
-from openpyxl.utils import coordinate_to_tuple, get_column_letter, range_boundaries
+from openpyxl.utils import get_column_letter
 
 from kit.family import Attempt, Attempts, Goal, family, prepare_node
 from kit.model import Check
@@ -131,12 +131,7 @@ def prepare(layout: cc.Layout, sheet_extras: SheetExtras) -> Mapping[str, Any]:
     return cc.workbook_outputs(layout, xlsx.to_bytes(_workbook(layout, sheet_extras)))
 
 
-def rubric(params: Params, layout: cc.Layout, target: Target, sheet_extras: SheetExtras) -> list[Check]:
-    col_lo, row_lo, col_hi, row_hi = range_boundaries(target.ref)
-
-    def in_box(sheet: str, coord: str) -> bool:  # the merged cells: checked by `merged`
-        row, col = coordinate_to_tuple(coord)
-        return sheet == layout.sheet and col_lo <= col <= col_hi and row_lo <= row <= row_hi
+def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
     centered = params["target"] == "center_title"
     args: dict[str, Any] = {"path": layout.path, "sheet": layout.sheet, "ref": target.ref}
     criterion = f"On sheet '{layout.sheet}' of {layout.path}, {target.ref} is one merged cell"
@@ -146,9 +141,7 @@ def rubric(params: Params, layout: cc.Layout, target: Target, sheet_extras: Shee
     if centered:
         args["horizontal"] = "center"
         criterion += ", centered horizontally"
-    merged = Check(id="merged", criterion=criterion + ".", primitive="xlsx.merged_range", args=args)
-    wb = _workbook(layout, sheet_extras)
-    return [merged, cc.unchanged_check(layout, skip=in_box, workbook=wb)]
+    return [Check(id="merged", criterion=criterion + ".", primitive="xlsx.merged_range", args=args)]
 
 
 def solve(params: Params, layout: cc.Layout, target: Target) -> Attempts:

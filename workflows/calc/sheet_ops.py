@@ -168,27 +168,17 @@ def prepare(layout: cc.Layout, target: Target) -> Mapping[str, Any]:
     return cc.workbook_outputs(layout, xlsx.build(spec))
 
 
-def _contents(layout: cc.Layout) -> dict[str, list[list[str]]]:
-    """Each initial sheet's cell texts."""
-    out = {layout.sheet: _texts([layout.header, *layout.rows])}
-    out.update({name: _texts(rows) for name, rows in layout.extra_sheets})
-    return out
-
-
 def rubric(layout: cc.Layout, target: Target) -> list[Check]:
     t = target
     path = layout.path
     checks = [Check(id="sheet-names",
                     criterion=f"The sheets of {path} are exactly {quoted(t.expected)}, in this order.",
                     primitive="xlsx.sheet_names", args={"path": path, "expected": t.expected})]
-    renamed = {layout.sheet: str(t.new)} if t.op == "rename" else {}
-    for old, rows in _contents(layout).items():
-        if old == t.victim:
-            continue
-        name = renamed.get(old, old)
-        checks.append(Check(id=f"content-{len(checks)}",
-                            criterion=f"Sheet '{name}' still holds its original {len(rows)} rows unchanged.",
-                            primitive="xlsx.sheet_content", args={"path": path, "sheet": name, "rows": rows}))
+    if t.op == "rename":  # the frame sees every cell of a renamed sheet change (kept ones are the frame's)
+        rows = _texts([layout.header, *layout.rows])
+        checks.append(Check(id="content-1",
+                            criterion=f"Sheet '{t.new}' still holds its original {len(rows)} rows unchanged.",
+                            primitive="xlsx.sheet_content", args={"path": path, "sheet": str(t.new), "rows": rows}))
     if t.op == "add":
         checks.append(Check(id="new-sheet-empty", criterion=f"The new sheet '{t.new}' is empty.",
                             primitive="xlsx.sheet_empty", args={"path": path, "sheet": t.new}))

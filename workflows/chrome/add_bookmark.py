@@ -66,18 +66,13 @@ def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[
     return Goal(profile, facts, Target(folder, sites))
 
 
-def rubric(profile: chc.Profile, target: Target) -> list[Check]:
+def rubric(target: Target) -> list[Check]:
     folder, sites = target.folder, target.sites
-    checks = [Check(id=f"bookmark_{i}",
-                    criterion=f"A bookmark named '{s['name']}' pointing at {s['url']} is in {' > '.join(folder)}.",
-                    primitive="chrome.bookmark_exists",
-                    args={"path": chc.BOOKMARKS, "name": s["name"], "url": s["url"], "folder": folder})
-              for i, s in enumerate(sites, start=1)]
-    links = profile.links()
-    checks.append(Check(id="kept", criterion="Every bookmark that existed before is still in its place, and no "
-                                             "other bookmark was added.", primitive="chrome.bookmarks_kept",
-                        args={"path": chc.BOOKMARKS, "bookmarks": chc.kept(links), "total": len(links) + len(sites)}))
-    return checks
+    return [Check(id=f"bookmark_{i}",
+                  criterion=f"A bookmark named '{s['name']}' pointing at {s['url']} is in {' > '.join(folder)}.",
+                  primitive="chrome.bookmark_exists",
+                  args={"path": chc.BOOKMARKS, "name": s["name"], "url": s["url"], "folder": folder})
+            for i, s in enumerate(sites, start=1)]
 
 
 def _adds(folder: list[str], sites: list[dict[str, str]]) -> list[dict[str, Any]]:

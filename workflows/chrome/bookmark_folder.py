@@ -87,7 +87,7 @@ def goal(rng: random.Random, params: Params, bookmarks: dict[str, Any]) -> Goal[
     return Goal(profile, facts, Target([*parent, new], moves))
 
 
-def rubric(profile: chc.Profile, target: Target) -> list[Check]:
+def rubric(target: Target) -> list[Check]:
     folder, moves = target.folder, target.moves
     label = " > ".join(folder)
     checks = [Check(id="folder", criterion=f"A bookmark folder {label} exists.", primitive="chrome.folder_exists",
@@ -99,11 +99,6 @@ def rubric(profile: chc.Profile, target: Target) -> list[Check]:
         checks.append(Check(id=f"gone_{i}", criterion=f"{m.url} is no longer in {' > '.join(m.source)}.",
                             primitive="chrome.bookmark_absent",
                             args={"path": chc.BOOKMARKS, "url": m.url, "folder": m.source}))
-    links = profile.links()
-    checks.append(Check(id="kept", criterion="Every other bookmark is still in its place, and no bookmark was "
-                                             "added.", primitive="chrome.bookmarks_kept",
-                        args={"path": chc.BOOKMARKS, "bookmarks": chc.kept(links, *(m.url for m in moves)),
-                              "total": len(links)}))
     return checks
 
 

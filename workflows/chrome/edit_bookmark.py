@@ -148,20 +148,15 @@ def _target_checks(t: Target) -> list[Check]:
 
 
 def rubric(profile: chc.Profile, target: Target) -> list[Check]:
-    links = profile.links()
-    if isinstance(target, BookmarkEdit):
-        kept = chc.kept(links, target.url)
-    elif target.kind == "rename_folder":
-        d = len(target.folder)
-        kept = [[[*f[:d - 1], target.new, *f[d:]] if f[:d] == target.folder else f, n, u] for f, n, u in links]
-    else:
-        kept = [[f, n, u] for f, n, u in links if f[:len(target.folder)] != target.folder]
-    # the count is fixed too: an edit adds no bookmark (a renamed or re-pointed one still counts once)
-    total = len(kept) + (1 if target.kind in ("rename", "change_url") else 0)
-    args: dict[str, Any] = {"path": chc.BOOKMARKS, "bookmarks": kept, "total": total}
+    if isinstance(target, BookmarkEdit) or target.kind != "rename_folder":
+        return _target_checks(target)  # every other bookmark stays where it was: the frame's question
+    # the frame sees a renamed folder as a new one that may hold as many bookmarks as the oracle's, any of them:
+    # that they are the folder's own is this check's question
+    d = len(target.folder)
+    inside = [[[*f[:d - 1], target.new, *f[d:]], n, u] for f, n, u in profile.links() if f[:d] == target.folder]
     return [*_target_checks(target),
-            Check("kept", "Every other bookmark is still in its place, and no bookmark was added or re-added "
-                          "elsewhere.", "chrome.bookmarks_kept", args)]
+            Check("kept", f"The renamed folder {' > '.join([*target.folder[:-1], target.new])} still holds its "
+                          "bookmarks.", "chrome.bookmarks_kept", {"path": chc.BOOKMARKS, "bookmarks": inside})]
 
 
 def _bookmark_attempts(t: BookmarkEdit) -> tuple[list[dict[str, Any]], list[Attempt]]:

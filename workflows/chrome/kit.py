@@ -103,11 +103,6 @@ class Profile:
 _ROOT_KEY = {"bar": "bookmark_bar", "other": "other"}
 
 
-def kept(links: list[Link], *excluded: str) -> list[list[Any]]:
-    """`links` as check args, without the bookmarks whose url is in `excluded`."""
-    return [[folder, name, url] for folder, name, url in links if url not in excluded]
-
-
 def place(root_label: str) -> str:
     """How a root is named in prose: "on the Bookmarks bar", "in Other bookmarks"."""
     return f"on the {root_label}" if root_label == BAR else f"in {root_label}"
@@ -209,7 +204,9 @@ CHROME_MANAGED = ("browser.window_placement", "browser.has_seen_welcome_page", "
 
 def prefs_kept_check(prefs: Mapping[str, Any], *scope: str) -> Check:
     """"Chrome's other settings are unchanged": every leaf of the initial `prefs` outside the dotted key prefixes
-    in `scope` (what the task changes) and outside `CHROME_MANAGED` keeps its value."""
+    in `scope` (what the task changes) and outside `CHROME_MANAGED` keeps its value. Not subsumed by the frame
+    (`chromeprefs.frame`), which leaves out what it counts as Chrome's own bookkeeping (`verifiers.frame.config.NOISE`:
+    `download.directory_upgrade`), a value the json mutators drop or change as damage."""
     skip = (*scope, *CHROME_MANAGED)
     def out_of_scope(dotted: str) -> bool:
         return not any(dotted == s or dotted.startswith(s + ".") for s in skip)

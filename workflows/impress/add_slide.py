@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.impress import kit as ic
 
 NAME = "impress.add_slide"
@@ -91,7 +91,7 @@ def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
     return Goal(deck, facts, Target(new, position, expected))
 
 
-def rubric(params: Params, deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
+def rubric(params: Params, deck: ic.Deck, target: Target) -> list[Check]:
     new, title = target.new, target.title
     base = {"path": deck.path}
     checks = [
@@ -116,7 +116,7 @@ def rubric(params: Params, deck: ic.Deck, target: Target, assets: Sequence[Asset
     if new["layout"] == "title_only":  # the instruction asks for the title and no other text
         checks.append(Check("only_title", f"The slide '{title}' shows its title and no other text.",
                             "pptx.slides_kept", {**base, "slides": [[title, [title]]]}))
-    return [*checks, ic.kept_check(deck, assets, [])]
+    return checks
 
 
 def _wrong_layout(new: dict[str, Any]) -> tuple[dict[str, Any], str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
@@ -136,7 +136,7 @@ def prepare(deck: ic.Deck, target: Target) -> Mapping[str, Any]:
     return ic.deck_outputs(deck, tuple(Asset(dest, data) for dest, data in target.pictures))
 
 
-def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
+def rubric(deck: ic.Deck, target: Target) -> list[Check]:
     image, data = target.pictures[0]
     args: dict[str, Any] = {"path": deck.path, "slide": target.slide, "image": image, "pixels": pixel_digest(data)}
     if target.corner != "any":
@@ -148,7 +148,7 @@ def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check
                                + (f", {target.width:g} cm wide" if target.width else "") + ".",
                     "pptx.picture", args)]
     # a picture adds no text: every slide, the target too, keeps its text and its place
-    return [*checks, ic.kept_check(deck, assets)]
+    return checks
 
 
 def solve(deck: ic.Deck, target: Target) -> Attempts:

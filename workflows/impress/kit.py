@@ -9,18 +9,15 @@ in instructions, rubrics and solutions, exactly as a person would refer to them.
 
 from __future__ import annotations
 
-import io
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
-
-from pptx import Presentation
 
 from kit.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick, span
 from kit.dag import Node, NodeContext, llm_node, node
 from kit.family import AppKit
-from kit.model import HOME, Asset, Check
+from kit.model import HOME, Asset
 from preparers import pptx
 from workflows.common import instruction
 from workflows.frame import tree_frame_node
@@ -84,29 +81,6 @@ class Deck:
     def content_titles(self) -> list[str]:
         """Titles of every slide but the cover."""
         return self.titles[1:]
-
-
-def kept_check(deck: Deck | str, assets: Sequence[Asset], targets: Sequence[str] = (),
-               edited: Sequence[str] = (), notes_edited: Sequence[str] | None = None) -> Check:
-    """The check that every slide of the deck (a `Deck` or its path) the task does not touch (all but `targets`
-    and `edited`, by title) is still there once, unchanged and in its order; the `edited` slides (whose text the
-    task changes) must only keep their place. Texts are read from the initial deck with the checks' reader.
-    With `notes_edited` (the slides whose notes the task changes), every other kept slide keeps its notes too."""
-    from verifiers.readers.pptx import slide_texts
-
-    path = deck if isinstance(deck, str) else deck.path
-    prs = Presentation(io.BytesIO(next(a.data for a in assets if a.dest == path)))
-    skip = {pptx.norm(t) for t in targets}
-    titles = pptx.titles(prs)
-    placed = {pptx.norm(t) for t in edited}
-    kept = [[title, None if title in placed else slide_texts(slide)] for title, slide in
-            zip(titles, prs.slides, strict=True) if title and title not in skip and titles.count(title) == 1]
-    if notes_edited is not None:
-        noted = {pptx.norm(t) for t in notes_edited}
-        notes = {title: pptx.notes_text(slide) for title, slide in zip(titles, prs.slides, strict=True)}
-        kept = [[title, texts] if title in noted else [title, texts, notes[str(title)]] for title, texts in kept]
-    return Check("others_kept", f"Every other slide of {path} is unchanged and keeps its place.",
-                 "pptx.slides_kept", {"path": path, "slides": kept})
 
 
 def deck_from(content: Mapping[str, Any], plan: Mapping[str, Any]) -> Deck:

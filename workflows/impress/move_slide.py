@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.impress import kit as ic
 
 NAME = "impress.move_slide"
@@ -86,14 +86,14 @@ def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
     return Goal(deck, facts, Target(title, position, moved(deck.titles, title, position)))
 
 
-def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
+def rubric(deck: ic.Deck, target: Target) -> list[Check]:
     checks = [
         Check("order", f"The slides of {deck.path} are, in order: {target.expected}.", "pptx.slide_titles",
               {"path": deck.path, "titles": target.expected}),
         Check("position", f"The slide '{target.title}' is slide {target.position}.", "pptx.slide_position",
               {"path": deck.path, "title": target.title, "position": target.position}),
     ]
-    return [*checks, ic.kept_check(deck, assets, [target.title])]
+    return checks
 
 
 def solve(deck: ic.Deck, target: Target) -> Attempts:

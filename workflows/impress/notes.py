@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.impress import kit as ic
 
 NAME = "impress.notes"
@@ -86,14 +86,12 @@ def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
     return Goal(deck, {"path": deck.path, "action": action}, Target(mode, items))
 
 
-def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
+def rubric(deck: ic.Deck, target: Target) -> list[Check]:
     checks = [
         Check(f"notes-{n}", f"The speaker notes of '{i.slide}' read '{i.expected}'.", "pptx.notes_text",
               {"path": deck.path, "slide": i.slide, "text": i.expected, "named": [i.new]})
         for n, i in enumerate(target.items, start=1)]
-    # notes live outside the slide: every slide, the annotated ones too, keeps its text and its place
-    noted = [i.slide for i in target.items]
-    return [*checks, ic.kept_check(deck, assets, notes_edited=noted)]
+    return checks
 
 
 def solve(deck: ic.Deck, target: Target) -> Attempts:

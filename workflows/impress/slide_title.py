@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.impress import kit as ic
 
 NAME = "impress.slide_title"
@@ -87,7 +87,7 @@ def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
     return Goal(deck, {"path": deck.path, "change": change}, target)
 
 
-def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
+def rubric(deck: ic.Deck, target: Target) -> list[Check]:
     base = {"path": deck.path}
     checks = [Check("order", f"The slides of {deck.path} are, in order: {target.expected}.", "pptx.slide_titles",
                     {**base, "titles": target.expected})]
@@ -98,8 +98,7 @@ def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check
     else:
         checks += [Check(f"renamed-{i}", f"Exactly one slide is titled '{new}'.", "pptx.slide_count",
                          {**base, "title": new, "count": 1}) for i, (_, new) in enumerate(target.renames, start=1)]
-    touched = [sub.cover] if sub is not None else [old for old, _ in target.renames]
-    return [*checks, ic.kept_check(deck, assets, touched)]
+    return checks
 
 
 def _subtitle_attempts(path: str, sub: SubtitleChange) -> Attempts:

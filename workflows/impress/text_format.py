@@ -4,12 +4,12 @@ in a color — that text only, not the rest of the slide."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.impress import kit as ic
 
 NAME = "impress.text_format"
@@ -98,13 +98,13 @@ def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
     return Goal(deck, facts, Target(slide, text, style, part, bullets, index))
 
 
-def rubric(deck: ic.Deck, target: Target, assets: Sequence[Asset]) -> list[Check]:
+def rubric(deck: ic.Deck, target: Target) -> list[Check]:
     checks = [Check(
         "formatted", f"On '{target.slide}', '{target.text}' (all of it) has {target.style} and no other text there "
                      "does.",
         "pptx.text_format", {"path": deck.path, "slide": target.slide, "text": target.text, **target.style})]
     # formatting changes no text: every slide, the target too, keeps its text and its place
-    return [*checks, ic.kept_check(deck, assets)]
+    return checks
 
 
 def solve(deck: ic.Deck, target: Target) -> Attempts:

@@ -148,14 +148,13 @@ def _files(msgs: list[tb.Message], rule: str, dated: bool, *, flat: bool = False
     return out
 
 
-def rubric(params: Params, target: Target, setup: mc.Setup) -> list[Check]:
+def rubric(params: Params, target: Target) -> list[Check]:
     t, p = target, params
     files = _files(t.chosen, p["rule"], p["naming"] == "dated")
     contents = {rel: digest(m.attachments[0].data) for rel, (m, _) in files.items()}
     return [Check("filed", f"{t.root} holds exactly {sorted(files)}, each the attachment of its message.",
                   "fs.dir_listing", {"path": t.root, "names": sorted(files), "recursive": True,
-                                     "contents": contents}),
-            *mc.mail_kept(setup)]
+                                     "contents": contents})]
 
 
 def solve(params: Params, target: Target) -> Attempts:

@@ -168,7 +168,7 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     return Goal(mc.Setup((("tb", spec),)), facts, target)
 
 
-def rubric(params: Params, target: Target, setup: mc.Setup) -> list[Check]:
+def rubric(params: Params, target: Target) -> list[Check]:
     t, post = target, params["post"]
     rows = t.rows
     if post.startswith("sort"):
@@ -186,7 +186,7 @@ def rubric(params: Params, target: Target, setup: mc.Setup) -> list[Check]:
                   {"path": t.dest, "sheet": t.sheet, "cell": t.post.cell, "function": "SUM",
                    "ref": f"{letter}2:{letter}{t.last_row}", "expected": t.post.total}),
         ]
-    return [*checks, *mc.mail_kept(setup)]
+    return checks
 
 
 def _steps(t: Target, source: str, message: str, dest: str, *, post: str, skip: str = "",

@@ -105,8 +105,6 @@ class Target:
     key: str
     value: Any  # the general rule's value
     other: Any  # the exception's value: the plausible wrong pick
-    user: dict[str, Any]  # the user's settings before the task
-    workspace: dict[str, Any]  # the project's workspace settings before the task ({} when it has none)
 
 
 def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict[str, Any]
@@ -125,22 +123,14 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     facts = {"key": rule.key, "folder": ws.folder, "file": spec.path,
              "scope": SCOPES[params["scope"]].format(folder=ws.folder),
              "source": SOURCES[params["source"]].format(file=spec.path)}
-    target = Target(settings, rule.key, value, other_value, ws.user_settings, ws.folder_settings or {})
+    target = Target(settings, rule.key, value, other_value)
     return Goal(mc.Setup((("vscode", ws), ("tree", [spec]))), facts, target)
 
 
 def rubric(target: Target) -> list[Check]:
     t = target
-    return [
-        Check("setting", f"{t.key} in {t.settings} holds the value the project's rule states.",
-              "multi.setting_value", {"path": t.settings, "key": t.key, "value": t.value}),
-        Check("kept", "The user's other settings still hold their values, and no other setting was added.",
-              "vscode.settings_kept", {"path": vsc.USER_SETTINGS, "settings": t.user,
-                                       "allowed": [t.key] if t.settings == vsc.USER_SETTINGS else []}),
-        *([Check("kept_workspace", f"{t.settings} gains no other setting.", "vscode.settings_kept",
-                 {"path": t.settings, "settings": t.workspace, "allowed": [t.key]})]
-          if t.settings != vsc.USER_SETTINGS else []),
-    ]
+    return [Check("setting", f"{t.key} in {t.settings} holds the value the project's rule states.",
+                  "multi.setting_value", {"path": t.settings, "key": t.key, "value": t.value})]
 
 
 def solve(params: Params, target: Target) -> Attempts:

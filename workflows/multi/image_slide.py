@@ -17,7 +17,7 @@ from PIL import Image
 from kit.axes import LOCATION, LOOKALIKES
 from kit.dag import NodeContext
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.gimp import kit as gc
 from workflows.impress import kit as ic
 from workflows.multi import kit as mc
@@ -118,7 +118,7 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     return Goal(setup, facts, target)
 
 
-def rubric(params: Params, target: Target, assets: list[Asset]) -> list[Check]:
+def rubric(params: Params, target: Target) -> list[Check]:
     t, p = target, params
     dest, (ow, oh) = t.dest, t.orig
     size = {"exact": Check("size", f"{dest} is {t.width} x {t.height} pixels.", "image.size_equals",
@@ -142,7 +142,7 @@ def rubric(params: Params, target: Target, assets: list[Asset]) -> list[Check]:
     if p["target"] == "new_slide":
         checks.append(Check("position", f"The new slide '{t.slide}' is the last slide.", "pptx.slide_position",
                             {"path": t.deck, "title": t.slide, "position": t.count + 1}))
-    return [*checks, ic.kept_check(t.deck, assets)]
+    return checks
 
 
 def solve(params: Params, target: Target) -> Attempts:

@@ -28,7 +28,7 @@ from typing import Any
 from kit.axes import span
 from kit.dag import Node, NodeContext, llm_node, node, parts_sketch
 from kit.family import AppKit
-from kit.model import HOME, Asset, Check
+from kit.model import Asset
 from preparers import thunderbird as tb
 from verifiers.grounding import leaks
 from workflows.calc import kit as cc
@@ -258,14 +258,6 @@ def mail_profile(rng: random.Random, plan: Mapping[str, Any], background: Sequen
     for folder, extra in (others or {}).items():
         folders.setdefault(folder, []).extend(extra)
     return tc.profile_spec(plan, folders, contacts=tc.contacts_from(rng, background))
-
-
-def mail_kept(setup: Setup, touched: Sequence[str] = ()) -> list[Check]:
-    """For each Thunderbird profile of the setup, the check that the mail the task only reads (all but the
-    message ids in `touched`) is where it was with its flags, and the settings are unchanged
-    (`tb_common.kept_check`): saving an attachment or reading senders moves, deletes or flags nothing."""
-    return [tc.kept_check(spec, f"{HOME}/{tb.profile_dir(spec.name)}", touched=touched)
-            for kind, spec in setup.pieces if kind == "tb"]
 
 
 def mail_date(when: dt.datetime) -> str:

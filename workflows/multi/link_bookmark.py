@@ -74,7 +74,6 @@ class Target:
     name: str
     url: str
     other_url: str  # another site of the same list: the wrong pick
-    kept: list[list[Any]]  # the bookmarks that existed before (chrome kit's `kept`)
 
 
 def _source(rng: Any, kind: str, content: Mapping[str, Any], plan: Mapping[str, Any], sites: list[dict[str, str]],
@@ -127,20 +126,14 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     facts = {"source": source, "source_lower": source[0].lower() + source[1:], "name": wanted["name"],
              "where": _where(place, folder),
              "mkdir": " Create the folder first; it does not exist yet." if place == "new_folder" else ""}
-    target = Target(folder, wanted["name"], wanted["url"], next(s["url"] for s in sites if s is not wanted),
-                    chc.kept(profile.links()))
+    target = Target(folder, wanted["name"], wanted["url"], next(s["url"] for s in sites if s is not wanted))
     return Goal(mc.Setup((piece, ("chrome", profile))), facts, target)
 
 
-def rubric(target: Target, setup: mc.Setup) -> list[Check]:
+def rubric(target: Target) -> list[Check]:
     t = target
-    return [
-        Check("bookmark", f"A bookmark named '{t.name}' in {' > '.join(t.folder)} points at {t.url}.",
-              "multi.bookmark", {"path": chc.BOOKMARKS, "name": t.name, "url": t.url, "folder": t.folder}),
-        Check("kept", "Every bookmark that existed before is still in its place.", "chrome.bookmarks_kept",
-              {"path": chc.BOOKMARKS, "bookmarks": t.kept}),
-        *mc.mail_kept(setup),  # when the link comes from an email: the mailbox is only read
-    ]
+    return [Check("bookmark", f"A bookmark named '{t.name}' in {' > '.join(t.folder)} points at {t.url}.",
+                  "multi.bookmark", {"path": chc.BOOKMARKS, "name": t.name, "url": t.url, "folder": t.folder})]
 
 
 def solve(params: Params, target: Target) -> Attempts:

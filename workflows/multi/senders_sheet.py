@@ -135,13 +135,12 @@ def _rows(messages: list[tb.Message], fields: str, newest: bool, *, swap: bool =
     return [[cells(m)[n] for n in names] for m in ordered]
 
 
-def rubric(params: Params, target: Target, setup: mc.Setup) -> list[Check]:
+def rubric(params: Params, target: Target) -> list[Check]:
     t, p = target, params
     rows = _rows(t.thread, p["fields"], p["order"] == "newest")
     return [Check("list", f"Sheet '{t.sheet}' of {t.workbook} lists the {count(len(rows), 'message')} under "
                           f"the header {t.header}, {p['order']} first.", "multi.sheet_table",
-                  {"path": t.workbook, "sheet": t.sheet, "header": t.header, "rows": rows}),
-            *mc.mail_kept(setup)]
+                  {"path": t.workbook, "sheet": t.sheet, "header": t.header, "rows": rows})]
 
 
 def solve(params: Params, target: Target) -> Attempts:

@@ -121,14 +121,13 @@ def _pairs(people: list[Person]) -> list[list[str]]:
     return [[f"{p['first']} {p['last']}", p["email"]] for p in people]
 
 
-def rubric(target: Target, setup: mc.Setup) -> list[Check]:
+def rubric(target: Target) -> list[Check]:
     t = target
     chosen = count(len(t.chosen), "selected person", "selected people")
     return [Check("contacts", f"The Personal Address Book has a card for each of the {chosen} (email and full "
                               "name) and none for the others on the list.",
                   "multi.contacts", {"path": t.profile, "present": _pairs(t.chosen),
-                                     "absent": [p["email"] for p in t.others]}),
-            *mc.mail_kept(setup)]
+                                     "absent": [p["email"] for p in t.others]})]
 
 
 def solve(params: Params, target: Target) -> Attempts:

@@ -14,10 +14,9 @@ from typing import Any, Literal, TypedDict
 from kit.axes import LOCATION, LOOKALIKES
 from kit.family import Attempt, Attempts, Goal, family
 from kit.grammar import count
-from kit.model import HOME, Asset, Check
+from kit.model import HOME, Check
 from workflows.calc import kit as cc
 from workflows.multi import kit as mc
-from workflows.writer import kit as wc
 
 NAME = "multi.sheet_doc_table"
 LEADS = ("The table below lists the entries taken from the workbook.", "The current figures are shown below.",
@@ -135,14 +134,13 @@ def goal(rng: random.Random, params: Params, content: dict[str, Any], plan: dict
     return Goal(mc.Setup((("calc", layout), ("writer", doc))), facts, Target(doc_path, lead, names, layout, p))
 
 
-def rubric(params: Params, target: Target, assets: list[Asset]) -> list[Check]:
+def rubric(params: Params, target: Target) -> list[Check]:
     t, layout = target, target.layout
     rows = _rows(layout, t.selection, params["order"])
     expected = [[mc.cell_value(r[c]) for c in t.selection.columns] for r in rows]
     return [Check("table", f"{t.doc} has, right after \"{t.lead}\", a table with the header "
                            f"{t.header} and the {count(len(rows), 'asked row')} of {layout.filename}.",
-                  "multi.docx_table", {"path": t.doc, "after": t.lead, "header": t.header, "rows": expected}),
-            wc.text_kept(t.doc, assets), wc.chars_kept(t.doc, assets)]
+                  "multi.docx_table", {"path": t.doc, "after": t.lead, "header": t.header, "rows": expected})]
 
 
 def solve(params: Params, target: Target) -> Attempts:

@@ -110,11 +110,11 @@ def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: M
     return Goal(spec, facts, Target(tc.profile_path(plan), people, params["name_kind"]))
 
 
-def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
+def rubric(target: Target) -> list[Check]:
     t = target
     return [Check(f"contact-{i}", f"The Personal Address Book has a contact {p.display} <{p.email}>.",
                   "tb.contact_exists", {"path": t.profile, "email": p.email, "display_name": p.display})
-            for i, p in enumerate(t.people, start=1)] + [tc.kept_check(spec, t.profile)]
+            for i, p in enumerate(t.people, start=1)]
 
 
 def solve(target: Target) -> Attempts:

@@ -104,7 +104,7 @@ def _folder_args(path: str | None, key: str = "target", parent_key: str = "targe
     return {key: leaf, parent_key: parent} if parent else {key: leaf}
 
 
-def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
+def rubric(target: Target) -> list[Check]:
     t, crit = target, target.crit
     profile, action, dest = t.profile, t.action, t.dest
     checks = [Check("filter", f"An enabled filter '{t.name}' with the single condition {crit.field} contains "
@@ -125,11 +125,6 @@ def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
             state = {"read": True} if action == "mark_read" else {"flagged": True}
             checks.append(Check("applied", f"The {len(ids)} matching Inbox messages are {next(iter(state))}.",
                                 "tb.message_flags", {"path": profile, "folder": "Inbox", "message_ids": ids, **state}))
-    # excuse only what the filter's action changes: a move takes the messages away, a copy adds copies elsewhere,
-    # a flag changes their flag (a read mark is never checked)
-    ran = list(crit.ids) if t.run else []
-    checks.append(tc.kept_check(spec, profile, touched=ran if action == "move" else [],
-                                copied=ran if action == "copy" else [], relabeled=ran if action == "flag" else []))
     return checks
 
 

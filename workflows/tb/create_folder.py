@@ -91,8 +91,7 @@ def rubric(params: Params, spec: tb.ProfileSpec, target: Target) -> list[Check]:
     args: dict[str, Any] = {"path": t.profile, "folder": t.name}
     if t.parent:
         args["parent"] = t.parent
-    return [Check("folder", f"A Thunderbird folder named '{t.name}' exists {where}.", "tb.folder_exists", args),
-            tc.kept_check(spec, t.profile)]
+    return [Check("folder", f"A Thunderbird folder named '{t.name}' exists {where}.", "tb.folder_exists", args)]
 
 
 def solve(params: Params, target: Target) -> Attempts:

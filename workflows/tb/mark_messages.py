@@ -74,14 +74,17 @@ def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
     t, crit = target, target.crit
     state = MARKS[t.mark][2]
     base = {"path": t.profile, **tc.folder_args(t.source)}
-    return [
+    checks = [
         Check("marked", f"All {len(crit.ids)} messages in {t.source} {crit.text} are {state}.",
               "tb.message_flags", {**base, "message_ids": list(crit.ids), state: True}),
         Check("others", f"The other {len(t.untouched)} messages of {t.source} that were not {state} still "
                         f"are not.", "tb.message_flags", {**base, "message_ids": t.untouched, state: False}),
-        # flagging needs no message opened (the list shows sender, subject and date): the others stay unread too
-        tc.kept_check(spec, t.profile, relabeled=list(crit.ids), read=t.mark == "flagged"),
     ]
+    if t.mark == "flagged":
+        # flagging needs no message opened (the list shows sender, subject and date): the others stay unread too.
+        # The frame lets a message go from unread to read where the task marks none read; this check does not.
+        checks.append(tc.kept_check(spec, t.profile, relabeled=list(crit.ids), read=True))
+    return checks
 
 
 def solve(target: Target) -> Attempts:

@@ -83,7 +83,7 @@ def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: M
     return Goal(spec, facts, Target(tc.profile_path(plan), source, dest_path, kind == "new_top", crit, others, wrong))
 
 
-def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
+def rubric(target: Target) -> list[Check]:
     t, crit = target, target.crit
     leaf, parent = _split(t.dest)
     dest_args: dict[str, Any] = {"path": t.profile, "folder": leaf, "message_ids": list(crit.ids)}
@@ -95,9 +95,6 @@ def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
         Check("source-cleared", f"No message {crit.text} remains in {t.source} (moved, not copied).",
               "tb.messages_in_folder", {"path": t.profile, **tc.folder_args(t.source), "count": 0,
                                         **crit.op_args()}),
-        Check("others-kept", f"The other {len(t.others)} messages of {t.source} are still there.",
-              "tb.messages_in_folder", {"path": t.profile, **tc.folder_args(t.source), "message_ids": t.others}),
-        tc.kept_check(spec, t.profile, touched=list(crit.ids)),
     ]
 
 

@@ -84,11 +84,10 @@ def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: M
     return Goal(spec, facts, target)
 
 
-def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
+def rubric(target: Target) -> list[Check]:
     t = target
     return [Check("saved", f"{t.dest} holds exactly the attachment {t.wanted} of the message '{t.subject}'.",
-                  "tb.file_saved", {"path": t.dest, "sha256": t.sha256, "size": t.size}),
-            tc.kept_check(spec, t.profile)]
+                  "tb.file_saved", {"path": t.dest, "sha256": t.sha256, "size": t.size})]
 
 
 def solve(target: Target) -> Attempts:

@@ -194,14 +194,11 @@ def goal(rng: random.Random, params: Params, mailbox: Mapping[str, Any], plan: M
     return Goal(spec, facts, Target(tc.profile_path(plan), ask, checks, oracle, misses))
 
 
-def rubric(spec: tb.ProfileSpec, target: Target) -> list[Check]:
+def rubric(target: Target) -> list[Check]:
     t = target
-    asked = [args["name"] for _, args in t.checks] + [name for name, _ in t.oracle]
-    return [
-        *(Check(f"pref-{i}", f"Thunderbird is set to {t.ask}: {args['name']} is "
-                             f"{args.get('value', args.get('text'))!r}.", primitive, {"path": t.profile, **args})
-          for i, (primitive, args) in enumerate(t.checks, start=1)),
-        tc.kept_check(spec, t.profile, prefs=asked)]
+    return [Check(f"pref-{i}", f"Thunderbird is set to {t.ask}: {args['name']} is "
+                               f"{args.get('value', args.get('text'))!r}.", primitive, {"path": t.profile, **args})
+            for i, (primitive, args) in enumerate(t.checks, start=1)]
 
 
 def solve(target: Target) -> Attempts:

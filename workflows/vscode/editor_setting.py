@@ -97,7 +97,6 @@ class Params(TypedDict):
 @dataclass(frozen=True)
 class Target:
     value: Any  # the asked value of the setting
-    kept: dict[str, Any]  # the user's other settings, which must survive
 
 
 def goal(rng: random.Random, params: Params, project: dict[str, Any], plan: dict[str, Any]
@@ -109,8 +108,7 @@ def goal(rng: random.Random, params: Params, project: dict[str, Any], plan: dict
     if params["initial"] == "present":
         ws = ws.with_user(spec.key, rng.choice([v for v in (spec.default, *spec.targets) if v != value]))
     facts = {"label": spec.label, "key": spec.key, "value": vsc.show(value)}
-    kept = {k: v for k, v in ws.user_settings.items() if k != spec.key}
-    return Goal(ws, facts, Target(value, kept))
+    return Goal(ws, facts, Target(value))
 
 
 def rubric(params: Params, target: Target) -> list[Check]:
@@ -118,11 +116,8 @@ def rubric(params: Params, target: Target) -> list[Check]:
     args: dict[str, Any] = {"path": vsc.USER_SETTINGS, "key": spec.key, "value": target.value}
     if spec.unordered:
         args["unordered"] = True
-    return [
-        Check("setting", f"The user setting {spec.key} is {vsc.show(target.value)}.", "vscode.setting_equals", args),
-        Check("kept", "The user's other settings are unchanged.", "vscode.settings_kept",
-              {"path": vsc.USER_SETTINGS, "settings": target.kept, "allowed": [spec.key]}),
-    ]
+    return [Check("setting", f"The user setting {spec.key} is {vsc.show(target.value)}.", "vscode.setting_equals",
+                  args)]
 
 
 def solve(params: Params, workspace: vsc.Workspace, target: Target) -> Attempts:

@@ -65,7 +65,6 @@ class Target:
     workspace: str | None  # the project folder, when that file is the workspace's .vscode/settings.json
     key: str  # the object setting
     entries: list[tuple[str, Any]]  # the entries to add: pattern -> true, or pattern -> language id
-    kept: dict[str, Any]  # the file's settings before the task, which must survive
 
     def scope_args(self) -> dict[str, Any]:
         """The checks' `workspace` argument, when the file is a workspace's."""
@@ -95,20 +94,15 @@ def goal(rng: random.Random, params: Params, project: dict[str, Any], plan: dict
         ws = replace(ws, folder_settings={key: existing} if existing else None)
     text = " and ".join(f"\"{p}\": {vsc.show(v)}" for p, v in entries)
     facts = {"entries": text, "key": key, "where": where, "purpose": PURPOSE[kind]}
-    kept = ws.user_settings if scope == "user" else (ws.folder_settings or {})
-    return Goal(ws, facts, Target(path, workspace, key, entries, kept))
+    return Goal(ws, facts, Target(path, workspace, key, entries))
 
 
 def rubric(target: Target) -> list[Check]:
     t = target
-    checks = [Check(f"entry_{i}", f"{t.key} maps {pattern!r} to {vsc.show(value)} in {t.path}.",
-                    "vscode.setting_equals",
-                    {"path": t.path, "key": t.key, "entry": pattern, "value": value, **t.scope_args()})
-              for i, (pattern, value) in enumerate(t.entries, start=1)]
-    checks.append(Check("kept", f"The other settings in {t.path} (and the earlier entries of {t.key}) are unchanged, "
-                                "and no other setting was added.", "vscode.settings_kept",
-                        {"path": t.path, "settings": t.kept, "allowed": [t.key], **t.scope_args()}))
-    return checks
+    return [Check(f"entry_{i}", f"{t.key} maps {pattern!r} to {vsc.show(value)} in {t.path}.",
+                  "vscode.setting_equals",
+                  {"path": t.path, "key": t.key, "entry": pattern, "value": value, **t.scope_args()})
+            for i, (pattern, value) in enumerate(t.entries, start=1)]
 
 
 def solve(params: Params, workspace: vsc.Workspace, target: Target) -> Attempts:

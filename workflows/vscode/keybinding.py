@@ -149,10 +149,6 @@ def rubric(workspace: vsc.Workspace, target: Target) -> list[Check]:
         checks.append(Check("removed", f"The default {t.old} -> {t.command} is removed by a '-' rule.",
                             "vscode.keybinding_exists",
                             {"path": vsc.KEYBINDINGS, "key": t.old, "command": t.command, "removed": True}))
-    checks.append(Check("kept", "The user's earlier custom shortcuts are still there, and no other shortcut was "
-                                "added.", "vscode.keybindings_kept",
-                        {"path": vsc.KEYBINDINGS, "rules": workspace.keybindings,
-                         "allowed": [k for k in (t.key, t.old) if k]}))
     return checks
 
 

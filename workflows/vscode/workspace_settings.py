@@ -14,7 +14,6 @@ from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
 from kit.model import Check
-from verifiers.readers.json import leaves
 from workflows.vscode import kit as vsc
 
 NAME = "vscode.workspace_settings"
@@ -71,7 +70,6 @@ class Target:
     workspace: str  # the project folder, or the workspace file, that VS Code has open
     settings: list[tuple[str, Any]]  # the settings to set: key -> value
     existing: dict[str, Any]  # the settings already in that file, which must stay
-    workspace_file: dict[str, Any]  # the initial .code-workspace file ({} for a folder)
 
 
 def goal(rng: random.Random, params: Params, project: dict[str, Any], plan: dict[str, Any]
@@ -90,22 +88,14 @@ def goal(rng: random.Random, params: Params, project: dict[str, Any], plan: dict
         path = workspace = ws.workspace_file
         where = f"the \"settings\" of the workspace file {ws.workspace_file} (the workspace VS Code has open)"
     facts = {"settings": _text(settings), "where": where, "folder": ws.folder}
-    return Goal(ws, facts, Target(path, workspace, settings, existing, ws.code_workspace or {}))
+    return Goal(ws, facts, Target(path, workspace, settings, existing))
 
 
 def rubric(target: Target) -> list[Check]:
     t = target
     base = {"path": t.path, "workspace": t.workspace}
-    checks = [Check(f"setting_{i}", f"{k} is {vsc.show(v)} in {t.path}.", "vscode.setting_equals",
-                    {**base, "key": k, "value": v}) for i, (k, v) in enumerate(t.settings, start=1)]
-    checks.append(Check("kept", f"The settings already in {t.path} are unchanged, and no other setting was added.",
-                        "vscode.settings_kept",
-                        {**base, "settings": t.existing, "allowed": [k for k, _ in t.settings]}))
-    if t.path.endswith(".code-workspace"):  # the rest of the workspace file (its folders) is not the task's
-        rest = [leaf for leaf in leaves(t.workspace_file) if leaf[0][:1] != ["settings"]]
-        checks.append(Check("file_kept", f"Apart from its settings, {t.path} is unchanged.", "json.values_kept",
-                            {"path": t.path, "values": rest}))
-    return checks
+    return [Check(f"setting_{i}", f"{k} is {vsc.show(v)} in {t.path}.", "vscode.setting_equals",
+                  {**base, "key": k, "value": v}) for i, (k, v) in enumerate(t.settings, start=1)]
 
 
 def solve(workspace: vsc.Workspace, target: Target) -> Attempts:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.writer import kit as wc
 
 NAME = "writer.header_footer"
@@ -63,7 +63,7 @@ def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dic
     return Goal(layout, facts, Target(part, text, content == "page_number", align))
 
 
-def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+def rubric(layout: wc.Layout, target: Target) -> list[Check]:
     args: dict[str, Any] = {"path": layout.path, "part": target.part, "page_number": target.page_number,
                             "align": target.align}
     what = "a page number field"
@@ -71,8 +71,7 @@ def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check
         args["text"] = target.text
         what = f'"{target.text}"'
     return [Check(id=target.part, criterion=f"The {target.part} of {layout.path} holds {what}, aligned {target.align}.",
-                  primitive="docx.header_footer", args=args),
-            wc.text_kept(layout), wc.chars_kept(layout, assets)]
+                  primitive="docx.header_footer", args=args)]
 
 
 def solve(layout: wc.Layout, target: Target) -> Attempts:

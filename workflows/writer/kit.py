@@ -19,7 +19,7 @@ from typing import Any
 from kit.axes import LOCATION, LOOKALIKES, deepen, look_alike_paths, pick, span
 from kit.dag import Node, NodeContext, llm_node, node
 from kit.family import AppKit
-from kit.model import HOME, Asset, Check
+from kit.model import HOME, Asset
 from preparers import docx
 from workflows.common import instruction
 from workflows.frame import tree_frame_node
@@ -259,46 +259,6 @@ def kept_paragraphs(layout: Layout | str, assets: Sequence[Asset], targets: Sequ
         if where is not None and not any(text.startswith(norm(t)) for t in targets):
             kept[where] = measure(doc, find(doc, where))
     return kept
-
-
-def text_kept(layout: Layout | str, assets: Sequence[Asset] = ()) -> Check:
-    """The check that the document's text is what it was: no paragraph edited, added or deleted (for the
-    families whose task changes formatting, styles, page setup or tables only). The document is a `Layout`,
-    or a path whose initial bytes are among `assets` (read the checks' way)."""
-    if isinstance(layout, Layout):
-        path, texts = layout.path, [norm(t) for t in layout.texts() if norm(t)]
-    else:
-        from verifiers.readers.docx import body_paragraphs, from_bytes
-
-        path = layout
-        texts = body_paragraphs(from_bytes(next(a.data for a in assets if a.dest == path)))
-    return Check(id="text_kept", criterion=f"The text of {path} is unchanged: all {len(texts)} paragraphs "
-                                           "read as before, none added or deleted.",
-                 primitive="docx.body_text", args={"path": path, "paragraphs": texts})
-
-
-def chars_kept(layout: Layout | str, assets: Sequence[Asset], targets: Sequence[str] = ()) -> Check:
-    """The check that every paragraph but `targets` (texts or locators of the paragraphs the task edits or formats)
-    keeps its initial character formatting (bold, italic, underline, size, font): "leave the rest unchanged" covers
-    fonts and emphasis too. The document is a `Layout`, or a path whose initial bytes are among `assets` (a report
-    or a document another app's family made). The fonts the initial file names anywhere (runs, styles, theme) are
-    passed along, so a re-save that spells out the default font passes."""
-    import io
-    import re
-    import zipfile
-
-    from verifiers.readers.docx import run_formats
-
-    path = layout.path if isinstance(layout, Layout) else layout
-    data = next(a.data for a in assets if a.dest == path)
-    with zipfile.ZipFile(io.BytesIO(data)) as zf:
-        xml = "".join(zf.read(n).decode("utf-8", "replace") for n in zf.namelist() if n.endswith(".xml"))
-    fonts = sorted(set(re.findall(r'w:(?:ascii|hAnsi)="([^"]+)"', xml)) | set(re.findall(r'typeface="([^"]+)"', xml)))
-    paragraphs = kept_paragraphs(layout, assets, targets, run_formats)
-    return Check(id="chars_kept", criterion=f"Every paragraph of {path} keeps its character formatting: "
-                                            "no font, size, bold, italic or underline changed.",
-                 primitive="docx.chars_kept",
-                 args={"path": path, "paragraphs": paragraphs, "fonts": [f for f in fonts if f]})
 
 
 def quoted(text: str) -> str:

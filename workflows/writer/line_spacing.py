@@ -87,8 +87,7 @@ def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check
         args["paragraphs"] = target.targets
     return [Check(id="spacing", criterion=f"In {layout.path}, the {target.where} target has {how}; title, headings "
                                           "and other paragraphs keep their spacing.",
-                  primitive="docx.line_spacing", args=args),
-            wc.text_kept(layout), wc.chars_kept(layout, assets)]
+                  primitive="docx.line_spacing", args=args)]
 
 
 def solve(layout: wc.Layout, target: Target) -> Attempts:

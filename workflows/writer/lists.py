@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.writer import kit as wc
 
 NAME = "writer.lists"
@@ -78,7 +78,7 @@ def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dic
     return Goal(layout, facts, Target(kind, items, subitems, layout.locate(lead) or lead))
 
 
-def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+def rubric(layout: wc.Layout, target: Target) -> list[Check]:
     args: dict[str, Any] = {"path": layout.path, "kind": target.kind, "items": target.items}
     if target.subitems:
         args["subitems"] = target.subitems
@@ -86,8 +86,7 @@ def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check
                                        "list items"
                                        + (" with their sub-points at the second level" if target.subitems else "")
                                        + ", and no other paragraph is a list item.",
-                  primitive="docx.list_paragraphs", args=args),
-            wc.text_kept(layout), wc.chars_kept(layout, assets)]
+                  primitive="docx.list_paragraphs", args=args)]
 
 
 def solve(layout: wc.Layout, target: Target) -> Attempts:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.writer import kit as wc
 
 NAME = "writer.page_break"
@@ -80,7 +80,7 @@ def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dic
     return Goal(layout, {"path": layout.path, "task": task}, Target(where, paragraph, paragraphs, at, locs))
 
 
-def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+def rubric(layout: wc.Layout, target: Target) -> list[Check]:
     args: dict[str, Any] = {"path": layout.path}
     if target.paragraph:
         args["paragraph"] = target.paragraph
@@ -88,8 +88,7 @@ def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check
         args["paragraphs"] = target.paragraphs
     starts = ", ".join(wc.quoted(p) for p in target.targets)
     return [Check(id="breaks", criterion=f"In {layout.path}, exactly these paragraphs start a new page: {starts}.",
-                  primitive="docx.page_breaks", args=args),
-            wc.text_kept(layout), wc.chars_kept(layout, assets)]
+                  primitive="docx.page_breaks", args=args)]
 
 
 def solve(layout: wc.Layout, target: Target) -> Attempts:

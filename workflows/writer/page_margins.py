@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from preparers.docx import twips
 from workflows.writer import kit as wc
 
@@ -71,14 +71,13 @@ def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dic
     return Goal(layout, facts, Target(unit, value, list(changed), {s: initial for s in kept}))
 
 
-def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+def rubric(layout: wc.Layout, target: Target) -> list[Check]:
     args: dict[str, Any] = {"path": layout.path, "unit": target.unit, **{s: target.value for s in target.sides}}
     if target.keep:
         args["keep"] = target.keep
     return [Check(id="margins", criterion=f"{layout.path} has {', '.join(target.sides)} margin(s) of "
                                           f"{_show(target.value)} {target.unit}; the other margins are unchanged.",
-                  primitive="docx.page_margins", args=args),
-            wc.text_kept(layout), wc.chars_kept(layout, assets)]
+                  primitive="docx.page_margins", args=args)]
 
 
 def solve(layout: wc.Layout, target: Target) -> Attempts:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.writer import kit as wc
 
 NAME = "writer.page_setup"
@@ -60,12 +60,11 @@ def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dic
     return Goal(layout, facts, Target(paper, orientation, start_paper, start))
 
 
-def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+def rubric(layout: wc.Layout, target: Target) -> list[Check]:
     return [Check(id="page", criterion=f"Every page of {layout.path} is {target.paper} in {target.orientation} "
                                        "orientation.",
                   primitive="docx.page_size",
-                  args={"path": layout.path, "paper": target.paper, "orientation": target.orientation}),
-            wc.text_kept(layout), wc.chars_kept(layout, assets)]
+                  args={"path": layout.path, "paper": target.paper, "orientation": target.orientation})]
 
 
 def solve(layout: wc.Layout, target: Target) -> Attempts:

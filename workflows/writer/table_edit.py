@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.writer import kit as wc
 from workflows.writer.content import FIRST, LAST
 
@@ -93,12 +93,11 @@ def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dic
     return Goal(layout, facts, target)
 
 
-def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+def rubric(layout: wc.Layout, target: Target) -> list[Check]:
     return [Check(id="table", criterion=f"The only table in {layout.path} holds exactly the expected "
                                         f"{len(target.expected)} rows after the edit "
                                         f"({target.action.replace('_', ' ')}); all other cells unchanged.",
-                  primitive="docx.table_equals", args={"path": layout.path, "expected": target.expected, "count": 1}),
-            wc.text_kept(layout), wc.chars_kept(layout, assets)]
+                  primitive="docx.table_equals", args={"path": layout.path, "expected": target.expected, "count": 1})]
 
 
 def _attempts(path: str, target: Target) -> tuple[list[dict[str, Any]], list[Attempt]]:

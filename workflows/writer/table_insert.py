@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from kit.family import Attempt, Attempts, Goal, family
-from kit.model import Asset, Check
+from kit.model import Check
 from workflows.writer import kit as wc
 
 NAME = "writer.table_insert"
@@ -68,7 +68,7 @@ def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dic
     return Goal(layout, facts, Target(rows, after, bold))
 
 
-def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check]:
+def rubric(layout: wc.Layout, target: Target) -> list[Check]:
     where = (f"directly after the paragraph {wc.quoted(target.after)}" if target.after else
              "at the end of the document")
     args: dict[str, Any] = {"path": layout.path, "rows": target.rows, "count": 1, "bold_header": target.bold}
@@ -77,8 +77,7 @@ def rubric(layout: wc.Layout, target: Target, assets: list[Asset]) -> list[Check
     bold = " with a bold header row." if target.bold else "."
     return [Check(id="table", criterion=f"{layout.path} has one table, {where}, holding exactly the stated "
                                         f"{len(target.rows)} rows{bold}",
-                  primitive="docx.table_inserted", args=args),
-            wc.text_kept(layout), wc.chars_kept(layout, assets)]
+                  primitive="docx.table_inserted", args=args)]
 
 
 def solve(layout: wc.Layout, target: Target) -> Attempts:
