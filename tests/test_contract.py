@@ -60,7 +60,10 @@ def test_every_skill_passes_the_gate(tmp_path, skill_id):
     stages = [s.name for s in verdict.stages]
     assert stages[:7] == ["safety", "schema", "grounding", "content", "setup", "noop", "oracle"]
     assert any(s.startswith("near-miss:") for s in stages)
-    assert stages[-2:] == ["mutation", "dedup"], "the mutation control runs on every task, after the near-misses"
+    assert stages[-3:] == ["mutation", "teacher", "dedup"], ("the mutation control runs on every task, after the "
+                                                            "near-misses; then the teacher's terminal solution")
+    teacher = next(s.evidence for s in verdict.stages if s.name == "teacher")
+    assert "checks pass on the terminal solution" in teacher, teacher  # every family is solvable from a terminal
 
 
 @pytest.mark.parametrize("skill", _first_skill_of_each_family(), ids=lambda s: s.family)

@@ -145,6 +145,10 @@ CASES: dict[str, list[dict[str, Any]]] = {
     "fill_blanks-previous": [op("fill_blanks", **SALES, ref="D2:D13", fill="previous")],
     "fill_blanks-next": [op("fill_blanks", **SALES, ref="D2:D13", fill="next")],
     "fill_blanks-zero-slips": [op("fill_blanks", **SALES, ref="D2:D13", fill="zero", skip=1, spill=True)],
+    "transpose_range": [op("transpose_range", **SALES, ref="A1:E13", dest_sheet="Flipped", anchor="A1")],
+    "fill_series-dates": [op("fill_series", **SALES, header_cell="F1", header="Seq", ref="F2:F13",
+                             start="2025-06-02", step=14, dates=True)],
+    "move_column": [op("move_column", **SALES, column="E", to=1)],
 }
 
 
