@@ -95,7 +95,7 @@ SHOWN = {
         "  damaging: tree.deleted, tree.extra_file, tree.overwritten, tree.replaced, tree.truncated",
     ],
     "compose.pair": [
-        "  first: 789 values ('calc.autofilter.header_to_column', ...)",
+        "  first: 812 values ('calc.autofilter.header_to_column', ...)",
         "  parts        sample       params -> parts",
         "  p2.sorted: xlsx.range_sorted; action words: sort|order|reorder|arrange|rearrange|rank",
         "  near-miss-6: does only part 2",

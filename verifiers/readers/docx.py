@@ -119,7 +119,7 @@ class Doc:
         """The document defaults' `pPr` or `rPr` element (`path` under `docDefaults`), looked up once."""
         key = ("default", path)
         if key not in self._memo:
-            self._memo[key] = self.document.styles.element.find(path)
+            self._memo[key] = styles_root(self.document).find(path)
         return self._memo[key]  # type: ignore[no-any-return]
 
     def para_style(self, p: etree._Element) -> str | None:
@@ -236,11 +236,24 @@ def _style_index(root: etree._Element) -> tuple[dict[str, etree._Element], str |
     return styles, default
 
 
+#: The styles of a document without a styles part: none (python-docx would build Word's defaults from a template
+#: file, which a zipped checker cannot open, and which is not what the file holds).
+_NO_STYLES = f'<w:styles xmlns:w="{W[1:-1]}"/>'
+
+
+def styles_root(document: Any) -> etree._Element:
+    """The document's `w:styles` element, or an empty one when the file has no styles part."""
+    try:
+        return document.part.part_related_by(RT.STYLES).element
+    except KeyError:
+        return parse_xml(_NO_STYLES)
+
+
 def index(document: Any) -> Doc:
     """The `Doc` of an open python-docx document (styles, default paragraph style, numbering formats)."""
     unread = docxio.unread_styles(document)  # opened for edits, styles untouched: the shared parse of those bytes
     root = _styles_element(unread) if unread is not None and len(unread) < _STYLES_SHARED_BELOW else \
-        document.styles.element
+        styles_root(document)
     styles, default = _style_index(root)
     doc = Doc(document, dict(styles), default)
     try:
