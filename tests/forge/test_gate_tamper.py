@@ -37,7 +37,8 @@ def test_untouched_package_is_accepted(package):
     verdict = gate_package(package)
     assert verdict.status == "accepted", verdict.stages
     assert [s.name for s in verdict.stages] == ["safety", "schema", "grounding", "content", "setup", "noop", "oracle",
-                                                "near-miss:near-miss-1", "near-miss:near-miss-2", "mutation", "dedup"]
+                                                "near-miss:near-miss-1", "near-miss:near-miss-2", "mutation", "teacher",
+                                                "dedup"]
 
 
 def test_empty_rubric_is_schema_fail(package):
