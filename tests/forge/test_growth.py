@@ -24,6 +24,7 @@ from forge.expand import catalog_taxonomy
 from forge.feedback import ingest
 from forge.generate import Generator
 from forge.rounds import candidates, finish_round, prepare_round
+from forge.tables import TaxonomyChangeRow
 from kit.ids import TaskId
 from kit.sandbox import Sandbox
 
@@ -68,15 +69,18 @@ def student(root: Path, tasks: list[tuple[str, str]], name: str, fails) -> str:
     return db
 
 
-def additions(db: str, root: Path, name: str) -> tuple[Counter[str], list[str]]:
-    """Round 2 for this catalog: the families the statistics call for, and the skills admitted (sampled probes)."""
+def additions(db: str, root: Path, name: str) -> tuple[Counter[str], list[str], list[str]]:
+    """Round 2 for this catalog: the families the statistics call for, the skills admitted (sampled probes), and
+    the verdicts on the mined patterns (a real student's results: `pending` until its probes are answered)."""
     catalog = Catalog(db)
     found, _, _ = candidates(catalog, 2, seed=7, taxonomy=catalog_taxonomy(catalog))
     prepare_round(db, 2, 10, 7, str(root / f"{name}-round2"), k=1, limit=8, sandbox=Sandbox())
     with catalog.session() as session:
         added = list(session.scalars(select(SkillRow.family).where(SkillRow.round == 2)))
+        verdicts = list(session.scalars(select(TaxonomyChangeRow.action).where(
+            TaxonomyChangeRow.round == 2, TaxonomyChangeRow.operator == "confirm")))
     catalog.engine.dispose()
-    return Counter(c.skill.family for c in found), added
+    return Counter(c.skill.family for c in found), added, verdicts
 
 
 def test_round_two_leans_to_the_weak_families_and_differs_from_an_all_pass_student(round_one):
@@ -85,17 +89,20 @@ def test_round_two_leans_to_the_weak_families_and_differs_from_an_all_pass_stude
     base_rate = sum(weak_rule(f) for _, f in tasks) / len(tasks)
     assert 0 < base_rate < 0.5
 
-    wanted, added = additions(student(root, tasks, "weak", weak_rule), root, "weak")
+    wanted, added, verdicts = additions(student(root, tasks, "weak", weak_rule), root, "weak")
     share = sum(n for f, n in wanted.items() if weak_rule(f)) / sum(wanted.values())
     assert share > 0.5 and share >= 2 * base_rate, (share, base_rate, wanted)
-    assert added, "some of the sampled candidates passed their probe"
-    admitted = sum(weak_rule(f) for f in added) / len(added)
-    assert admitted > 0.5 and admitted >= 2 * base_rate, (admitted, base_rate, added)
+    # issue 39 item 1: a mined pattern is acted on only once confirmed on fresh probes; a real student answers them
+    # next round (pending), or a scaled-down round probes none (unprobed: rejected), so round 2 adds nothing yet
+    # and records its verdict (tests/forge/test_steering.py runs the confirmation and the growth that follows)
+    assert verdicts and set(verdicts) <= {"pending", "reject"}, verdicts
+    assert not added, added
 
     # issue 39 item 3: a student that fails nothing gives no failure pattern to grow from: nothing is added (it got
     # harder variants of everything it passed before)
-    easy_wanted, easy_added = additions(student(root, tasks, "easy", lambda family: False), root, "easy")
-    print(f"base rate {base_rate:.1%}; weak student: {share:.1%} of {sum(wanted.values())} candidates and "
-          f"{admitted:.1%} of {len(added)} admitted in weak families; all-pass student: "
-          f"{sum(easy_wanted.values())} candidates, {len(easy_added)} admitted")
-    assert not easy_wanted and not easy_added
+    easy_wanted, easy_added, easy_verdicts = additions(student(root, tasks, "easy", lambda family: False), root,
+                                                       "easy")
+    print(f"base rate {base_rate:.1%}; weak student: {share:.1%} of {sum(wanted.values())} candidates in weak "
+          f"families, verdicts {verdicts}; all-pass student: {sum(easy_wanted.values())} candidates, "
+          f"{len(easy_added)} admitted")
+    assert not easy_wanted and not easy_added and not easy_verdicts
