@@ -1,7 +1,8 @@
 """The contract every family and every skill in the registry meets, checked over the whole registry.
 
-Per skill: its params fit the family's knobs, the instruction renders, and a task of it passes the real
-gate (no-op fails, oracle passes, every near-miss fails). Per family: the preparer is deterministic
+Per skill (up to PER_FAMILY of each family, spread over its knobs): its params fit the family's knobs, the
+instruction renders, and a task of it passes the real gate (no-op fails, oracle passes, every near-miss fails, the
+mutants are judged right, the teacher's terminal solution passes). Per family: the preparer is deterministic
 (same seed, same bytes) and varied (other seeds, other content). And the seed taxonomy is big enough.
 """
 
@@ -49,7 +50,23 @@ def test_seed_taxonomy_spans_the_desktop():
     assert {s.family for s in skills} == set(families()), "every family has at least one skill"
 
 
-@pytest.mark.parametrize("skill_id", sorted(taxonomy()))
+#: Skills of one family gated per run: a family's skills differ by knobs its own tests and the golden packages cover,
+#: so the contract samples them (spread over the family's sorted ids) and CI stays inside its limit as families grow.
+PER_FAMILY = 4
+
+
+def _sampled_skills() -> list[str]:
+    by_family: dict[str, list[str]] = {}
+    for skill_id in sorted(taxonomy()):
+        by_family.setdefault(taxonomy()[skill_id].family, []).append(skill_id)
+    picked = []
+    for ids in by_family.values():
+        step = max(1, len(ids) // PER_FAMILY)
+        picked += ids[::step][:PER_FAMILY]
+    return sorted(picked)
+
+
+@pytest.mark.parametrize("skill_id", _sampled_skills())
 def test_every_skill_passes_the_gate(tmp_path, skill_id):
     skill = taxonomy()[skill_id]
     assert get_family(skill.family).check_params(skill.params) is None
