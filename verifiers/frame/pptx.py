@@ -351,6 +351,22 @@ def recognise(known: Mapping[str, list[str]], slides: list[list[str]]) -> list[s
     return [str(ident) for ident in out]
 
 
+def _interchangeable(idents: list[str], fps: list[list[str]], want: list[str]) -> list[str]:
+    """`idents` with the slides that read the same (equal fingerprints: a slide and its duplicate) named in the
+    order `want` gives them: which of two identical slides is the copy cannot be told from the file, nor matters."""
+    rank = {ident: k for k, ident in enumerate(want)}
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for j, fp in enumerate(fps):
+        groups.setdefault(tuple(sorted(fp)), []).append(j)
+    out = list(idents)
+    for positions in groups.values():
+        if len(positions) > 1:
+            names = sorted((idents[j] for j in positions), key=lambda name: rank.get(name, len(rank)))
+            for j, name in zip(positions, names, strict=True):
+                out[j] = name
+    return out
+
+
 def _fingerprints(facts: Mapping[str, str]) -> list[list[str]]:
     return [facts.get(f"{n}#fp", "").split() for n in _positions(facts)]
 
@@ -421,7 +437,9 @@ def judge(frame: Mapping[str, Any], end: Mapping[str, str]) -> list[str]:
     free = tuple(frame.get("free") or ())
     entries = {key.removeprefix("#fp "): json.loads(value) for key, value in kept.items() if key.startswith("#fp ")}
     titles = {ident: entry[0] for ident, entry in entries.items()}
-    idents = recognise({ident: entry[1:] for ident, entry in entries.items()}, _fingerprints(end))
+    fps = _fingerprints(end)
+    idents = recognise({ident: entry[1:] for ident, entry in entries.items()}, fps)
+    idents = _interchangeable(idents, fps, json.loads(allowed.get(ORDER) or kept.get(ORDER) or "[]"))
     now = canonical(end, idents)
     for n, ident in enumerate(idents, start=1):
         if ident not in titles:
