@@ -99,23 +99,15 @@ def replace_text(doc: str, path: str, old: str, new: str, match_case: bool = Tru
     return "\n".join(lines)
 
 
-@snippet("docx.format_chars")
-def format_chars(doc: str, path: str, paragraph_start: str, phrase: str | None = None, font: str | None = None,
-                 size: float | None = None, bold: bool | None = None, italic: bool | None = None,
-                 underline: bool | None = None) -> str:
-    style = []
-    if font is not None:
-        style.append(f"run.font.name = {font!r}")
-    if size is not None:
-        style.append(f"run.font.size = Pt({size!r})")
-    for attr, value in (("bold", bold), ("italic", italic), ("underline", underline)):
-        if value is not None:
-            style.append(f"run.{attr} = {value!r}")
+def restyled(doc: str, paragraph_start: str, phrase: str | None, style: list[str], *,
+             imports: tuple[str, ...] = ()) -> str:
+    """Lines that split the paragraph's runs around `phrase` (the whole paragraph when None), keeping its own run
+    formatting, and apply `style` (lines over `run`) to the phrase's run: how a person formats a stated phrase."""
     where = ("start, end = 0, len(text)" if phrase is None else
              f"start = text.index({phrase!r})\nend = start + len({phrase!r})")
     return "\n".join([
         "import copy",
-        "from docx.shared import Pt",
+        *imports,
         _find(doc, paragraph_start),
         "text = p.text",
         where,
@@ -130,6 +122,21 @@ def format_chars(doc: str, path: str, paragraph_start: str, phrase: str | None =
         "        run._r.insert(0, copy.deepcopy(rpr))",
         "    if target:",
         *("        " + line for line in style or ["pass"])])
+
+
+@snippet("docx.format_chars")
+def format_chars(doc: str, path: str, paragraph_start: str, phrase: str | None = None, font: str | None = None,
+                 size: float | None = None, bold: bool | None = None, italic: bool | None = None,
+                 underline: bool | None = None) -> str:
+    style = []
+    if font is not None:
+        style.append(f"run.font.name = {font!r}")
+    if size is not None:
+        style.append(f"run.font.size = Pt({size!r})")
+    for attr, value in (("bold", bold), ("italic", italic), ("underline", underline)):
+        if value is not None:
+            style.append(f"run.{attr} = {value!r}")
+    return restyled(doc, paragraph_start, phrase, style, imports=("from docx.shared import Pt",))
 
 
 @snippet("docx.set_alignment")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from preparers.teach import snippet
+from preparers.teach.docx import restyled
 
 
 def _find(doc: str, selector: str) -> str:
@@ -22,26 +23,8 @@ def char_effect(doc: str, path: str, paragraph_start: str, phrase: str | None = 
         style.append(f"run.font.highlight_color = WD_COLOR_INDEX.{name}")
     if color is not None:
         style.append(f"run.font.color.rgb = RGBColor.from_string({color.upper()!r})")
-    where = ("start, end = 0, len(text)" if phrase is None else
-             f"start = text.index({phrase!r})\nend = start + len({phrase!r})")
-    return "\n".join([
-        "import copy",
-        "from docx.enum.text import WD_COLOR_INDEX",
-        "from docx.shared import RGBColor",
-        _find(doc, paragraph_start),
-        "text = p.text",
-        where,
-        "rpr = p.runs[0]._r.rPr if p.runs else None  # keep the paragraph's own run formatting",
-        "for r in p.runs:",
-        "    r._r.getparent().remove(r._r)",
-        "for piece, target in ((text[:start], False), (text[start:end], True), (text[end:], False)):",
-        "    if not piece:",
-        "        continue",
-        "    run = p.add_run(piece)",
-        "    if rpr is not None:",
-        "        run._r.insert(0, copy.deepcopy(rpr))",
-        "    if target:",
-        *("        " + line for line in style or ["pass"])])
+    return restyled(doc, paragraph_start, phrase, style,
+                    imports=("from docx.enum.text import WD_COLOR_INDEX", "from docx.shared import RGBColor"))
 
 
 _CASE = {
