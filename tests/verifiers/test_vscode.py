@@ -111,14 +111,21 @@ def test_keystrokes_compare_by_keys_not_spelling():
 def test_keybinding_exists(tmp_path):
     _write(tmp_path, KEYS, KEYBINDINGS)
     args = {"key": "ctrl+shift+alt+u", "command": "editor.action.transformToUppercase"}
-    assert _check(tmp_path, "vscode.keybinding_exists", KEYS, **args).passed
-    assert _check(tmp_path, "vscode.keybinding_exists", KEYS, **args, when="editorTextFocus && !editorReadonly").passed
+    context = "editorTextFocus && !editorReadonly"
+    assert _check(tmp_path, "vscode.keybinding_exists", KEYS, **args, when=context).passed
+    assert _check(tmp_path, "vscode.keybinding_exists", KEYS, **args, default_when=context).passed
+    # asked for everywhere, the rule works only where the editor has focus: narrowed
+    result = _check(tmp_path, "vscode.keybinding_exists", KEYS, **args)
+    assert not result.passed and "only when 'editorTextFocus && !editorReadonly'" in result.evidence
     result = _check(tmp_path, "vscode.keybinding_exists", KEYS, **args, when="editorTextFocus")
     assert not result.passed and "expected 'editorTextFocus'" in result.evidence
     result = _check(tmp_path, "vscode.keybinding_exists", KEYS, key="ctrl+alt+u", command=args["command"])
     assert not result.passed and "no rule ctrl+alt+u" in result.evidence
     assert _check(tmp_path, "vscode.keybinding_exists", KEYS, key="ctrl+k ctrl+c",
-                  command="editor.action.addCommentLine", removed=True).passed
+                  command="editor.action.addCommentLine", removed=True, default_when=context).passed
+    # a removal limited to another context than the default's removes nothing where the default is active
+    assert not _check(tmp_path, "vscode.keybinding_exists", KEYS, key="ctrl+k ctrl+c",
+                      command="editor.action.addCommentLine", removed=True, default_when="terminalFocus").passed
     assert not _check(tmp_path, "vscode.keybinding_exists", KEYS, key="ctrl+k ctrl+c",
                       command="editor.action.addCommentLine").passed
 

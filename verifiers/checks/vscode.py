@@ -93,9 +93,14 @@ def _when(text: Any) -> str:
 @primitive("vscode.keybinding_exists", grounded=("key", "command", "when", "removed"),
            meaning=Meaning(action=r"shortcut|keybinding|bind|key", args={"removed": Said("unbind", when("removed"))}))
 def keybinding_exists(state: State, path: str, key: str, command: str, when: str | None = None,
-                      removed: bool = False) -> Result:
+                      removed: bool = False, default_when: str | None = None) -> Result:
     """keybindings.json has a rule binding `key` to `command` (with `removed`, the rule "-command" that removes
-    that default shortcut), with the context `when` if given."""
+    that default shortcut), with the context `when` if given.
+
+    Effects, not configuration: without a stated `when` the rule must hold wherever the user presses the key, so
+    a rule narrowed by a `when` clause fails, unless its clause is `default_when`, the context of the default
+    shortcut the task changes (what VS Code's own keybinding editor writes; a removal with that clause removes
+    exactly that default, one with another clause removes nothing)."""
     data = load(state, path)
     if data is None:
         data = []
@@ -115,6 +120,13 @@ def keybinding_exists(state: State, path: str, key: str, command: str, when: str
             found = [str(r.get("when")) for r in rules if str(r.get("command", "")).strip() == wanted
                      and keystroke(str(r.get("key", ""))) == keystroke(key)]
             return fail(f"{path}: {what} is there, but with when {found}, expected {when!r}")
+    else:
+        narrowed = [r for r in same if _when(r.get("when")) not in ("", _when(default_when))]
+        same = [r for r in same if not any(r is n for n in narrowed)]
+        if not same:
+            return fail(f"{path}: {what} is there, but only when {_when(narrowed[0].get('when'))!r}: the task "
+                        "asked for it in every context" + (f" (or {default_when!r}, the default's)"
+                                                           if default_when else ""))
     if not removed:
         last = max(i for i, r in enumerate(rules) if any(r is s for s in same))
         later = _overriding(rules, last)

@@ -9,6 +9,8 @@ mutator's business). Damaging (no instruction asks for them):
   (VS Code takes the last one, so the asked key no longer does what was asked);
 - `json.rule_out_of_scope`: a keybinding rule the task did not touch deleted;
 - `json.rule_added`: a new rule binding a free key to another command (a shortcut nobody asked for);
+- `json.keybinding_narrowed`: a rule the oracle added (a binding or a "-command" removal) limited by a `when`
+  clause that holds only in Markdown files (the shortcut works, or the default goes, almost nowhere);
 - `json.value_out_of_scope`: a value the task did not touch (same in the initial and the oracle's file) changed;
 - `json.setting_added`: a user-facing setting the task does not ask for (`preparers.chrome.USER_SETTINGS`,
   `VSCODE_ADDABLE`) added to Preferences or a VS Code settings.json;
@@ -49,6 +51,8 @@ VSCODE_ADDABLE: tuple[tuple[str, Any], ...] = (("editor.fontSize", 19), ("workbe
 _FREE_KEY = "ctrl+alt+shift+f9"
 _ELSEWHERE = "https://example.net/elsewhere"
 _OTHER_COMMAND = "workbench.action.toggleZenMode"
+#: a context that holds only in Markdown files: a rule limited by it works nowhere else
+_NARROW = "editorLangId == 'markdown'"
 _MAX_BYTES = 4 * 1024 * 1024
 
 
@@ -266,6 +270,17 @@ def _rule_mutants(ctx: MutationContext, rel: str, before: Any, after: list[Any])
 
         out.append(Mutant(f"json.rule_out_of_scope_deleted:{rel}:{after[gone].get('key')}", "damaging",
                           _write(rel, delete, indent=4, sort_keys=False)))
+    added = [i for i, r in enumerate(after) if isinstance(r, dict) and r not in old and "key" in r]
+    if added:
+        index = ctx.rng.choice(added)
+
+        def narrow(rules: list[Any], index: int = index) -> list[Any]:
+            rule = dict(rules[index])
+            rule["when"] = f"{rule['when']} && {_NARROW}" if rule.get("when") else _NARROW
+            return [*rules[:index], rule, *rules[index + 1:]]
+
+        out.append(Mutant(f"json.keybinding_narrowed:{rel}:{after[index]['key']}", "damaging",
+                          _write(rel, narrow, indent=4, sort_keys=False)))
     if not any(isinstance(r, dict) and r.get("key") == _FREE_KEY for r in after):
         out.append(Mutant(f"json.rule_added:{rel}:{_FREE_KEY}", "damaging",
                           _write(rel, lambda rules: [*rules, {"key": _FREE_KEY, "command": _OTHER_COMMAND}],

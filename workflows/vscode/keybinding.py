@@ -143,12 +143,15 @@ def rubric(workspace: vsc.Workspace, target: Target) -> list[Check]:
         args = {"path": vsc.KEYBINDINGS, "key": t.key, "command": t.command}
         if t.action == "add_when":
             args["when"] = str(t.when)
+        elif t.when:
+            args["default_when"] = str(t.when)
         suffix = f" when {t.when}" if t.action == "add_when" else ""
         checks.append(Check("bound", f"{t.key} runs {t.command}{suffix}.", "vscode.keybinding_exists", args))
     if t.old is not None:
         checks.append(Check("removed", f"The default {t.old} -> {t.command} is removed by a '-' rule.",
                             "vscode.keybinding_exists",
-                            {"path": vsc.KEYBINDINGS, "key": t.old, "command": t.command, "removed": True}))
+                            {"path": vsc.KEYBINDINGS, "key": t.old, "command": t.command, "removed": True,
+                             "default_when": t.when}))
     return checks
 
 
