@@ -309,5 +309,31 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "sentence": _b("sentence case", r"only the first letter (?:of each sentence )?(?:as a |in )?capitals?"),
     }, contradicts={"upper": ("lower", "title", "sentence"), "lower": ("upper",), "title": ("upper", "sentence"),
                     "sentence": ("upper", "title")}),
+    Domain("privacy", {  # a privacy or security switch of Chrome (chrome.privacy_setting)
+        "dnt_on": _b(r"(?:turn|switch) on (?:sending )?(?:a |the )?Do Not Track",
+                     r"enable (?:sending )?(?:a |the )?Do Not Track",
+                     r"send(?:s|ing)? (?:a |the )?Do Not Track", r"Do Not Track (?:request )?(?:turned |switched )?on"),
+        "dnt_off": _b(r"(?:turn|switch) off (?:sending )?(?:a |the )?Do Not Track",
+                      r"disable (?:sending )?(?:a |the )?Do Not Track",
+                      r"stop sending (?:a |the )?Do Not Track", r"Do Not Track (?:request )?(?:turned |switched )?off",
+                      r"no longer send (?:a |the )?Do Not Track"),
+        "sb_enhanced": _b("enhanced protection", "enhanced safe browsing"),
+        "sb_standard": _b("standard protection", "standard safe browsing"),
+        "sb_off": _b("no protection", r"turn (?:off safe browsing|safe browsing off)", "disable safe browsing",
+                     r"safe browsing (?:turned |switched )?off"),
+        "tpc_block": _b(r"block(?:s|ing)? (?:all )?third-party cookies", r"third-party cookies (?:are )?blocked"),
+        "tpc_allow": _b(r"allow(?:s|ing)? third-party cookies", r"unblock third-party cookies",
+                        r"stop blocking third-party cookies", r"third-party cookies (?:are )?allowed"),
+        "exit_clear": _b(r"clear(?:s|ing)? (?:my )?cookies and site data (?:whenever|when|every time) (?:I|you) close",
+                         r"(?:clear|delete)s? (?:my )?cookies (?:on|at) exit",
+                         r"cookies and site data (?:get |are )?(?:cleared|deleted) (?:whenever|when|every time) "
+                         r"(?:I|you) close"),
+        "exit_keep": _b(r"stop (?:Chrome )?(?:from )?clearing (?:my )?cookies and site data "
+                        r"(?:whenever|when|every time) (?:I|you) close",
+                        r"keep (?:my )?cookies and site data (?:after|when) (?:I|you) close"),
+    }, contradicts={"dnt_on": ("dnt_off",), "dnt_off": ("dnt_on",), "sb_enhanced": ("sb_standard", "sb_off"),
+                    "sb_standard": ("sb_enhanced", "sb_off"), "sb_off": ("sb_enhanced", "sb_standard"),
+                    "tpc_block": ("tpc_allow",), "tpc_allow": ("tpc_block",), "exit_clear": ("exit_keep",),
+                    "exit_keep": ("exit_clear",)}),
 )}
 
