@@ -10,7 +10,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from forge.cli.base import DbOption, JsonOption, console, group
+from forge.cli import llm as cli_llm
+from forge.cli.base import DbOption, JsonOption, console, err_console, group
 from kit.errors import ForgeError
 from kit.textsafe import cell, plain, textline
 
@@ -79,19 +80,35 @@ def failures(
     gaps: Annotated[bool, typer.Option("--gaps", help="Capability gaps instead: the failures no significant mined "
                                        "pattern explains, grouped by failed check (else family), ranked, with the "
                                        "instruction words they share: candidate new families.")] = False,
+    llm: Annotated[str | None, typer.Option("--llm", help="With --gaps: a model drafts one new family per gap "
+                                            "(name, app, goal, an instruction, checks, knobs, near-misses), "
+                                            "recorded for review as taxonomy_changes rows (operator draft): "
+                                            "offline (a deterministic stand-in) or openai.")] = None,
+    model: cli_llm.ModelOption = None,
+    base_url: cli_llm.BaseUrl = None,
+    api_key_env: cli_llm.ApiKeyEnv = None,
+    config: cli_llm.ConfigFile = None,
 ) -> None:
     """The student's failures of one round per family x difficulty-axis level, with the rubric checks that failed
     there (what the expansion operators read; infrastructure failures left out). With --mine, the task features
     and pairs that fail above the round's base rate, with their effect sizes and adjusted p-values, and their
     verdicts on fresh probe tasks and the steering they led to. With --gaps, the failures no pattern explains,
-    ranked: candidate new capabilities."""
+    ranked: candidate new capabilities; add --llm to have a model draft a family for each (kept for review:
+    `forge sql "SELECT skill_id, stats FROM taxonomy_changes WHERE operator = 'draft'"`)."""
     from forge.catalog import Catalog
     from forge.expand import catalog_taxonomy
     from forge.expand.analysis import analyse_round
 
-    catalog = Catalog(db, read_only=True)
+    if llm is not None and not gaps:
+        raise ForgeError("--llm drafts families from capability gaps: add --gaps")
+    drafting = llm is not None or any(v is not None for v in (model, base_url, api_key_env, config))
+    catalog = Catalog(db, read_only=not drafting)
     if gaps:
-        _print_gaps(catalog, round_n, top, as_json)
+        found = _print_gaps(catalog, round_n, top, as_json, show=not (drafting and as_json))
+        if drafting:
+            from forge.llm.flags import LLMFlags
+
+            _draft(catalog, round_n, found[:top], LLMFlags(config, llm, model, base_url, api_key_env), as_json)
         return
     if mine:
         _print_mined(catalog, round_n, top, as_json)
@@ -170,7 +187,8 @@ def _print_mined(catalog: Any, round_n: int, top: int, as_json: bool) -> None:
                             + (f"; {s['stopped']}" if s.get("stopped") else "")), highlight=False)
 
 
-def _print_gaps(catalog: Any, round_n: int, top: int, as_json: bool) -> None:
+def _print_gaps(catalog: Any, round_n: int, top: int, as_json: bool, show: bool = True) -> list[Any]:
+    """Print the round's capability gaps (unless not `show`: the caller prints them); returns them all."""
     from forge.mining import gaps, mine, primary, round_records
 
     records = round_records(catalog, round_n)
@@ -178,10 +196,12 @@ def _print_gaps(catalog: Any, round_n: int, top: int, as_json: bool) -> None:
     found = gaps(records, patterns)
     explained = len(primary(records, patterns)[1])
     failed = sum(r.failed for r in records)
+    if not show:
+        return found
     if as_json:
         print(json.dumps({"round": round_n, "attempts": len(records), "failed": failed, "explained": explained,
                           "gaps": [g.as_dict() for g in found[:top]]}, indent=2))
-        return
+        return found
     console.print(plain(f"round {round_n}: {failed} of {len(records)} attempts failed; {explained} explained by a "
                         f"significant mined pattern; {len(found)} groups of unexplained failures"), highlight=False)
     table = Table("gap (failed check or family)", "unexplained failures", "fail rate", "p", "shared instruction words",
@@ -189,6 +209,34 @@ def _print_gaps(catalog: Any, round_n: int, top: int, as_json: bool) -> None:
     for g in found[:top]:
         table.add_row(cell(g.key), str(g.unexplained), f"{g.failed}/{g.tasks}", f"{g.p:.2g}", cell(", ".join(g.words)),
                       cell(g.examples[0] if g.examples else ""))
+    console.print(table)
+    return found
+
+
+def _draft(catalog: Any, round_n: int, found: list[Any], flags: Any, as_json: bool) -> None:
+    """Draft a family per gap with the flags' backend, record the drafts, print them (and each refusal)."""
+    from forge.expand.draft import draft_families, record
+    from forge.llm.ledger import make_backend
+
+    backend = make_backend(flags.settings(), catalog)
+    drafts, refusals = draft_families(found, round_n=round_n, backend=backend)
+    kept = record(catalog, round_n, drafts)
+    for line in refusals:
+        err_console.print(plain(f"refused: {line}"), highlight=False)
+    if as_json:
+        print(json.dumps({"round": round_n, "gaps": [g.as_dict() for g in found],
+                          "drafts": [d.as_dict() for d in drafts], "refused": refusals}, indent=2))
+        return
+    if not found:
+        console.print("no capability gap: nothing to draft", highlight=False)
+        return
+    table = Table("draft family", "app", "from gap", "goal", "checks", "knobs", "near-misses", "to do",
+                  title=f"{kept} family drafts by {backend.name}, kept for review (taxonomy_changes, operator draft)")
+    for d in drafts:
+        table.add_row(cell(d.name), d.app, cell(d.gap), cell(d.goal),
+                      cell(", ".join(p + ("" if registered else " (new)") for p, _, registered in d.checks)),
+                      cell(", ".join(f"{k}: {'/'.join(v)}" for k, v in d.knobs.items())),
+                      str(len(d.near_misses)), cell("; ".join(d.notes)))
     console.print(table)
 
 

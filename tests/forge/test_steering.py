@@ -167,6 +167,18 @@ def test_a_chance_pattern_fails_confirmation(round_one):
     assert report["explained"] >= 5 and all(g["gap"].startswith("family=") for g in report["gaps"])
     assert sum(g["unexplained_failures"] for g in report["gaps"]) <= unexplained
     assert report["gaps"] == sorted(report["gaps"], key=lambda g: (-g["unexplained_failures"], g["p"], g["gap"]))
+    # with --llm, one family draft per gap shown, kept in the catalog for review
+    done = CliRunner().invoke(app, ["skills", "failures", "--round", "1", "--gaps", "--top", "3", "--llm", "offline",
+                                    "--json", "--db", db])
+    assert done.exit_code == 0, done.output
+    drafted = json.loads(done.output)
+    assert len(drafted["drafts"]) == len(drafted["gaps"]) == min(3, len(report["gaps"]))
+    kept = sqlite3.connect(db.removeprefix("sqlite:///")).execute(
+        "SELECT skill_id FROM taxonomy_changes WHERE operator = 'draft' AND round = 1").fetchall()
+    assert sorted(k for (k,) in kept) == sorted(d["name"] for d in drafted["drafts"])
+    if not drafted["gaps"]:
+        shown = CliRunner().invoke(app, ["skills", "failures", "--round", "1", "--gaps", "--llm", "offline", "--db", db])
+        assert shown.exit_code == 0 and "no capability gap: nothing to draft" in shown.output, shown.output
 
 
 def test_the_sampler_gives_up_within_its_bound(round_one):
