@@ -335,5 +335,13 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
                     "sb_standard": ("sb_enhanced", "sb_off"), "sb_off": ("sb_enhanced", "sb_standard"),
                     "tpc_block": ("tpc_allow",), "tpc_allow": ("tpc_block",), "exit_clear": ("exit_keep",),
                     "exit_keep": ("exit_clear",)}),
+    Domain("font_setting", {  # which of Chrome's Customize fonts settings (chrome.font_setting)
+        "size": _b(r"(?:default |page |overall )?font size", "text size"),
+        "minimum": _b("minimum font size", "smallest font size"),
+        "standard": _b("standard font"),
+        "serif": _b("serif font"),
+        "sans": _b(r"sans[- ]serif font"),
+        "fixed": _b(r"fixed[- ]width font", "monospace font"),
+    }),
 )}
 

@@ -90,3 +90,34 @@ def privacy(state: State, path: str, change: str) -> Result:
         return fail(f"the default cookie setting is to {COOKIE_SETTINGS.get(setting, f'value {setting}')}, expected "
                     f"sites to keep their cookies after Chrome closes ({said})")
     return ok(f"sites keep their cookies after Chrome closes ({said})")
+
+
+# --- fonts (Settings > Appearance > Customize fonts) ----------------------------------------------------------
+
+#: Font settings by name: (Preferences key, Chrome's default on Linux, how the evidence names it). Sizes are
+#: integers in pixels; families are font names, written per script (`Zyyy`: the one Customize fonts edits).
+FONTS: dict[str, tuple[str, Any, str]] = {
+    "size": ("webkit.webprefs.default_font_size", 16, "font size"),
+    "minimum": ("webkit.webprefs.minimum_font_size", 0, "minimum font size"),
+    "standard": ("webkit.webprefs.fonts.standard.Zyyy", "Times New Roman", "standard font"),
+    "serif": ("webkit.webprefs.fonts.serif.Zyyy", "Times New Roman", "serif font"),
+    "sans": ("webkit.webprefs.fonts.sansserif.Zyyy", "Arial", "sans-serif font"),
+    "fixed": ("webkit.webprefs.fonts.fixed.Zyyy", "Monospace", "fixed-width font"),
+}
+
+
+@primitive("chrome.font", grounded=("setting", "value"),
+           meaning=Meaning(action=r"font|text size", args={"setting": Said("font_setting")}))
+def font(state: State, path: str, setting: str, value: int | str) -> Result:
+    """Chrome's font setting `setting` (one of `FONTS`) is `value` in the Preferences file `path`: a size in pixels
+    (an integer: a size written as text or with a fraction is one Chrome ignores) or a font family name (compared
+    without regard to case or surrounding spaces, as fontconfig matches names)."""
+    if setting not in FONTS:
+        return fail(f"check misconfigured: setting={setting!r}, not one of {list(FONTS)}")
+    key, default, label = FONTS[setting]
+    prefs = chrome_prefs(state, path)
+    actual, said = _typed(prefs, key, int if isinstance(default, int) else str, default)
+    same = actual == value if isinstance(value, int) else str(actual).strip().casefold() == value.strip().casefold()
+    if not same:
+        return fail(f"the {label} is {actual!r}, expected {value!r} ({said})")
+    return ok(f"the {label} is {actual!r} ({said})")
