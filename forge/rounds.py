@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -66,7 +66,7 @@ from forge.generate import Generator, Outcome
 from forge.mining import Pattern, Record, mine, primary, round_records
 from forge.stats import skill_stats
 from forge.student import Student, answer
-from kit.errors import ForgeError
+from kit.errors import ForgeError, did_you_mean
 from kit.ids import TaskId, derive_seed
 from kit.llm import Backend
 from kit.sandbox import Sandbox
@@ -273,14 +273,17 @@ def expand(catalog: Catalog, round_n: int, *, k: int, seed: int, sandbox: Sandbo
 
 def prepare_round(db: str | None, round_n: int, budget: int, seed: int, out: str, *, k: int = DEFAULT_K,
                   limit: int | None = None, sandbox: Sandbox | None = None, backend: Backend | None = None,
-                  sample: int | None = None, student: Student | None = None) -> list[str]:
+                  sample: int | None = None, student: Student | None = None, families: Collection[str] = ()
+                  ) -> list[str]:
     """Expand from round N-1's statistics, allocate `budget` tasks, record the round; returns the task ids
     to generate, in plan order. At most `limit` of the candidates the statistics call for are considered
     (default: all); with `sample`, only that many per family x axis level group are probed (`probe.admit`).
     `out` is where the round's packages go (recorded with the round). `student`: a simulated student that answers
     the confirmation probes of round N-1's mined patterns now; without one (a real student) the probes join this
     round's plan and the patterns are judged, and acted on, next round. The plan: the allocation, then the
-    steered tasks, then the probes, `budget` tasks in all."""
+    steered tasks, then the probes, `budget` tasks in all. `families` (default: all) keeps the plan inside those
+    families, for a student that knows only them: the allocation spreads the whole budget over their skills and
+    steered or probe tasks of other families are dropped (the expansion still reads every result)."""
     if round_n < 1:
         raise RoundError(f"--round {round_n}: rounds are numbered from 1 (round 0 is the seed taxonomy)")
     if budget < 1:
@@ -289,20 +292,31 @@ def prepare_round(db: str | None, round_n: int, budget: int, seed: int, out: str
     existing = catalog.round_row(round_n)
     if existing is not None and "plan" in existing.counts:
         return list(existing.counts["plan"])
+    if families:
+        from workflows import families as known
+
+        unknown = sorted(set(families) - set(known()))
+        if unknown:
+            hint = did_you_mean(unknown[0], sorted(known()))
+            raise RoundError(f"--family {unknown[0]}: no such workflow family.{hint} `forge family list` names them")
     _ensure_seed(catalog)
     catalog.start_round(round_n, budget=budget, seed=seed, out=out)
     changes, extra = expand(catalog, round_n, limit=limit, k=k, seed=seed, sandbox=sandbox or Sandbox(),
                             backend=backend, sample=sample, budget=budget, student=student)
-    extra = extra[:budget]
     taxonomy = catalog_taxonomy(catalog)
+    if families:
+        extra = [t for t in extra if taxonomy[TaskId.parse(t).skill_id].family in families]
+    extra = extra[:budget]
     fresh = catalog.skills_of_round(round_n)
-    plan = reallocate.allocate(list(taxonomy.values()), weights(catalog), budget - len(extra), seed,
+    pool = [s for s in taxonomy.values() if not families or s.family in families]
+    plan = reallocate.allocate(pool, weights(catalog), budget - len(extra), seed,
                                round_seed(seed, round_n), fresh=fresh) if budget > len(extra) else []
     ids = [*(str(t) for t in plan), *extra]
     multi = sum(len(taxonomy[TaskId.parse(t).skill_id].apps) > 1 for t in ids)
     catalog.open_round(round_n, {"out": out, "expansion": changes, "planned": len(ids), "planned_multi_app": multi,
                                  "skills_active": sum(s.status == "active" for s in taxonomy.values()),
-                                 "skills_total": len(taxonomy), "plan": ids})
+                                 "skills_total": len(taxonomy), "plan": ids}
+                       | ({"families": sorted(families)} if families else {}))
     return ids
 
 
@@ -340,10 +354,12 @@ def finish_round(db: str | None, round_n: int, out: str, results: str | None) ->
 
 def run_round(db: str | None, round_n: int, budget: int, seed: int, out: str, *, results: str | None = None,
               k: int = DEFAULT_K, limit: int | None = None, sandbox: Sandbox | None = None,
-              progress: Callable[[Outcome], None] | None = None, sample: int | None = None) -> dict[str, Any]:
+              progress: Callable[[Outcome], None] | None = None, sample: int | None = None,
+              families: Collection[str] = ()) -> dict[str, Any]:
     """prepare -> generate (a plain Generator over the plan) -> finish."""
     sandbox = sandbox or Sandbox()
-    ids = prepare_round(db, round_n, budget, seed, out, k=k, limit=limit, sandbox=sandbox, sample=sample)
+    ids = prepare_round(db, round_n, budget, seed, out, k=k, limit=limit, sandbox=sandbox, sample=sample,
+                        families=families)
     catalog = Catalog(db)
     run_id = catalog.start_run(seed=round_seed(seed, round_n), requested=len(ids), selection={"round": round_n},
                                out_dir=out, backend="offline", round=round_n)

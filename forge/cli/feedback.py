@@ -116,6 +116,9 @@ def run(
                       ] = None,
     results: Annotated[Path | None, typer.Option("--results", help="Student results to ingest at the end "
                                                  "(or later, with `forge feedback ingest --round N`).")] = None,
+    family: Annotated[list[str] | None, typer.Option("--family", help="Keep the round's tasks inside this family "
+                                                     "(repeatable): for a student that knows only some families. "
+                                                     "The expansion still reads every result.")] = None,
     as_json: JsonOption = False,
     db: DbOption = None,
     no_sandbox: NoSandbox = False,
@@ -129,7 +132,7 @@ def run(
     from forge.rounds import run_round
 
     counts = run_round(db, round_n, budget, seed, str(out), results=str(results) if results else None, k=k,
-                       limit=grow, sandbox=sandbox(no_sandbox, timeout), sample=sample)
+                       limit=grow, sandbox=sandbox(no_sandbox, timeout), sample=sample, families=tuple(family or ()))
     if as_json:
         print(json.dumps(counts, indent=2))
         return
@@ -137,6 +140,19 @@ def run(
     console.print(f"round {round_n}: {expansion.get('added', {})} skills added, {expansion.get('refused', 0)} "
                   f"refused, {expansion.get('reweighted', 0)} reweighted, {expansion.get('retired', 0)} retired; "
                   f"{counts.get('skills_active')} active skills", highlight=False)
+    if expansion.get("no_growth"):
+        console.print(plain(f"no growth: {expansion['no_growth']}"), highlight=False)
+    for c in expansion.get("confirmation", []):
+        p_value = "-" if c.get("p") is None else f"{c['p']:.2g}"
+        console.print(plain(f"pattern {c['pattern']!r} of round {c.get('mined_round')}: {c['status']} on fresh probes "
+                            f"({c.get('probes_failed_carrying')}/{c.get('probes_carrying')} carrying it failed, "
+                            f"{c.get('probes_failed_other')}/{c.get('probes_other')} without; p {p_value})"),
+                      highlight=False)
+    for st in expansion.get("steering", []):
+        console.print(plain(f"steered {st['tasks']} of {st['wanted']} tasks toward {st['pattern']!r} "
+                            f"({st['share']:.0%} of the budget)"), highlight=False)
+    if counts.get("families"):
+        console.print(plain(f"families: {', '.join(counts['families'])}"), highlight=False)
     console.print(f"tasks: {counts.get('tasks')}  (multi-app accepted: {counts.get('accepted_multi_app')})",
                   highlight=False)
     console.print(f"export: {counts.get('export')}", highlight=False)
