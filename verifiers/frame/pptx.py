@@ -1,11 +1,14 @@
 """The canonical model of a presentation, and its frame: what may change, and what must stay as it was.
 
 Facts (key -> canonical text), read with python-pptx (`presentation_facts`), slides by position `N` (1-based):
-- `#slides`: how many slides there are; `N#fp`: the slide's fingerprints (short digests of its title, of each
-  other shape's text or table and of its notes), by which a slide is recognised wherever it moved;
+- `#slides`: how many slides there are; `#size`: the slide size in whole mm (`338x190`), only when it is not
+  python-pptx's default 4:3 (254x190: decks of that size read as they always did); `N#fp`: the slide's
+  fingerprints (short digests of its title, of each other shape's text or table and of its notes), by which a
+  slide is recognised wherever it moved;
 - `N#layout`: the layout its placeholders make (`preparers.pptx.layout_kind`: LibreOffice renames layouts, "Title
   and Content" comes back as "Blank Slide", so the name is no fact); `N#hidden`; `N#bg`: its own background fill;
-  `N#notes`: its speaker notes;
+  `N#transition`: the kind of its transition to the next slide (`fade`, `push`...; LibreOffice writes an empty
+  `<p:transition>` on every slide without one: no fact); `N#notes`: its speaker notes;
 - `N/<shape>`: a shape (`title`, `subtitle`, `body 1`, `text box 2`, `picture 1`, `table 1`... numbered per kind in
   the slide's tree order, bodies left to right) with its position and size in whole millimetres (LibreOffice keeps
   1/100 mm and writes sizes one step smaller; an auto-fitting text box's size is what its text makes, left out);
@@ -59,7 +62,10 @@ _FP_CHARS = 8
 ORDER = "#order"
 #: The fact suffixes of a slide (`N#...`) and of a shape (`N/<shape>#...`), as the evidence names them.
 ASPECTS = {"": "", "#text": "text", "#format": "formatting", "#table": "cells", "#image": "picture",
-           "#layout": "layout", "#hidden": "visibility in the show", "#bg": "background", "#notes": "speaker notes"}
+           "#layout": "layout", "#hidden": "visibility in the show", "#bg": "background", "#notes": "speaker notes",
+           "#transition": "transition", "#size": "slide size"}
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+DEFAULT_SIZE = "254x190"  # python-pptx's default 4:3 slide, in mm
 
 
 def _digest(value: str, chars: int = _DIGEST_CHARS) -> str:
@@ -176,6 +182,24 @@ def _background(slide: Any) -> str:
     return etree.QName(inner).localname if inner is not None else "set"
 
 
+def transition(slide_element: Any) -> str:
+    """The kind of a slide's transition (the local name of its effect element: `fade`, `push`, `wipe`...), '' when
+    it has none; read from `<p:transition>` or, where LibreOffice wraps it, the first `mc:AlternateContent` choice."""
+    found = slide_element.find(f"{P}transition")
+    if found is None:
+        found = slide_element.find(f"{MC}AlternateContent/{MC}Choice/{P}transition")
+    if found is None:
+        return ""
+    effect = next((c for c in found.iterchildren(etree.Element) if etree.QName(c).localname not in ("sndAc", "extLst")),
+                  None)
+    return etree.QName(effect).localname if effect is not None else ""
+
+
+def slide_size(prs: PresentationT) -> str:
+    """The slide size in whole mm, `WxH`."""
+    return f"{_mm(prs.slide_width)}x{_mm(prs.slide_height)}"
+
+
 def _shape_facts(prefix: str, shape: Any, kind: str, box: Box) -> dict[str, str]:
     facts = {prefix: f"{kind} {_where(shape, kind, box)}".rstrip()}
     if shape.has_text_frame:
@@ -256,6 +280,8 @@ def _draw(slide: Any) -> Drawn:
         facts["#hidden"] = "1"
     if bg := _background(slide):
         facts["#bg"] = bg
+    if kind := transition(slide._element):
+        facts["#transition"] = kind
     shapes = list(deckio.walk(slide.shapes))
     kinds = [_kind(s) for s in shapes]
     layout = _layout_boxes(slide) if any(s.is_placeholder for s in shapes) else {}
@@ -284,6 +310,8 @@ def presentation_facts(prs: PresentationT) -> dict[str, str]:
     only: a slide without notes is not given a notes page (python-pptx's `notes_slide` would add one)."""
     slides = list(prs.slides)
     facts = {"#slides": str(len(slides))}
+    if (size := slide_size(prs)) != DEFAULT_SIZE:
+        facts["#size"] = size
     for n, slide in enumerate(slides, start=1):
         facts.update(_slide_facts(n, slide))
     return facts
@@ -377,7 +405,9 @@ def canonical(facts: Mapping[str, str], idents: list[str]) -> dict[str, str]:
     for key, value in facts.items():
         head, rest = _split(key)
         if not head:
-            continue  # `#slides`: the order says it
+            if key != "#slides":  # the order says it
+                out[key] = value  # a deck fact: the slide size
+            continue
         if rest == "#fp":
             continue
         n = int(head)
@@ -458,7 +488,7 @@ def judge(frame: Mapping[str, Any], end: Mapping[str, str]) -> list[str]:
         if key in now and key in kept and _same(key, now[key], kept[key]):
             continue
         head, rest = _split(key)
-        if head not in present or head not in named:
+        if head and (head not in present or head not in named):
             continue  # a slide deleted or added: the order names it
         if problem := _problem(key, head, rest, now, kept, allowed, titles):
             found.append((_natural(key), problem))
@@ -469,6 +499,9 @@ def judge(frame: Mapping[str, Any], end: Mapping[str, str]) -> list[str]:
 def _problem(key: str, head: str, rest: str, now: Mapping[str, str], kept: Mapping[str, str],
              allowed: Mapping[str, str], titles: Mapping[str, str]) -> str:
     """A fact out of the frame, named ('' where its shape's own fact names it: a shape added or removed)."""
+    if not head:  # a deck fact
+        return (f"the presentation's {ASPECTS.get(rest, rest)} changed (now {now.get(key, DEFAULT_SIZE)}, was "
+                f"{'another' if key in kept else DEFAULT_SIZE})")
     shape = rest[1:].partition("#")[0] if rest.startswith("/") else ""
     whole = f"{head}/{shape}"
     if key not in now:
