@@ -343,5 +343,9 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "sans": _b(r"sans[- ]serif font"),
         "fixed": _b(r"fixed[- ]width font", "monospace font"),
     }),
+    Domain("scope", {  # a change made on every slide of a deck, not one (impress.background, impress.transition)
+        "all": _b(r"(?:every|each) slide", r"all (?:the |of the )?slides", r"(?:whole|entire) (?:deck|presentation)",
+                  r"all (?:the )?pages", "every page", "throughout the deck", "throughout the presentation"),
+    }, contradicts={"all": ()}),
 )}
 

@@ -1,0 +1,22 @@
+"""Impress design ops as python-pptx lines: backgrounds (`slide.background.fill`, or the slide master's) and
+transitions (python-pptx has none: the `<p:transition>` element, written with lxml)."""
+
+from __future__ import annotations
+
+from preparers.teach import snippet
+
+
+@snippet("pptx.set_background")
+def set_background(prs: str, path: str, color: str, title: str | None = None, master: bool = False,
+                   skip: list[str] | None = None) -> str:
+    rgb = color.lstrip("#").upper()
+    head = ["from pptx.dml.color import RGBColor"]
+    paint = ["fill = {owner}.background.fill", "fill.solid()", f"fill.fore_color.rgb = RGBColor.from_string({rgb!r})"]
+    if master:
+        return "\n".join([*head, *(line.format(owner=f"{prs}.slide_master") for line in paint)])
+    if title is not None:
+        return "\n".join([*head, f"slide = titled({prs}, {title!r})", *(line.format(owner="slide") for line in paint)])
+    loop = [f"for slide in {prs}.slides:"]
+    if skip:
+        loop += [f"    if slide.shapes.title is not None and slide.shapes.title.text in {skip!r}:", "        continue"]
+    return "\n".join([*head, *loop, *("    " + line.format(owner="slide") for line in paint)])
