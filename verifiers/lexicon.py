@@ -309,6 +309,18 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "sentence": _b("sentence case", r"only the first letter (?:of each sentence )?(?:as a |in )?capitals?"),
     }, contradicts={"upper": ("lower", "title", "sentence"), "lower": ("upper",), "title": ("upper", "sentence"),
                     "sentence": ("upper", "title")}),
+    Domain("tone", {  # more or less of a picture's saturation or contrast (gimp.saturation, gimp.contrast)
+        "more": _b("more vivid", "more saturated", r"more colou?rful", r"(?:increase|raise|boost) (?:the |its )?"
+                   r"(?:colou?r )?(?:saturation|contrast)", "more contrast", "punchier", "more contrasty",
+                   r"stronger (?:colou?rs|contrast)"),
+        "less": _b("less vivid", "less saturated", "more muted", r"(?:reduce|lower|decrease|tone down) (?:the |its )?"
+                   r"(?:colou?r )?(?:saturation|contrast)", "less contrast", "softer", "flatter",
+                   r"weaker (?:colou?rs|contrast)", r"less colou?rful"),
+    }),
+    Domain("script", {  # characters set below or above the line (writer.sub_superscript)
+        "sub": _b(r"subscript(?:s|ed)?", r"sub-script(?:s|ed)?"),
+        "super": _b(r"superscript(?:s|ed)?", r"super-script(?:s|ed)?"),
+    }, contradicts={"sub": ("super",), "super": ("sub",)}),
     Domain("privacy", {  # a privacy or security switch of Chrome (chrome.privacy_setting)
         "dnt_on": _b(r"(?:turn|switch) on (?:sending )?(?:a |the )?Do Not Track",
                      r"enable (?:sending )?(?:a |the )?Do Not Track",
@@ -335,6 +347,19 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
                     "sb_standard": ("sb_enhanced", "sb_off"), "sb_off": ("sb_enhanced", "sb_standard"),
                     "tpc_block": ("tpc_allow",), "tpc_allow": ("tpc_block",), "exit_clear": ("exit_keep",),
                     "exit_keep": ("exit_clear",)}),
+    Domain("scope", {  # a change made on every slide of a deck, not one (impress.background, impress.transition)
+        "all": _b(r"(?:every|each) slide", r"all (?:the |of the )?slides", r"(?:whole|entire) (?:deck|presentation)",
+                  r"all (?:the )?pages", "every page", "throughout the deck", "throughout the presentation"),
+    }, contradicts={"all": ()}),
+    Domain("delimiter", {  # the field delimiter of a text export (calc.export_csv)
+        "comma": _b(r"commas?", "comma-separated", "comma-delimited"),
+        "semicolon": _b(r"semicolons?", "semicolon-separated", "semicolon-delimited"),
+        "tab": _b(r"tab characters?", r"tabs", "tab-separated", "tab-delimited", "TSV"),
+    }),
+    Domain("separator", {  # what splits the cells of a table typed as text (writer.text_to_table)
+        "tab": _b(r"tabs?", r"tab[- ]separated", r"tab characters?", r"tab stops?"),
+        "semicolon": _b(r"semicolons?", r"semicolon[- ]separated"),
+    }, contradicts={"tab": ("semicolon",), "semicolon": ("tab",)}),
     Domain("font_setting", {  # which of Chrome's Customize fonts settings (chrome.font_setting)
         "size": _b(r"(?:default |page |overall )?font size", "text size"),
         "minimum": _b("minimum font size", "smallest font size"),
@@ -343,9 +368,8 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "sans": _b(r"sans[- ]serif font"),
         "fixed": _b(r"fixed[- ]width font", "monospace font"),
     }),
-    Domain("scope", {  # a change made on every slide of a deck, not one (impress.background, impress.transition)
-        "all": _b(r"(?:every|each) slide", r"all (?:the |of the )?slides", r"(?:whole|entire) (?:deck|presentation)",
-                  r"all (?:the )?pages", "every page", "throughout the deck", "throughout the presentation"),
-    }, contradicts={"all": ()}),
+    Domain("transition", {  # a slide transition effect by its Impress name (impress.transition)
+        "fade": _b(r"fades?", r"fade (?:in|smoothly)"), "push": _b(r"push(?:es)?"), "wipe": _b(r"wipes?"),
+        "split": _b(r"splits?"), "dissolve": _b(r"dissolves?"), "uncover": _b(r"uncovers?"),
+    }),
 )}
-

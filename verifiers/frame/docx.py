@@ -8,8 +8,9 @@ Facts (key -> canonical text), read with the docx reader (verifiers/readers/docx
   effective (direct formatting, style chain, defaults: a page break before the text, after the previous paragraph's
   text or as the paragraph's property all read "starts a page");
 - `body:NNN#runs`: its text in runs of equal effective character formatting (bold, italic, underline, strike,
-  size, font, colour, highlight), consecutive runs of equal formatting merged and blank runs joined to the run
-  before: LibreOffice splits and merges runs as it likes, and bold on the run or on the style reads the same;
+  size, font, colour, highlight, subscript or superscript), consecutive runs of equal formatting merged and blank
+  runs joined to the run before: LibreOffice splits and merges runs as it likes, and bold on the run or on the
+  style reads the same;
 - `#section N`: page size (mm), orientation and margins (mm) of the N-th section; `#header N`, `#footer N`: the
   text of its header and footer (inherited from the section before when not its own; a field as `{PAGE}`, its
   cached result dropped), and their alignment;
@@ -145,6 +146,8 @@ def _resolved_fmt(doc: Doc, r: etree._Element, p: etree._Element) -> str:
     shade = doc.run_prop(r, p, "shd", "fill")
     if (fill := (shade.get(W + "fill") or "").upper() if shade is not None else "") not in ("", "AUTO", "FFFFFF"):
         parts.append(f"shade={fill}")
+    if position := reader.vertical(doc, r, p):  # subscript or superscript (writer.sub_superscript)
+        parts.append(f"script={position}")
     return ",".join(parts)
 
 

@@ -480,3 +480,18 @@ def read_text(host: Path) -> str:
 
 def body_paragraphs(doc: Doc) -> list[str]:
     return [text for text in map(doc.text, doc.paragraphs()) if text]
+
+
+def vertical(doc: Doc, r: etree._Element, p: etree._Element) -> str:
+    """A run's effective vertical position: "sub" (subscript or lowered), "super" (superscript or raised) or ""
+    (on the baseline). Writer saves an automatic subscript or superscript as w:vertAlign, a set raise or lower as
+    w:position (half-points)."""
+    el = doc.run_prop(r, p, "vertAlign", "val")
+    if el is not None:
+        return {"subscript": "sub", "superscript": "super"}.get(el.get(W + "val") or "", "")
+    el = doc.run_prop(r, p, "position", "val")
+    try:
+        shift = int(el.get(W + "val") or "0") if el is not None else 0
+    except ValueError:
+        shift = 0
+    return "sub" if shift < 0 else "super" if shift > 0 else ""
