@@ -1,0 +1,62 @@
+"""Format ops (preparers/ops/formats.py) as the shell lines a person types: LibreOffice converts headless
+(`soffice --headless --convert-to ...` into a scratch folder, then the file is moved to the asked name), poppler's
+`pdfunite` / `pdfseparate` merge and split PDFs."""
+
+from __future__ import annotations
+
+import shlex
+
+from preparers.ops.formats import DELIMITERS
+from preparers.teach import HOME, Language, language, q, snippet
+
+language(Language("fmt", shell=True))
+
+#: The field-delimiter token of LibreOffice's CSV filter options, per knob value.
+_TOKEN = {"comma": 44, "semicolon": 59, "tab": 9}
+
+
+def _mkparent(path: str) -> str:
+    parent = path.rsplit("/", 1)[0]
+    return "" if parent == HOME else f"mkdir -p {q(parent)} && "
+
+
+def _convert(path: str, target: str, dest: str) -> str:
+    """Convert `path` with soffice into a scratch folder and move the one file it writes to `dest`."""
+    return (f"out=$(mktemp -d) && soffice --headless --convert-to {shlex.quote(target)} --outdir \"$out\" {q(path)} "
+            f"&& {_mkparent(dest)}mv \"$out\"/* {q(dest)} && rmdir \"$out\"")
+
+
+@snippet("fmt.export_csv")
+def export_csv(path: str, sheet: str, dest: str, delimiter: str = "comma", header: bool = True,
+               as_xlsx: bool = False) -> str:
+    if delimiter not in DELIMITERS:
+        raise ValueError(f"delimiter {delimiter!r}")
+    if as_xlsx:  # a near-miss: the workbook copied under the new name
+        return f"{_mkparent(dest)}cp {q(path)} {q(dest)}"
+    # Calc's CSV filter: delimiter, quote ("), UTF-8 (76), first line 1, cell formats, ..., sheet number (token 12)
+    find = (f"n=$(python3 -c \"from openpyxl import load_workbook; "
+            f"print(load_workbook({path!r}, read_only=True).sheetnames.index({sheet!r}) + 1)\")")
+    options = f"csv:Text - txt - csv (StarCalc):{_TOKEN[delimiter]},34,76,1,,0,false,true,true,false,false,"
+    line = (f"{find} && out=$(mktemp -d) && soffice --headless --convert-to \"{options}$n\" --outdir \"$out\" "
+            f"{q(path)} && {_mkparent(dest)}mv \"$out\"/*.csv {q(dest)} && rmdir \"$out\"")
+    if not header:  # a near-miss: the header line dropped
+        line += f" && sed -i 1d {q(dest)}"
+    return line
+
+
+@snippet("fmt.export_pdf")
+def export_pdf(path: str, dest: str, part: float = 1.0, blank: bool = False, as_copy: bool = False) -> str:
+    if as_copy:  # a near-miss: the document copied under the new name
+        return f"{_mkparent(dest)}cp {q(path)} {q(dest)}"
+    if part < 1 or blank:
+        raise ValueError("a partial or blank export is a near-miss the terminal does not teach")
+    return _convert(path, "pdf:writer_pdf_Export", dest)
+
+
+@snippet("fmt.slides_pdf")
+def slides_pdf(path: str, dest: str, per_page: int = 1, first_only: bool = False, as_copy: bool = False) -> str:
+    if as_copy:  # a near-miss: the deck copied under the new name
+        return f"{_mkparent(dest)}cp {q(path)} {q(dest)}"
+    if per_page != 1 or first_only:
+        raise ValueError("handouts and a one-slide export are near-misses the terminal does not teach")
+    return _convert(path, "pdf:impress_pdf_Export", dest)
