@@ -163,7 +163,11 @@ def derive(initial: Mapping[str, str], oracle: Mapping[str, str]) -> dict[str, A
     moved_to = {oracle[key].split(":", 2)[2] for key in allowed if oracle.get(key, "").startswith("f:")}
     deleted = sorted(key.rpartition("/")[2] for key, kind in allowed.items() if kind == "-" and key in initial
                      and not (initial[key].startswith("f:") and initial[key].split(":", 2)[2] in moved_to))
-    return {"allowed": allowed, "kept": _digests(initial, allowed), "trash": deleted}
+    # what the Trash held before the task and still holds after the oracle (a restore takes out only the asked
+    # items) may stay there; which items a restore takes out is the goal checks' question
+    stayed = sorted({_trash_name(key) for key in initial if _in_trash(key) and key.count("/") == TRASH.count("/") + 2
+                     and oracle.get(key) == initial[key]} - set(deleted))
+    return {"allowed": allowed, "kept": _digests(initial, allowed), "trash": deleted + stayed}
 
 
 def judge(frame: Mapping[str, Any], end: Mapping[str, str]) -> list[str]:
