@@ -372,9 +372,4 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "fade": _b(r"fades?", r"fade (?:in|smoothly)"), "push": _b(r"push(?:es)?"), "wipe": _b(r"wipes?"),
         "split": _b(r"splits?"), "dissolve": _b(r"dissolves?"), "uncover": _b(r"uncovers?"),
     }),
-    Domain("delimiter", {  # the field delimiter of a text export (calc.export_csv)
-        "comma": _b(r"commas?", "comma-separated", "comma-delimited"),
-        "semicolon": _b(r"semicolons?", "semicolon-separated", "semicolon-delimited"),
-        "tab": _b(r"tab characters?", r"tabs", "tab-separated", "tab-delimited", "TSV"),
-    }),
 )}
