@@ -217,18 +217,57 @@ def pptx_slides(host: Path) -> list[list[str]]:
 
 
 @op("fmt.slides_pdf")
-def slides_pdf(h: Handle, dest: str, per_page: int = 1, first_only: bool = False, as_copy: bool = False) -> None:
+def slides_pdf(h: Handle, dest: str, first: int = 0, last: int = 0, per_page: int = 1, first_only: bool = False,
+               as_copy: bool = False) -> None:
     """Export the presentation at `path` (pptx) as a PDF at `dest`, one page per slide (Impress: File > Export as
-    PDF), the deck unchanged. Slips, for near-misses: `per_page` > 1 puts that many slides on a page (handouts),
-    `first_only` exports the current slide alone (Selection), `as_copy` copies the deck's bytes under the .pdf
-    name."""
+    PDF), the deck unchanged; with `first` and `last` (1-based, inclusive) only that range of slides (the dialog's
+    Pages field). Slips, for near-misses: `per_page` > 1 puts that many slides on a page (handouts), `first_only`
+    exports the current slide alone (Selection), `as_copy` copies the deck's bytes under the .pdf name."""
     out = h.target(dest)
     if as_copy:
         out.write_bytes(h.host.read_bytes())
         return
     slides = pptx_slides(h.host)
+    if first or last:
+        slides = slides[max(first, 1) - 1:last or len(slides)]
     if first_only:
         slides = slides[:1]
     pages = [[line for slide in slides[i:i + per_page] for line in wrap(slide)]
              for i in range(0, len(slides), max(per_page, 1))]
     out.write_bytes(pdf_pages(pages, title=h.host.stem))
+
+
+def pdf_page_lines(host: Path, limit: int = 500) -> list[list[str]]:
+    """The text lines of each page of the PDF at `host` (pdfminer.six; at most `limit` pages), for the ops that
+    lay pages out again: a merge, a split."""
+    from pdfminer.high_level import extract_text
+    from pdfminer.pdfpage import PDFPage
+
+    with host.open("rb") as handle:
+        count = sum(1 for _ in PDFPage.get_pages(handle, maxpages=limit + 1))
+    if count > limit:
+        raise ValueError(f"{host.name} has more than {limit} pages")
+    return [[line for line in extract_text(str(host), page_numbers=[i]).splitlines() if line.strip()]
+            for i in range(count)]
+
+
+@op("fmt.merge_pdf")
+def merge_pdf(h: Handle, sources: list[str]) -> None:
+    """Write the PDF at `path` holding every page of `sources` (PDFs, home paths), one after the other in that
+    order (pdfunite a.pdf b.pdf out.pdf); the sources stay as they are. Each page shows its source page's text
+    lines (the checks read page texts)."""
+    if not sources:
+        raise ValueError("no source PDF to merge")
+    pages = [page for source in sources for page in pdf_page_lines(resolve(h.root, source))]
+    h.host.parent.mkdir(parents=True, exist_ok=True)
+    h.host.write_bytes(pdf_pages(pages))
+
+
+@op("fmt.split_pdf")
+def split_pdf(h: Handle, dest: str, first: int, last: int) -> None:
+    """Write pages `first` to `last` (1-based, inclusive) of the PDF at `path` as a new PDF at `dest`; the source
+    stays as it is."""
+    pages = pdf_page_lines(h.host)
+    if not 1 <= first <= last <= len(pages):
+        raise ValueError(f"pages {first}-{last} of a {len(pages)}-page PDF")
+    h.target(dest).write_bytes(pdf_pages(pages[first - 1:last]))

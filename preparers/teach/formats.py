@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 
 from preparers.ops.formats import DELIMITERS
@@ -54,9 +55,26 @@ def export_pdf(path: str, dest: str, part: float = 1.0, blank: bool = False, as_
 
 
 @snippet("fmt.slides_pdf")
-def slides_pdf(path: str, dest: str, per_page: int = 1, first_only: bool = False, as_copy: bool = False) -> str:
+def slides_pdf(path: str, dest: str, first: int = 0, last: int = 0, per_page: int = 1, first_only: bool = False,
+               as_copy: bool = False) -> str:
     if as_copy:  # a near-miss: the deck copied under the new name
         return f"{_mkparent(dest)}cp {q(path)} {q(dest)}"
     if per_page != 1 or first_only:
         raise ValueError("handouts and a one-slide export are near-misses the terminal does not teach")
+    if first or last:  # the PDF export's page range, as JSON filter options (LibreOffice 7.4+)
+        pages = f"{max(first, 1)}-{last}" if last else f"{max(first, 1)}-"
+        options = json.dumps({"PageRange": {"type": "string", "value": pages}}, separators=(",", ":"))
+        return _convert(path, f"pdf:impress_pdf_Export:{options}", dest)
     return _convert(path, "pdf:impress_pdf_Export", dest)
+
+
+@snippet("fmt.merge_pdf")
+def merge_pdf(path: str, sources: list[str]) -> str:
+    return f"{_mkparent(path)}pdfunite {' '.join(q(s) for s in sources)} {q(path)}"
+
+
+@snippet("fmt.split_pdf")
+def split_pdf(path: str, dest: str, first: int, last: int) -> str:
+    # poppler: one file per page into a scratch folder, then those pages joined in order
+    return (f"out=$(mktemp -d) && pdfseparate -f {first} -l {last} {q(path)} \"$out/p-%03d.pdf\" && "
+            f"{_mkparent(dest)}pdfunite \"$out\"/p-*.pdf {q(dest)} && rm -r \"$out\"")

@@ -166,3 +166,25 @@ def slide_pages(state: State, path: str, source: str, slides: list[list[str]]) -
     if problems:
         return fail(f"{path} is not {source} one slide per page: {'; '.join(problems[:4])}")
     return ok(f"{path} has {len(slides)} pages, each showing its slide's texts in order")
+
+
+@primitive("pdf.pages_in_order", grounded=("path",),
+           meaning=Meaning(action=r"merg|combin|join|concatenat|put (?:them )?together|split|extract|pull out|"
+                                  r"separat|take out|copy (?:out )?pages?"))
+def pages_in_order(state: State, path: str, pages: list[list[str]], sources: list[str]) -> Result:
+    """The PDF at `path` has exactly `len(pages)` pages, and page i shows the text lines `pages[i]` in order: the
+    pages of `sources` (named in the evidence) in the asked order."""
+    if not pages:
+        return fail("check misconfigured: no page")
+    doc = pdf_reader.load(state, path)
+    if doc.count != len(pages):
+        return fail(f"{path} has {doc.count} page(s); the pages asked for from {', '.join(sources)} are "
+                    f"{len(pages)}")
+    problems = []
+    for i, (page, lines) in enumerate(zip(doc.pages, pages, strict=True), start=1):
+        _, missing = _in_order(pdf_reader.flat(page), lines)
+        if missing is not None:
+            problems.append(f"page {i} lacks {_short(missing, 40)!r}")
+    if problems:
+        return fail(f"{path} does not hold the asked pages in order: {'; '.join(problems[:4])}")
+    return ok(f"{path} has the {len(pages)} asked pages of {', '.join(sources)}, in order")
