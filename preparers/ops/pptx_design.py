@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from lxml import etree
 from pptx import Presentation
 from pptx.dml.color import RGBColor
 
@@ -39,3 +40,34 @@ def set_background(deck: Deck, color: str, title: str | None = None, master: boo
     for slide in deck.prs.slides:
         if deckio.slide_title(slide) not in (skip or []):
             _solid(slide, color)
+
+
+P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
+MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+
+
+def _transition(slide: Any, effect: str) -> None:
+    """Replace the slide's transition by `<p:transition><p:{effect}/></p:transition>`, placed before `p:timing`."""
+    element = slide._element
+    for old in [*element.findall(f"{P}transition"), *element.findall(f"{MC}AlternateContent")]:
+        if old.tag == f"{P}transition" or old.find(f".//{P}transition") is not None:
+            element.remove(old)
+    made = etree.SubElement(element, f"{P}transition")
+    etree.SubElement(made, f"{P}{effect}")
+    later = element.find(f"{P}timing")
+    if later is None:
+        later = element.find(f"{P}extLst")
+    if later is not None:
+        later.addprevious(made)
+
+
+@op("pptx.set_transition")
+def set_transition(deck: Deck, effect: str, title: str | None = None, skip: list[str] | None = None) -> None:
+    """The transition whose pptx element is `effect` (`fade`, `push`, `pull`...) on the slide titled `title`, or on
+    every slide (`title=None`) but those titled in `skip`."""
+    if title is not None:
+        _transition(_slide(deck, title), effect)
+        return
+    for slide in deck.prs.slides:
+        if deckio.slide_title(slide) not in (skip or []):
+            _transition(slide, effect)

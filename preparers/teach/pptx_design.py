@@ -20,3 +20,24 @@ def set_background(prs: str, path: str, color: str, title: str | None = None, ma
     if skip:
         loop += [f"    if slide.shapes.title is not None and slide.shapes.title.text in {skip!r}:", "        continue"]
     return "\n".join([*head, *loop, *("    " + line.format(owner="slide") for line in paint)])
+
+
+@snippet("pptx.set_transition")
+def set_transition(prs: str, path: str, effect: str, title: str | None = None, skip: list[str] | None = None) -> str:
+    lines = ["from lxml import etree",
+             "P = '{http://schemas.openxmlformats.org/presentationml/2006/main}'",
+             "def set_transition(slide):  # python-pptx has no transition API: write <p:transition> itself",
+             "    el = slide._element",
+             "    for old in el.findall(P + 'transition'):",
+             "        el.remove(old)",
+             "    tr = etree.SubElement(el, P + 'transition')",
+             f"    etree.SubElement(tr, P + {effect!r})",
+             "    timing = el.find(P + 'timing')",
+             "    if timing is not None:",
+             "        timing.addprevious(tr)"]
+    if title is not None:
+        return "\n".join([*lines, f"set_transition(titled({prs}, {title!r}))"])
+    lines.append(f"for slide in {prs}.slides:")
+    if skip:
+        lines += [f"    if slide.shapes.title is not None and slide.shapes.title.text in {skip!r}:", "        continue"]
+    return "\n".join([*lines, "    set_transition(slide)"])

@@ -15,6 +15,7 @@ from lxml import etree
 
 from preparers import pptx as deckio
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.frame.pptx import transition
 from verifiers.meaning import Meaning, Said, when
 from verifiers.readers.pptx import load, slides
 
@@ -85,3 +86,41 @@ def slide_background(state: State, path: str, color: str, slide: str | None = No
         return fail(f"slide {slide!r} shows {want}, but so do {len(others)} other slide(s) ({others[:4]}): only "
                     f"that slide was to get it")
     return ok(f"slide {slide!r} shows a {want} background, no other slide does")
+
+
+#: transition names as instructions say them -> the effect element pptx stores (Impress's Uncover is `p:pull`)
+TRANSITIONS = {"fade": "fade", "push": "push", "wipe": "wipe", "split": "split", "dissolve": "dissolve",
+               "uncover": "pull"}
+
+
+@primitive("pptx.transition", grounded=("path", "slide", "kind", "every"),
+           meaning=Meaning(action=r"transition",
+                           args={"kind": Said("transition"), "every": Said("scope", when("all"))}))
+def slide_transition(state: State, path: str, kind: str, slide: str | None = None,
+                     every: bool | None = None) -> Result:
+    """Slide `slide` (every slide titled so) has the transition `kind` (a key of TRANSITIONS) and no other slide
+    has one; with `every`, every slide of the deck has it."""
+    want = TRANSITIONS.get(kind)
+    if want is None:
+        return fail(f"check misconfigured: kind={kind!r}, not one of {sorted(TRANSITIONS)}")
+    parsed = load(state, path)
+    titles = parsed.titles()
+    found = [transition(s._element) for s in parsed.prs.slides]
+    if every:
+        wrong = [f"{t or f'#{i + 1}'!r} ({k or 'none'})" for i, (t, k) in enumerate(zip(titles, found, strict=True))
+                 if k != want]
+        if wrong or not found:
+            return fail(f"{len(wrong)} of {len(found)} slides do not have the {kind} transition: "
+                        f"{', '.join(wrong[:5])}{', ...' if len(wrong) > 5 else ''}")
+        return ok(f"all {len(found)} slides have the {kind} transition")
+    if slide is None:
+        return fail("check misconfigured: neither a slide nor every slide")
+    for item in slides(state, path, slide):
+        if (got := transition(item._element)) != want:
+            return fail(f"slide {slide!r} has {f'the {got} transition' if got else 'no transition'}, expected {kind}")
+    others = [f"{t or f'#{i + 1}'!r} ({k})" for i, (t, k) in enumerate(zip(titles, found, strict=True))
+              if k and t != deckio.norm(slide)]
+    if others:
+        return fail(f"slide {slide!r} has the {kind} transition, but {len(others)} other slide(s) have transitions "
+                    f"too: {', '.join(others[:4])}; only that slide was to get one")
+    return ok(f"slide {slide!r} has the {kind} transition, no other slide has one")
