@@ -14,6 +14,7 @@ Answers, one JSON line per task, in any of these forms (decided here, one reader
     {"task_id": ID, "script": "mkdir -p Documents/papers && mv ..."}   one command (any bash, heredocs included)
     {"task_id": ID, "commands": ["mkdir -p Documents/papers", "mv ..."]}   one step each, in order
     {"task_id": ID, "content": "I will ... ```bash\\n...\\n```"}          a model's reply as plain text
+    {"task_id": ID, "infeasible": true, "reason": "the workbook has no sheet 'Q5'"}   the task cannot be done
     {"custom_id": ID, "response": {"body": {"choices": [{"message": {"content": ..., "tool_calls": [...]}}]}}}
 
 The last is the OpenAI batch output that `vllm run-batch` writes (`task_id` may stand for `custom_id`); `prompts
@@ -21,7 +22,10 @@ The last is the OpenAI batch output that `vllm run-batch` writes (`task_id` may 
 "messages", "tools"}}). In a
 reply (`content`, or a response's message), every shell tool call is one step; without tool calls, every closed
 ```bash (or ```sh, or unlabelled) block is one step and a ```python block runs as a python3 script, in order; a
-reply with no command is an answer that does nothing (scored). A line that is not JSON, not one of the forms,
+reply with no command is an answer that does nothing (scored). A reply whose first word is INFEASIBLE declines the
+task (the rest is the reason), as `"infeasible": true` does (with "script" or "commands" too, they run first): the
+runner records the declaration in the home (forge.agent.episode.declare), where an infeasible task's rubric reads
+it. A line that is not JSON, not one of the forms,
 names a task that is not selected, or answers a task twice is a one-line problem naming its line number; the
 other lines still run.
 
@@ -176,7 +180,8 @@ def _atomic(out: Path) -> Iterator[IO[str]]:
 
 # ---- answers ---------------------------------------------------------------------------------------------------
 
-FORMS = '"script" (a string), "commands" (a list of strings), "content" (a reply) or an OpenAI batch "response"'
+FORMS = ('"script" (a string), "commands" (a list of strings), "content" (a reply), an OpenAI batch "response" or '
+         '"infeasible": true with a "reason"')
 
 
 def read_answers(path: Path) -> tuple[dict[str, Answer], list[Problem]]:
@@ -226,6 +231,8 @@ def parse_answer(raw: bytes | str, number: int = 0) -> tuple[Answer | None, str,
     task_id = data.get("task_id", data.get("custom_id"))
     if not isinstance(task_id, str) or not task_id:
         return None, "", "no \"task_id\" (or \"custom_id\") string; name the task each answer is for"
+    if "infeasible" in data:
+        return _declared(data, task_id, number)
     if "script" in data:
         script = data["script"]
         if not isinstance(script, str):
@@ -248,6 +255,23 @@ def parse_answer(raw: bytes | str, number: int = 0) -> tuple[Answer | None, str,
     if data.get("error"):
         return None, task_id, f"task {task_id}: the batch request failed ({str(data['error'])[:200]}); rerun it"
     return None, task_id, f"task {task_id}: no answer; give {FORMS}"
+
+
+def _declared(data: dict[str, Any], task_id: str, number: int) -> tuple[Answer | None, str, str]:
+    """The answer of a line with "infeasible": its "script" or "commands" (if any) then, when true, the declaration
+    `INFEASIBLE: <reason>` as the reply's text."""
+    declared, reason = data["infeasible"], data.get("reason", "")
+    if not isinstance(declared, bool) or not isinstance(reason, str):
+        return None, task_id, f"task {task_id}: \"infeasible\" must be true or false and \"reason\" a string"
+    rest = {k: v for k, v in data.items() if k not in ("infeasible", "reason", "content", "response")}
+    answer, _, problem = parse_answer(json.dumps(rest), number) if set(rest) & {"script", "commands"} else (
+        Answer((), line=number), task_id, "")
+    if answer is None:
+        return None, task_id, problem
+    if not declared:
+        return answer, task_id, ""
+    text = " ".join(reason.split())
+    return Answer(answer.commands, f"INFEASIBLE: {text}" if text else "INFEASIBLE", number), task_id, ""
 
 
 def _batch_message(data: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:

@@ -201,6 +201,8 @@ def attempt(package: Package, folder: Path, sandbox: Sandbox, work: Path,
                "passed": not failed, "failed_checks": failed, "checks": outcomes, "ended": episode.ended,
                "protocol": episode.protocol, "steps": sum(s.action != "DONE" for s in episode.steps),
                "violations": violations}
+    if episode.declared:  # the agent declined the task as infeasible (forge.agent.episode.declare)
+        verdict["declared_infeasible"] = episode.declared
     write_atomic(folder / "checks.json", json.dumps(verdict, indent=1, ensure_ascii=False, default=str))
     write_atomic(folder / "messages.json", json.dumps(
         {"task_id": task_id, "domain": domain, "model": model, "tools": [TOOL],

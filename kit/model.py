@@ -5,6 +5,7 @@ Workflows build these; `kit.package` writes them; the gate reads them back from 
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,3 +75,18 @@ class Teacher:
         if not self.commands:
             return {"terminal": False, "why": self.why}
         return {"terminal": True, "look": self.look, "commands": self.commands}
+
+
+#: An infeasible task (task.json `feasible: false`) asks for what the app or the files cannot do; the right outcome
+#: is to change nothing and say so. The declaration is recorded at `INFEASIBLE_RECORD` (its text is the reason):
+#: the student runner writes it when the agent's final reply starts with `INFEASIBLE` (forge.agent.episode), an agent
+#: at a terminal may write it itself (`declare_command`, the teacher's way), and the check `DECLARED_INFEASIBLE`
+#: reads it.
+INFEASIBLE_RECORD = f"{HOME}/.forge/infeasible"
+DECLARED_INFEASIBLE = "agent.declared_infeasible"
+
+
+def declare_command(reason: str) -> str:
+    """The shell line that declares a task infeasible with `reason` (one line of text)."""
+    text = " ".join(reason.split()) or "this cannot be done"
+    return f"mkdir -p ~/.forge && printf '%s\\n' {shlex.quote(text)} > ~/.forge/infeasible"

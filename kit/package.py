@@ -25,7 +25,7 @@ from kit import bounded
 from kit.dag import LLMCall, Workflow
 from kit.errors import PackageError, UnsafeIdError
 from kit.ids import TaskId, digest, safe_id
-from kit.model import Asset, Check, Solution, Teacher
+from kit.model import DECLARED_INFEASIBLE, Asset, Check, Solution, Teacher
 from kit.scratch import process_alive
 from kit.taxonomy import Skill
 
@@ -155,6 +155,8 @@ def build_package(task_id: TaskId, skill: Skill, workflow: Workflow, outputs: Ma
     }
     if task_id.register != "explicit":
         task["register"] = task_id.register
+    if any(check.primitive == DECLARED_INFEASIBLE for check in rubric):  # the right outcome is to decline
+        task["feasible"] = False  # only when false: a feasible task keeps the bytes of packages made before
     task["metadata"]["dedup_key"] = dedup_key(task)
     files["task.json"] = dumps(task).encode()
     return PackageFiles(task_id, skill.app, task, files)

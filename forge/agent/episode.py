@@ -35,6 +35,7 @@ from forge.agent.chat import ChatClient, ToolsUnsupported, Turn
 from forge.agent.shell import AgentShell, CommandResult
 from kit import bounded
 from kit.errors import SandboxError
+from kit.model import declare_command
 from kit.sandbox import HOME
 
 TOOL_NAME = "shell"
@@ -51,7 +52,9 @@ The graphical applications are not available to you: you work through a terminal
 folder and variables do not). There is no network. A command may run {seconds:g} seconds at most.
 python3 has openpyxl, python-docx and python-pptx: edit .xlsx / .docx / .pptx files with them; Thunderbird's
 profile and mail folders are plain files under /home/user. Do what the task asks, exactly, and nothing else.
-When the task is done, reply with a short summary and no tool call (or just DONE). You have {steps} commands."""
+When the task is done, reply with a short summary and no tool call (or just DONE). If the task asks for something
+that cannot be done (a feature the application lacks, a file or item that is not there, wishes that contradict each
+other), change nothing and reply INFEASIBLE: <the reason>, with no tool call. You have {steps} commands."""
 
 TEXT_PROTOCOL = """
 
@@ -77,6 +80,8 @@ PYTHON_LANGUAGES = frozenset({"python", "python3", "py"})
 #: A CommonMark parser (markdown-it-py): fences pair as Markdown pairs them, so a block's closing fence can never
 #: be taken for the opening of the next (a hand-written pattern ran the prose between two blocks).
 _MARKDOWN = MarkdownIt("commonmark")
+#: A final reply that declines the task: its first word is INFEASIBLE (Markdown emphasis allowed), the rest the reason.
+_INFEASIBLE = re.compile(r"[\s*_`#>]*INFEASIBLE\b[\s*_`:.,;\u2013\u2014-]*(.*)", re.S)
 #: Tool calls some models write into the text when the server does not parse them (Qwen / Hermes style).
 _TEXT_CALL = re.compile(r"<tool_call>\s*(\{.*?\})\s*</tool_call>", re.S)
 
@@ -98,11 +103,13 @@ class Step:
     cached: bool = False
     done: bool = False
     error: str = ""
+    declared: str = ""  # the final step of an episode whose last reply declared the task infeasible: the reason
 
     def as_json(self) -> dict[str, Any]:
         data = dict(self.__dict__)
-        if not data["error"]:
-            del data["error"]
+        for optional in ("error", "declared"):
+            if not data[optional]:
+                del data[optional]
         return data
 
 
@@ -114,6 +121,7 @@ class Episode:
     turns: list[Turn] = field(default_factory=list)
     ended: str = ""  # done | step budget | llm problem
     error: str = ""  # set when the model could not be reached: infrastructure, not a score
+    declared: str = ""  # the reason, when the last reply declared the task infeasible (recorded in the home)
 
 
 class ProtocolSwitch(Exception):
@@ -255,7 +263,13 @@ def run_episode(instruction: str, home: Path, shell: AgentShell, chat: ChatClien
         fallback = None if calls else parse_command(content)
         if not calls and fallback is None:
             canonical.append({"role": "assistant", "content": content})
-            record(_step(len(episode.steps) + 1, "DONE", content, turn, done=True, error=turn.problem))
+            last = _step(len(episode.steps) + 1, "DONE", content, turn, done=True, error=turn.problem)
+            try:
+                declare(episode, last, shell, home)
+            except MachineFailure as exc:
+                episode.ended, episode.error = "machine failure", str(exc)
+                return episode
+            record(last)
             episode.ended = "done" if not turn.problem else f"llm problem: {turn.problem}"
             chat.keep(turn)
             return episode
@@ -307,11 +321,42 @@ def run_commands(instruction: str, home: Path, shell: AgentShell, commands: Sequ
             return episode
         record(step)
         episode.messages.append({"role": "tool", "tool_call_id": call_id, "content": shown})
-    final = "DONE" if commands else content
+    reason = declaration(content)
+    final = content if not commands else f"INFEASIBLE: {reason}" if reason is not None else "DONE"
     episode.messages.append({"role": "assistant", "content": final})
-    record(Step(len(commands) + 1, "DONE", final, done=True))
+    last = Step(len(commands) + 1, "DONE", final, done=True)
+    try:
+        declare(episode, last, shell, home)
+    except MachineFailure as exc:
+        episode.ended, episode.error = "machine failure", str(exc)
+        return episode
+    record(last)
     episode.ended = "done"
     return episode
+
+
+def declaration(content: str) -> str | None:
+    """The reason of a reply that declares the task infeasible (`INFEASIBLE: <why>`, the documented way; its first
+    word, Markdown emphasis allowed), '' for one that gives none; None for any other reply."""
+    match = _INFEASIBLE.match(content or "")
+    if match is None:
+        return None
+    return " ".join(match.group(1).replace("*", " ").replace("`", " ").split())
+
+
+def declare(episode: Episode, last: Step, shell: AgentShell, home: Path) -> None:
+    """When the final reply `last` declares the task infeasible, record it in the home as the agent itself could
+    (`kit.model.declare_command`, through the same sandboxed shell: the home may be hostile) so the rubric reads it
+    (`agent.declared_infeasible`); raises `MachineFailure` when the sandbox cannot run it."""
+    reason = declaration(last.response)
+    if reason is None:
+        return
+    reason = reason or "the task cannot be done as asked"
+    done = _run(shell, home, declare_command(reason), last.step_num)
+    if done.exit_code != 0:
+        last.error = f"the declaration could not be recorded: {done.shown}"[:500]
+        return
+    episode.declared = last.declared = reason
 
 
 class MachineFailure(Exception):

@@ -10,7 +10,9 @@ OUT/evaluation_examples/forge_hidden/checker.pyz       Forge's self-contained ch
 ```
 Setup: upload (or `download` from `base_url`) setup.sh and the assets to a staging folder, `execute` setup.sh
 as the desktop user with the app launch suppressed, delete the staging folder, then `launch` the app.
-Evaluation: postconfig saves or flushes app state (ctrl+s in LibreOffice, closing Thunderbird or Chrome),
+An infeasible task (task.json `feasible: false`) is scored by OSWorld's own `{"func": "infeasible"}` evaluator (the
+agent's last action must be FAIL). Evaluation of the others: postconfig saves or flushes app state (ctrl+s in
+LibreOffice, closing Thunderbird or Chrome),
 uploads the checker only after the agent is done (so the answers never sit on the VM during the attempt),
 then the metrics from `forge.export.evaluator` run with conj "and".
 OUT may be an OSWorld checkout: its own task files stay, and the index files (test_all.json, test_round_<N>.json)
@@ -88,9 +90,9 @@ def export_osworld(catalog: Catalog, out: Path, *, round: int | None = None, app
         written.setdefault(domain, []).append(row.id)
         if not uses_checker:
             written.native.append(row.id)
-        plan = plan_rubric(package.task["rubric"])
         written.checks += len(package.task["rubric"])
-        written.native_checks += len(package.task["rubric"]) - len(plan.checker_checks)
+        left = 0 if package.task.get("feasible") is False else len(plan_rubric(package.task["rubric"]).checker_checks)
+        written.native_checks += len(package.task["rubric"]) - left  # infeasible: OSWorld's evaluator scores it all
         rounds.setdefault(row.round, {}).setdefault(domain, []).append(row.id)
         needs_checker = needs_checker or uses_checker
     if needs_checker:
@@ -128,6 +130,12 @@ def _task_json(package: Package, root: Path, base_url: str | None) -> tuple[dict
     """The OSWorld task for `package`, writing its shipped files under `root`; also whether it uses the checker."""
     task = package.task
     task_id = package.id
+    if task.get("feasible") is False:  # OSWorld's own convention: the agent's last action must be FAIL
+        return {"id": task_id, "snapshot": str(task["app"]), "instruction": task["instruction"],
+                "source": f"forge:{task['skill_id']}", "config": _setup(package, root, base_url),
+                "trajectory": "trajectories/", "related_apps": [str(a) for a in task.get("apps") or [task["app"]]],
+                "evaluator": {"func": "infeasible"}, "proxy": False, "fixed_ip": False,
+                "possibility_of_env_change": "low"}, False
     plan = plan_rubric(task["rubric"])
     metrics = list(plan.metrics)
     hidden: list[dict[str, Any]] = []

@@ -23,11 +23,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kit.model import HOME
+from kit.model import HOME, INFEASIBLE_RECORD
 from kit.parsecache import file_digest as _digest
 from verifiers.frame.tree import APP_PROFILES
 from verifiers.mutants import Mutant, MutationContext
 
+DECLARATION = INFEASIBLE_RECORD.removeprefix(HOME + "/")
 #: files bigger than this are left alone (hashing and rewriting them would make the stage slow)
 _MAX_BYTES = 32 * 1024 * 1024
 # APP_PROFILES (verifiers.frame.tree): app profiles whose files their app rewrites on its own: damage there is
@@ -184,6 +185,7 @@ def _left_behind(ctx: MutationContext) -> list[Mutant]:
     """Wrong end states around what the task changes (issue 37): an empty "New folder" left beside it, a copy of a
     file it made or changed left in the Trash, the folder holding it made read-only."""
     changed = [rel for rel in ctx.changed() if not rel.startswith(APP_PROFILES) and not rel.startswith(TRASH)
+               and rel != DECLARATION  # the runner's record of a declined task, no file of the user's
                and (ctx.oracle / rel).is_file() and not (ctx.oracle / rel).is_symlink()]
     if not changed:
         return []
