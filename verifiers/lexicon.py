@@ -372,4 +372,37 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "fade": _b(r"fades?", r"fade (?:in|smoothly)"), "push": _b(r"push(?:es)?"), "wipe": _b(r"wipes?"),
         "split": _b(r"splits?"), "dissolve": _b(r"dissolves?"), "uncover": _b(r"uncovers?"),
     }),
+    Domain("indent", {  # which indent of a paragraph (writer.paragraph_indent)
+        "first_line": _b(r"first[- ]line indents?", r"indent(?:s|ed)? (?:the|its|their) first lines?",
+                         r"first lines? indented"),
+        "left": _b(r"left indents?", r"indent(?:s|ed)? from the left", r"before[- ]text indents?"),
+        "hanging": _b(r"hanging indents?", r"hanging"),
+    }, contradicts={"first_line": ("hanging",), "hanging": ("first_line",), "left": ()}),
+    Domain("corner_region", {  # where on a slide a text box goes (impress.text_box)
+        "bottom": _b(r"(?:at|along|near) the bottom", "bottom edge", r"bottom of the slide", "lower part"),
+        "top_right": _b(r"top[- ]right", r"upper[- ]right"),
+    }),
+    Domain("lo_option", {  # which LibreOffice option of its user profile (os.lo_options)
+        "autosave": _b(r"auto-?recovery", r"auto-?save", "autosave"),
+        "presenter": _b(r"presenter (?:console|screen|view)"),
+        "user_name": _b("user data", r"(?:my|your|the user's) name", r"(?:first|given) name", "author name"),
+        "default_font": _b(r"default (?:text |paragraph )?font", "basic font", "standard font"),
+    }),
+    Domain("para_space", {  # the space above or below a paragraph (writer.paragraph_spacing)
+        "before": _b(r"space (?:before|above)", r"spacing (?:before|above)", r"above (?:the |each |every )?paragraphs?",
+                     r"before (?:the |each |every )?paragraphs?"),
+        "after": _b(r"space (?:after|below)", r"spacing (?:after|below)", r"below (?:the |each |every )?paragraphs?",
+                    r"after (?:the |each |every )?paragraphs?"),
+    }, contradicts={"before": ("after",), "after": ("before",)}),
+    Domain("gimp_option", {  # which GIMP preference of its gimprc (os.gimp_prefs)
+        "undo_levels": _b(r"undo levels?", r"undo steps?", r"levels of undo"),
+        "image_size": _b(r"default image size", r"size (?:of|for) new images"),
+        "theme": _b(r"(?:interface |ui )?theme"),
+        "interpolation": _b(r"interpolation(?: method)?"),
+    }),
+    Domain("visibility", {  # a slide skipped in the slide show or shown again (impress.hide_slide)
+        "hidden": _b(r"hide", r"hides", r"skip(?:ped)? (?:it )?(?:in|during) the (?:slide ?)?show", r"Hide Slide"),
+        "shown": _b(r"unhide", r"show (?:it|the slide) again", r"visible again", r"Show Slide",
+                    r"no longer hidden", r"back (?:in|into) the (?:slide ?)?show"),
+    }, contradicts={"hidden": ("shown",), "shown": ("hidden",)}),
 )}
