@@ -30,7 +30,8 @@ from typing import Any
 TRASH = ".local/share/Trash"
 #: Hidden folders that are an application's own profile: the app rewrites them as it runs; their own state kinds
 #: judge them, never the tree.
-APP_PROFILES = (".thunderbird/", ".mozilla/", ".config/google-chrome/", ".config/chromium/", ".config/Code/")
+APP_PROFILES = (".thunderbird/", ".mozilla/", ".config/google-chrome/", ".config/chromium/", ".config/Code/",
+                ".config/libreoffice/")
 MAX_ENTRIES = 20_000
 MAX_HASHED = 64 << 20
 UNHASHED = (".xlsx", ".docx", ".pptx")  # office documents: judged by their own frame and goal checks
