@@ -146,6 +146,28 @@ def test_conditional_format_top_rule_and_no_rules(tmp_path):
     assert run_check(_state(tmp_path, wb), "xlsx.conditional_format", top).passed
 
 
+def test_a_whole_column_rule_passes_only_where_the_user_named_the_column(tmp_path):
+    """'the Amount column': a rule over C1:C1048576 (a whole-column selection, as Calc saves it) is what was
+    asked; with the range stated (C2:C6) it is not; a rule reaching into another column never is."""
+    wb = _workbook()
+    add_conditional_format(wb, sheet="Data", ref="C1:C1048576", operator="greaterThan", values=[300], fill="FFC7CE")
+    state = _state(tmp_path, wb)
+    result = run_check(state, "xlsx.conditional_format", CF)
+    assert not result.passed and "also covers C1, C7" in result.evidence
+    assert run_check(state, "xlsx.conditional_format", {**CF, "column": True}).passed
+    wb = _workbook()
+    add_conditional_format(wb, sheet="Data", ref="C2:D6", operator="greaterThan", values=[300], fill="FFC7CE")
+    result = run_check(_state(tmp_path, wb), "xlsx.conditional_format", {**CF, "column": True})
+    assert not result.passed and "also covers D2" in result.evidence
+    args = {"path": PATH, "sheet": "Data", "ref": "C2:C6", "kind": "whole", "operator": "between", "minimum": 0,
+            "maximum": 1000}
+    wb = _workbook()
+    add_data_validation(wb, sheet="Data", ref="C2:C1048576", kind="whole", minimum=0, maximum=1000)
+    state = _state(tmp_path, wb)
+    assert not run_check(state, "xlsx.data_validation", args).passed
+    assert run_check(state, "xlsx.data_validation", {**args, "column": True}).passed
+
+
 # --- xlsx.number_format ------------------------------------------------------------------------------
 
 def test_number_format_currency_passes_and_fails_with_evidence(tmp_path):

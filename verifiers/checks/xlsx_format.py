@@ -182,13 +182,24 @@ def _same_values(operator: str, got: list[float | None], want: list[float]) -> b
     return all(_numbers_equal(g, w) for g, w in zip(got, want, strict=True))
 
 
+def _beyond(extra: set[Cell], want: set[Cell], column: bool) -> set[Cell]:
+    """The cells of `extra` a rule on `want` may not cover: all of them, or with `column` those outside `want`'s
+    columns (the user named a column: a rule over the whole of it is what they asked for)."""
+    if not column:
+        return extra
+    columns = {c for _, c in want}
+    return {cell for cell in extra if cell[1] not in columns}
+
+
 @primitive("xlsx.conditional_format", grounded=("path", "sheet", "ref", "operator", "values", "fill"),
            meaning=Meaning(action=r"conditional|highlight",
                            args={"operator": Said("compare"),
                                  "values": ReadBack("the operand after the operator's phrase ('greater than 1,200')")}))
 def conditional_format(state: State, path: str, sheet: str, ref: str, operator: str, values: list[float],
-                       fill: str) -> Result:
-    """A conditional format rule `operator` `values` with a `fill` background covers exactly the cells of `ref`.
+                       fill: str, column: bool = False) -> Result:
+    """A conditional format rule `operator` `values` with a `fill` background covers exactly the cells of `ref`
+    (with `column`, when the instruction named the column and not the range: the rule may also cover the rest of
+    `ref`'s columns, header and empty rows included, as a whole-column selection does; never another column).
 
     `operator` is an xlsx cellIs operator (greaterThan, lessThan, between, equal, ...) or top/bottom (a
     top10 rule whose rank is values[0]). A formula rule that compares the range's top-left cell with a number
@@ -204,9 +215,10 @@ def conditional_format(state: State, path: str, sheet: str, ref: str, operator: 
     covered = set().union(*(r.cells for r in good)) if good else set()
     wanted = f"{operator} {' and '.join(_fmt_num(v) for v in values)} with fill {target} on {ref}"
     others = [r for r in seen if r not in good]
-    if covered == want and others:  # the sheet had no rules: any other one formats cells nobody asked for
+    fits = not (want - covered) and not _beyond(covered - want, want, column)
+    if fits and others:  # the sheet had no rules: any other one formats cells nobody asked for
         return fail(f"{sheet}: rule {wanted} found, but also other rule(s): {'; '.join(r.text for r in others[:4])}")
-    if covered == want:
+    if fits:
         return ok(f"{sheet}: rule {wanted} found ({'; '.join(r.text for r in good)})")
     listing = "; ".join(r.text for r in seen[:6])
     if not matching:
@@ -324,9 +336,10 @@ def _validation_text(dv: Any) -> str:
                            args={"kind": Said("validation"), "operator": Said("compare")}))
 def data_validation(state: State, path: str, sheet: str, ref: str, kind: str, operator: str | None = None,
                     items: list[str] | None = None, minimum: float | None = None,
-                    maximum: float | None = None) -> Result:
+                    maximum: float | None = None, column: bool = False) -> Result:
     """Every cell of `ref` is covered by a data validation of type `kind` with the asked items or bounds, which
-    refuses any other value (`rejects_others`: its error alert on, style stop).
+    refuses any other value (`rejects_others`: its error alert on, style stop); with `column` (the instruction
+    named the column, not the range) the validation may also cover the rest of `ref`'s columns.
 
     `kind` list: the allowed values equal `items` as a set (a quoted literal list or a cell range source).
     `kind` whole/decimal: `operator` (between, greaterThan, ...) with `minimum`/`maximum` as its operands,
@@ -377,8 +390,9 @@ def data_validation(state: State, path: str, sheet: str, ref: str, kind: str, op
     if uncovered:
         return fail(f"{sheet}: the matching {kind} validation does not cover {describe_cells(uncovered)}; "
                     f"validations seen: {seen}")
-    if covered - want or strays:
-        extra = ([f"the rule also covers {describe_cells(covered - want)}"] if covered - want else []) + strays[:3]
+    beyond = _beyond(covered - want, want, column)
+    if beyond or strays:
+        extra = ([f"the rule also covers {describe_cells(beyond)}"] if beyond else []) + strays[:3]
         return fail(f"{sheet}: every cell of {ref} has the {kind} validation, but also: {'; '.join(extra)}")
     return ok(f"{sheet}: every cell of {ref} has the {kind} validation ({seen})")
 

@@ -115,15 +115,17 @@ def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[s
     return Goal(layout, cc.refer(facts, plan, layout, column), Target(column, ref, numbers, wrong, fill, condition))
 
 
-def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
+def rubric(params: Params, layout: cc.Layout, target: Target, instruction: str) -> list[Check]:
     operator = OPERATORS[params["rule"]][0]
+    column = target.ref not in instruction  # the user named the column: the whole column is what they asked for
+    over = f"{target.ref} (or the whole of its column)" if column else f"exactly {target.ref}"
     check = Check(
         id="conditional_format",
-        criterion=f"On sheet '{layout.sheet}' of {layout.path}, a conditional formatting rule over exactly "
-                  f"{target.ref} fills cells whose value is {target.condition} with color {target.fill}.",
+        criterion=f"On sheet '{layout.sheet}' of {layout.path}, a conditional formatting rule over {over} "
+                  f"fills cells whose value is {target.condition} with color {target.fill}.",
         primitive="xlsx.conditional_format",
         args={"path": layout.path, "sheet": layout.sheet, "ref": target.ref, "operator": operator,
-              "values": target.values, "fill": target.fill},
+              "values": target.values, "fill": target.fill} | ({"column": True} if column else {}),
     )
     return [check]
 

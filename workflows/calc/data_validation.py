@@ -92,13 +92,16 @@ def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[s
     return Goal(layout, cc.refer(facts, plan, layout, column), Target(ref, spec, rule, misses))
 
 
-def rubric(params: Params, layout: cc.Layout, target: Target) -> list[Check]:
+def rubric(params: Params, layout: cc.Layout, target: Target, instruction: str) -> list[Check]:
+    column = target.ref not in instruction  # the user named the column: the whole column is what they asked for
+    also = " (the rest of its column may have it too)" if column else ""
     check = Check(
         id="data_validation",
         criterion=f"On sheet '{layout.sheet}' of {layout.path}, every cell of {target.ref} has a data validation "
-                  f"allowing only {target.rule}.",
+                  f"allowing only {target.rule}{also}.",
         primitive="xlsx.data_validation",
-        args={"path": layout.path, "sheet": layout.sheet, "ref": target.ref, **target.spec},
+        args={"path": layout.path, "sheet": layout.sheet, "ref": target.ref, **target.spec}
+        | ({"column": True} if column else {}),
     )
     return [check]
 
