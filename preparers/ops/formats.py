@@ -264,10 +264,13 @@ def merge_pdf(h: Handle, sources: list[str]) -> None:
 
 
 @op("fmt.split_pdf")
-def split_pdf(h: Handle, dest: str, first: int, last: int) -> None:
+def split_pdf(h: Handle, dest: str, first: int, last: int, cut: bool = False) -> None:
     """Write pages `first` to `last` (1-based, inclusive) of the PDF at `path` as a new PDF at `dest`; the source
-    stays as it is."""
+    stays as it is. A slip, for a near-miss: `cut` also rewrites the source without those pages (moved, not
+    copied)."""
     pages = pdf_page_lines(h.host)
     if not 1 <= first <= last <= len(pages):
         raise ValueError(f"pages {first}-{last} of a {len(pages)}-page PDF")
     h.target(dest).write_bytes(pdf_pages(pages[first - 1:last]))
+    if cut:
+        h.host.write_bytes(pdf_pages(pages[:first - 1] + pages[last:]))

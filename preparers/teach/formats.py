@@ -74,7 +74,9 @@ def merge_pdf(path: str, sources: list[str]) -> str:
 
 
 @snippet("fmt.split_pdf")
-def split_pdf(path: str, dest: str, first: int, last: int) -> str:
+def split_pdf(path: str, dest: str, first: int, last: int, cut: bool = False) -> str:
+    if cut:
+        raise ValueError("cutting the pages out of the source is a near-miss the terminal does not teach")
     # poppler: one file per page into a scratch folder, then those pages joined in order
     return (f"out=$(mktemp -d) && pdfseparate -f {first} -l {last} {q(path)} \"$out/p-%03d.pdf\" && "
             f"{_mkparent(dest)}pdfunite \"$out\"/p-*.pdf {q(dest)} && rm -r \"$out\"")
