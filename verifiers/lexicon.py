@@ -405,4 +405,11 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "shown": _b(r"unhide", r"show (?:it|the slide) again", r"visible again", r"Show Slide",
                     r"no longer hidden", r"back (?:in|into) the (?:slide ?)?show"),
     }, contradicts={"hidden": ("shown",), "shown": ("hidden",)}),
+    Domain("tab_align", {  # the alignment of a tab stop (writer.tab_stops)
+        "left": _b(r"left(?:-aligned)? tab(?: stop)?s?", r"left tab"),
+        "right": _b(r"right(?:-aligned)? tab(?: stop)?s?", r"right tab"),
+        "center": _b(r"cent(?:er(?:ed)?|red?)(?:-aligned)? tab(?: stop)?s?"),
+        "decimal": _b(r"decimal tab(?: stop)?s?"),
+    }, contradicts={"left": ("right", "center", "decimal"), "right": ("left", "center", "decimal"),
+                    "center": ("left", "right", "decimal"), "decimal": ("left", "right", "center")}),
 )}
