@@ -31,7 +31,7 @@ TRASH = ".local/share/Trash"
 #: Hidden folders that are an application's own profile: the app rewrites them as it runs; their own state kinds
 #: judge them, never the tree.
 APP_PROFILES = (".thunderbird/", ".mozilla/", ".config/google-chrome/", ".config/chromium/", ".config/Code/",
-                ".config/libreoffice/")
+                ".config/libreoffice/", ".config/GIMP/")
 MAX_ENTRIES = 20_000
 MAX_HASHED = 64 << 20
 UNHASHED = (".xlsx", ".docx", ".pptx")  # office documents: judged by their own frame and goal checks
