@@ -177,7 +177,8 @@ def test_a_chance_pattern_fails_confirmation(round_one):
         "SELECT skill_id FROM taxonomy_changes WHERE operator = 'draft' AND round = 1").fetchall()
     assert sorted(k for (k,) in kept) == sorted(d["name"] for d in drafted["drafts"])
     if not drafted["gaps"]:
-        shown = CliRunner().invoke(app, ["skills", "failures", "--round", "1", "--gaps", "--llm", "offline", "--db", db])
+        shown = CliRunner().invoke(app, ["skills", "failures", "--round", "1", "--gaps", "--llm", "offline",
+                                         "--db", db])
         assert shown.exit_code == 0 and "no capability gap: nothing to draft" in shown.output, shown.output
 
 
