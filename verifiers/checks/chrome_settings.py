@@ -121,3 +121,20 @@ def font(state: State, path: str, setting: str, value: int | str) -> Result:
     if not same:
         return fail(f"the {label} is {actual!r}, expected {value!r} ({said})")
     return ok(f"the {label} is {actual!r} ({said})")
+
+
+# --- the profile's name (Settings > You and Google > Customize your Chrome profile) ---------------------------
+
+@primitive("chrome.profile_name", grounded=("name",), meaning=Meaning(action=r"name|rename|call|label"))
+def profile_name(state: State, path: str, name: str) -> Result:
+    """The profile in `path` (its Preferences) is named `name` (exactly, spaces around it aside), and is not marked
+    as using a default name (Chrome then shows a generated one, "Person 1", whatever `profile.name` says)."""
+    prefs = chrome_prefs(state, path)
+    actual, said = _typed(prefs, "profile.name", str, "")
+    default, said_default = _typed(prefs, "profile.using_default_name", bool, True)
+    if actual.strip() != name.strip():
+        return fail(f"the profile is named {actual!r}, expected {name!r} ({said})")
+    if default:
+        return fail(f"the profile's name is {actual!r}, but Chrome is told to use a default name instead "
+                    f"({said_default})")
+    return ok(f"the profile is named {actual!r} ({said_default})")
