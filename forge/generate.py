@@ -55,6 +55,7 @@ class Selection:
     with_multi_app: bool = False
     multi_share: float | None = None  # None: MULTI_SHARE for the default mix, no split for explicit filters
     register: str = "mixed"  # the instructions' register: explicit | natural | mixed (half and half)
+    infeasible_share: float | None = None  # None: INFEASIBLE_SHARE for the default mix, none set apart otherwise
 
     @property
     def default_mix(self) -> bool:
@@ -66,14 +67,22 @@ class Selection:
             return self.multi_share
         return MULTI_SHARE if self.default_mix else 0.0
 
+    def declines(self) -> float:
+        """The share of infeasible tasks (decline, change nothing) the plan keeps: as `share`, for those skills."""
+        if self.infeasible_share is not None:
+            return self.infeasible_share
+        return INFEASIBLE_SHARE if self.default_mix else 0.0
+
     def as_dict(self) -> dict[str, Any]:
         return {"apps": list(self.apps), "families": list(self.families), "skills": list(self.skills),
-                "with_multi_app": self.with_multi_app, "multi_share": self.multi_share, "register": self.register}
+                "with_multi_app": self.with_multi_app, "multi_share": self.multi_share, "register": self.register,
+                "infeasible_share": self.infeasible_share}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Selection:
         return cls(tuple(data.get("apps") or ()), tuple(data.get("families") or ()), tuple(data.get("skills") or ()),
-                   bool(data.get("with_multi_app", False)), data.get("multi_share"), data.get("register") or "mixed")
+                   bool(data.get("with_multi_app", False)), data.get("multi_share"), data.get("register") or "mixed",
+                   data.get("infeasible_share"))
 
 
 def select_skills(taxonomy: dict[str, Skill], selection: Selection) -> list[Skill]:
@@ -104,42 +113,63 @@ def _in_apps(skill: Skill, selection: Selection) -> bool:
 
 #: Share of the default mix given to multi-app skills (the paper: 38.24 % of tasks are multi-app).
 MULTI_SHARE = 0.4
+#: Share of the default mix given to infeasible skills (issue 38: about 1 task in 15 asks for what cannot be done).
+INFEASIBLE_SHARE = 1 / 15
+#: The families whose tasks are infeasible (the right outcome is to decline) end with this.
+INFEASIBLE_FAMILY = ".infeasible"
 
 
-def plan(skills: Sequence[Skill], n: int, seed: int, multi_share: float = 0.0) -> list[TaskId]:
+def infeasible(skill: Skill) -> bool:
+    return skill.family.endswith(INFEASIBLE_FAMILY)
+
+
+def plan(skills: Sequence[Skill], n: int, seed: int, multi_share: float = 0.0, infeasible_share: float = 0.0
+         ) -> list[TaskId]:
     """n task ids over `skills`, stratified by family and shuffled by `seed`. In order of priority:
     1. the first slots take one skill of every family (families in a seeded order), so any n at least the
        number of families covers every family;
     2. with `multi_share` > 0 and both kinds present, the later slots keep the plan's running share of
        multi-app tasks at `multi_share` (so a 250-task default mix has exactly 100 multi-app tasks),
     3. but a kind that has used all its skills yields to the other while that one has skills never used, so
-       n = the number of skills covers every skill (the share is then caught up by the later slots).
+       n = the number of skills covers every skill (the share is then caught up by the later slots);
+    4. with `infeasible_share` > 0 and infeasible skills among others, the infeasible skills are a third kind whose
+       running share the later slots keep at `infeasible_share` first (the same yielding applies).
     Each kind goes through its skills in `stratified` order; a skill's k-th visit is its task index k.
     Deterministic: the same skills, n and seed give the same plan, so any slice of it can run anywhere
     (a Prefect batch, another machine) and produce the same packages."""
     if n < 1:
         raise ForgeError(f"-n {n}: ask for at least one task")
+    declines = infeasible_share > 0 and any(map(infeasible, skills)) and not all(map(infeasible, skills))
+    apart = [s for s in skills if declines and infeasible(s)]
+    skills = [s for s in skills if not (declines and infeasible(s))]
     split = multi_share > 0 and any(len(s.apps) > 1 for s in skills) and any(len(s.apps) == 1 for s in skills)
     kinds = {"single": [s for s in skills if len(s.apps) == 1 or not split],
-             "multi": [s for s in skills if len(s.apps) > 1 and split]}
+             "multi": [s for s in skills if len(s.apps) > 1 and split], "infeasible": apart}
     orders = {kind: stratified(group, seed) for kind, group in kinds.items() if group}
-    firsts = {s.family for s in skills}
+    firsts = {s.family for s in (*skills, *apart)}
     family_order = sorted(firsts)
     random.Random(f"plan-families:{seed}").shuffle(family_order)
     rank = {name: i for i, name in enumerate(family_order)}
     opening = sorted((s for order in orders.values() for s in order[:_families(order)]), key=lambda s: rank[s.family])
     used = {kind: _families(order) for kind, order in orders.items()}
     ids = [TaskId(skill.id, seed, 0) for skill in opening[:n]]
-    multi = sum(len(s.apps) > 1 for s in opening[:n]) if split else 0
+    multi = sum(len(s.apps) > 1 for s in opening[:n] if not infeasible(s)) if split else 0
+    declined = sum(infeasible(s) for s in opening[:n]) if declines else 0
     for i in range(len(ids), n):
         kind = "multi" if split and multi < multi_share * (i + 1) else "single"
         other = "single" if kind == "multi" else "multi"
         if other in orders and used[kind] >= len(orders[kind]) and used[other] < len(orders[other]):
             kind = other  # skills of the other kind never used yet come before repeats of this one
+        if declines:
+            fresh = [k for k in orders if used[k] < len(orders[k])]
+            due = declined < infeasible_share * (i + 1)
+            if (due and ("infeasible" in fresh or kind not in fresh)) or fresh == ["infeasible"]:
+                kind = "infeasible"
         order = orders[kind]
         ids.append(TaskId(order[used[kind] % len(order)].id, seed, used[kind] // len(order)))
         used[kind] += 1
         multi += kind == "multi"
+        declined += kind == "infeasible"
     return ids
 
 
@@ -150,7 +180,7 @@ def _families(order: list[Skill]) -> int:
 
 def plan_for(taxonomy: dict[str, Skill], selection: Selection, n: int, seed: int) -> list[TaskId]:
     """The run's plan: `select_skills`, `plan` with the selection's multi-app share, then `assign_registers`."""
-    ids = plan(select_skills(taxonomy, selection), n, seed, selection.share())
+    ids = plan(select_skills(taxonomy, selection), n, seed, selection.share(), selection.declines())
     return assign_registers(ids, selection.register, seed, lambda skill_id: has_natural(taxonomy[skill_id].family))
 
 

@@ -7,7 +7,8 @@ must look before it declines. The right outcome is to change nothing and declare
 (`kit.model.INFEASIBLE_RECORD`; the student runner records a final reply `INFEASIBLE: <why>`); the package says
 `feasible: false` (kit.package), and the OSWorld export uses OSWorld's own `infeasible` evaluator.
 
-Each app module draws the request (`Impossible`: what the task is about, why it cannot be done, and the plausible
+The knob `impossible` (`KINDS`; not `kind`, which some app kits read) picks the kind. Each app module draws the
+request (`Impossible`: what the task is about, why it cannot be done, and the plausible
 wrong attempts a too-eager agent makes) and uses `rubric` and `solve` from here: the rubric is the declaration
 check (the kit's frame adds "nothing changed"), the oracle declares, and the near-misses are each slip without a
 declaration, the first slip with a declaration (declaring and changing files anyway), and doing nothing at all.
@@ -21,7 +22,7 @@ from typing import Any, Literal, TypedDict
 from kit.family import Attempt, Attempts
 from kit.model import DECLARED_INFEASIBLE, INFEASIBLE_RECORD, Check
 
-#: The knob every infeasible family has: which kind of impossibility its request holds.
+#: The values of the knob `impossible` every infeasible family has: which kind of impossibility its request holds.
 KINDS = ("feature", "missing", "contradiction")
 #: What each kind means, for descriptions and the evidence.
 KIND_TEXT = {
@@ -32,7 +33,7 @@ KIND_TEXT = {
 
 
 class Params(TypedDict):
-    kind: Literal["feature", "missing", "contradiction"]
+    impossible: Literal["feature", "missing", "contradiction"]
 
 
 @dataclass(frozen=True)

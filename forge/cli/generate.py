@@ -51,6 +51,7 @@ class Request:
     rate: float = 0.1
     timeout: float = 60.0
     register: str = "mixed"
+    infeasible_share: float | None = None
 
 
 def policy(mode: str, rate: float) -> Any:
@@ -77,7 +78,7 @@ def run_generation(request: Request, llm: LLMFlags | None = None, task_ids: list
     config = llm.settings()
     taxonomy = load_taxonomy()
     selection = Selection(request.apps, request.families, request.skills, request.with_multi_app,
-                          request.multi_share, request.register)
+                          request.multi_share, request.register, request.infeasible_share)
     task_ids = plan_for(taxonomy, selection, request.n, request.seed) if task_ids is None else task_ids
     out = request.out
     if not llm.dry_run:  # before the catalog: a bad --out leaves nothing behind
@@ -211,6 +212,9 @@ def generate(
     multi_share: Annotated[float | None, typer.Option("--multi-share", min=0.0, max=1.0, help="Share of multi-app "
                           "tasks (default: 0.4 for the default mix, i.e. no --app/--family/--skill; no split for "
                           "an explicit selection).")] = None,
+    infeasible_share: Annotated[float | None, typer.Option("--infeasible-share", min=0.0, max=1.0, help="Share of "
+                               "infeasible tasks, whose right outcome is to decline and change nothing (default: "
+                               "1/15 for the default mix; none set apart for an explicit selection).")] = None,
     register: Annotated[str, typer.Option("--register", help="The instructions' register: explicit (a "
                         "specification: paths, ranges, exact values), "
                         "natural (a user's goal in their own voice, 8-40 words) or mixed (the default: half and "
@@ -251,7 +255,8 @@ def generate(
     flags = LLMFlags(config, llm, model, base_url, api_key_env, temperature, max_tokens_per_call, llm_timeout,
                      concurrency, max_cost, max_tokens, dry_run, llm_judge, structured)
     request = Request(out, db, n, seed, tuple(app_name or ()), tuple(family or ()), tuple(skill or ()),
-                      with_multi_app, multi_share, no_sandbox, real_apps, real_apps_rate, timeout, register)
+                      with_multi_app, multi_share, no_sandbox, real_apps, real_apps_rate, timeout, register,
+                      infeasible_share)
     if dask_address is not None:
         from forge.catalog import Catalog
 

@@ -29,14 +29,14 @@ RECORD = INFEASIBLE_RECORD.removeprefix("/home/user/")
 
 def test_every_app_has_an_infeasible_family():
     apps = {name.split(".", 1)[0] for name in FAMILIES}
-    assert {"calc", "writer"} <= apps, FAMILIES
+    assert {"calc", "writer", "impress", "vscode", "os"} <= apps, FAMILIES
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("name", FAMILIES)
 def test_tasks_pass_the_gate_with_every_mutant(tmp_path, name, kind):
-    folder = make_package(families()[name], {"kind": kind}, tmp_path)
+    folder = make_package(families()[name], {"impossible": kind}, tmp_path)
     verdict = gate_package(folder, mutants=None)
     assert (verdict.status, verdict.evidence) == ("accepted", "all stages passed"), [
         (s.name, s.evidence) for s in verdict.stages if not s.passed]
@@ -56,7 +56,7 @@ def _outcomes(folder: Path, state: Path) -> dict[str, bool]:
 
 
 def test_wrong_end_states_fail_the_rubric(tmp_path):
-    folder = make_package(families()["calc.infeasible"], {"kind": "contradiction"}, tmp_path / "pkg")
+    folder = make_package(families()["calc.infeasible"], {"impossible": "contradiction"}, tmp_path / "pkg")
     initial, declared = package_states(folder, tmp_path / "oracle", "solution/oracle.json")
     assert all(_outcomes(folder, declared).values())
     assert not _outcomes(folder, initial)["declared"]  # nothing done, nothing said
@@ -100,7 +100,7 @@ def test_a_final_reply_declares_and_the_answer_form_too():
 
 @pytest.mark.slow
 def test_the_student_runner_records_a_declaration(tmp_path):
-    folder = make_package(families()["calc.infeasible"], {"kind": "missing"}, tmp_path / "pkg")
+    folder = make_package(families()["calc.infeasible"], {"impossible": "missing"}, tmp_path / "pkg")
     task_id = load_package(folder).id
     sandbox = Sandbox(Limits(wall_seconds=20))
     verdicts = {}
@@ -119,8 +119,24 @@ def test_the_student_runner_records_a_declaration(tmp_path):
 
 
 def test_the_osworld_export_uses_the_infeasible_evaluator(tmp_path):
-    folder = make_package(families()["writer.infeasible"], {"kind": "feature"}, tmp_path / "pkg")
+    folder = make_package(families()["writer.infeasible"], {"impossible": "feature"}, tmp_path / "pkg")
     task, uses_checker = _task_json(load_package(folder), tmp_path / "out", None)
     assert task["evaluator"] == {"func": "infeasible"} and not uses_checker
     assert task["instruction"] == load_package(folder).task["instruction"]
     assert task["config"]  # the files are still placed: the agent must look before declining
+
+
+def test_the_default_mix_gives_one_task_in_15_to_infeasible_skills():
+    from forge.generate import Selection, infeasible, plan_for
+    from kit.taxonomy import load_taxonomy
+
+    taxonomy = load_taxonomy()
+    families = {s.family for s in taxonomy.values()}
+    ids = plan_for(taxonomy, Selection(), 300, 1)
+    assert sum(infeasible(taxonomy[t.skill_id]) for t in ids) == 20
+    assert sum(len(taxonomy[t.skill_id].apps) > 1 for t in ids) == 120  # the multi-app share is kept
+    assert {taxonomy[t.skill_id].family for t in plan_for(taxonomy, Selection(), len(families), 1)} == families
+    none = plan_for(taxonomy, Selection(infeasible_share=0.0), 300, 1)
+    assert sum(infeasible(taxonomy[t.skill_id]) for t in none) < 20  # the share is a knob
+    named = plan_for(taxonomy, Selection(families=("calc.infeasible",)), 6, 1)
+    assert {taxonomy[t.skill_id].family for t in named} == {"calc.infeasible"}  # explicit selections as asked

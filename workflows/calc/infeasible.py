@@ -63,7 +63,7 @@ def goal(rng: random.Random, params: Params, table: dict[str, Any], plan: dict[s
     header, sheet, path = layout.header[column], layout.sheet, layout.path
     letter, spare = layout.letter(column), layout.letter(layout.width)
     sort = {"op": "xlsx.sort_rows", "path": path, "sheet": sheet, "ref": layout.data_ref, "key_column": letter}
-    kind = params["kind"]
+    kind = params["impossible"]
     slips: tuple[tuple[str, tuple[dict[str, Any], ...]], ...]
     if kind == "feature":
         request, label = rng.choice(FEATURES)
@@ -127,6 +127,6 @@ WORKFLOW = family(
     NAME, cc.CALC,
     description="Decline a request about a workbook that cannot be done (a feature Calc lacks, a sheet or column "
                 "that is not there, a contradiction), changing nothing.",
-    knobs={"kind": KINDS},
+    knobs={"impossible": KINDS},
     phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )

@@ -47,7 +47,7 @@ GHOST_HEADINGS = ("Risk Register", "Appendix C: Glossary", "Budget Breakdown by 
 def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
          ) -> Goal[wc.Layout, Impossible]:
     layout = wc.compose(rng, document, plan)
-    path, kind = layout.path, params["kind"]
+    path, kind = layout.path, params["impossible"]
     headings = [loc for _, loc in wc.targets(layout, "heading")]
     bodies = [loc for _, loc in wc.targets(layout, "body")]
     heading, paragraph = rng.choice(headings), rng.choice(bodies)
@@ -100,6 +100,6 @@ WORKFLOW = family(
     NAME, wc.WRITER,
     description="Decline a request about a document that cannot be done (a feature Writer lacks, a heading that is "
                 "not there, a contradiction), changing nothing.",
-    knobs={"kind": KINDS},
+    knobs={"impossible": KINDS},
     phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )
