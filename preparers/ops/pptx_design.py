@@ -11,6 +11,7 @@ from typing import Any
 from lxml import etree
 from pptx import Presentation
 from pptx.dml.color import RGBColor
+from pptx.util import Cm
 
 from preparers import pptx as deckio
 from preparers.ops import op
@@ -71,3 +72,9 @@ def set_transition(deck: Deck, effect: str, title: str | None = None, skip: list
     for slide in deck.prs.slides:
         if deckio.slide_title(slide) not in (skip or []):
             _transition(slide, effect)
+
+
+@op("pptx.slide_size")
+def slide_size(deck: Deck, width_cm: float, height_cm: float) -> None:
+    """Set the deck's slide size (Slide > Slide Properties > Slide: Width, Height); the shapes stay where they are."""
+    deck.prs.slide_width, deck.prs.slide_height = Cm(width_cm), Cm(height_cm)

@@ -41,3 +41,9 @@ def set_transition(prs: str, path: str, effect: str, title: str | None = None, s
     if skip:
         lines += [f"    if slide.shapes.title is not None and slide.shapes.title.text in {skip!r}:", "        continue"]
     return "\n".join([*lines, "    set_transition(slide)"])
+
+
+@snippet("pptx.slide_size")
+def slide_size(prs: str, path: str, width_cm: float, height_cm: float) -> str:
+    return "\n".join(["from pptx.util import Cm", f"{prs}.slide_width = Cm({width_cm})",
+                      f"{prs}.slide_height = Cm({height_cm})"])

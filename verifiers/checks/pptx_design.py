@@ -124,3 +124,37 @@ def slide_transition(state: State, path: str, kind: str, slide: str | None = Non
         return fail(f"slide {slide!r} has the {kind} transition, but {len(others)} other slide(s) have transitions "
                     f"too: {', '.join(others[:4])}; only that slide was to get one")
     return ok(f"slide {slide!r} has the {kind} transition, no other slide has one")
+
+
+#: slide formats as instructions name them -> (landscape width / height, the exact landscape size in mm or None:
+#: any size of that shape will do, LibreOffice's 28 x 15.75 cm "Screen 16:9" as well as PowerPoint's 33.867 x 19.05)
+FORMATS: dict[str, tuple[float, tuple[float, float] | None]] = {
+    "16:9": (16 / 9, None), "4:3": (4 / 3, None), "16:10": (16 / 10, None), "A4": (297 / 210, (297.0, 210.0))}
+RATIO_TOLERANCE = 0.01  # relative: 16:10 and A4, the nearest formats, differ by 12%
+SIZE_TOLERANCE_MM = 1.5
+
+
+@primitive("pptx.slide_size", grounded=("path", "size", "orientation"),
+           meaning=Meaning(action=r"size|format|orientation|portrait|landscape|widescreen|aspect",
+                           args={"orientation": Said("orientation")}))
+def slide_size(state: State, path: str, size: str, orientation: str) -> Result:
+    """The deck's slides have the format `size` (a key of FORMATS) in `orientation` (landscape: wider than high)."""
+    if size not in FORMATS or orientation not in ("landscape", "portrait"):
+        return fail(f"check misconfigured: size={size!r}, orientation={orientation!r}")
+    prs = load(state, path).prs
+    width, height = (prs.slide_width or 0) / 36000, (prs.slide_height or 0) / 36000
+    got = f"{width / 10:.2f} x {height / 10:.2f} cm"
+    if not width or not height:
+        return fail(f"the slides have no size ({got})")
+    ratio, exact = FORMATS[size]
+    if orientation == "portrait":
+        ratio = 1 / ratio
+        exact = exact and (exact[1], exact[0])
+    if (width > height) != (orientation == "landscape"):
+        return fail(f"the slides are {got}, {'portrait' if height > width else 'landscape'}, not {orientation}")
+    if abs(width / height - ratio) > RATIO_TOLERANCE * ratio:
+        return fail(f"the slides are {got} (width/height {width / height:.3f}), not {size} {orientation} "
+                    f"({ratio:.3f})")
+    if exact and (abs(width - exact[0]) > SIZE_TOLERANCE_MM or abs(height - exact[1]) > SIZE_TOLERANCE_MM):
+        return fail(f"the slides are {got}, not {size} ({exact[0] / 10:g} x {exact[1] / 10:g} cm)")
+    return ok(f"the slides are {got}: {size} {orientation}")
