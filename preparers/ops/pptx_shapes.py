@@ -1,0 +1,23 @@
+"""pptx shape ops: move and resize a picture the way Impress's Position and Size dialog does (values in cm)."""
+
+from __future__ import annotations
+
+from pptx.shapes.picture import Picture
+from pptx.util import Cm
+
+from preparers.ops import op
+from preparers.ops.pptx import Deck, _slide
+
+
+@op("pptx.place_picture")
+def place_picture(deck: Deck, title: str, left_cm: float | None = None, top_cm: float | None = None,
+                  width_cm: float | None = None, height_cm: float | None = None) -> None:
+    """Move the (first) picture of the slide titled `title` so its top-left corner is at (`left_cm`, `top_cm`)
+    and/or give it `width_cm` x `height_cm`; what is not given stays as it is."""
+    found = [s for s in _slide(deck, title).shapes if isinstance(s, Picture)]
+    if not found:
+        raise ValueError(f"slide {title!r} has no picture")
+    picture = found[0]
+    for attr, value in (("left", left_cm), ("top", top_cm), ("width", width_cm), ("height", height_cm)):
+        if value is not None:
+            setattr(picture, attr, Cm(value))

@@ -1,0 +1,19 @@
+"""Impress shape ops as python-pptx lines: a picture's position and size (`shape.left`, `.top`, `.width`,
+`.height`, in cm)."""
+
+from __future__ import annotations
+
+from preparers.teach import snippet
+
+
+@snippet("pptx.place_picture")
+def place_picture(prs: str, path: str, title: str, left_cm: float | None = None, top_cm: float | None = None,
+                  width_cm: float | None = None, height_cm: float | None = None) -> str:
+    lines = ["from pptx.util import Cm", "from pptx.enum.shapes import MSO_SHAPE_TYPE",
+             f"slide = titled({prs}, {title!r})",
+             "pic = next(s for s in slide.shapes if s.shape_type == MSO_SHAPE_TYPE.PICTURE)",
+             "print('before:', pic.left.cm, pic.top.cm, pic.width.cm, pic.height.cm)"]
+    lines += [f"pic.{attr} = Cm({value!r})" for attr, value in (("left", left_cm), ("top", top_cm),
+                                                                ("width", width_cm), ("height", height_cm))
+              if value is not None]
+    return "\n".join(lines)
