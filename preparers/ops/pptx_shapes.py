@@ -1,4 +1,5 @@
-"""pptx shape ops: move and resize a picture the way Impress's Position and Size dialog does (values in cm)."""
+"""pptx shape ops: move and resize a picture the way Impress's Position and Size dialog does (values in cm); add a
+text box."""
 
 from __future__ import annotations
 
@@ -21,3 +22,11 @@ def place_picture(deck: Deck, title: str, left_cm: float | None = None, top_cm: 
     for attr, value in (("left", left_cm), ("top", top_cm), ("width", width_cm), ("height", height_cm)):
         if value is not None:
             setattr(picture, attr, Cm(value))
+
+
+@op("pptx.add_text_box")
+def add_text_box(deck: Deck, title: str, text: str, left_cm: float, top_cm: float, width_cm: float = 10,
+                 height_cm: float = 1.5) -> None:
+    """A text box reading `text` on the slide titled `title` (Insert > Text Box), its box at the given place."""
+    box = _slide(deck, title).shapes.add_textbox(Cm(left_cm), Cm(top_cm), Cm(width_cm), Cm(height_cm))
+    box.text_frame.text = text

@@ -1,5 +1,5 @@
 """Impress shape ops as python-pptx lines: a picture's position and size (`shape.left`, `.top`, `.width`,
-`.height`, in cm)."""
+`.height`, in cm) and a new text box."""
 
 from __future__ import annotations
 
@@ -17,3 +17,11 @@ def place_picture(prs: str, path: str, title: str, left_cm: float | None = None,
                                                                 ("width", width_cm), ("height", height_cm))
               if value is not None]
     return "\n".join(lines)
+
+
+@snippet("pptx.add_text_box")
+def add_text_box(prs: str, path: str, title: str, text: str, left_cm: float, top_cm: float, width_cm: float = 10,
+                 height_cm: float = 1.5) -> str:
+    return "\n".join(["from pptx.util import Cm", f"slide = titled({prs}, {title!r})",
+                      f"box = slide.shapes.add_textbox(Cm({left_cm}), Cm({top_cm}), Cm({width_cm}), Cm({height_cm}))",
+                      f"box.text_frame.text = {text!r}"])

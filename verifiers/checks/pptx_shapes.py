@@ -1,4 +1,5 @@
-"""pptx shape primitives: where a picture sits on its slide and how large it is (Impress's Position and Size).
+"""pptx shape primitives: where a picture sits on its slide and how large it is (Impress's Position and Size), and
+a text box added to a slide.
 
 The picture is recognised by its pixels (`verifiers.readers.pptx.pixel_digest`), whatever way a writer stores the
 file. Positions are the picture's top-left corner from the slide's top-left corner, in cm, as Impress's Position
@@ -14,8 +15,8 @@ from pptx.shapes.picture import Picture
 
 from preparers import pptx as deckio
 from verifiers.checks import Result, State, fail, ok, primitive
-from verifiers.meaning import Meaning
-from verifiers.readers.pptx import pixel_digest, slides
+from verifiers.meaning import Meaning, Said
+from verifiers.readers.pptx import load, pixel_digest, slides
 
 TOLERANCE_CM = 0.06
 RATIO_TOLERANCE = 0.02  # relative: "proportions kept"
@@ -60,3 +61,69 @@ def picture_geometry(state: State, path: str, slide: str, pixels: str, left_cm: 
                         f"(now {shown})")
     asked = ", ".join(f"{k} {v:g} cm" for k, v in wanted.items() if v is not None)
     return ok(f"the picture on slide {slide!r} has {asked}" + (" with its proportions kept" if ratio else ""))
+
+
+REGIONS = ("bottom", "top_right")
+
+
+def _region(shape: Any, width: float, height: float) -> str:
+    """Where a shape's centre lies: `bottom` (the lowest third), `top_right` (the upper third, right half), else
+    `elsewhere`."""
+    left, top, w, h = geometry(shape)
+    x, y = (left + w / 2) * deckio.EMU_PER_CM, (top + h / 2) * deckio.EMU_PER_CM
+    if y > height * 2 / 3:
+        return "bottom"
+    if y < height / 3 and x > width / 2:
+        return "top_right"
+    return "elsewhere"
+
+
+@primitive("pptx.text_box", grounded=("path", "slide", "text", "region"),
+           meaning=Meaning(action=r"text ?box|add|insert|put|place|label|note|caption",
+                           args={"region": Said("corner_region")}))
+def text_box(state: State, path: str, slide: str, text: str, region: str | None = None) -> Result:
+    """Slide `slide` has a text box (a shape of its own, not a placeholder) reading exactly `text`, its centre in
+    `region` of the slide when given (`bottom`: the lowest third; `top_right`: the upper third, right half)."""
+    parsed = load(state, path)
+    width, height = parsed.prs.slide_width or 0, parsed.prs.slide_height or 0
+    want = deckio.norm(text)
+    for item in slides(state, path, slide):
+        boxes = [s for s in deckio.walk(item.shapes) if not s.is_placeholder and s.has_text_frame
+                 and deckio.norm(s.text_frame.text)]
+        seen = [f"{deckio.norm(s.text_frame.text)[:40]!r} ({_region(s, width, height)})" for s in boxes]
+        found = [s for s in boxes if deckio.norm(s.text_frame.text) == want]
+        if not found:
+            placed = [t for t, _ in deckio.paragraphs(deckio.placeholders(item, "body"))]
+            where = " (it is a paragraph of the content placeholder)" if want in placed else ""
+            return fail(f"slide {slide!r} has no text box reading {want!r}{where} (text boxes: "
+                        f"{'; '.join(seen) or 'none'})")
+        if region is not None and all(_region(s, width, height) != region for s in found):
+            return fail(f"the text box {want!r} on slide {slide!r} is not at the {region.replace('_', '-')} of the "
+                        f"slide (text boxes: {'; '.join(seen)})")
+    return ok(f"slide {slide!r} has a text box reading {want!r}" + (f" at its {region}" if region else ""))
+
+
+@primitive("pptx.picture_aligned", grounded=("path", "slide", "align"),
+           meaning=Meaning(action=r"align|cent(?:er|re)|move|put|place", args={"align": Said("align")}))
+def picture_aligned(state: State, path: str, slide: str, pixels: str, align: str, width_cm: float,
+                    top_cm: float) -> Result:
+    """The picture with `pixels` on slide `slide` is aligned with the slide: its left edge on the slide's
+    (`left`), its centre on the slide's centre line (`center`) or its right edge on the slide's (`right`), still
+    `width_cm` wide and `top_cm` from the top (Align Objects moves it sideways only)."""
+    if align not in ("left", "center", "right"):
+        return fail(f"check misconfigured: align={align!r}")
+    parsed = load(state, path)
+    slide_w = (parsed.prs.slide_width or 0) / deckio.EMU_PER_CM
+    for item in slides(state, path, slide):
+        found = [s for s in deckio.walk(item.shapes) if isinstance(s, Picture) and _pixels(s) == pixels]
+        if len(found) != 1:
+            return fail(f"slide {slide!r} shows the picture {len(found)} times, expected once")
+        left, top, width, _ = geometry(found[0])
+        edge = {"left": left, "center": left + width / 2 - slide_w / 2, "right": left + width - slide_w}[align]
+        shown = f"left {left:.2f} cm, top {top:.2f} cm, {width:.2f} cm wide on a {slide_w:.2f} cm slide"
+        if abs(edge) > TOLERANCE_CM:
+            return fail(f"the picture on slide {slide!r} is not {align}-aligned with the slide ({shown})")
+        if abs(width - width_cm) > TOLERANCE_CM or abs(top - top_cm) > TOLERANCE_CM:
+            return fail(f"the picture on slide {slide!r} is {align}-aligned but was also resized or moved up or down "
+                        f"({shown}; it was {width_cm:g} cm wide at {top_cm:g} cm from the top)")
+    return ok(f"the picture on slide {slide!r} is {align}-aligned with the slide, its size and height kept")
