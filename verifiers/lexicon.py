@@ -412,4 +412,12 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "decimal": _b(r"decimal tab(?: stop)?s?"),
     }, contradicts={"left": ("right", "center", "decimal"), "right": ("left", "center", "decimal"),
                     "center": ("left", "right", "decimal"), "decimal": ("left", "right", "center")}),
+    Domain("column_line", {  # a separator line between page columns (writer.page_columns)
+        "line": _b(r"separator lines?", r"(?:vertical )?lines? between (?:the )?columns", r"dividing lines?"),
+    }, contradicts={"line": ()}),
+    Domain("flag_setting", {  # a chrome://flags experiment's option (chrome.flag)
+        "enabled": _b(r"enabled?", r"turn(?:ed)? on", r"switch(?:ed)? on"),
+        "disabled": _b(r"disabled?", r"turn(?:ed)? off", r"switch(?:ed)? off"),
+        "default": _b(r"(?:back )?to (?:its |the )?default", r"reset", "Default"),
+    }),
 )}
