@@ -140,3 +140,36 @@ def test_the_default_mix_gives_one_task_in_15_to_infeasible_skills():
     assert sum(infeasible(taxonomy[t.skill_id]) for t in none) < 20  # the share is a knob
     named = plan_for(taxonomy, Selection(families=("calc.infeasible",)), 6, 1)
     assert {taxonomy[t.skill_id].family for t in named} == {"calc.infeasible"}  # explicit selections as asked
+
+
+@pytest.mark.slow
+def test_a_live_episode_that_ends_with_infeasible_is_recorded_and_passes(tmp_path):
+    from typer.testing import CliRunner
+
+    from forge.cli import app
+    from tests.agentserver import Act, AgentServer, tool_results
+
+    folder = make_package(families()["calc.infeasible"], {"impossible": "feature"}, tmp_path / "pkg")
+    system: list[str] = []
+
+    def agent(body: dict[str, object]) -> Act:
+        messages = body["messages"]
+        assert isinstance(messages, list)
+        system.append(str(messages[0]["content"]))
+        if tool_results(body):  # looked at the files: Calc has no such feature
+            return Act(content="INFEASIBLE: LibreOffice Calc cannot do that; I changed nothing.")
+        return Act(content="Let me look first.", commands=("ls -la ~",))
+
+    out = tmp_path / "results"
+    with AgentServer(agent) as server:
+        result = CliRunner().invoke(app, ["student", "run", str(folder), "--model", "test/decliner", "--base-url",
+                                          server.base_url, "--out", str(out), "--db",
+                                          f"sqlite:///{tmp_path / 'forge.db'}", "--step-timeout", "20"])
+    assert result.exit_code == 0, result.output
+    assert "INFEASIBLE: <the reason>" in system[0]  # the system prompt says how to decline
+    [checks] = list(out.rglob("checks.json"))
+    verdict = json.loads(checks.read_text())
+    assert verdict["passed"], verdict["checks"]
+    assert verdict["declared_infeasible"] == "LibreOffice Calc cannot do that; I changed nothing."
+    last = json.loads((checks.parent / "traj.jsonl").read_text().splitlines()[-1])
+    assert last["done"] and last["declared"] == verdict["declared_infeasible"]
