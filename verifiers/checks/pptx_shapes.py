@@ -1,5 +1,5 @@
 """pptx shape primitives: where a picture sits on its slide and how large it is (Impress's Position and Size), and
-a text box added to a slide.
+a text box added to a slide, whether a picture is aligned with its slide.
 
 The picture is recognised by its pixels (`verifiers.readers.pptx.pixel_digest`), whatever way a writer stores the
 file. Positions are the picture's top-left corner from the slide's top-left corner, in cm, as Impress's Position
