@@ -4,13 +4,15 @@ Each reads the text (or CSV) file at `path` and writes its result to `out`, one 
 `fs.filter_field` the lines whose whitespace-separated field `field` (1-based, as awk's $N) equals `value`;
 `fs.csv_column` the values of CSV column `column` (by header, quoted fields read as CSV), without the header;
 `fs.csv_unique` those values once each, sorted; `fs.count_field` "<count> <value>" per distinct value of field
-`field`, most frequent first (ties by value).
+`field`, most frequent first (ties by value); `fs.regex_replace` rewrites the file at `path` with every match of
+the regular expression `pattern` replaced by `repl` (Python `re.sub`).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections import Counter
 
 from kit import bounded
@@ -55,3 +57,10 @@ def csv_unique(h: FsHandle, out: str, column: str) -> None:
 def count_field(h: FsHandle, out: str, field: int) -> None:
     counts = Counter(line.split()[field - 1] for line in _read(h).splitlines() if len(line.split()) >= field)
     _put(h, out, [f"{n} {v}" for v, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))])
+
+
+@op("fs.regex_replace")
+def regex_replace(h: FsHandle, pattern: str, repl: str, count: int = 0) -> None:
+    """Replace every match of `pattern` (the first `count` per line when set) in the text file at `path`."""
+    lines = _read(h).split("\n")
+    _write(h.host, "\n".join(re.sub(pattern, repl, line, count=count) for line in lines).encode("utf-8"))

@@ -32,3 +32,9 @@ def csv_unique(path: str, out: str, column: str) -> str:
 @snippet("fs.count_field")
 def count_field(path: str, out: str, field: int) -> str:
     return f"awk '{{print ${field}}}' {q(path)} | sort | uniq -c | sort -k1,1nr -k2,2 > {q(out)}"
+
+
+@snippet("fs.regex_replace")
+def regex_replace(path: str, pattern: str, repl: str, count: int = 0) -> str:
+    return ("python3 - <<'PY'\nimport re\nfrom pathlib import Path\n"
+            f"p = Path({path!r})\np.write_text(re.sub({pattern!r}, {repl!r}, p.read_text()))\nPY")
