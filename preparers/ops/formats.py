@@ -274,3 +274,74 @@ def split_pdf(h: Handle, dest: str, first: int, last: int, cut: bool = False) ->
     h.target(dest).write_bytes(pdf_pages(pages[first - 1:last]))
     if cut:
         h.host.write_bytes(pdf_pages(pages[:first - 1] + pages[last:]))
+
+
+ODT_MIMETYPE = "application/vnd.oasis.opendocument.text"
+_ODF_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+           'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+           'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"')
+
+
+def odt_bytes(blocks: Sequence[str | Sequence[Sequence[str]]]) -> bytes:
+    """A minimal OpenDocument text file (mimetype stored first, manifest, content.xml): each str of `blocks` a
+    paragraph, each sequence of rows a table. Deterministic (fixed member times)."""
+    from xml.sax.saxutils import escape
+
+    body: list[str] = []
+    for n, block in enumerate(blocks, start=1):
+        if isinstance(block, str):
+            body.append(f"<text:p>{escape(block)}</text:p>")
+            continue
+        width = max((len(r) for r in block), default=1)
+        rows = "".join("<table:table-row>" + "".join(
+            f'<table:table-cell office:value-type="string"><text:p>{escape(c)}</text:p></table:table-cell>'
+            for c in row) + "</table:table-row>" for row in block)
+        body.append(f'<table:table table:name="Table{n}"><table:table-column table:number-columns-repeated='
+                    f'"{width}"/>{rows}</table:table>')
+    content = (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content {_ODF_NS} office:version="1.2">'
+               f'<office:body><office:text>{"".join(body)}</office:text></office:body></office:document-content>')
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest='
+                '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+                f'<manifest:file-entry manifest:full-path="/" manifest:version="1.2" manifest:media-type='
+                f'"{ODT_MIMETYPE}"/><manifest:file-entry manifest:full-path="content.xml" '
+                'manifest:media-type="text/xml"/></manifest:manifest>')
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data, method in (("mimetype", ODT_MIMETYPE, zipfile.ZIP_STORED),
+                                   ("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED),
+                                   ("content.xml", content, zipfile.ZIP_DEFLATED)):
+            info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
+            info.compress_type = method
+            archive.writestr(info, data.encode("utf-8"))
+    return buffer.getvalue()
+
+
+def docx_body(host: Path) -> list[str | list[list[str]]]:
+    """A docx's body in order: each paragraph's text, each table as its rows of cell texts."""
+    from docx import Document
+
+    def text(element: Any) -> str:
+        return "".join(t.text or "" for t in element.iter() if t.tag.endswith("}t"))
+
+    out: list[str | list[list[str]]] = []
+    for child in Document(str(host)).element.body.iterchildren():
+        tag = child.tag.rsplit("}", 1)[-1]
+        if tag == "p":
+            out.append(text(child))
+        elif tag == "tbl":
+            out.append([[" ".join(text(tc).split()) for tc in tr if tc.tag.endswith("}tc")]
+                        for tr in child.iter() if tr.tag.endswith("}tr")])
+    return out
+
+
+@op("fmt.save_odt")
+def save_odt(h: Handle, dest: str, as_copy: bool = False, moved: bool = False) -> None:
+    """Save the document at `path` (docx) as OpenDocument text at `dest` (Writer: File > Save As, ODF Text
+    Document), the docx unchanged. Slips, for near-misses: `as_copy` copies the docx bytes under the .odt name,
+    `moved` deletes the docx afterwards."""
+    out = h.target(dest)
+    out.write_bytes(h.host.read_bytes() if as_copy else odt_bytes(docx_body(h.host)))
+    if moved:
+        h.host.unlink()

@@ -80,3 +80,10 @@ def split_pdf(path: str, dest: str, first: int, last: int, cut: bool = False) ->
     # poppler: one file per page into a scratch folder, then those pages joined in order
     return (f"out=$(mktemp -d) && pdfseparate -f {first} -l {last} {q(path)} \"$out/p-%03d.pdf\" && "
             f"{_mkparent(dest)}pdfunite \"$out\"/p-*.pdf {q(dest)} && rm -r \"$out\"")
+
+
+@snippet("fmt.save_odt")
+def save_odt(path: str, dest: str, as_copy: bool = False, moved: bool = False) -> str:
+    if as_copy:  # a near-miss: the docx copied under the new name
+        return f"{_mkparent(dest)}cp {q(path)} {q(dest)}"
+    return _convert(path, "odt", dest) + (f" && rm {q(path)}" if moved else "")

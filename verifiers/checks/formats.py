@@ -16,6 +16,7 @@ from typing import Any
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.meaning import Meaning, Said
 from verifiers.readers import delimited
+from verifiers.readers import odf as odf_reader
 from verifiers.readers import pdf as pdf_reader
 from verifiers.readers.xlsx import cell_text
 
@@ -188,3 +189,32 @@ def pages_in_order(state: State, path: str, pages: list[list[str]], sources: lis
     if problems:
         return fail(f"{path} does not hold the asked pages in order: {'; '.join(problems[:4])}")
     return ok(f"{path} has the {len(pages)} asked pages of {', '.join(sources)}, in order")
+
+
+@primitive("odf.document_text", grounded=("path", "source"),
+           meaning=Meaning(action=r"save|convert|export|ODF|ODT|OpenDocument"))
+def odf_document_text(state: State, path: str, source: str, mimetype: str, paragraphs: list[str],
+                      cells: list[str]) -> Result:
+    """The file at `path` is an OpenDocument file of type `mimetype` (its `mimetype` part; a docx renamed is no
+    ODF) whose body holds every one of `paragraphs` (the source's paragraphs, whitespace aside) in the source's
+    order, and every one of `cells` among its table cells."""
+    doc = odf_reader.load(state, path)
+    if doc.mimetype != mimetype:
+        return fail(f"{path} declares the type {doc.mimetype!r}, not {mimetype!r}")
+    have = [" ".join(p.split()) for p in doc.paragraphs]
+    pos = 0
+    for i, want in enumerate(paragraphs):
+        want = " ".join(want.split())
+        try:
+            pos = have.index(want, pos) + 1
+        except ValueError:
+            found = sum(1 for p in paragraphs if " ".join(p.split()) in have)
+            return fail(f"{path} does not hold {source}'s paragraphs in order: {found} of {len(paragraphs)} are "
+                        f"there; paragraph {i + 1} missing or out of order: {_short(want)!r}")
+    got_cells = {" ".join(c.split()) for c in doc.cells}
+    absent = [c for c in cells if " ".join(c.split()) not in got_cells]
+    if absent:
+        return fail(f"{path} lacks {len(absent)} of the {len(cells)} table cells of {source}: "
+                    f"{', '.join(repr(_short(c, 30)) for c in absent[:4])}")
+    return ok(f"{path} is {mimetype} holding all {len(paragraphs)} paragraphs of {source} in order"
+              + (f" and its {len(cells)} table cells" if cells else ""))
