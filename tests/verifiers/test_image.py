@@ -306,3 +306,14 @@ def test_a_png_with_text_made_without_encoding_is_the_picture_its_file_gives(tex
     if made is not None:
         assert (made.mode, made.size, made.format, made.info) == (read.mode, read.size, read.format, read.info)
         assert made.tobytes() == read.tobytes()
+
+
+def test_the_blur_mutant_takes_an_indexed_picture():
+    """A palette PNG (what Image > Mode > Indexed exports) is blurred in RGB, as GIMP does, instead of crashing the
+    mutation stage ('image has wrong mode' was an infra_fail of every gimp.indexed task saved as PNG)."""
+    from verifiers.mutants.image import _blur
+
+    indexed = Image.effect_noise((40, 30), 90).convert("RGB").convert("P", palette=Image.Palette.ADAPTIVE, colors=6)
+    blurred = _blur(2)(indexed)
+    assert blurred.mode == "RGB" and blurred.size == indexed.size
+    assert blurred.tobytes() != indexed.convert("RGB").tobytes()

@@ -162,7 +162,15 @@ def _blur(sigma: int) -> Callable[[Image.Image], Image.Image]:
     pass of a box as wide as a Gaussian of standard deviation `sigma` (the same variance): Pillow's Gaussian is
     three box passes, 40 ms a 1200x800 picture, and the damage is the blur, not its kernel's shape."""
     box = ((12 * sigma * sigma + 1) ** 0.5 - 1) / 2  # ((2b + 1)^2 - 1) / 12 = sigma^2
-    return lambda image: image.filter(ImageFilter.BoxBlur(box))
+    return lambda image: _filterable(image).filter(ImageFilter.BoxBlur(box))
+
+
+def _filterable(image: Image.Image) -> Image.Image:
+    """`image` in a mode Pillow's filters take: a palette or bilevel picture (an indexed PNG) becomes RGB(A), as
+    a blur in GIMP turns an indexed image's layer into RGB first."""
+    if image.mode in ("P", "1", "PA"):
+        return image.convert("RGBA" if image.has_transparency_data else "RGB")
+    return image
 
 
 def _pixelate(factor: int) -> Callable[[Image.Image], Image.Image]:
