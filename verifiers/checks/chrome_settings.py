@@ -138,3 +138,34 @@ def profile_name(state: State, path: str, name: str) -> Result:
         return fail(f"the profile's name is {actual!r}, but Chrome is told to use a default name instead "
                     f"({said_default})")
     return ok(f"the profile is named {actual!r} ({said_default})")
+
+
+
+# --- chrome://flags (Local State: browser.enabled_labs_experiments) ---------------------------------------------
+
+#: a flag's setting by the option index Chrome stores after '@' (no entry: the Default option)
+FLAG_OPTIONS = {"enabled": 1, "disabled": 2}
+LABS = "browser.enabled_labs_experiments"
+
+
+@primitive("chrome.flag", grounded=("flag", "setting"),
+           meaning=Meaning(action=r"flag|experiment", args={"setting": Said("flag_setting")}))
+def flag(state: State, path: str, flag: str, setting: str, others: list[str]) -> Result:
+    """In Chrome's Local State (`path`), the chrome://flags experiment `flag` is set to `setting` ("enabled",
+    "disabled", or "default": no entry), and every other entry of `others` (the flags the task leaves alone) is
+    still there."""
+    if setting not in (*FLAG_OPTIONS, "default"):
+        return fail(f"check misconfigured: setting={setting!r}")
+    data = chrome_prefs(state, path)
+    entries = get_at(data, LABS, [])
+    if not isinstance(entries, list):
+        return fail(f"{LABS} is {entries!r}, not a list of flags")
+    mine = [str(e) for e in entries if str(e).split("@")[0] == flag]
+    want = [] if setting == "default" else [f"{flag}@{FLAG_OPTIONS[setting]}"]
+    if mine != want:
+        shown = ", ".join(mine) if mine else "no entry (Default)"
+        return fail(f"the flag {flag} reads {shown}, expected {want[0] if want else 'no entry (Default)'}")
+    lost = [o for o in others if o not in [str(e) for e in entries]]
+    if lost:
+        return fail(f"the flag {flag} is {setting}, but other flags were reset: {', '.join(lost[:5])}")
+    return ok(f"the flag {flag} is {setting} ({', '.join(mine) or 'no entry'}); {len(others)} other flag(s) kept")

@@ -356,5 +356,5 @@ CHROME = AppKit(apps=(APP,), source=source_nodes, state="profile", prepare=prepa
 #: The families that change a setting, not a bookmark: the bookmark axes would only redecorate their profile, so
 #: they use `SETTINGS`, whose one axis is how many other settings the person has already changed (each must stay).
 SETTINGS_FAMILIES = ("chrome.homepage", "chrome.search_engine", "chrome.startup_pages", "chrome.privacy_setting",
-                     "chrome.font_setting", "chrome.profile_name", "chrome.site_search")
+                     "chrome.font_setting", "chrome.profile_name", "chrome.site_search", "chrome.flag")
 SETTINGS = replace(CHROME, axes=SETTINGS_AXES)
