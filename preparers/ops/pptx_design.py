@@ -78,3 +78,13 @@ def set_transition(deck: Deck, effect: str, title: str | None = None, skip: list
 def slide_size(deck: Deck, width_cm: float, height_cm: float) -> None:
     """Set the deck's slide size (Slide > Slide Properties > Slide: Width, Height); the shapes stay where they are."""
     deck.prs.slide_width, deck.prs.slide_height = Cm(width_cm), Cm(height_cm)
+
+
+@op("pptx.set_hidden")
+def set_hidden(deck: Deck, title: str, hidden: bool = True) -> None:
+    """Hide the slide titled `title` in the slide show (Slide > Hide Slide: `show="0"`), or show it again."""
+    element = _slide(deck, title)._element
+    if hidden:
+        element.set("show", "0")
+    elif "show" in element.attrib:
+        del element.attrib["show"]

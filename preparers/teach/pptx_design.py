@@ -47,3 +47,11 @@ def set_transition(prs: str, path: str, effect: str, title: str | None = None, s
 def slide_size(prs: str, path: str, width_cm: float, height_cm: float) -> str:
     return "\n".join(["from pptx.util import Cm", f"{prs}.slide_width = Cm({width_cm})",
                       f"{prs}.slide_height = Cm({height_cm})"])
+
+
+@snippet("pptx.set_hidden")
+def set_hidden(prs: str, path: str, title: str, hidden: bool = True) -> str:
+    lines = [f"slide = titled({prs}, {title!r})"]
+    if hidden:
+        return "\n".join([*lines, "slide._element.set('show', '0')  # what Slide > Hide Slide writes"])
+    return "\n".join([*lines, "slide._element.attrib.pop('show', None)  # shown in the slide show again"])

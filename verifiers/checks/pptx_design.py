@@ -16,7 +16,7 @@ from lxml import etree
 from preparers import pptx as deckio
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.frame.pptx import transition
-from verifiers.meaning import Meaning, Said, when
+from verifiers.meaning import Meaning, Said, choice, when
 from verifiers.readers.pptx import load, slides
 
 A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
@@ -158,3 +158,20 @@ def slide_size(state: State, path: str, size: str, orientation: str) -> Result:
     if exact and (abs(width - exact[0]) > SIZE_TOLERANCE_MM or abs(height - exact[1]) > SIZE_TOLERANCE_MM):
         return fail(f"the slides are {got}, not {size} ({exact[0] / 10:g} x {exact[1] / 10:g} cm)")
     return ok(f"the slides are {got}: {size} {orientation}")
+
+
+def _hidden(slide: Any) -> bool:
+    return slide._element.get("show") in ("0", "false")
+
+
+@primitive("pptx.slide_hidden", grounded=("path", "slide", "hidden"),
+           meaning=Meaning(action=r"hid|unhid|show|skip|visible", args={"hidden": Said("visibility",
+                                                                                         choice({True: "hidden",
+                                                                                                 False: "shown"}))}))
+def slide_hidden(state: State, path: str, slide: str, hidden: bool) -> Result:
+    """The slide titled `slide` is hidden in the slide show (`hidden`: Slide > Hide Slide, `show="0"`) or shown."""
+    for item in slides(state, path, slide):
+        if _hidden(item) != hidden:
+            return fail(f"slide {slide!r} is {'shown' if hidden else 'still hidden'} in the slide show, expected "
+                        f"{'hidden' if hidden else 'shown'}")
+    return ok(f"slide {slide!r} is {'hidden' if hidden else 'shown'} in the slide show")
