@@ -25,3 +25,15 @@ def add_text_box(prs: str, path: str, title: str, text: str, left_cm: float, top
     return "\n".join(["from pptx.util import Cm", f"slide = titled({prs}, {title!r})",
                       f"box = slide.shapes.add_textbox(Cm({left_cm}), Cm({top_cm}), Cm({width_cm}), Cm({height_cm}))",
                       f"box.text_frame.text = {text!r}"])
+
+
+@snippet("pptx.align_paragraphs")
+def align_paragraphs(prs: str, path: str, title: str, align: str, first: int | None = None,
+                     part: str = "body") -> str:
+    pick = ("[p for p in slide.placeholders if p.placeholder_format.type in (PP_PLACEHOLDER.BODY, "
+            "PP_PLACEHOLDER.OBJECT)]" if part == "body" else "[slide.shapes.title]")
+    return "\n".join(["from pptx.enum.shapes import PP_PLACEHOLDER", "from pptx.enum.text import PP_ALIGN",
+                      f"slide = titled({prs}, {title!r})",
+                      f"paras = [p for shape in {pick} for p in shape.text_frame.paragraphs if p.text.strip()]",
+                      f"for para in paras{f'[:{first}]' if first is not None else ''}:",
+                      f"    para.alignment = PP_ALIGN.{align.upper()}"])

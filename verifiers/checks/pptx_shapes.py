@@ -1,5 +1,5 @@
 """pptx shape primitives: where a picture sits on its slide and how large it is (Impress's Position and Size), and
-a text box added to a slide, whether a picture is aligned with its slide.
+a text box added to a slide, the alignment of a slide's content paragraphs.
 
 The picture is recognised by its pixels (`verifiers.readers.pptx.pixel_digest`), whatever way a writer stores the
 file. Positions are the picture's top-left corner from the slide's top-left corner, in cm, as Impress's Position
@@ -18,6 +18,7 @@ from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.meaning import Meaning, Said
 from verifiers.readers.pptx import load, pixel_digest, slides
 
+A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
 TOLERANCE_CM = 0.06
 RATIO_TOLERANCE = 0.02  # relative: "proportions kept"
 
@@ -127,3 +128,31 @@ def picture_aligned(state: State, path: str, slide: str, pixels: str, align: str
             return fail(f"the picture on slide {slide!r} is {align}-aligned but was also resized or moved up or down "
                         f"({shown}; it was {width_cm:g} cm wide at {top_cm:g} cm from the top)")
     return ok(f"the picture on slide {slide!r} is {align}-aligned with the slide, its size and height kept")
+
+
+#: alignment words (the lexicon's "align" values) -> the pptx `algn` value
+ALIGNS = {"left": "l", "center": "ctr", "right": "r", "justify": "just"}
+
+
+@primitive("pptx.paragraph_align", grounded=("path", "slide", "align"),
+           meaning=Meaning(action=r"align|cent(?:er|re)|justif", args={"align": Said("align")}))
+def paragraph_align(state: State, path: str, slide: str, align: str) -> Result:
+    """Every paragraph of the content placeholder(s) of slide `slide` is aligned `align` (left, center, right,
+    justify: Format > Align Text)."""
+    want = ALIGNS.get(align)
+    if want is None:
+        return fail(f"check misconfigured: align={align!r}")
+    for item in slides(state, path, slide):
+        paras = [p for body in deckio.placeholders(item, "body") for p in body.text_frame.paragraphs
+                 if deckio.norm(p.text)]
+        if not paras:
+            return fail(f"slide {slide!r} has no text in its content placeholder")
+        got = []
+        for para in paras:
+            props = para._p.find(f"{{{A_NS}}}pPr")
+            got.append((props.get("algn") if props is not None else None) or "l")
+        wrong = [f"{deckio.norm(p.text)[:30]!r} ({g})" for p, g in zip(paras, got, strict=True) if g != want]
+        if wrong:
+            return fail(f"{len(wrong)} of the {len(paras)} paragraphs of slide {slide!r}'s content are not aligned "
+                        f"{align}: {', '.join(wrong[:4])}")
+    return ok(f"every paragraph of slide {slide!r}'s content is aligned {align}")

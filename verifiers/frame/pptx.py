@@ -16,6 +16,8 @@ Facts (key -> canonical text), read with python-pptx (`presentation_facts`), sli
   as it likes); `N/<shape>#format`: per paragraph the bold, italic, underline and strike its text carries
   (LibreOffice writes `b="0"` and `strike="noStrike"` on every run: no fact; the font sizes and colours it writes
   out for every run, the inherited ones too, a subtitle's theme grey as `8B8B8B`, are left out);
+  `N/<shape>#align`: a body's or text box's paragraph alignments, only when one is set other than left (titles are
+  left out: LibreOffice writes their inherited centring out);
   `N/<shape>#table`: a table's cell texts; `N/<shape>#image`: a picture's pixels.
 Ids, shape names, layout xml, document properties and times are save noise, never facts.
 
@@ -63,7 +65,7 @@ ORDER = "#order"
 #: The fact suffixes of a slide (`N#...`) and of a shape (`N/<shape>#...`), as the evidence names them.
 ASPECTS = {"": "", "#text": "text", "#format": "formatting", "#table": "cells", "#image": "picture",
            "#layout": "layout", "#hidden": "visibility in the show", "#bg": "background", "#notes": "speaker notes",
-           "#transition": "transition", "#size": "slide size"}
+           "#transition": "transition", "#size": "slide size", "#align": "paragraph alignment"}
 MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 DEFAULT_SIZE = "254x190"  # python-pptx's default 4:3 slide, in mm
 
@@ -200,6 +202,13 @@ def slide_size(prs: PresentationT) -> str:
     return f"{_mm(prs.slide_width)}x{_mm(prs.slide_height)}"
 
 
+def _alignment(para: Any) -> str:
+    """A paragraph's own alignment other than left (`ctr`, `r`, `just`...), '' for left or none set."""
+    props = para._p.find(A + "pPr")
+    value = props.get("algn", "") if props is not None else ""
+    return "" if value == "l" else str(value)
+
+
 def _shape_facts(prefix: str, shape: Any, kind: str, box: Box) -> dict[str, str]:
     facts = {prefix: f"{kind} {_where(shape, kind, box)}".rstrip()}
     if shape.has_text_frame:
@@ -209,6 +218,9 @@ def _shape_facts(prefix: str, shape: Any, kind: str, box: Box) -> dict[str, str]
             formats = [_paragraph_format(p) for p in paras]
             if any(formats):
                 facts[f"{prefix}#format"] = json.dumps(formats)
+            aligns = [_alignment(p) for p in paras] if kind in ("body", "text box") else []
+            if any(aligns):
+                facts[f"{prefix}#align"] = json.dumps(aligns)
     if kind == "table":
         facts[f"{prefix}#table"] = json.dumps([[deckio.norm(c.text) for c in row.cells] for row in shape.table.rows])
     if kind == "picture":
