@@ -178,7 +178,9 @@ def probes(path: Path) -> list[str]:
         elif path.suffix == ".pptx":
             import pptx
 
-            texts = [para.text for slide in pptx.Presentation(str(path)).slides for shape in slide.shapes
+            texts = [para.text for slide in pptx.Presentation(str(path)).slides
+                     if slide.element.get("show") not in ("0", "false")  # a hidden slide is not exported
+                     for shape in slide.shapes
                      if shape.has_text_frame for para in shape.text_frame.paragraphs]  # bullets export apart
     except (zipfile.BadZipFile, KeyError, ValueError, OSError):
         return []

@@ -123,3 +123,18 @@ def test_csv_asset_for_calc_is_not_an_office_document(tmp_path):
     stages = _tier(tmp_path).check([load_package(folder)])[0]
     assert all(s.name != "real-infra" for s in stages), stages
     assert all(s.passed for s in stages), stages
+
+
+def test_a_hidden_slides_text_is_no_probe(tmp_path):
+    """LibreOffice's export leaves hidden slides out, so their text cannot prove the deck opened: a deck whose first
+    slide is hidden failed the real-app open check (impress.hide_slide's 'unhide' variant)."""
+    import pptx
+
+    deck = pptx.Presentation()
+    for title in ("Hidden agenda draft", "Quarterly results overview"):
+        slide = deck.slides.add_slide(deck.slide_layouts[5])
+        slide.shapes.title.text = title
+    deck.slides[0].element.set("show", "0")
+    path = tmp_path / "deck.pptx"
+    deck.save(str(path))
+    assert libreoffice.probes(path) == ["Quarterly results overview"]
