@@ -420,4 +420,8 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "disabled": _b(r"disabled?", r"turn(?:ed)? off", r"switch(?:ed)? off"),
         "default": _b(r"(?:back )?to (?:its |the )?default", r"reset", "Default"),
     }),
+    Domain("revision", {  # what becomes of tracked changes (writer.track_changes)
+        "accept": _b(r"accept(?:s|ed|ing)?(?: all)?"),
+        "reject": _b(r"reject(?:s|ed|ing)?(?: all)?", r"undo (?:all )?(?:the )?(?:tracked )?changes"),
+    }, contradicts={"accept": ("reject",), "reject": ("accept",)}),
 )}
