@@ -57,7 +57,7 @@ class Part:
 
 @cache
 def seed_parts() -> dict[str, Part]:
-    """Every skill of the shipped taxonomy not built from others, read from the YAML without the family check
+    """Every feasible skill of the shipped taxonomy not built from others, read from the YAML without the family check
     (the check itself may be validating a composite skill, so it must not call back into the registry)."""
     from kit.taxonomy import load_file
     from skills_taxonomy import TAXONOMY_DIR
@@ -65,7 +65,8 @@ def seed_parts() -> dict[str, Part]:
     parts = {}
     for path in sorted(TAXONOMY_DIR.glob("*.yaml")):
         for skill in load_file(path):
-            if skill.family not in BUILT:
+            # an infeasible request is declined whole: as one part of two it would make the other part moot
+            if skill.family not in BUILT and not skill.family.endswith(".infeasible"):
                 parts[skill.id] = Part(skill.id, skill.family, skill.apps, dict(skill.params))
     return dict(sorted(parts.items()))
 

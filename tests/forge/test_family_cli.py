@@ -21,6 +21,7 @@ from kit.family import family
 from workflows import families
 from workflows.calc import fill_blanks
 from workflows.calc import kit as cc
+from workflows.composite import seed_parts
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -95,7 +96,7 @@ SHOWN = {
         "  damaging: tree.deleted, tree.extra_file, tree.overwritten, tree.replaced, tree.truncated",
     ],
     "compose.pair": [
-        "  first: 812 values ('calc.autofilter.header_to_column', ...)",
+        f"  first: {len(seed_parts())} values ('calc.autofilter.header_to_column', ...)",
         "  parts        sample       params -> parts",
         "  p2.sorted: xlsx.range_sorted; action words: sort|order|reorder|arrange|rearrange|rank",
         "  near-miss-6: does only part 2",
