@@ -17,9 +17,9 @@ from verifiers.readers.docx import from_bytes
 from workflows.writer.track_changes import HOW, NATURAL, PHRASINGS, WORKFLOW, Change, Target, _tracked
 
 PATH = "/home/user/notes.docx"
-TEXT = "The move itself will take place over two weekends to keep disruption for every team low."
-CHANGE = Change(TEXT, "The move itself will", (8, 10), 12, "as agreed")
-ACCEPTED = "The move itself will take place over two keep disruption as agreed for every team low."
+TEXT = "The move itself will take place over two weekends. Each team gets its plan a week before."
+CHANGE = Change(TEXT, "The move itself will", (9, 17), 9, "Please keep this in mind.")
+ACCEPTED = "The move itself will take place over two weekends. Please keep this in mind."
 
 
 @pytest.mark.slow
@@ -79,7 +79,7 @@ def test_the_op_resolves_each_way_and_only_that_way_passes(tmp_path, action):
 
 
 @pytest.mark.parametrize(("slip", "says"), [
-    ({"mixed": True}, "reads 'The move itself will take place over two weekends to keep disruption as agreed"),
+    ({"mixed": True}, "reads 'The move itself will take place over two weekends. Please keep this in mind. Each team"),
     ({"skip": ["The move itself will"]}, "2 tracked change(s) are still in the document"),
 ])
 def test_the_check_rejects_the_slips(tmp_path, slip, says):

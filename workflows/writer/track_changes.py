@@ -1,5 +1,5 @@
-"""writer.track_changes: a draft comes back from a reviewer with tracked changes (in 2-3 body paragraphs some
-words struck out, some words inserted); accept all of them, or reject all of them, so no change is left marked.
+"""writer.track_changes: a draft comes back from a reviewer with tracked changes (in 2-3 body paragraphs a sentence
+struck out and a new sentence inserted); accept all of them, or reject all of them, so no change is left marked.
 
 The check reads the body: no insertion or deletion mark left, and each changed paragraph reading as its accepted or
 its rejected version. The docx frame reads the text as Writer shows it with the changes in, so it keeps the rest.
@@ -20,10 +20,13 @@ from docx.oxml.ns import qn
 
 from kit.family import Attempt, Attempts, Goal, family, prepare_node
 from kit.model import Asset, Check
+from preparers.office_zip import normalize
 from workflows.writer import kit as wc
 
 NAME = "writer.track_changes"
-INSERTS = ("as agreed", "where possible", "in writing", "by the end of the week", "if needed", "without delay")
+INSERTS = ("This was agreed at the last meeting.", "More details will follow next week.",
+           "Questions can go to the team lead.", "This applies to every site.", "Please keep this in mind.",
+           "The budget for this is already approved.")
 REVIEWERS = ("Alex Morgan", "Sam Patel", "Jordan Lee", "Robin Clarke")
 HOW = {"accept": ("accept all the tracked changes", "Edit > Track Changes > Accept All"),
        "reject": ("reject all the tracked changes", "Edit > Track Changes > Reject All")}
@@ -55,9 +58,9 @@ class Params(TypedDict):
 @dataclass(frozen=True)
 class Change:
     text: str  # the paragraph as it was before the reviewer's changes
-    start: str  # its locator (the words before any change)
-    delete: tuple[int, int]  # [first word, end word) the reviewer struck out
-    insert_at: int  # the word the reviewer's insertion goes before
+    start: str  # its locator (words of its first sentence, which no change touches)
+    delete: tuple[int, int]  # [first word, end word) of the sentence the reviewer struck out
+    insert_at: int  # the word the reviewer's new sentence goes before (the word count: at the end)
     insert: str
 
     def segments(self) -> list[tuple[str, str]]:
@@ -69,6 +72,8 @@ class Change:
                 out.append((self.insert + " ", "ins"))
             kind = "del" if self.delete[0] <= i < self.delete[1] else ""
             out.append((word + (" " if i < len(words) - 1 else ""), kind))
+        if self.insert_at >= len(words):
+            out.append((" " + self.insert, "ins"))
         merged: list[tuple[str, str]] = []
         for text, kind in out:
             if merged and merged[-1][1] == kind:
@@ -88,17 +93,27 @@ class Target:
     changes: tuple[Change, ...]
 
 
+def _sentence_starts(text: str) -> list[int]:
+    """The index of each sentence's first word in `text`."""
+    words = text.split()
+    return [0] + [i + 1 for i, w in enumerate(words[:-1]) if w.endswith((".", "!", "?"))]
+
+
 def goal(rng: random.Random, params: Params, document: dict[str, Any], plan: dict[str, Any]
          ) -> Goal[wc.Layout, Target]:
     layout = wc.compose(rng, document, plan)
-    body = [(p, loc) for p, loc in wc.targets(layout, "body") if len(loc.split()) <= 5 and len(p.text.split()) >= 14]
+    body = []  # paragraphs of two sentences or more whose locator lies in the first sentence
+    for p, loc in wc.targets(layout, "body"):
+        starts = _sentence_starts(p.text)
+        if len(starts) >= 2 and len(loc.split()) <= starts[1]:
+            body.append((p, loc, starts))
     chosen = rng.sample(body, min(len(body), rng.randint(2, 3)))
     changes = []
-    for p, loc in sorted(chosen, key=lambda c: layout.paragraphs.index(c[0])):
-        words = p.text.split()
-        first = rng.randint(7, len(words) - 4)
-        span = (first, first + rng.randint(1, 3))
-        at = rng.choice([i for i in range(6, len(words)) if not span[0] <= i <= span[1]])
+    for p, loc, starts in sorted(chosen, key=lambda c: layout.paragraphs.index(c[0])):
+        count = len(p.text.split())
+        k = rng.randrange(1, len(starts))  # a whole sentence struck out, never the first
+        span = (starts[k], starts[k + 1] if k + 1 < len(starts) else count)
+        at = rng.choice([i for i in [*starts[1:], count] if not span[0] < i < span[1]])  # between two sentences
         changes.append(Change(p.text, loc, span, at, rng.choice(INSERTS)))
     reviewer = rng.choice(REVIEWERS)
     how, menu = HOW[params["action"]]
@@ -135,7 +150,7 @@ def _tracked(data: bytes, target: Target) -> bytes:
                 p._p.append(r)
     out = io.BytesIO()
     doc.save(out)
-    return out.getvalue()
+    return normalize(out.getvalue())  # byte-reproducible, like every generated document
 
 
 def prepare(layout: wc.Layout, target: Target) -> Mapping[str, Any]:
