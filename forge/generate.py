@@ -129,7 +129,8 @@ def plan(skills: Sequence[Skill], n: int, seed: int, multi_share: float = 0.0, i
     1. the first slots take one skill of every family (families in a seeded order), so any n at least the
        number of families covers every family;
     2. with `multi_share` > 0 and both kinds present, the later slots keep the plan's running share of
-       multi-app tasks at `multi_share` (so a 250-task default mix has exactly 100 multi-app tasks),
+       multi-app tasks at `multi_share` (a 3,000-task default mix has exactly 1,200 multi-app tasks; a small one
+       fewer, since its opening holds one skill of each family and few families are multi-app),
     3. but a kind that has used all its skills yields to the other while that one has skills never used, so
        n = the number of skills covers every skill (the share is then caught up by the later slots);
     4. with `infeasible_share` > 0 and infeasible skills among others, the infeasible skills are a third kind whose

@@ -293,13 +293,13 @@ def test_reallocation_favours_failed_skills():
     assert "success 0.00 over 4 attempts in round 1: weight 1.00 -> 4.00" in decisions["calc.sort.numeric_desc"].reason
     assert "calc.sort.numeric_asc" not in decisions, "a fully solved skill keeps weight 1"
     weights = {**current, "calc.sort.numeric_desc": 4.0}
-    plan = reallocate.allocate(list(taxonomy.values()), weights, 2000, 1, 102)
+    plan = reallocate.allocate(list(taxonomy.values()), weights, 4000, 1, 102)  # ~4 tasks a skill of weight 1
     per_skill = {sid: sum(t.skill_id == sid for t in plan)
                  for sid in ("calc.sort.numeric_desc", "calc.sort.numeric_asc")}
     assert per_skill["calc.sort.numeric_desc"] >= 3 * per_skill["calc.sort.numeric_asc"] >= 3
     multi = sum(len(taxonomy[t.skill_id].apps) > 1 for t in plan)
-    assert multi == 800, "40 % of the budget goes to multi-app skills"
-    assert plan == reallocate.allocate(list(taxonomy.values()), weights, 2000, 1, 102)
+    assert multi == 1600, "40 % of the budget goes to multi-app skills"
+    assert plan == reallocate.allocate(list(taxonomy.values()), weights, 4000, 1, 102)
     fresh = {"calc.sort.numeric_asc", "os.copy.file_bak"}
     small = reallocate.allocate(list(taxonomy.values()), weights, 10, 1, 102, fresh=fresh)
     assert fresh <= {t.skill_id for t in small} and len(small) == 10, "skills added this round are tried first"

@@ -34,12 +34,18 @@ def weak_rule(family: str) -> bool:
     return family.startswith("calc.")
 
 
+#: round 1's families (3 of 9 Calc): with 150+ families a 30-task round spread over all of them gives each family
+#: one task, too few for any statistic, so the round is kept to these (`forge round run --family`)
+FAMILIES = ("calc.sort_rows", "calc.fill_blanks", "calc.formula_column", "os.copy", "os.rename", "os.organize",
+            "writer.font", "writer.alignment", "chrome.add_bookmark")
+
+
 @pytest.fixture(scope="module")
 def round_one(tmp_path_factory) -> tuple[Path, list[tuple[str, str]]]:
     root = tmp_path_factory.mktemp("growth")
     db = f"sqlite:///{root / 'forge.db'}"
     sandbox = Sandbox()
-    plan = prepare_round(db, 1, 30, 7, str(root / "round1"), k=1, limit=4, sandbox=sandbox)
+    plan = prepare_round(db, 1, 30, 7, str(root / "round1"), k=1, limit=4, sandbox=sandbox, families=FAMILIES)
     catalog = Catalog(db)
     Generator(root / "round1", catalog, sandbox=sandbox, taxonomy=catalog_taxonomy(catalog)).run(
         [TaskId.parse(t) for t in plan])
