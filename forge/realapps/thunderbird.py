@@ -526,6 +526,8 @@ _TRANSLATE: dict[str, Callable[[dict[str, Any], Path | None], dict[str, Any] | N
     "tb.save_attachment": lambda a, home: None if home is None else {
         "kind": "save_attachment", "folder": a["folder"], "message_id": a["message_id"],
         "filename": a["filename"], "dest": str(resolve(home, a["dest"]))},
+    # File > Save As writes through a file dialog the JS handler has no form of: Forge writes the .eml
+    "tb.save_message": lambda a, home: None,
 }
 
 
