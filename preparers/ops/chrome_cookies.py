@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
-from preparers.ops import OpError, document_kind, op
+from preparers.ops import OpError, op
+from preparers.ops.sqlite_doc import sqlite_kind
 
 SCHEMA = """
 CREATE TABLE meta(key LONGVARCHAR NOT NULL UNIQUE PRIMARY KEY, value LONGVARCHAR);
@@ -58,21 +58,7 @@ def build_cookies(cookies: Iterable[dict[str, Any]]) -> bytes:
         conn.close()
 
 
-def _load(host: Path, root: Path) -> sqlite3.Connection:
-    if not host.is_file():
-        raise OpError(f"{host.name}: no Cookies database to edit")
-    conn = sqlite3.connect(":memory:")
-    conn.deserialize(host.read_bytes())
-    return conn
-
-
-def _save(conn: sqlite3.Connection, host: Path) -> None:
-    conn.commit()
-    host.write_bytes(bytes(conn.serialize()))
-    conn.close()
-
-
-document_kind("chromecookies", load=_load, save=_save)
+sqlite_kind("chromecookies", "Cookies")
 
 
 @op("chromecookies.delete")

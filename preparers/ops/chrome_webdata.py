@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
-from preparers.ops import OpError, document_kind, op
+from preparers.ops import OpError, op
+from preparers.ops.sqlite_doc import sqlite_kind
 
 SCHEMA = """
 CREATE TABLE meta(key LONGVARCHAR NOT NULL UNIQUE PRIMARY KEY, value LONGVARCHAR);
@@ -55,21 +55,7 @@ def build_webdata(engines: Iterable[dict[str, Any]]) -> bytes:
         conn.close()
 
 
-def _load(host: Path, root: Path) -> sqlite3.Connection:
-    if not host.is_file():
-        raise OpError(f"{host.name}: no Web Data database to edit")
-    conn = sqlite3.connect(":memory:")
-    conn.deserialize(host.read_bytes())
-    return conn
-
-
-def _save(conn: sqlite3.Connection, host: Path) -> None:
-    conn.commit()
-    host.write_bytes(bytes(conn.serialize()))
-    conn.close()
-
-
-document_kind("chromewebdata", load=_load, save=_save)
+sqlite_kind("chromewebdata", "Web Data")
 
 
 @op("chromewebdata.set_site_search")

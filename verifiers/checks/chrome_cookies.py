@@ -5,33 +5,21 @@ database fails. A cookie is its (host, name, path): the value is encrypted and n
 
 from __future__ import annotations
 
-import shutil
-import sqlite3
-import tempfile
 from pathlib import Path
 
 from preparers.ops.chrome_cookies import cookie_host, of_site
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.meaning import Meaning
+from verifiers.readers.sqlite import copy_connection
 
 MAX_ROWS = 200_000
 Cookie = tuple[str, str, str]  # host_key, name, path
 
 
 def read_cookies(host: Path) -> list[Cookie]:
-    with tempfile.TemporaryDirectory(prefix="chrome-cookies-") as tmp:
-        copy = Path(tmp) / "Cookies"
-        shutil.copyfile(host, copy)
-        for suffix in ("-journal", "-wal"):
-            beside = host.with_name(host.name + suffix)
-            if beside.is_file() and not beside.is_symlink():
-                shutil.copyfile(beside, copy.with_name(copy.name + suffix))
-        conn = sqlite3.connect(copy)
-        try:
-            return [(str(h), str(n), str(p)) for h, n, p in conn.execute(
-                "SELECT host_key, name, path FROM cookies LIMIT ?", (MAX_ROWS,))]
-        finally:
-            conn.close()
+    with copy_connection(host) as conn:
+        return [(str(h), str(n), str(p)) for h, n, p in conn.execute(
+            "SELECT host_key, name, path FROM cookies LIMIT ?", (MAX_ROWS,))]
 
 
 def _cookies(state: State, path: str) -> list[Cookie]:

@@ -11,15 +11,13 @@ so such a row is no history left behind.
 
 from __future__ import annotations
 
-import shutil
-import sqlite3
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from preparers.ops.chrome_history import on_site
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.meaning import Meaning
+from verifiers.readers.sqlite import copy_connection
 
 MAX_ROWS = 200_000
 
@@ -32,23 +30,13 @@ class History:
 
 
 def read_history(host: Path) -> History:
-    with tempfile.TemporaryDirectory(prefix="chrome-history-") as tmp:
-        copy = Path(tmp) / "History"
-        shutil.copyfile(host, copy)
-        for suffix in ("-journal", "-wal"):
-            beside = host.with_name(host.name + suffix)
-            if beside.is_file() and not beside.is_symlink():
-                shutil.copyfile(beside, copy.with_name(copy.name + suffix))
-        conn = sqlite3.connect(copy)
-        try:
-            urls = {int(i): (str(u), int(v or 0), int(t or 0)) for i, u, v, t in conn.execute(
-                "SELECT id, url, visit_count, typed_count FROM urls LIMIT ?", (MAX_ROWS,))}
-            visits = {int(u): int(n) for u, n in conn.execute(
-                "SELECT url, COUNT(*) FROM visits GROUP BY url LIMIT ?", (MAX_ROWS,))}
-            terms = {int(u) for (u,) in conn.execute("SELECT DISTINCT url_id FROM keyword_search_terms LIMIT ?",
-                                                     (MAX_ROWS,))}
-        finally:
-            conn.close()
+    with copy_connection(host) as conn:
+        urls = {int(i): (str(u), int(v or 0), int(t or 0)) for i, u, v, t in conn.execute(
+            "SELECT id, url, visit_count, typed_count FROM urls LIMIT ?", (MAX_ROWS,))}
+        visits = {int(u): int(n) for u, n in conn.execute(
+            "SELECT url, COUNT(*) FROM visits GROUP BY url LIMIT ?", (MAX_ROWS,))}
+        terms = {int(u) for (u,) in conn.execute("SELECT DISTINCT url_id FROM keyword_search_terms LIMIT ?",
+                                                 (MAX_ROWS,))}
     return History(urls, visits, terms)
 
 

@@ -7,34 +7,22 @@ https and the host's case are free; an address without the placeholder searches 
 
 from __future__ import annotations
 
-import shutil
-import sqlite3
-import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from preparers.ops.chrome_webdata import TERMS, stored_url
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.meaning import Meaning
+from verifiers.readers.sqlite import copy_connection
 
 MAX_ROWS = 20_000
 Engine = tuple[str, str, str]  # short_name, keyword, url
 
 
 def read_engines(host: Path) -> list[Engine]:
-    with tempfile.TemporaryDirectory(prefix="chrome-webdata-") as tmp:
-        copy = Path(tmp) / "Web Data"
-        shutil.copyfile(host, copy)
-        for suffix in ("-journal", "-wal"):
-            beside = host.with_name(host.name + suffix)
-            if beside.is_file() and not beside.is_symlink():
-                shutil.copyfile(beside, copy.with_name(copy.name + suffix))
-        conn = sqlite3.connect(copy)
-        try:
-            return [(str(n), str(k), str(u)) for n, k, u in conn.execute(
-                "SELECT short_name, keyword, url FROM keywords LIMIT ?", (MAX_ROWS,))]
-        finally:
-            conn.close()
+    with copy_connection(host) as conn:
+        return [(str(n), str(k), str(u)) for n, k, u in conn.execute(
+            "SELECT short_name, keyword, url FROM keywords LIMIT ?", (MAX_ROWS,))]
 
 
 def search_url(url: str) -> tuple[str, str, str, str]:
