@@ -118,10 +118,14 @@ def _flow_runs(env: dict[str, str], deployment_name: str) -> list[tuple[str, boo
     """(state type, auto_scheduled) of every run of a deployment, read from the real server by a client."""
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.filters import DeploymentFilter, DeploymentFilterId
+    from prefect.exceptions import ObjectNotFound
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
     with temporary_settings({PREFECT_API_URL: env["PREFECT_API_URL"]}), get_client(sync_client=True) as client:
-        found = client.read_deployment_by_name(deployment_name)
+        try:
+            found = client.read_deployment_by_name(deployment_name)
+        except ObjectNotFound:  # `forge serve` is still importing the families; it registers the deployment after
+            return []
         runs = client.read_flow_runs(deployment_filter=DeploymentFilter(id=DeploymentFilterId(any_=[found.id])))
         return [(str(r.state_type.value if r.state_type else None), r.auto_scheduled) for r in runs]
 
