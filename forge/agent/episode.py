@@ -14,9 +14,10 @@ command outputs are left out (small local models have small contexts).
 `forge export trajectories`), whichever protocol the server spoke.
 
 Every path starts from the same first turn (`first_turn`): the system prompt, then the task's instruction with a
-listing of the home as the task starts (`observe_home`). `run_episode` sends it to a server; `forge student
-prompts` writes it for offline batch inference; `run_commands` replays commands written in advance (a batch
-answer, a teacher's solution) after it, one step each, through the same shell.
+listing of the home as the task starts (`observe_home`) and a first look at the spreadsheets it names
+(`forge.agent.preview`). `run_episode` sends it to a server; `forge student prompts` writes it for offline batch
+inference; `run_commands` replays commands written in advance (a batch answer, a teacher's solution) after it, one
+step each, through the same shell.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from forge.agent.chat import ChatClient, ToolsUnsupported, Turn
+from forge.agent.preview import preview_documents
 from forge.agent.shell import AgentShell, CommandResult
 from kit import bounded
 from kit.errors import SandboxError
@@ -165,8 +167,10 @@ def observe_home(home: Path, limit: int = HOME_ENTRIES) -> str:
 
 
 def task_message(instruction: str, home: Path) -> str:
-    """The first user message: the instruction, then the listing of the home (`observe_home`)."""
-    return f"{instruction}\n\n{observe_home(home)}"
+    """The first user message: the instruction, the listing of the home (`observe_home`), then a first look at the
+    spreadsheets it names (`forge.agent.preview`), when there are any."""
+    preview = preview_documents(instruction, home)
+    return f"{instruction}\n\n{observe_home(home)}" + (f"\n\n{preview}" if preview else "")
 
 
 def first_turn(instruction: str, home: Path, *, step_seconds: float, max_steps: int, protocol: str = "tools"
