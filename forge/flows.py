@@ -79,6 +79,9 @@ RealApps = Annotated[Literal["off", "sample", "all"], Field(description="real-ap
 Register = Annotated[Literal["mixed", "explicit", "natural"], Field(description="the instructions' register: "
                     "mixed (half natural, half explicit), explicit (specifications) or natural (a user's goal)")]
 Rate = Annotated[float, Field(ge=0.0, le=1.0, description="share of tasks the real-app tier checks (sample)")]
+Share = Annotated[float | None, Field(ge=0.0, le=1.0, description="share of the plan given to that kind of skill "
+                                                                 "(empty: the default mix's share, none for a filter)")]
+WithMulti = Annotated[bool, Field(description="with apps: also the multi-app skills that use one of them")]
 Timeout = Annotated[float, Field(ge=1, le=3600, description="seconds of wall-clock time a package script may run")]
 LLM = Annotated[LLMOptions | None, Field(description="the LLM the workflows ask; empty: offline (no key, "
                                                      "deterministic)")]
@@ -262,7 +265,8 @@ def generate_flow(n: Count, seed: Seed = None, out: Out = "tasks", db: Db = None
                   families: Names = None, skills: Names = None, batch_size: BatchSize = 200, workers: Workers = 1,
                   dask_address: DaskAddress = None, sandbox: UseSandbox = True, real_apps: RealApps = "sample",
                   real_apps_rate: Rate = 0.1, llm: LLM = None, timeout: Timeout = 60.0,
-                  instruction_register: Register = "mixed") -> dict[str, int]:
+                  instruction_register: Register = "mixed", with_multi_app: WithMulti = False,
+                  multi_share: Share = None, infeasible_share: Share = None) -> dict[str, int]:
     """Generate n tasks like `forge generate`, in batches of `batch_size`; returns the new tasks by gate class
     (plus `resumed`: tasks an earlier run had already recorded, skipped).
 
@@ -272,7 +276,8 @@ def generate_flow(n: Count, seed: Seed = None, out: Out = "tasks", db: Db = None
     seed = flowkit.scheduled_seed() if seed is None else seed
     out, db = absolute(out, db)
     selection = Selection(apps=tuple(apps or ()), families=tuple(families or ()), skills=tuple(skills or ()),
-                          register=instruction_register)
+                          with_multi_app=with_multi_app, multi_share=multi_share, register=instruction_register,
+                          infeasible_share=infeasible_share)
     taxonomy = load_taxonomy()
     select_skills(taxonomy, selection)  # fail fast on unknown names, before any batch starts
     options = llm.absolute().model_dump(exclude_none=True) if llm is not None else None

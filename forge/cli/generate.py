@@ -188,7 +188,8 @@ def run_on_dask(address: str, batch_size: int, flags: LLMFlags, request: Request
         "apps": list(request.apps) or None, "families": list(request.families) or None,
         "skills": list(request.skills) or None, "batch_size": batch_size, "dask_address": address,
         "sandbox": not request.no_sandbox, "real_apps": request.real_apps, "real_apps_rate": request.rate,
-        "llm": given or None, "instruction_register": request.register})
+        "llm": given or None, "instruction_register": request.register, "with_multi_app": request.with_multi_app,
+        "multi_share": request.multi_share, "infeasible_share": request.infeasible_share})
     writable_folder("--out", request.out)
     err_console.print(f"{request.n} tasks in {-(-request.n // batch_size)} batches of up to {batch_size} on the Dask "
                       f"cluster at {address} (Prefect flow 'generate'); a rerun resumes", highlight=False)

@@ -1,5 +1,6 @@
 """Batches on a real local Dask cluster (2 worker processes) make the same packages as a plain local run."""
 
+import json
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,7 +52,7 @@ def test_forge_generate_with_dask_address_runs_batches_on_the_cluster(prefect_ha
     from forge.cli import app
 
     args = ["generate", "-n", "4", "--seed", "4", "--batch-size", "2", "--real-apps", "off",
-            "--skill", "calc.sort.text_asc", "--skill", "os.organize.one_ext_new_exact"]
+            "--skill", "calc.sort.text_asc", "--skill", "os.organize.one_ext_new_exact", "--infeasible-share", "0.25"]
     dask = CliRunner().invoke(app, [*args, "--dask-address", dask_address, "--out", str(tmp_path / "dask"),
                                     "--db", str(tmp_path / "dask.db")])
     assert dask.exit_code == 0, dask.output
@@ -63,6 +64,9 @@ def test_forge_generate_with_dask_address_runs_batches_on_the_cluster(prefect_ha
     rows = sqlite3.connect(tmp_path / "dask.db").execute(query).fetchall()
     assert rows == sqlite3.connect(tmp_path / "local.db").execute(query).fetchall()
     assert [status for _, status in rows] == ["accepted"] * 4
+    # the flow takes the whole selection, not only the filters (the shares decide the plan of a mix)
+    selection = json.loads(sqlite3.connect(tmp_path / "dask.db").execute("SELECT selection FROM runs").fetchone()[0])
+    assert selection["infeasible_share"] == 0.25 and selection["with_multi_app"] is False
 
 
 def test_forge_generate_with_dask_address_refuses_what_the_flow_cannot_do(tmp_path):
