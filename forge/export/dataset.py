@@ -3,8 +3,9 @@
 One row per task. Student-facing columns hold what an agent may see: the instruction, the setup script and
 the assets it places, plus provenance (round, seed, workflow signature, instruction register). Everything
 that gives the answer away lives in the single `hidden` column, an object (not JSON text): `rubric` (the checks
-with their expected values), `solutions` (oracle and near-miss scripts), `params` (the skill's knobs). A
-pipeline drops one column to get a student-safe table.
+with their expected values), `solutions` (oracle and near-miss scripts), `params` (the skill's knobs), `feasible`
+(false for a task whose right outcome is to decline: telling a student would give the answer away). A pipeline
+drops one column to get a student-safe table.
 
 One layout in both formats: an asset is `{dest, sha256, content_base64}` in JSONL and in Parquet alike (JSON has
 no bytes, and a loader should not have to know which file it read); `hidden` is a JSON object in JSONL and
@@ -55,7 +56,7 @@ LICENSE = "apache-2.0"  # the project's licence (pyproject.toml); tasks are gene
 
 
 def task_record(package: Package, row: TaskRow) -> dict[str, Any]:
-    """One row: student-facing fields, then `hidden` (an object: rubric, solutions, params)."""
+    """One row: student-facing fields, then `hidden` (an object: rubric, solutions, params, feasible)."""
     task = package.task
     assets = [{"dest": str(a["dest"]), "sha256": str(a["sha256"]),
                "content_base64": base64.b64encode((package.root / a["file"]).read_bytes()).decode("ascii")}
@@ -79,7 +80,8 @@ def task_record(package: Package, row: TaskRow) -> dict[str, Any]:
         "setup_script": (package.root / task["setup"]["entry"]).read_text(encoding="utf-8"),
         "assets": assets,
         "launch": [str(a) for a in task["setup"].get("launch", [])],
-        HIDDEN_COLUMN: {"rubric": task["rubric"], "solutions": solutions, "params": task.get("params", {})},
+        HIDDEN_COLUMN: {"rubric": task["rubric"], "solutions": solutions, "params": task.get("params", {}),
+                        "feasible": task.get("feasible", True) is not False},
     }
 
 
@@ -309,7 +311,8 @@ FIELDS = (
     ("assets", "list of {dest, sha256, content_base64}", "files setup_script places; base64 in every format"),
     ("launch", "list of strings", "the command that opens the app on the initial state"),
     ("hidden", "object", "ANSWERS, never shown to a student: `rubric` (checks with criterion, primitive, args), "
-                         "`solutions` ([{role: oracle|near_miss, path, script}]), `params` (the skill's knobs)"),
+                         "`solutions` ([{role: oracle|near_miss, path, script}]), `params` (the skill's knobs), "
+                         "`feasible` (false: the right outcome is to decline and change nothing)"),
 )
 
 

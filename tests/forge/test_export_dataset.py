@@ -36,7 +36,7 @@ from verifiers.grounding import leaks
 
 datasets = pytest.importorskip("datasets", reason="pip install -e '.[dev]' (datasets, pyarrow)")
 pytestmark = pytest.mark.slow
-TASKS = 12
+TASKS = 13
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,8 @@ def catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
     catalog.sync_skills(taxonomy.values())
     # the mix, plus skills whose hash puts them in validation and test (two tasks of one skill: one split)
     extra = [TaskId("calc.sort.date_desc", 3, 0), TaskId("calc.sort.date_desc", 3, 1),
-             TaskId("calc.freeze.header_row", 3, 0), TaskId("calc.formula_column.average", 3, 0)]
+             TaskId("calc.freeze.header_row", 3, 0), TaskId("calc.formula_column.average", 3, 0),
+             TaskId("calc.infeasible.missing", 3, 0)]  # a task to decline: its row says so in `hidden` alone
     counts = Generator(root / "tasks", catalog, sandbox=Sandbox(), taxonomy=taxonomy).run(
         [*plan_for(taxonomy, Selection(), 8, seed=3), *extra])
     assert counts["accepted"] == TASKS, counts
@@ -78,6 +79,7 @@ def _check_row(catalog: Catalog, row: dict, primitives: dict) -> None:
     hidden = row[HIDDEN_COLUMN]
     assert isinstance(hidden, dict) and _same(hidden["rubric"], task["rubric"])  # decoded, not JSON text
     assert _same(hidden["params"], task.get("params", {}))
+    assert hidden["feasible"] is (task.get("feasible", True) is not False)  # an infeasible task says so, hidden
     solutions = task["solutions"]
     assert [(s["role"], s["path"]) for s in hidden["solutions"]] == [
         ("oracle", solutions["oracle"]), *(("near_miss", p) for p in solutions["near_misses"])]
@@ -111,6 +113,7 @@ def test_loads_with_datasets_and_hides_answers(catalog: Catalog, tmp_path: Path,
     primitives = registry()
     for row in table:
         _check_row(catalog, row, primitives)
+    assert [row["skill_id"] for row in table if not row[HIDDEN_COLUMN]["feasible"]] == ["calc.infeasible.missing"]
 
 
 def test_jsonl_and_parquet_rows_are_the_same(catalog: Catalog, tmp_path: Path) -> None:
@@ -177,11 +180,11 @@ def test_parquet_is_written_in_row_groups(catalog: Catalog, tmp_path: Path, monk
 
     from forge.export import dataset
 
-    monkeypatch.setattr(dataset, "ROW_GROUP", 5)  # 12 rows -> groups of 5, 5, 2: never the whole table at once
+    monkeypatch.setattr(dataset, "ROW_GROUP", 5)  # 13 rows -> groups of 5, 5, 3: never the whole table at once
     out = tmp_path / "groups.parquet"
     assert export_dataset(catalog, out, "parquet") == TASKS
     meta = pq.ParquetFile(out).metadata
-    assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [5, 5, 2]
+    assert [meta.row_group(i).num_rows for i in range(meta.num_row_groups)] == [5, 5, 3]
     assert not list(tmp_path.glob(".*.tmp"))
 
 
