@@ -15,6 +15,7 @@ import json
 import time
 from pathlib import Path
 
+import pretrained
 import torch
 from model import EOS, GPT, PAD, decode_answer, encode_prompt, prompt_text, read_jsonl
 from tokenizers import Tokenizer
@@ -71,31 +72,39 @@ def main() -> None:
     args = ap.parse_args()
     folder, dev = Path(args.model), torch.device(args.device)
     config = json.loads((folder / "config.json").read_text())
-    tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
-    model = GPT(config["vocab"], config["ctx"], config["layers"], config["d"], config["heads"])
-    model.load_state_dict(torch.load(folder / "model.pt", map_location="cpu"))
+    if config.get("init"):  # fine-tuned SmolLM2 (pretrained.py): its tokenizer, its format, HF generation
+        tok, model = pretrained.load(config["init"])
+        enc_prompt, decode, eos = pretrained.encode_prompt, pretrained.decode_answer, pretrained.END
+    else:
+        tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        model = GPT(config["vocab"], config["ctx"], config["layers"], config["d"], config["heads"])
+        enc_prompt, decode, eos = encode_prompt, decode_answer, EOS
+    model.load_state_dict({k: v.float() for k, v in torch.load(folder / "model.pt", map_location="cpu").items()})
     model = model.to(dev).eval()
     gen = torch.Generator(device=dev).manual_seed(args.seed) if args.temperature > 0 else None
 
     tasks = read_jsonl(args.prompts)
-    encoded = [encode_prompt(tok, prompt_text(t["messages"]), config["max_prompt"]) for t in tasks]
+    encoded = [enc_prompt(tok, prompt_text(t["messages"]), config["max_prompt"]) for t in tasks]
     order = sorted(range(len(tasks)), key=lambda n: -len(encoded[n]))  # similar lengths share a batch
     answers: list[list[int]] = [[] for _ in tasks]
     start = time.time()
     for first in range(0, len(order), args.batch):
         batch = order[first: first + args.batch]
         with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=dev.type == "cuda"):  # as in training
-            new = generate(model, [encoded[n] for n in batch], args.max_new or config["max_answer"],
-                           args.temperature, gen)
+            if config.get("init"):
+                new = pretrained.generate(model, [encoded[n] for n in batch], args.max_new or config["max_answer"])
+            else:
+                new = generate(model, [encoded[n] for n in batch], args.max_new or config["max_answer"],
+                               args.temperature, gen)
         for n, ids in zip(batch, new, strict=True):
             answers[n] = ids
     seconds = time.time() - start
     unfinished = empty = tokens = 0
     with Path(args.out).open("w", encoding="utf-8") as sink:
         for task, ids in zip(tasks, answers, strict=True):
-            commands, finished = decode_answer(tok, ids)
+            commands, finished = decode(tok, ids)
             unfinished, empty = unfinished + (not finished), empty + (not commands)
-            tokens += ids.index(EOS) + 1 if finished else len(ids)
+            tokens += ids.index(eos) + 1 if finished else len(ids)
             sink.write(json.dumps({"task_id": task["task_id"], "commands": commands}, ensure_ascii=False) + "\n")
     print(f"{len(tasks)} answers in {seconds:.1f}s ({tokens} answer tokens), {unfinished} cut off by the length "
           f"limit, {empty} empty -> {args.out}", flush=True)

@@ -8,8 +8,11 @@ Rows are `forge export trajectories [--teacher]` lines (chat `messages` with `sh
 `--observe-first` moves the first command's output into the prompt and drops that command, for rows whose user
 message holds only the instruction (the first command then being the inspection that the offline prompt's
 observation replaces).
-Writes OUT/tokenizer.json, OUT/model.pt, OUT/config.json, OUT/log.jsonl. With `--steps` the run is reproducible
-given `--seed` (deterministic algorithms where PyTorch has them); with `--minutes` the schedule follows the clock.
+`--init FILE.gguf` fine-tunes SmolLM2-135M-Instruct (pretrained.py) instead: no tokenizer is trained, the format is
+SmolLM2's chat format, and `--lr` defaults to 1e-4.
+Writes OUT/tokenizer.json (from scratch only), OUT/model.pt, OUT/config.json, OUT/log.jsonl. With `--steps` the run
+is reproducible given `--seed` (deterministic algorithms where PyTorch has them); with `--minutes` the schedule follows
+the clock.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import os
 import time
 from pathlib import Path
 
+import pretrained
 import torch
 from model import GPT, PAD, SPECIALS, commands_of, encode_answer, encode_prompt, prompt_text, read_jsonl
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -67,7 +71,8 @@ def main() -> None:
     ap.add_argument("--heads", type=int, default=6)
     ap.add_argument("--dropout", type=float, default=0.1, help="on the residual branches (few rows, many epochs)")
     ap.add_argument("--batch", type=int, default=32)
-    ap.add_argument("--lr", type=float, default=1e-3)
+    ap.add_argument("--lr", type=float, help="peak learning rate (1e-3 from scratch, 1e-4 with --init)")
+    ap.add_argument("--init", help="fine-tune this SmolLM2 GGUF file instead of training from scratch")
     ap.add_argument("--warmup", type=int, default=100)
     ap.add_argument("--observe-first", action="store_true")
     ap.add_argument("--log-every", type=int, default=100)
@@ -82,23 +87,30 @@ def main() -> None:
 
     t0 = time.time()
     rows = load_rows(args.rows, args.observe_first)
-    tok = Tokenizer.from_file(args.tokenizer) if args.tokenizer else train_tokenizer(rows, args.vocab)
-    if args.tokenizer_only:
+    args.lr = args.lr or (1e-4 if args.init else 1e-3)
+    if args.init:
+        tok, base = pretrained.load(args.init)
+        enc_prompt, enc_answer, pad = pretrained.encode_prompt, pretrained.encode_answer, pretrained.PAD
+    else:
+        tok = Tokenizer.from_file(args.tokenizer) if args.tokenizer else train_tokenizer(rows, args.vocab)
+        enc_prompt, enc_answer, pad = encode_prompt, encode_answer, PAD
+    if args.tokenizer_only and not args.init:
         tok.save(str(out / "tokenizer.json"))
         print(f"tokenizer of {tok.get_vocab_size()} tokens from {len(rows)} rows -> {out}")
         return
-    assert [tok.token_to_id(s) for s in SPECIALS] == list(range(len(SPECIALS))), "not a train.py tokenizer"
+    assert args.init or [tok.token_to_id(s) for s in SPECIALS] == list(range(len(SPECIALS))), "not a train.py tokenizer"
+    vocab = len(tok) if args.init else tok.get_vocab_size()
     max_prompt = args.ctx - args.max_answer
     data, skipped = [], 0
     for prompt, commands in rows:
-        answer = encode_answer(tok, commands)
+        answer = enc_answer(tok, commands)
         if len(answer) > args.max_answer:
             skipped += 1
             continue
-        data.append((encode_prompt(tok, prompt, max_prompt), answer))
+        data.append((enc_prompt(tok, prompt, max_prompt), answer))
     if not data:
         raise SystemExit("no usable rows")
-    ids = torch.full((len(data), args.ctx + 1), PAD, dtype=torch.long)
+    ids = torch.full((len(data), args.ctx + 1), pad, dtype=torch.long)
     labels = torch.full((len(data), args.ctx + 1), -100, dtype=torch.long)
     lengths, answers = torch.zeros(len(data), dtype=torch.long), torch.zeros(len(data), dtype=torch.long)
     for n, (p, a) in enumerate(data):
@@ -107,10 +119,10 @@ def main() -> None:
         lengths[n], answers[n] = len(p) + len(a), len(a)
     ids, labels = ids.to(dev), labels.to(dev)  # lengths stay on the CPU: no sync per step
     print(f"{len(rows)} rows, {skipped} skipped (answer > {args.max_answer} tokens), {len(data)} sequences, "
-          f"mean {lengths.float().mean():.0f} tokens, vocab {tok.get_vocab_size()}, prep {time.time() - t0:.1f}s",
+          f"mean {lengths.float().mean():.0f} tokens, vocab {vocab}, prep {time.time() - t0:.1f}s",
           flush=True)
 
-    model = GPT(tok.get_vocab_size(), args.ctx, args.layers, args.d, args.heads, args.dropout).to(dev)
+    model = (base if args.init else GPT(vocab, args.ctx, args.layers, args.d, args.heads, args.dropout)).to(dev)
     decay = [p for p in model.parameters() if p.dim() > 1]
     rest = [p for p in model.parameters() if p.dim() <= 1]
     opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1}, {"params": rest, "weight_decay": 0.0}],
@@ -132,7 +144,7 @@ def main() -> None:
         pick = pick.to(dev)
         x, y = ids[pick, :width], labels[pick, 1: width + 1]
         with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=dev.type == "cuda"):
-            logits = model(x)
+            logits = model(input_ids=x).logits if args.init else model(x)
         loss = torch.nn.functional.cross_entropy(logits.float().view(-1, logits.shape[-1]), y.reshape(-1))
         opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -147,14 +159,18 @@ def main() -> None:
     if dev.type == "cuda":
         torch.cuda.synchronize()
     elapsed = time.time() - start
-    tok.save(str(out / "tokenizer.json"))
-    torch.save(model.state_dict(), out / "model.pt")
+    if args.init:  # bf16 halves the file; generation runs under bf16 autocast anyway
+        torch.save({k: v.to(torch.bfloat16) for k, v in model.state_dict().items()}, out / "model.pt")
+    else:
+        tok.save(str(out / "tokenizer.json"))
+        torch.save(model.state_dict(), out / "model.pt")
     keys = ("ctx", "layers", "d", "heads", "dropout", "seed", "observe_first", "lr", "batch")
     config = {k: getattr(args, k) for k in keys}
-    config.update(vocab=tok.get_vocab_size(), max_prompt=max_prompt, max_answer=args.max_answer, steps=step,
+    config.update(init=str(Path(args.init).resolve()) if args.init else None, vocab=vocab, max_prompt=max_prompt,
+                  max_answer=args.max_answer, steps=step,
                   rows=len(rows), sequences=len(data), skipped=skipped, train_seconds=round(elapsed, 1),
                   final_loss=round(loss.item(), 4), sources=args.rows,
-                  tokenizer=args.tokenizer or "trained here")
+                  tokenizer=args.init or args.tokenizer or "trained here")
     (out / "config.json").write_text(json.dumps(config, indent=1))
     (out / "log.jsonl").write_text("".join(json.dumps(r) + "\n" for r in log))
     print(f"done: {step} steps in {elapsed:.1f}s, loss {loss.item():.4f} -> {out}", flush=True)
