@@ -5,7 +5,8 @@ Spec (plain JSON data):
     {"slides": [{"layout": "title_slide", "title": "Q3 Review", "subtitle": "Finance team"},
                 {"layout": "title_content", "title": "Highlights", "bullets": ["Revenue up", "Churn down"],
                  "levels": [0, 1],                      # optional, one per bullet
-                 "notes": "Open with the headline."},    # optional speaker notes
+                 "notes": "Open with the headline.",     # optional speaker notes
+                 "hidden": False},                       # optional: skipped in the slide show
                 {"layout": "title_only", "title": "Regional Results"},
                 {"layout": "two_content", "title": "Pros and Cons", "columns": [["a"], ["b"]]}],
      "author": "Finance Team"}                             # optional
@@ -219,6 +220,8 @@ def add_slide(prs: PresentationT, spec: dict[str, Any]) -> Slide:
             fill(shape.text_frame, list(lines))
     if spec.get("notes"):
         slide.notes_slide.notes_text_frame.text = spec["notes"]
+    if spec.get("hidden"):
+        slide._element.set("show", "0")  # Slide > Hide Slide
     return slide
 
 

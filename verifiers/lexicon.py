@@ -424,4 +424,12 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "accept": _b(r"accept(?:s|ed|ing)?(?: all)?"),
         "reject": _b(r"reject(?:s|ed|ing)?(?: all)?", r"undo (?:all )?(?:the )?(?:tracked )?changes"),
     }, contradicts={"accept": ("reject",), "reject": ("accept",)}),
+    Domain("cover", {  # whether the title slide gets a deck-wide footer or slide number too (impress.footer, ...)
+        "with": _b(r"(?:the )?(?:title|cover|first) slide (?:too|included|as well)",
+                   r"including the (?:title|cover|first) slide", r"(?:the )?(?:title|cover|first) slide also"),
+        "without": _b(r"(?:except|but|apart from|other than|excluding|not on|skip(?:ping)?) (?:for )?the "
+                      r"(?:title|cover|first) slide", r"(?:the )?(?:title|cover|first) slide (?:stays|should stay|"
+                      r"is left|keeps?) (?:without|out|clean|free|bare)",
+                      r"leave (?:out )?the (?:title|cover|first) slide(?: out)?(?: without)?"),
+    }, contradicts={"with": ("without",), "without": ("with",)}),
 )}

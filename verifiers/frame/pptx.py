@@ -87,8 +87,8 @@ def _kind(shape: Any) -> str:
     role = deckio.role(shape)
     if role != "shape":
         return role
-    if shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
-        return "picture"
+    if shape.shape_type in (MSO_SHAPE_TYPE.PICTURE, MSO_SHAPE_TYPE.MEDIA):  # a sound or film shows its icon or poster
+        return "picture"  # python-pptx reads an `a:videoFile` as a Movie, an `a:audioFile` as a Picture
     if getattr(shape, "has_table", False):
         return "table"
     if getattr(shape, "has_chart", False):
@@ -233,8 +233,8 @@ _PIXELS: dict[bytes, str] = {}  # by the image part's digest: a task's states sh
 
 def _pixels(shape: Any) -> str:
     try:
-        blob = shape.image.blob
-    except Exception:  # a linked or broken picture: no pixels to compare
+        blob = (shape.poster_frame if shape.shape_type == MSO_SHAPE_TYPE.MEDIA else shape.image).blob
+    except Exception:  # a linked or broken picture, a film without a poster: no pixels to compare
         return "unreadable"
     key = hashlib.sha256(blob).digest()
     if key not in _PIXELS:

@@ -2,8 +2,7 @@
 
 Deleting the slide fails, as does hiding another slide too (the pptx frame reads every slide's visibility). The
 hidden slide is never the deck's last one (the gate's own control hides that one). Showing a hidden slide again is
-left out: the gate's real-app open probe exports the initial deck's text, and LibreOffice's export skips hidden
-slides, so a deck that starts with one fails it (forge/realapps/libreoffice.py `probes`).
+impress.unhide_slide.
 """
 
 from __future__ import annotations
