@@ -1,4 +1,4 @@
-"""Chrome ops for the web tasks (workflows/chrome/site.py): bookmark a page found on a site.
+"""Chrome ops for the web tasks (workflows/chrome/site.py): bookmark a page found on a site, write a fact read on it.
 
 `chromebm.bookmark_page` adds the bookmark like `chromebm.add_bookmark`; its other arguments say how the page is
 found (the server's folder `site_dir` served at `site`, the page whose heading is `find`), for the teacher, which
@@ -10,6 +10,7 @@ from typing import Any
 
 from preparers.ops import OpError, op
 from preparers.ops.chrome import add_bookmark
+from preparers.ops.fs import FsHandle, write_text
 
 
 @op("chromebm.bookmark_page")
@@ -19,3 +20,11 @@ def bookmark_page(tree: dict[str, Any], folder: list[str], name: str, url: str, 
     if not url.startswith(site):
         raise OpError(f"chromebm.bookmark_page: {url} is not a page of {site}")
     add_bookmark(tree, folder, name, url)
+
+
+@op("fs.write_found")
+def write_found(h: FsHandle, text: str, site_dir: str, pattern: str, find: str | None = None) -> None:
+    """Write `text` (a fact read off a site, and a newline) to the file at `path`. The other arguments say where the
+    site shows it, for the teacher: the first match of `pattern`'s group in the server's folder `site_dir`, on the
+    page whose heading is `find` when given."""
+    write_text(h, text + "\n")

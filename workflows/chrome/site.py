@@ -44,7 +44,7 @@ SHOPS: dict[str, tuple[tuple[str, ...], str, dict[str, list[tuple[str, str, str]
         "Jackets": [("Drizzle Shell Jacket", "Drizzle Shell Pants", "A packable waterproof layer with taped seams."),
                     ("Emberdown Hoodie", "Emberdown Vest", "A warm down layer with a water-resistant face.")],
     }),
-    "kitchen": (("Copper Kettle Kitchenware", "The Whisk & Ladle", "Hearth Street Kitchen"), "Portland, OR", {
+    "kitchen": (("Copper Kettle Kitchenware", "Whisk & Ladle Kitchen Goods", "Hearth Street Kitchen"), "Portland, OR", {
         "Cookware": [("Everyday Skillet 10in", "Everyday Skillet 12in", "A pre-seasoned cast iron skillet."),
                      ("Braiser 3.5 qt", "Braiser 5 qt", "An enamelled braiser for stews and roasts.")],
         "Knives": [("Chef's Knife 8in", "Chef's Knife 10in", "A forged stainless chef's knife with a full tang."),
