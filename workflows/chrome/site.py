@@ -25,11 +25,13 @@ from typing import Any
 
 from kit.dag import NodeContext, node
 from kit.model import HOME, Asset
+from preparers.ops.chrome_history import build_history
 from workflows.chrome import kit as chc
 
 HOST = "127.0.0.1"
 #: The folder the web servers' document roots sit in: hidden, beside the person's own files.
 WWW = f"{HOME}/.local/share/www"
+HISTORY = f"{HOME}/.config/google-chrome/Default/History"
 
 #: shop kind -> (names the shop may have, city, {category: [(product, look-alike, description), ...]})
 SHOPS: dict[str, tuple[tuple[str, ...], str, dict[str, list[tuple[str, str, str]]]]] = {
@@ -101,6 +103,7 @@ class Site:
     address: str
     phone: str
     hours: tuple[tuple[str, str], ...]  # (day, "9:00 AM - 6:00 PM" or "Closed"), Monday first
+    forms: bool = False  # with the pickup reservation form (reserve.html, sent to reserved.html by GET)
 
     @property
     def root(self) -> str:
@@ -141,6 +144,8 @@ class Site:
         for p in self.products:
             out[p.page] = self._product(p)
             out[p.guide] = self._guide(p)
+        if self.forms:
+            out["reserve.html"], out["reserved.html"] = self._reserve(), self._reserved()
         return {rel: data for rel, data in sorted(out.items())}
 
     def assets(self) -> list[Asset]:
@@ -151,7 +156,8 @@ class Site:
     def _page(self, title: str, body: str, up: str = "") -> bytes:
         nav = (f'<nav><a href="{up}index.html">Home</a> | '
                + " | ".join(f'<a href="{up}c/{slug(c)}.html">{_e(c)}</a>' for c in self.categories())
-               + f' | <a href="{up}store.html">Store &amp; hours</a></nav>')
+               + f' | <a href="{up}store.html">Store &amp; hours</a>'
+               + (f' | <a href="{up}reserve.html">Reserve for pickup</a>' if self.forms else "") + "</nav>")
         text = (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 f"<title>{_e(title)} | {_e(self.name)}</title>\n</head>\n<body>\n"
                 f"<header><p class=\"shop\">{_e(self.name)}</p>\n{nav}</header>\n<main>\n{body}\n</main>\n"
@@ -186,6 +192,26 @@ class Site:
                 f"<p class=\"phone\">Phone: {_e(self.phone)}</p>\n<h2>Opening hours</h2>\n"
                 f"<table class=\"hours\">\n{rows}\n</table>")
         return self._page("Store & hours", body)
+
+    def open_days(self) -> list[str]:
+        return [day for day, hours in self.hours if hours != "Closed"]
+
+    def _reserve(self) -> bytes:
+        options = "\n".join(f'<option value="{slug(p.name)}">{_e(p.name)}</option>' for p in self.products)
+        days = "\n".join(f'<option value="{d}">{d}</option>' for d in self.open_days())
+        body = ("<h1>Reserve for pickup</h1>\n<p>Reserve an item and collect it in the store; pay when you pick it "
+                'up.</p>\n<form action="reserved.html" method="get">\n'
+                f'<p><label>Product <select name="product">\n{options}\n</select></label></p>\n'
+                '<p><label>Quantity <input type="number" name="qty" value="1" min="1" max="9"></label></p>\n'
+                f'<p><label>Pickup day <select name="day">\n{days}\n</select></label></p>\n'
+                '<p><label>Your name <input type="text" name="name"></label></p>\n'
+                '<p><button type="submit">Send reservation</button></p>\n</form>')
+        return self._page("Reserve for pickup", body)
+
+    def _reserved(self) -> bytes:
+        body = ("<h1>Thank you!</h1>\n<p>Your reservation request was sent. We will call you when it is ready "
+                "for pickup.</p>")
+        return self._page("Reservation sent", body)
 
     def _guide(self, p: Product) -> bytes:
         return (f"{p.name} - care guide\n{self.name}, item {p.item}\n\n{p.description}\n\n"
@@ -246,18 +272,20 @@ class WebProfile(chc.Profile):
     """The Chrome profile and the site the task is about (served next to Chrome)."""
 
     site: Site | None = None
+    history: tuple[dict[str, Any], ...] = ()  # History entries (preparers.ops.chrome_history.build_history), if any
 
 
 @node("prepare", "prepare", ("profile",), ("assets", "launch"))
 def prepare(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
     """The profile (chrome kit) plus the site's files in the server's folder; launch serves it and opens Chrome."""
     out = dict(chc.prepare.fn(ctx, values))
-    site = values["profile"].site
-    return {"assets": [*out["assets"], *site.assets()], "launch": site.launch()}
+    profile = values["profile"]
+    history = [Asset(HISTORY, build_history(profile.history), app="chrome")] if profile.history else []
+    return {"assets": [*out["assets"], *history, *profile.site.assets()], "launch": profile.site.launch()}
 
 
-def web_profile(profile: chc.Profile, site: Site) -> WebProfile:
-    return WebProfile(profile.bookmarks, profile.prefs, profile.nest, site=site)
+def web_profile(profile: chc.Profile, site: Site, history: tuple[dict[str, Any], ...] = ()) -> WebProfile:
+    return WebProfile(profile.bookmarks, profile.prefs, profile.nest, site=site, history=history)
 
 
 #: The kit of the web families: Chrome's, whose prepare also ships and serves the site.
