@@ -123,3 +123,21 @@ def delete(conn: sqlite3.Connection, site: str | None = None, url: str | None = 
                      f"({marks}))", doomed)
         conn.execute(f"DELETE FROM segments WHERE url_id IN ({marks})", doomed)
         conn.execute(f"DELETE FROM urls WHERE id IN ({marks})", doomed)
+
+
+@op("chromehist.visit")
+def visit(conn: sqlite3.Connection, url: str, title: str) -> None:
+    """Record one visit of `url` (a link followed: a form sent, a page opened) a second after the history's last
+    visit, as Chrome does: the address's row (added with `title` when new) counts it and the visit gets its row."""
+    last = conn.execute("SELECT MAX(visit_time) FROM visits").fetchone()[0] or 13_350_000_000_000_000
+    when = int(last) + 1_000_000
+    row = conn.execute("SELECT id FROM urls WHERE url = ?", (url,)).fetchone()
+    if row is None:
+        url_id = conn.execute("INSERT INTO urls(url, title, visit_count, typed_count, last_visit_time, hidden) "
+                              "VALUES (?, ?, 1, 0, ?, 0)", (url, title, when)).lastrowid
+    else:
+        url_id = row[0]
+        conn.execute("UPDATE urls SET visit_count = visit_count + 1, last_visit_time = ? WHERE id = ?",
+                     (when, url_id))
+    conn.execute("INSERT INTO visits(url, visit_time, from_visit, transition, segment_id, visit_duration) "
+                 "VALUES (?, ?, 0, ?, 0, 0)", (url_id, when, LINK))
