@@ -210,9 +210,12 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "Mark read": _b("as read", r"mark(?:s|ed)? read"),
         "Mark flagged": _b(r"flag(?:s|ged)?", r"stars?", "starred"),
         "Delete": _b(r"delet(?:e|es|ed|ing)"),
+        "AddTag": _b(r"tag(?:s|ged)?"),  # tb.filter_action
+        "Forward": _b(r"forward(?:s|ed|ing)?"),
         NEUTRAL: _b(r"not (?:move|copy)", r"(?:do not|don't) (?:move|copy)"),
     }, contradicts={"Move to folder": ("Copy to folder", "Delete"), "Copy to folder": ("Move to folder", "Delete"),
-                    "Mark read": (), "Mark flagged": (), "Delete": ("Move to folder", "Copy to folder")}),
+                    "Mark read": (), "Mark flagged": (), "Delete": ("Move to folder", "Copy to folder"),
+                    "AddTag": (), "Forward": ()}),
     Domain("mail_field", {
         "subject": _b("subject", "subject line"),
         "from": _b("sender", "sent by", r"from [\w.+-]+@[\w.-]+", r"\(from\)", "from address"),

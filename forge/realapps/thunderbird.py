@@ -528,6 +528,11 @@ _TRANSLATE: dict[str, Callable[[dict[str, Any], Path | None], dict[str, Any] | N
         "filename": a["filename"], "dest": str(resolve(home, a["dest"]))},
     # File > Save As writes through a file dialog the JS handler has no form of: Forge writes the .eml
     "tb.save_message": lambda a, home: None,
+    # Save as Draft goes through a compose window (nsIMsgCompose with its editor and attachment bucket) that the
+    # JS handler has no form of: Forge appends the draft to the Drafts mbox, and Thunderbird then loads it
+    "tb.save_draft": lambda a, home: None,
+    # Address Book > Tools > Export writes through a file picker the JS handler has no form of: Forge writes the file
+    "tb.export_contacts": lambda a, home: None,
 }
 
 

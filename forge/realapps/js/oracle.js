@@ -6,7 +6,7 @@ const OP = {"contains": "Contains", "doesn't contain": "DoesntContain", "is": "I
             "begins with": "BeginsWith", "ends with": "EndsWith"};
 const ACTION = {"Move to folder": "MoveToFolder", "Copy to folder": "CopyToFolder", "Mark read": "MarkRead",
                 "Mark unread": "MarkUnread", "Mark flagged": "MarkFlagged", "Delete": "Delete", "AddTag": "AddTag",
-                "Change priority": "ChangePriority", "Stop execution": "StopExecution"};
+                "Change priority": "ChangePriority", "Stop execution": "StopExecution", "Forward": "Forward"};
 const PRIORITY = {"Lowest": 2, "Low": 3, "Normal": 4, "High": 5, "Highest": 6};
 function pick(table, key, what) {
   if (!(key in table)) throw new Error(`${what} ${JSON.stringify(key)} is not supported; known: ${Object.keys(table)}`);
