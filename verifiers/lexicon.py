@@ -424,4 +424,8 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "accept": _b(r"accept(?:s|ed|ing)?(?: all)?"),
         "reject": _b(r"reject(?:s|ed|ing)?(?: all)?", r"undo (?:all )?(?:the )?(?:tracked )?changes"),
     }, contradicts={"accept": ("reject",), "reject": ("accept",)}),
+    Domain("canvas_sides", {  # where a picture's canvas grows (gimp.canvas_border)
+        "all": _b(r"(?:on )?(?:every|each) side", r"all (?:four )?sides", "all around", r"(?:on )?all four edges"),
+        "bottom": _b(r"(?:at|along|to) the bottom(?: edge)?", r"below (?:it|the picture|the image)", "underneath"),
+    }),
 )}
