@@ -412,6 +412,11 @@ def background_mask(image: Image.Image) -> Image.Image:
     return mask
 
 
+def with_background(image: Image.Image, color: RGB) -> Image.Image:
+    """RGB copy of a flat picture whose pure white background (`background_mask`) is painted `color`."""
+    return Image.composite(Image.new("RGB", image.size, color), image.convert("RGB"), background_mask(image))
+
+
 def with_transparent_background(image: Image.Image, hidden: RGB = (0, 0, 0)) -> Image.Image:
     """RGBA copy of a flat picture whose white background is fully transparent (alpha 0).
 

@@ -435,4 +435,8 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
                       r"is left|keeps?) (?:without|out|clean|free|bare)",
                       r"leave (?:out )?the (?:title|cover|first) slide(?: out)?(?: without)?"),
     }, contradicts={"with": ("without",), "without": ("with",)}),
+    Domain("canvas_sides", {  # where a picture's canvas grows (gimp.canvas_border)
+        "all": _b(r"(?:on )?(?:every|each) side", r"all (?:four )?sides", "all around", r"(?:on )?all four edges"),
+        "bottom": _b(r"(?:at|along|to) the bottom(?: edge)?", r"below (?:it|the picture|the image)", "underneath"),
+    }),
 )}

@@ -174,6 +174,13 @@ CASES: list[list[dict[str, Any]]] = [
     [{"op": "image.clear_color", "path": PNG, "color": "#FFFFFF"},
      {"op": "image.set_dpi", "path": TIF, "dpi": 200},
      {"op": "image.convert_format", "path": TIF, "dest": f"{H}/Pictures/chart.png"}],
+    [{"op": "image.invert", "path": PNG},
+     {"op": "image.invert", "path": JPG, "box": [0, 0, 40, 20]},
+     {"op": "image.flip", "path": TIF, "axis": "vertical"},
+     {"op": "image.convert_format", "path": TIF, "dest": f"{H}/Pictures/chart_mirrored.tif"}],
+    [{"op": "image.extend_canvas", "path": JPG, "color": "#1F2A44", "left": 5, "top": 5, "right": 5, "bottom": 5},
+     {"op": "image.extend_canvas", "path": PNG, "color": "transparent", "bottom": 7},
+     {"op": "image.extend_canvas", "path": f"{H}/Pictures/chart.tif", "color": "#C0392B", "bottom": 9}],
 ]
 
 

@@ -17,7 +17,15 @@ from typing import IO, Any, TypeVar
 
 from PIL import Image
 
-from preparers.image import decode_picture, decoded, encode, png_as_read, render, with_transparent_background
+from preparers.image import (
+    decode_picture,
+    decoded,
+    encode,
+    png_as_read,
+    render,
+    with_background,
+    with_transparent_background,
+)
 from preparers.ops import registry as op_registry
 from preparers.ops.image import Picture  # imported here, not in the function: the OSWorld checker ships what loads
 from verifiers.readers import Source
@@ -56,12 +64,17 @@ def decode(reference: dict[str, Any]) -> Image.Image:
 
 
 def recipe(picture: dict[str, Any], format: str, *, transparent: bool = False, dpi: float | None = None,
-           edits: list[dict[str, Any]] | tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
+           edits: list[dict[str, Any]] | tuple[dict[str, Any], ...] = (), background: str | None = None
+           ) -> dict[str, Any]:
     """A JSON reference to the exact expected picture: `picture` (a `preparers.image.render` spec) encoded as
     Pillow `format` (with a transparent background, a print resolution), then the image `edits` (op dicts as in
-    a solution; their "path" is ignored) applied in order."""
-    return {"picture": dict(picture), "format": format, "transparent": transparent, "dpi": dpi,
+    a solution; their "path" is ignored) applied in order. `background` ("#RRGGBB") paints a flat picture's white
+    background that colour before it is encoded (the key is left out when None, so older recipes keep their bytes)."""
+    made = {"picture": dict(picture), "format": format, "transparent": transparent, "dpi": dpi,
             "edits": [{k: v for k, v in edit.items() if k != "path"} for edit in edits]}
+    if background is not None:
+        made["background"] = background
+    return made
 
 
 T = TypeVar("T")
@@ -102,6 +115,9 @@ def _rebuild(key: str) -> Image.Image:
     """The picture the `recipe()` in JSON `key` describes (made once per task: `expected_picture` keeps it)."""
     reference = json.loads(key)
     drawn = render(reference["picture"])
+    if isinstance(reference.get("background"), str):
+        color = reference["background"]
+        drawn = with_background(drawn, (int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)))
     if reference.get("transparent"):
         drawn = with_transparent_background(drawn)
     image = as_saved(drawn, reference["format"], reference.get("dpi"))  # as the student's machine decodes the asset

@@ -80,6 +80,8 @@ class Source:
     #: transparent: with the format and dpi, what a full-resolution check needs to redraw it (`recipe()`)
     spec: tuple[tuple[str, Any], ...] = ()
     transparent: bool = False
+    #: the colour ("#RRGGBB") a flat picture's white background was painted (`source_nodes(backgrounds=...)`)
+    background: str | None = None
 
     @property
     def width(self) -> int:
@@ -107,7 +109,8 @@ class Source:
 
     def recipe(self, edits: list[dict[str, Any]] | tuple[dict[str, Any], ...] = ()) -> dict[str, Any]:
         """The check reference for this picture after `edits` (op dicts): see `verifiers.readers.image.recipe`."""
-        return recipe(dict(self.spec), self.pil_format, transparent=self.transparent, dpi=self.dpi, edits=edits)
+        return recipe(dict(self.spec), self.pil_format, transparent=self.transparent, dpi=self.dpi, edits=edits,
+                      background=self.background)
 
     def sibling(self, fmt: str, suffix: str = "") -> str:
         """A path next to the source: same stem plus `suffix`, extension of `fmt`."""
@@ -125,11 +128,14 @@ def source_nodes(kinds: tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[st
                  transparent_if: Callable[[Mapping[str, Any]], bool] = lambda params: False,
                  dpi: float | None = None,
                  size_ok: Callable[[str, tuple[int, int]], bool] = lambda kind, size: True,
-                 palettes: tuple[str, ...] = images.PALETTE_NAMES) -> tuple[Node, ...]:
+                 palettes: tuple[str, ...] = images.PALETTE_NAMES,
+                 backgrounds: tuple[str, ...] = ()) -> tuple[Node, ...]:
     """sample -> content -> prepare for pictures of `kinds` (or `kinds(params)`), stored in format `fmt_of(params)`.
 
     `transparent_if(params)` stores a flat picture's white background as transparent pixels; `dpi` stores a print
-    resolution; `size_ok(kind, size)` limits the sizes drawn; `palettes` the colour schemes allowed."""
+    resolution; `size_ok(kind, size)` limits the sizes drawn; `palettes` the colour schemes allowed; `backgrounds`
+    ("#RRGGBB") paints a flat picture's white background the first of them, in an order drawn per task, that the
+    picture itself does not use (so the background is the only area of that colour)."""
 
     @node("sample", "sample", ("params",), ("plan",))
     def sample(ctx: NodeContext, values: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -141,6 +147,8 @@ def source_nodes(kinds: tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[st
         plan = {"kind": kind, "width": width, "height": height,
                 "folder": deepen(rng.choice(FOLDERS[kind]), pick(params, "location", AXES)),
                 "fmt": fmt_of(params), "palettes": list(palettes), "transparent": transparent_if(params)}
+        if backgrounds:  # only when asked: the plans (and prompts) of other families stay as they were
+            plan["backgrounds"] = rng.sample(list(backgrounds), len(backgrounds))
         if pick(params, "lookalikes", AXES) != "0":  # only when moved: the default plan (and prompt) stays as it was
             plan["lookalikes"] = pick(params, "lookalikes", AXES)
         return {"plan": plan}
@@ -156,6 +164,13 @@ def source_nodes(kinds: tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[st
         plan, picture = values["plan"], values["picture"]
         spec = {"kind": plan["kind"], "width": plan["width"], "height": plan["height"], **picture}
         drawn = images.render(spec)
+        background = None
+        if plan.get("backgrounds"):
+            used = {rgb for _, rgb in drawn.convert("RGB").getcolors(1 << 24) or []}
+            background = next((c for c in plan["backgrounds"] if _rgb(c) not in used), None)
+            if background is None:
+                raise WorkflowError(f"every background colour {plan['backgrounds']} is used in the picture itself")
+            drawn = images.with_background(drawn, _rgb(background))
         if plan["transparent"]:
             drawn = images.with_transparent_background(drawn)
         fmt = plan["fmt"]
@@ -166,11 +181,15 @@ def source_nodes(kinds: tuple[str, ...] | Callable[[Mapping[str, Any]], tuple[st
             decoded = opened.copy()
         drawn_by = tuple(sorted((k, v) for k, v in spec.items() if k in images.SPEC_KEYS))
         source = Source(path, fmt, plan["kind"], picture["subject"], decoded, dpi, drawn_by,
-                        bool(plan["transparent"]))
+                        bool(plan["transparent"]), background)
         copies = [Asset(copy, data) for copy in look_alike_paths(path, plan.get("lookalikes", 0))]
         return {"source": source, "assets": [Asset(path, data), *copies], "launch": ["gimp", path]}
 
     return sample, content, prepare
+
+
+def _rgb(color: str) -> tuple[int, int, int]:
+    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
 
 
 # --- checks -----------------------------------------------------------------------------------------
