@@ -31,6 +31,7 @@ TRASH = ".local/share/Trash"
 #: Hidden folders that are an application's own profile: the app rewrites them as it runs; their own state kinds
 #: judge them, never the tree.
 APP_PROFILES = (".thunderbird/", ".mozilla/", ".config/google-chrome/", ".config/chromium/", ".config/Code/",
+                ".vscode/extensions/",  # VS Code's installed extensions: vscode.extension_installed judges them
                 ".config/libreoffice/", ".config/GIMP/")
 MAX_ENTRIES = 20_000
 MAX_HASHED = 64 << 20
