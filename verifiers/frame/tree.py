@@ -32,6 +32,7 @@ TRASH = ".local/share/Trash"
 #: judge them, never the tree.
 APP_PROFILES = (".thunderbird/", ".mozilla/", ".config/google-chrome/", ".config/chromium/", ".config/Code/",
                 ".vscode/extensions/",  # VS Code's installed extensions: vscode.extension_installed judges them
+                ".git/",  # a repository's own bookkeeping (index, logs, objects): git.branch_created judges its refs
                 ".config/libreoffice/", ".config/GIMP/")
 MAX_ENTRIES = 20_000
 MAX_HASHED = 64 << 20
