@@ -13,6 +13,23 @@ import zlib
 from collections.abc import Mapping, Sequence
 
 
+def blob_id(data: bytes) -> str:
+    """The id git gives a file's content."""
+    return hashlib.sha1(f"blob {len(data)}".encode() + b"\0" + data).hexdigest()  # noqa: S324
+
+
+def commit_objects(files: Mapping[str, bytes], parent: str, message: str, author: str, email: str, when: int
+                   ) -> tuple[str, dict[str, bytes]]:
+    """The commit of `files` on top of `parent`: (its id, object id -> zlib bytes of it, its tree and blobs)."""
+    objects: dict[str, bytes] = {}
+    tree = _tree(files, objects)
+    text = (f"tree {tree}\nparent {parent}\nauthor {author} <{email}> {when} +0000\n"
+            f"committer {author} <{email}> {when} +0000\n\n{message}\n")
+    sha, packed = _object("commit", text.encode())
+    objects[sha] = packed
+    return sha, objects
+
+
 def _object(kind: str, body: bytes) -> tuple[str, bytes]:
     raw = f"{kind} {len(body)}".encode() + b"\0" + body
     return hashlib.sha1(raw).hexdigest(), zlib.compress(raw)  # noqa: S324 - git's object ids are SHA-1
@@ -53,10 +70,13 @@ def _index(files: Mapping[str, bytes]) -> bytes:
 
 
 def repository(snapshots: Sequence[tuple[Mapping[str, bytes], str, int]], author: str, email: str,
-               branches: Mapping[str, int], head: str) -> tuple[dict[str, bytes], list[str]]:
+               branches: Mapping[str, int], head: str, origin: str | None = None
+               ) -> tuple[dict[str, bytes], list[str]]:
     """The .git folder of a linear history: `snapshots` are (files, message, unix time) oldest first; `branches`
     maps a branch name to the index of the commit it points at; `head` is the checked-out branch (the working tree
-    and index are its commit's files). Returns (.git-relative path -> bytes, commit ids oldest first)."""
+    and index are its commit's files). With `origin` (a bare repository's path) the repository has that remote,
+    `head` tracks it, and the user's name and e-mail are set. Returns (.git-relative path -> bytes, commit ids oldest
+    first)."""
     objects: dict[str, bytes] = {}
     commits: list[str] = []
     for files, message, when in snapshots:
@@ -76,6 +96,11 @@ def repository(snapshots: Sequence[tuple[Mapping[str, bytes], str, int]], author
     }
     for name, at in branches.items():
         out[f"refs/heads/{name}"] = f"{commits[at]}\n".encode()
+    if origin:
+        out["config"] += (f'[user]\n\tname = {author}\n\temail = {email}\n[remote "origin"]\n\turl = {origin}\n'
+                          f'\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "{head}"]\n\tremote = origin\n'
+                          f"\tmerge = refs/heads/{head}\n").encode()
+        out[f"refs/remotes/origin/{head}"] = f"{commits[branches[head]]}\n".encode()
     for sha, packed in objects.items():
         out[f"objects/{sha[:2]}/{sha[2:]}"] = packed
     return out, commits

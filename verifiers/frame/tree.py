@@ -65,8 +65,11 @@ def _fact(entry: os.DirEntry[str]) -> str:
 
 def _walked(rel: str, hidden: frozenset[str]) -> bool:
     """Is the entry at `rel` part of the model: no hidden part, or inside the Trash, or a hidden folder the task
-    prepares files in (or on the way to one)?"""
+    prepares files in (or on the way to one)? Never what lies inside a bare repository (`origin.git/`): git's own
+    objects and refs, which the git checks judge."""
     parts = rel.split("/")
+    if any(p.endswith(".git") for p in parts[:-1]):
+        return False
     if not any(p.startswith(".") for p in parts):
         return True
     if rel == TRASH or rel.startswith(TRASH + "/") or TRASH.startswith(rel + "/"):

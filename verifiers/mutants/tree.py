@@ -36,9 +36,9 @@ _MAX_BYTES = 32 * 1024 * 1024
 
 
 def _profile(rel: str) -> bool:
-    """Is `rel` inside an app profile, or inside a repository's .git folder wherever it lies (git's own
-    bookkeeping, judged by the git checks)?"""
-    return rel.startswith(APP_PROFILES) or "/.git/" in f"/{rel}/"
+    """Is `rel` inside an app profile, or inside a repository's .git folder or a bare repository (`origin.git/`)
+    wherever it lies (git's own bookkeeping, judged by the git checks)?"""
+    return rel.startswith(APP_PROFILES) or ".git/" in f"{rel}/"
 
 
 def _files(root: Path) -> dict[str, Path]:
