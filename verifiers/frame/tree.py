@@ -31,6 +31,8 @@ TRASH = ".local/share/Trash"
 #: Hidden folders that are an application's own profile: the app rewrites them as it runs; their own state kinds
 #: judge them, never the tree.
 APP_PROFILES = (".thunderbird/", ".mozilla/", ".config/google-chrome/", ".config/chromium/", ".config/Code/",
+                ".vscode/extensions/",  # VS Code's installed extensions: vscode.extension_installed judges them
+                ".git/",  # a repository's own bookkeeping (index, logs, objects): git.branch_created judges its refs
                 ".config/libreoffice/", ".config/GIMP/")
 MAX_ENTRIES = 20_000
 MAX_HASHED = 64 << 20
@@ -63,8 +65,11 @@ def _fact(entry: os.DirEntry[str]) -> str:
 
 def _walked(rel: str, hidden: frozenset[str]) -> bool:
     """Is the entry at `rel` part of the model: no hidden part, or inside the Trash, or a hidden folder the task
-    prepares files in (or on the way to one)?"""
+    prepares files in (or on the way to one)? Never what lies inside a bare repository (`origin.git/`): git's own
+    objects and refs, which the git checks judge."""
     parts = rel.split("/")
+    if any(p.endswith(".git") for p in parts[:-1]):
+        return False
     if not any(p.startswith(".") for p in parts):
         return True
     if rel == TRASH or rel.startswith(TRASH + "/") or TRASH.startswith(rel + "/"):

@@ -35,6 +35,12 @@ _MAX_BYTES = 32 * 1024 * 1024
 # modelled by the app-aware mutators (`thunderbird`, `json_profile`), which know what "out of scope" means inside them
 
 
+def _profile(rel: str) -> bool:
+    """Is `rel` inside an app profile, or inside a repository's .git folder or a bare repository (`origin.git/`)
+    wherever it lies (git's own bookkeeping, judged by the git checks)?"""
+    return rel.startswith(APP_PROFILES) or ".git/" in f"{rel}/"
+
+
 def _files(root: Path) -> dict[str, Path]:
     out = {}
     for path in sorted(root.rglob("*")):
@@ -184,7 +190,7 @@ def _read_only(folder: str) -> Callable[[Path], None]:
 def _left_behind(ctx: MutationContext) -> list[Mutant]:
     """Wrong end states around what the task changes (issue 37): an empty "New folder" left beside it, a copy of a
     file it made or changed left in the Trash, the folder holding it made read-only."""
-    changed = [rel for rel in ctx.changed() if not rel.startswith(APP_PROFILES) and not rel.startswith(TRASH)
+    changed = [rel for rel in ctx.changed() if not _profile(rel) and not rel.startswith(TRASH)
                and rel != DECLARATION  # the runner's record of a declined task, no file of the user's
                and (ctx.oracle / rel).is_file() and not (ctx.oracle / rel).is_symlink()]
     if not changed:
@@ -208,7 +214,7 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
     before = _files(ctx.initial)
     after = _files(ctx.oracle)
     digests = {rel: _digest(path) for rel, path in after.items()
-               if in_scope(rel, scope) and not rel.startswith(APP_PROFILES)}
+               if in_scope(rel, scope) and not _profile(rel)}
     kept = sorted(rel for rel in digests if rel in before and _digest(before[rel]) == digests[rel])
     out: list[Mutant] = []
     if kept:

@@ -162,4 +162,5 @@ def project_files(p: dict[str, Any]) -> dict[str, str]:
             files[f"src/{mod}.rs"] = (f"//! {mod.replace('_', ' ')} for {name}.\n\n"
                                       f"pub fn run(items: &[String]) -> usize {{\n    items.len()\n}}\n")
         files[".gitignore"] = "/target\n"
+    files.update(p.get("files", {}))  # files a family adds or rewrites (relative path -> text)
     return files
