@@ -544,6 +544,39 @@ def _datedif(start: Scalar, end: Scalar, unit: Scalar) -> float:
     raise _Problem(f"DATEDIF unit {_to_text(unit)!r} is not supported (use \"D\", \"M\" or \"Y\")")
 
 
+def _rank(name: str, args: list[Value]) -> float:
+    """RANK(number, ref, [order]) and RANK.EQ: 1 + how many numbers of `ref` are larger (order 0 or left out) or
+    smaller (any other order) than `number`; tied numbers share a rank. #N/A when `number` is not in `ref`."""
+    number = _to_number(_single(args[0], name))
+    if not isinstance(args[1], _Range):
+        raise _Problem(f"{name} needs a cell range as its second argument")
+    ascending = len(args) > 2 and args[2] is not None and _to_number(_single(args[2], name)) != 0
+    numbers = [v for v in args[1].values if type(v) is float]
+    if number not in numbers:
+        raise _Problem(f"{name}: {_to_text(number)} is not among the ranked numbers (#N/A)")
+    return float(1 + sum(1 for v in numbers if (v < number if ascending else v > number)))
+
+
+def _networkdays(args: list[Value]) -> float:
+    """NETWORKDAYS(start, end, [holidays]): the Monday-to-Friday days from start to end, both counted, less the
+    holidays among them; negative when end is before start."""
+    first, last = (_serial_date(_single(a, "NETWORKDAYS")) for a in args[:2])
+    sign = 1.0
+    if last < first:
+        first, last, sign = last, first, -1.0
+    holidays: set[dt.date] = set()
+    if len(args) > 2 and args[2] is not None:
+        values = args[2].values if isinstance(args[2], _Range) else (args[2],)
+        holidays = {_serial_date(v) for v in values if v is not None and v != ""}
+    span = (last - first).days + 1
+    if span > 200_000:
+        raise _Problem("NETWORKDAYS spans too many days")
+    weeks, rest = divmod(span, 7)
+    count = weeks * 5 + sum(1 for i in range(rest) if (first + dt.timedelta(days=weeks * 7 + i)).weekday() < 5)
+    count -= sum(1 for h in holidays if first <= h <= last and h.weekday() < 5)
+    return sign * count
+
+
 # --------------------------------------------------------------------------- evaluator
 
 _ARITY: dict[str, tuple[int, int | None]] = {
@@ -557,6 +590,7 @@ _ARITY: dict[str, tuple[int, int | None]] = {
     **dict.fromkeys(("ROUND", "ROUNDUP", "ROUNDDOWN"), (1, 2)),
     **dict.fromkeys(("SUMIF", "AVERAGEIF"), (2, 3)),
     "COUNTIF": (2, 2), "IF": (1, 3), "TRUE": (0, 0), "FALSE": (0, 0),
+    **dict.fromkeys(("RANK", "RANK.EQ"), (2, 3)), "NETWORKDAYS": (2, 3),
 }
 _ARITHMETIC: dict[str, Callable[[float, float], Any]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "^": operator.pow,
@@ -720,6 +754,10 @@ class _Evaluator:
             return _joined(name, args)
         if name in ("VLOOKUP", "MATCH", "INDEX", "XLOOKUP"):
             return _looked_up(name, args)
+        if name in ("RANK", "RANK.EQ"):
+            return _rank(name, args)
+        if name == "NETWORKDAYS":
+            return _networkdays(args)
         if name in ("AND", "OR"):
             return (all if name == "AND" else any)(_logicals(args, name))
         if name in ("SUM", "AVERAGE", "MIN", "MAX", "MEDIAN", "PRODUCT"):

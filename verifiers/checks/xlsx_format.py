@@ -18,6 +18,7 @@ from typing import Any
 from openpyxl.utils import get_column_letter, range_boundaries
 
 from verifiers.checks import Result, State, fail, ok, primitive
+from verifiers.checks.xlsx_values import _formula_result
 from verifiers.formula import FormulaError, evaluate
 from verifiers.meaning import Meaning, ReadBack, Said, when
 from verifiers.readers.xlsx import cell_text, numeric
@@ -260,7 +261,8 @@ def _format_problem(info: FormatInfo, code: str, kind: str, decimals: int | None
 def number_format(state: State, path: str, sheet: str, ref: str, kind: str, decimals: int | None = None,
                   thousands: bool | None = None, symbol: str | None = None, example_date: str | None = None,
                   shows: str | None = None) -> Result:
-    """Every cell of `ref` keeps a number/date value and has a number format of `kind` with the given traits.
+    """Every cell of `ref` keeps a number/date value (for the numeric kinds, a formula showing a number counts)
+    and has a number format of `kind` with the given traits.
 
     `kind` is currency (with `symbol`), percent, number (plain) or date; `decimals` and `thousands` (a
     thousands separator) apply to the numeric kinds. A date format must show `example_date` (ISO) as the
@@ -273,6 +275,12 @@ def number_format(state: State, path: str, sheet: str, ref: str, kind: str, deci
         value, code = cell.value, cell.number_format
         codes.add(code)
         name = f"{cell.column_letter}{r}"
+        if cell.data_type == "f" and kind != "date":  # a formula's number shows in the cell's format too
+            try:
+                value = _formula_result(state, path, sheet, name)
+            except FormulaError as exc:
+                bad.append(f"{name}: {exc}")
+                continue
         is_number = isinstance(value, int | float | dt.date) and not isinstance(value, bool)
         if kind != "date" and isinstance(value, dt.date):
             is_number = False

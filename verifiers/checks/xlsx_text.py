@@ -79,6 +79,10 @@ DATE_WORDS = {
     "year": r"YEAR\b",
     "month": r"MONTH\b|month number",
     "days_until": r"DATEDIF\b|days? (?:from|until|between|left|remaining|to go)",
+    # calc.date_diff: whole years / whole months between a row's date and a stated date, working days between them
+    "years_between": r"(?:whole|complete|full) years",
+    "months_between": r"(?:whole|complete|full) months",
+    "workdays": r"NETWORKDAYS\b|working days|business days|workdays",
 }
 
 
