@@ -424,4 +424,9 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "accept": _b(r"accept(?:s|ed|ing)?(?: all)?"),
         "reject": _b(r"reject(?:s|ed|ing)?(?: all)?", r"undo (?:all )?(?:the )?(?:tracked )?changes"),
     }, contradicts={"accept": ("reject",), "reject": ("accept",)}),
+    Domain("occurrence", {  # which mentions of a phrase an edit covers (writer.hyperlink)
+        "all": _b(r"(?:every|each) (?:mention|occurrence|place|time)", r"all (?:the )?(?:mentions|occurrences|places)",
+                  "wherever", "everywhere"),
+        "first": _b(r"(?:the )?first (?:mention|occurrence|time|place)", r"only (?:the )?first"),
+    }, contradicts={"all": ("first",), "first": ("all",)}),
 )}
