@@ -439,4 +439,14 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "all": _b(r"(?:on )?(?:every|each) side", r"all (?:four )?sides", "all around", r"(?:on )?all four edges"),
         "bottom": _b(r"(?:at|along|to) the bottom(?: edge)?", r"below (?:it|the picture|the image)", "underneath"),
     }),
+    Domain("occurrence", {  # which mentions of a phrase an edit covers (writer.hyperlink)
+        "all": _b(r"(?:every|each) (?:mention|occurrence|place|time)", r"all (?:the )?(?:mentions|occurrences|places)",
+                  "wherever", "everywhere"),
+        "first": _b(r"(?:the )?first (?:mention|occurrence|time|place)", r"only (?:the )?first"),
+    }, contradicts={"all": ("first",), "first": ("all",)}),
+    Domain("recording", {  # whether a document records its edits as tracked changes (writer.record_changes)
+        "on": _b(r"turn(?:s|ed)? on", r"switch(?:es|ed)? on", r"start(?:s|ed)? recording", "enable"),
+        "off": _b(r"turn(?:s|ed)? off", r"switch(?:es|ed)? off", r"stop(?:s|ped)? recording", "disable",
+                  "no longer record", "no longer tracked", "stop tracking"),
+    }, contradicts={"on": ("off",), "off": ("on",)}),
 )}

@@ -39,7 +39,10 @@ def _load(host: Path, root: Path) -> Document | PlainText:
         return PlainText(host.read_text(encoding="utf-8") if host.is_file() else "")
     if not host.is_file():
         raise FileNotFoundError(host)
-    return open_for_edit(str(host))  # styles parsed only if an op reads them
+    document = open_for_edit(str(host))  # styles parsed only if an op reads them
+    # ops that insert a file of the state (docx.add_picture) resolve it in the state root
+    document._forge_root = root  # type: ignore[attr-defined]
+    return document
 
 
 def _save(document: Document | PlainText, host: Path) -> None:
