@@ -63,7 +63,8 @@ def test_the_op_adds_the_footnote_and_keeps_the_text(tmp_path):
 
 
 @pytest.mark.parametrize(("slip", "twice", "says"), [
-    ({"phrase": "from online orders."}, False, "came from online orders.', expected it right after 'percent in the spring.'"),
+    ({"phrase": "from online orders."}, False,
+     "came from online orders.', expected it right after 'percent in the spring.'"),
     ({"text": "See the minutes of the last board meeting."}, False, "the footnote reads 'See the minutes"),
     ({}, True, "the document has 2 footnote(s)"),
     ({"phrase": "Sales rose"}, False, "the footnote mark follows 'Sales rose'"),
