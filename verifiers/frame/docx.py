@@ -16,7 +16,8 @@ Facts (key -> canonical text), read with the docx reader (verifiers/readers/docx
   cached result dropped), and their alignment;
 - `#props`: the document properties a person sees in File > Properties (title, subject, author, keywords,
   comments, category). Save noise is no fact: modified and created dates, revision, last-modified-by, the
-  application, empty paragraphs, bookmarks, run ids, theme and style definitions (only their effects).
+  application, empty paragraphs, bookmarks, run ids, theme and style definitions (only their effects); nor are
+  the paragraphs of a table of contents, whose entries are the writing app's (`docx.toc` checks its field).
 
 A frame (`derive`) aligns the initial and the oracle's blocks by text: every oracle block is expected in the end
 state in its order, each aspect (text, style, para, runs) either fixed by a digest (the task leaves it as it was)
@@ -43,6 +44,7 @@ from kit import bounded
 from verifiers.frame.kinds import FrameKind, register
 from verifiers.readers import docx as reader
 from verifiers.readers.docx import Doc, W
+from verifiers.readers.docx_toc import toc_blocks
 
 if TYPE_CHECKING:
     from verifiers.checks import State
@@ -246,7 +248,10 @@ def document_facts(doc: Doc) -> dict[str, str]:
     facts: dict[str, str] = {}
     starts = {p for how, p in reader.page_starts(doc) if how == "start" and p is not None}
     n = 0
-    for block in doc.blocks():
+    contents = toc_blocks(doc)
+    for index, block in enumerate(doc.blocks()):
+        if index in contents:
+            continue  # a table of contents: its entries are the writing app's (writer.table_of_contents)
         if block.tag == W + "tbl":
             n += 1
             key = f"body:{n:03d}"
