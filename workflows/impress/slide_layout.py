@@ -38,7 +38,8 @@ NATURAL = (
     "In {path.file}, change the '{slide}' slide to the \"{layout}\" layout, keeping its title and text.",
     "Could you switch the slide '{slide}' in {path.file} to the \"{layout}\" layout? Keep what it says.",
     "Help me with {path.file}: the '{slide}' slide should use the \"{layout}\" layout, with its text kept.",
-    "I want the '{slide}' slide in {path.file} laid out as \"{layout}\". Please change it without losing any text.",
+    "I want the '{slide}' slide in {path.file} to use the \"{layout}\" layout. Please change it without losing "
+    "any text.",
     "Please give the '{slide}' slide of my presentation {path.file} the \"{layout}\" layout; don't lose its text.",
 )
 
