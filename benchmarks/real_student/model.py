@@ -79,19 +79,21 @@ def encode_answer(tok, commands: list[str]) -> list[int]:
     return [*out, EOS]
 
 
-def decode_answer(tok, ids: list[int]) -> tuple[list[str], bool]:
-    """(commands, finished): split at `<sep>`, up to `<eos>`; finished is False when no `<eos>` came."""
-    finished = EOS in ids
+def decode_answer(tok, ids: list[int], sep: int = SEP, eos: int = EOS, skip: frozenset[int] = frozenset(range(4))
+                  ) -> tuple[list[str], bool]:
+    """(commands, finished): split at `sep`, up to `eos`, ids in `skip` dropped; finished is False when no `eos`
+    came. The defaults are this model's specials; pretrained.py passes SmolLM2's."""
+    finished = eos in ids
     if finished:
-        ids = ids[: ids.index(EOS)]
+        ids = ids[: ids.index(eos)]
     commands, piece = [], []
-    for i in [*ids, SEP]:
-        if i == SEP:
+    for i in [*ids, sep]:
+        if i == sep:
             text = tok.decode(piece, skip_special_tokens=True).strip()
             if text:
                 commands.append(text)
             piece = []
-        elif i >= len(SPECIALS):
+        elif i not in skip:
             piece.append(i)
     return commands, finished
 

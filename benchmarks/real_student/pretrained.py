@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import model
 import torch
 
 PAD, START, END, SEP = 0, 1, 2, 5  # <|endoftext|>, <|im_start|>, <|im_end|>, <file_sep> in SmolLM2's vocabulary
@@ -55,19 +56,7 @@ def encode_answer(tok, commands: list[str]) -> list[int]:
 
 def decode_answer(tok, ids: list[int]) -> tuple[list[str], bool]:
     """(commands, finished): split at `<file_sep>`, up to `<|im_end|>`."""
-    finished = END in ids
-    if finished:
-        ids = ids[: ids.index(END)]
-    commands, piece = [], []
-    for i in [*ids, SEP]:
-        if i == SEP:
-            text = tok.decode(piece, skip_special_tokens=True).strip()
-            if text:
-                commands.append(text)
-            piece = []
-        elif i != PAD:
-            piece.append(i)
-    return commands, finished
+    return model.decode_answer(tok, ids, sep=SEP, eos=END, skip=frozenset({PAD}))
 
 
 @torch.no_grad()
