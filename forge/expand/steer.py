@@ -63,6 +63,8 @@ MAX_TRIES = 12
 STEER_SHARE = 0.8
 #: All the untried axis-level variants of one seed skill weigh this much of the seed skill's own weight.
 VIRTUAL_WEIGHT = 0.1
+#: How many tries a family's record weighs in each of its skills' prior (the skill's own tries count one each).
+FAMILY_PRIOR = 2.0
 #: Task indices of steered tasks and probes start here (a round's allocation numbers its tasks from 0).
 STEER_INDEX = 50_000
 PROBE_INDEX = 70_000
@@ -208,13 +210,31 @@ class Sampler:
                     self.hits[v.id], self.tries[v.id] = self.hits.get(base.id, 0), self.tries.get(base.id, 0)
                     self.scale[v.id] = VIRTUAL_WEIGHT / len(variants)
 
+    def _rates(self, want: bool) -> list[float]:
+        """Per skill of the pool, the chance that its task carries the pattern (`want`) or not: the skill's own
+        tries, shrunk toward its family's (a family's skills share its content and wording, so an untried skill of a
+        family whose tasks carried the pattern is likelier to than one of a family whose tasks did not). With
+        hundreds of families a round's tasks leave most skills untried, and a flat prior spread the draws over them
+        all (steering fell below 3x the blind loop's share once the taxonomy passed 200 families)."""
+        family: dict[str, list[int]] = {}
+        for s in self.pool:
+            hits_tries = family.setdefault(s.family, [0, 0])
+            hits_tries[0] += self.hits[s.id]
+            hits_tries[1] += self.tries[s.id]
+        out = []
+        for s in self.pool:
+            hits, tried = family[s.family]
+            shared = ((hits if want else tried - hits) + 1) / (tried + 2)
+            own = self.hits[s.id] if want else self.tries[s.id] - self.hits[s.id]
+            out.append(self.scale[s.id] * (own + FAMILY_PRIOR * shared) / (self.tries[s.id] + FAMILY_PRIOR))
+        return out
+
     def draw(self, want: bool = True, tries: int = MAX_TRIES) -> Draw:
         """A task whose record carries the pattern (`want`) or does not, in at most `tries` builds."""
         if not self.pool:
             return Draw(None, 0)
         for n in range(1, tries + 1):
-            rates = [self.scale[s.id] * ((self.hits[s.id] if want else self.tries[s.id] - self.hits[s.id]) + 1)
-                     / (self.tries[s.id] + 2) for s in self.pool]
+            rates = self._rates(want)
             skill = self.rng.choices(self.pool, weights=rates)[0]
             register = "natural" if self.natural[skill.id] and self.rng.random() < 0.5 else "explicit"
             built = self.build.build(TaskId(skill.id, self.run_seed, next(self.index), register), frame=self.frame)

@@ -135,7 +135,9 @@ def test_the_next_round_carries_a_weakness_no_axis_expresses(round_one, blind, n
     assert all(s["tries"] <= s["wanted"] * MAX_TRIES for s in steered)
     got, base = share(student, views), share(student, blind)
     print(f"{name}: round 2 share {got:.1%} vs blind {base:.1%}; steering {steered}")
-    assert got >= 3 * base and got >= 0.3, (got, base)
+    # 3x the blind loop's share, or 80 % where the blind share leaves no room for 3x (with 203 families a quarter
+    # of the blind round's files have spaces in their names: 3x would be 83 %)
+    assert got >= min(3 * base, 0.8) and got >= 0.3, (got, base)
     rows = sqlite3.connect(db.removeprefix("sqlite:///")).execute(
         "SELECT operator, action, reason FROM taxonomy_changes WHERE round = 2 AND operator IN ('confirm', 'steer')"
     ).fetchall()
@@ -266,8 +268,8 @@ def test_patterns_from_the_issue_get_tasks_that_carry_them(round_one):
         [got] = steer([Confirmation(pattern, "confirmed", 1)], records, build.taxonomy, build, budget=12, seed=1,
                       run_seed=702, round_n=2)
         print(feature, got.as_dict())
-        # (with 159 families the sampler draws skills of many that rarely carry a deep path: 4 of 9 ran out of tries
-        # on depth 4+, where 98 families left at most a quarter)
+        # (with 159 families the sampler drew skills of many that rarely carry a deep path: 4 of 9 ran out of tries
+        # on depth 4+, where 98 families left at most a quarter; the family prior of Sampler._rates keeps it there)
         assert len(got.task_ids) >= got.wanted / 2 and got.exhausted <= got.wanted / 2, got.as_dict()
         for task_id in got.task_ids:
             built = build.build(TaskId.parse(task_id))
