@@ -282,6 +282,27 @@ _ODF_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
            'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"')
 
 
+def odf_package(mimetype: str, content: str) -> bytes:
+    """An OpenDocument file around `content` (content.xml's text): the mimetype member stored first, a manifest
+    naming it, then content.xml. Deterministic (fixed member times); odt_bytes, odp_bytes and ods_bytes use it."""
+    import zipfile
+
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest='
+                '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
+                f'<manifest:file-entry manifest:full-path="/" manifest:version="1.2" manifest:media-type='
+                f'"{mimetype}"/><manifest:file-entry manifest:full-path="content.xml" '
+                'manifest:media-type="text/xml"/></manifest:manifest>')
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data, method in (("mimetype", mimetype, zipfile.ZIP_STORED),
+                                   ("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED),
+                                   ("content.xml", content, zipfile.ZIP_DEFLATED)):
+            info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
+            info.compress_type = method
+            archive.writestr(info, data.encode("utf-8"))
+    return buffer.getvalue()
+
+
 def odt_bytes(blocks: Sequence[str | Sequence[Sequence[str]]]) -> bytes:
     """A minimal OpenDocument text file (mimetype stored first, manifest, content.xml): each str of `blocks` a
     paragraph, each sequence of rows a table. Deterministic (fixed member times)."""
@@ -300,22 +321,7 @@ def odt_bytes(blocks: Sequence[str | Sequence[Sequence[str]]]) -> bytes:
                     f'"{width}"/>{rows}</table:table>')
     content = (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content {_ODF_NS} office:version="1.2">'
                f'<office:body><office:text>{"".join(body)}</office:text></office:body></office:document-content>')
-    manifest = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest='
-                '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
-                f'<manifest:file-entry manifest:full-path="/" manifest:version="1.2" manifest:media-type='
-                f'"{ODT_MIMETYPE}"/><manifest:file-entry manifest:full-path="content.xml" '
-                'manifest:media-type="text/xml"/></manifest:manifest>')
-    import zipfile
-
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data, method in (("mimetype", ODT_MIMETYPE, zipfile.ZIP_STORED),
-                                   ("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED),
-                                   ("content.xml", content, zipfile.ZIP_DEFLATED)):
-            info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
-            info.compress_type = method
-            archive.writestr(info, data.encode("utf-8"))
-    return buffer.getvalue()
+    return odf_package(ODT_MIMETYPE, content)
 
 
 def docx_body(host: Path) -> list[str | list[list[str]]]:

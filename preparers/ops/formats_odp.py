@@ -7,13 +7,11 @@ its title, each text frame's paragraphs as `text:p`), read back by the bounded O
 
 from __future__ import annotations
 
-import io
-import zipfile
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from preparers.ops import op
-from preparers.ops.formats import Handle, pptx_slides
+from preparers.ops.formats import Handle, odf_package, pptx_slides
 
 ODP_MIMETYPE = "application/vnd.oasis.opendocument.presentation"
 _NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
@@ -39,20 +37,7 @@ def odp_bytes(slides: Sequence[Sequence[str]]) -> bytes:
     content = (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content {_NS} office:version="1.2">'
                f'<office:body><office:presentation>{"".join(pages)}</office:presentation></office:body>'
                '</office:document-content>')
-    manifest = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest='
-                '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
-                f'<manifest:file-entry manifest:full-path="/" manifest:version="1.2" manifest:media-type='
-                f'"{ODP_MIMETYPE}"/><manifest:file-entry manifest:full-path="content.xml" '
-                'manifest:media-type="text/xml"/></manifest:manifest>')
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data, method in (("mimetype", ODP_MIMETYPE, zipfile.ZIP_STORED),
-                                   ("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED),
-                                   ("content.xml", content, zipfile.ZIP_DEFLATED)):
-            info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
-            info.compress_type = method
-            archive.writestr(info, data.encode("utf-8"))
-    return buffer.getvalue()
+    return odf_package(ODP_MIMETYPE, content)
 
 
 @op("fmt.save_odp")

@@ -8,8 +8,6 @@ OpenDocument spreadsheet reader (verifiers/readers/ods.py) as LibreOffice's own 
 from __future__ import annotations
 
 import datetime as dt
-import io
-import zipfile
 from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -17,7 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 from openpyxl import load_workbook
 
 from preparers.ops import op
-from preparers.ops.formats import Handle
+from preparers.ops.formats import Handle, odf_package
 
 ODS_MIMETYPE = "application/vnd.oasis.opendocument.spreadsheet"
 _NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
@@ -52,20 +50,7 @@ def ods_bytes(sheets: Sequence[tuple[str, Sequence[Sequence[Any]]]]) -> bytes:
     content = (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content {_NS} office:version="1.2">'
                f'<office:body><office:spreadsheet>{"".join(tables)}</office:spreadsheet></office:body>'
                '</office:document-content>')
-    manifest = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest='
-                '"urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">'
-                f'<manifest:file-entry manifest:full-path="/" manifest:version="1.2" manifest:media-type='
-                f'"{ODS_MIMETYPE}"/><manifest:file-entry manifest:full-path="content.xml" '
-                'manifest:media-type="text/xml"/></manifest:manifest>')
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for member, data, method in (("mimetype", ODS_MIMETYPE, zipfile.ZIP_STORED),
-                                     ("META-INF/manifest.xml", manifest, zipfile.ZIP_DEFLATED),
-                                     ("content.xml", content, zipfile.ZIP_DEFLATED)):
-            info = zipfile.ZipInfo(member, date_time=(2024, 1, 1, 0, 0, 0))
-            info.compress_type = method
-            archive.writestr(info, data.encode("utf-8"))
-    return buffer.getvalue()
+    return odf_package(ODS_MIMETYPE, content)
 
 
 @op("fmt.save_ods")
