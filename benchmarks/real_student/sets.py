@@ -7,7 +7,10 @@
         --out benchmarks/real_student/data
 
 `base`: every row of the experiment's families, except that a few families are made rare (RARE: at most that many
-rows each), so round 1 has weak spots a loop can find. `round2`: `targeted` = base + the loop's round-1 rows of the
+rows each), so round 1 has weak spots a loop can find. Held-out skills: in each family of at least HOLD_MIN skills,
+a seeded fifth of its skills (at least one) is kept out of every training set (`base` writes them to
+`heldout_skills.txt` beside its output; `round2` reads that file), so the held-out evaluation holds skills no
+model saw as well as seeds none saw. `round2`: `targeted` = base + the loop's round-1 rows of the
 experiment's families; `uniform` = base + as many rows drawn (seeded) from a uniform generate run of the same
 families. A row's family is read from its package's task.json, found under `--tasks`.
 """
@@ -22,6 +25,7 @@ import random
 from pathlib import Path
 
 RARE = {"calc.lookup": 4, "calc.text_formula": 5, "os.symlink": 5, "calc.totals_row": 5}
+HOLD_MIN = 4
 
 
 def read(path: str) -> list[dict]:
@@ -35,8 +39,22 @@ def write(path: Path, rows: list[dict]) -> None:
         f.writelines(json.dumps(r) + "\n" for r in rows)
 
 
-def families_of(tasks: str) -> dict[str, str]:
-    return {(t := json.loads(p.read_text()))["id"]: t["family"] for p in Path(tasks).glob("*/*/*/task.json")}
+def tasks_of(tasks: str) -> dict[str, tuple[str, str]]:
+    """task id -> (family, skill) of every package under `tasks`."""
+    return {(t := json.loads(p.read_text()))["id"]: (t["family"], t["skill_id"])
+            for p in Path(tasks).glob("*/*/*/task.json")}
+
+
+def held_out(tasks: dict[str, tuple[str, str]], keep: set[str], seed: int) -> set[str]:
+    """A seeded fifth (at least one) of the skills of each kept family that has HOLD_MIN skills or more."""
+    skills: dict[str, set[str]] = collections.defaultdict(set)
+    for name, skill in tasks.values():
+        skills[name].add(skill)
+    rng, out = random.Random(seed), set()
+    for name in sorted(keep & skills.keys()):
+        if len(skills[name]) >= HOLD_MIN:
+            out.update(rng.sample(sorted(skills[name]), max(1, len(skills[name]) // 5)))
+    return out
 
 
 def main() -> None:
@@ -52,22 +70,32 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
     keep = set(Path(args.families).read_text().split()) - {"--family"}
-    family = families_of(args.tasks)
+    tasks = tasks_of(args.tasks)
+    family = {task_id: name for task_id, (name, _) in tasks.items()}
+
+    def usable(row: dict) -> bool:
+        name, skill = tasks.get(row["task_id"], ("", ""))
+        return name in keep and skill not in hold
+
     if args.what == "base":
+        hold = held_out(tasks, keep, args.seed)
+        (Path(args.out).parent / "heldout_skills.txt").write_text("".join(f"{s}\n" for s in sorted(hold)))
         seen: collections.Counter[str] = collections.Counter()
         rows = []
         for path in args.rows:
             for row in read(path):
-                name = family.get(row["task_id"], "")
-                seen[name] += 1
-                if name in keep and seen[name] <= RARE.get(name, 1 << 30):
-                    rows.append(row)
+                if usable(row):
+                    seen[family[row["task_id"]]] += 1
+                    if seen[family[row["task_id"]]] <= RARE.get(family[row["task_id"]], 1 << 30):
+                        rows.append(row)
         write(Path(args.out), rows)
-        print(len(rows), collections.Counter(family[r["task_id"]] for r in rows).most_common())
+        print(len(rows), "rows;", len(hold), "skills held out:", " ".join(sorted(hold)))
+        print(collections.Counter(family[r["task_id"]] for r in rows).most_common())
         return
+    hold = set((Path(args.base).parent / "heldout_skills.txt").read_text().split())
     base = read(args.base)
-    targeted = [r for r in read(args.targeted) if family.get(r["task_id"]) in keep]
-    uniform = [r for r in read(args.uniform) if family.get(r["task_id"]) in keep]
+    targeted = [r for r in read(args.targeted) if usable(r)]
+    uniform = [r for r in read(args.uniform) if usable(r)]
     random.Random(args.seed).shuffle(uniform)
     for name, extra in (("targeted", targeted), ("uniform", uniform[:len(targeted)])):
         write(Path(args.out) / f"{name}.jsonl.gz", base + extra)
