@@ -114,9 +114,11 @@ def _pad_headers(files: list[str]) -> Callable[[Path], None]:
 
     def pad(entry: bytes) -> bytes:
         head, sep, rest = entry.partition(b"\n\n")
+        keys = [line for line in head.split(b"\n") if line.startswith(b"X-Mozilla-Keys:")]
         lines = [line for line in head.split(b"\n") if not line.startswith((b"X-Mozilla-Status2:", b"X-Mozilla-Keys:"))]
         at = next((i + 1 for i, line in enumerate(lines) if line.startswith(b"X-Mozilla-Status:")), 1)
-        lines[at:at] = [b"X-Mozilla-Status2: 00000000", b"X-Mozilla-Keys:" + b" " * 80]
+        # a message's tags stay: Thunderbird writes them into the padding, never drops them
+        lines[at:at] = [b"X-Mozilla-Status2: 00000000", keys[0] if keys else b"X-Mozilla-Keys:" + b" " * 80]
         return b"\n".join(lines) + sep + rest
 
     def apply(root: Path) -> None:
