@@ -522,6 +522,7 @@ _TRANSLATE: dict[str, Callable[[dict[str, Any], Path | None], dict[str, Any] | N
                                      **_select(a)},
     "tb.mark_flagged": lambda a, home: {"kind": "mark_flagged", "folder": a["folder"],
                                         "value": a.get("flagged", True), **_select(a)},
+    "tb.tag_messages": lambda a, home: {"kind": "tag_messages", "folder": a["folder"], "tag": a["tag"], **_select(a)},
     # the destination is a host path, so Thunderbird can save only when the state root is known
     "tb.save_attachment": lambda a, home: None if home is None else {
         "kind": "save_attachment", "folder": a["folder"], "message_id": a["message_id"],

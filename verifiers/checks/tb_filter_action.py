@@ -12,21 +12,11 @@ from typing import Any
 
 from verifiers.checks import Result, State, fail, ok, primitive
 from verifiers.meaning import Meaning, Said
-from verifiers.readers.thunderbird import effective_prefs, read_filters, require_profile
+from verifiers.readers.thunderbird import DEFAULT_TAGS, effective_prefs, read_filters, require_profile, tag_label
 
-#: Thunderbird's default tags (mailnews.js): key -> the label the user sees
-DEFAULT_TAGS = {"$label1": "Important", "$label2": "Work", "$label3": "Personal", "$label4": "To Do",
-                "$label5": "Later"}
+__all__ = ["DEFAULT_TAGS", "tag_label", "filter_acts"]
+
 NEW_MAIL = 1 | 32  # nsMsgFilterType Inbox | PostPlugin: both act on arriving mail
-
-
-def tag_label(prefs: dict[str, Any], key: str) -> str:
-    """The label a tag key shows as: its `mailnews.tags.<key>.tag` pref, else the default tag's; a key that is no
-    tag (a label typed where the key belongs) shows as `(no tag: <key>)`: Thunderbird sets a bare keyword."""
-    value = prefs.get(f"mailnews.tags.{key}.tag")
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    return DEFAULT_TAGS.get(key.casefold(), f"(no tag: {key})")
 
 
 @primitive("tb.filter_acts", grounded=("name", "field", "value", "action", "tag", "forward_to"),

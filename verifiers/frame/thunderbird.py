@@ -7,7 +7,8 @@ Facts (key -> canonical text), read through the one Thunderbird reader (`verifie
   they hold messages;
 - `msg:<folder>|<Message-ID>`: a live message (an entry marked expunged, 0008, is gone: Thunderbird moves and
   deletes that way until it compacts): `<flags>|<tags>|<copies>|<headers>`, flags read, replied, flagged,
-  forwarded (X-Mozilla-Status), tags the words of X-Mozilla-Keys (its padding is noise), copies how many live
+  forwarded (X-Mozilla-Status), tags the words of X-Mozilla-Keys as labels (`mailnews.tags.<key>.tag`, else
+  Thunderbird's defaults; a keyword of no tag as itself; the padding is noise), copies how many live
   entries carry that Message-ID there, headers a digest of what a person sees (From, To, Cc, Subject, Date);
 - `filter:<name>` (a second filter of one name `<name>#2`): the server whose list holds it (Local Folders, or the
   POP account deferred to it, which Tools > Message Filters opens first: either list acts on arriving mail),
@@ -49,7 +50,15 @@ from preparers import tbfilters
 from preparers import thunderbird as tb
 from verifiers.frame import tbfilter_sim as sim
 from verifiers.readers import Source, StateError
-from verifiers.readers.thunderbird import MANAGED_PREFS, effective_prefs, read_cards, read_filters, read_mbox
+from verifiers.readers.thunderbird import (
+    MANAGED_PREFS,
+    effective_prefs,
+    message_tags,
+    read_cards,
+    read_filters,
+    read_mbox,
+    tag_label,
+)
 
 LOCAL = "Local Folders"
 #: folders Thunderbird makes itself, empty, when it opens a profile or a dialog: facts only when they hold mail
@@ -102,6 +111,13 @@ def _folders(state: Source, path: str) -> list[tuple[str, str, str]]:
     return sorted(out)
 
 
+def _tag(prefs: Mapping[str, Any], key: str) -> str:
+    """A tag as the user sees it: its label where prefs (or Thunderbird's defaults) name one, else the bare
+    keyword, so a custom tag saved under another key than Thunderbird's own is the same tag."""
+    label = tag_label(dict(prefs), key)
+    return key.casefold() if label.startswith("(no tag: ") else label
+
+
 def _flags(flags: int) -> str:
     return ",".join(name for bit, name in FLAG_NAMES if flags & bit)
 
@@ -128,6 +144,11 @@ def read_profile(state: Source, path: str) -> Profile:
     if not state.is_dir(path):
         facts["#profile"] = "missing"
         return model
+    try:
+        prefs = effective_prefs(state, path, checked=True)
+    except StateError as exc:
+        facts["prefs"] = f"unreadable: {exc}"[:160]
+        prefs = {}
     folders = _folders(state, path)
     for server, folder, rel in folders:
         name = folder if server == LOCAL else f"{server}:{folder}"
@@ -147,7 +168,7 @@ def read_profile(state: Source, path: str) -> Profile:
         counts = Counter(tb.message_id(msg) or f"h:{_digest(msg)}" for _, msg in live)
         for flags, msg in live:
             mid = tb.message_id(msg) or f"h:{_digest(msg)}"
-            tags = " ".join(sorted(msg.value("X-Mozilla-Keys").split()))
+            tags = " ".join(sorted({_tag(prefs, key) for key in message_tags(msg)}))
             facts[f"msg:{name}|{mid}"] = f"{_flags(flags)}|{tags}|{counts[mid]}|{_digest(msg)}"
     names: Counter[str] = Counter()  # filters by name across servers: the asked one may sit in any account's list
     for server in sorted({s for s, _, _ in folders} | _filter_servers(state, path), key=lambda s: (s != LOCAL, s)):
@@ -166,11 +187,6 @@ def read_profile(state: Source, path: str) -> Profile:
             facts[f"filter:{key}"] = f"{server}: {rule_text(rule)}"
         if rules:
             facts[f"filters:{server}"] = json.dumps([r.name for r in rules], ensure_ascii=False)
-    try:
-        prefs = effective_prefs(state, path, checked=True)
-    except StateError as exc:
-        facts["prefs"] = f"unreadable: {exc}"[:160]
-        prefs = {}
     for name, value in prefs.items():
         if not name.startswith(MANAGED_PREFS):
             facts[f"pref:{name}"] = json.dumps(value, ensure_ascii=False)

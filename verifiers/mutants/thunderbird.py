@@ -18,7 +18,9 @@ filter that was already there. Damaging (each picks its victim with `ctx.rng`):
   it reads like the asked filter and never touches arriving mail (issue 37);
 - `tb.flags_changed_untouched`: every message of a folder the oracle left alone marked read (where the task
   changes read state: the rest of the mailbox's read state is framed) or else flagged;
-- `tb.folder_added`: an extra empty folder ("New Folder") beside the others.
+- `tb.folder_added`: an extra empty folder ("New Folder") beside the others;
+- `tb.message_tagged`: a default tag written into the X-Mozilla-Keys padding of an out-of-scope message (only
+  where the messages carry that header, as Thunderbird stores them: tb.tag_messages).
 Neutral (Thunderbird's own rewrites of a correct profile): `tb.status_headers_rewritten` (X-Mozilla-Status2
 and X-Mozilla-Keys added to every message, as Thunderbird pads them), `tb.prefs_reordered` (prefs.js lines in
 another order, with blank lines and comments).
@@ -34,6 +36,7 @@ from typing import Any
 
 from preparers import tbfilters
 from preparers import thunderbird as tb
+from preparers.ops.tb_tags import add_keyword
 from verifiers.mutants import Mutant, MutationContext
 from verifiers.readers.thunderbird import MANAGED_PREFS
 
@@ -114,9 +117,11 @@ def _pad_headers(files: list[str]) -> Callable[[Path], None]:
 
     def pad(entry: bytes) -> bytes:
         head, sep, rest = entry.partition(b"\n\n")
+        keys = [line for line in head.split(b"\n") if line.startswith(b"X-Mozilla-Keys:")]
         lines = [line for line in head.split(b"\n") if not line.startswith((b"X-Mozilla-Status2:", b"X-Mozilla-Keys:"))]
         at = next((i + 1 for i, line in enumerate(lines) if line.startswith(b"X-Mozilla-Status:")), 1)
-        lines[at:at] = [b"X-Mozilla-Status2: 00000000", b"X-Mozilla-Keys:" + b" " * 80]
+        # a message's tags stay: Thunderbird writes them into the padding, never drops them
+        lines[at:at] = [b"X-Mozilla-Status2: 00000000", keys[0] if keys else b"X-Mozilla-Keys:" + b" " * 80]
         return b"\n".join(lines) + sep + rest
 
     def apply(root: Path) -> None:
@@ -304,6 +309,44 @@ def _frame_mutants(ctx: MutationContext, before: dict[str, Path], after: dict[st
     return out
 
 
+def _keys(path: Path) -> dict[str, tuple[bytes, ...] | None]:
+    """Message-ID -> the X-Mozilla-Keys words of the live entries (None: no such header)."""
+    out: dict[str, tuple[bytes, ...] | None] = {}
+    for entry in tb.split_mbox(path.read_bytes()):
+        if not tb.status_flags(entry) & tb.EXPUNGED:
+            found = re.search(rb"(?m)^X-Mozilla-Keys:([^\n]*)$", entry.partition(b"\n\n")[0])
+            out[tb.message_id(tb.read_headers(entry))] = tuple(found.group(1).split()) if found else None
+    return out
+
+
+def _tag(source: str, mid: str, key: str) -> Callable[[Path], None]:
+    def apply(root: Path) -> None:
+        _rewrite(root / source, lambda entries: [add_keyword(e, key) if _is(e, mid) else e for e in entries])
+
+    return apply
+
+
+def _tag_mutants(ctx: MutationContext, before: dict[str, Path], after: dict[str, Path],
+                 rel: dict[str, str]) -> list[Mutant]:
+    """`tb.message_tagged`: a default tag put on a message whose flags and tags the oracle left alone, where the
+    message has Thunderbird's padded X-Mozilla-Keys header to write it in (drawn last: the other mutants' draws
+    stay as they were)."""
+    same: list[tuple[str, str, tuple[bytes, ...]]] = []
+    for folder, file in after.items():
+        if folder not in before:
+            continue
+        old, new, flags_old, flags_new = _keys(before[folder]), _keys(file), _messages(before[folder]), _messages(file)
+        same += [(folder, mid, keys) for mid, keys in new.items()
+                 if mid and keys is not None and old.get(mid) == keys and flags_old.get(mid) == flags_new.get(mid)
+                 and len(b" ".join(keys)) < 60 and len(keys) < 5]  # room left for one more default tag
+    if not same:
+        return []
+    folder, mid, keys = ctx.rng.choice(same)
+    key = next(k for k in ("$label1", "$label2", "$label3", "$label4", "$label5") if k.encode() not in keys)
+    return [Mutant(f"tb.message_tagged:{folder}:{mid}", "damaging", _tag(rel[folder], mid, key),
+                   rewrites=(rel[folder],))]
+
+
 def mutants(ctx: MutationContext) -> list[Mutant]:
     """Damaging and neutral mutants of every Thunderbird profile in the oracle's state."""
     rng = ctx.rng
@@ -359,6 +402,7 @@ def mutants(ctx: MutationContext) -> list[Mutant]:
         for dat in sorted((ctx.oracle / profile / "Mail").glob("*/msgFilterRules.dat")):
             out += _filter_mutants(ctx, str(dat.relative_to(ctx.oracle)), sorted(after))
         out += _frame_mutants(ctx, before, after, rel, base)
+        out += _tag_mutants(ctx, before, after, rel)
         if rel:
             files = tuple(sorted(rel.values()))
             out.append(Mutant(f"tb.status_headers_rewritten:{base}", "neutral", _pad_headers(list(files)),

@@ -202,3 +202,23 @@ def effective_prefs(state: Source, path: str, *, checked: bool = False) -> dict[
         if state.is_file(f"{path}/{file}"):
             prefs.update(state.read(f"{path}/{file}", read_prefs, "prefs file"))
     return prefs
+
+
+#: Thunderbird's default tags (mailnews.js): key -> the label the user sees
+DEFAULT_TAGS = {"$label1": "Important", "$label2": "Work", "$label3": "Personal", "$label4": "To Do",
+                "$label5": "Later"}
+
+
+def tag_label(prefs: dict[str, Any], key: str) -> str:
+    """The label a tag key shows as: its `mailnews.tags.<key>.tag` pref, else the default tag's; a key that is no
+    tag (a label typed where the key belongs) shows as `(no tag: <key>)`: Thunderbird sets a bare keyword."""
+    value = prefs.get(f"mailnews.tags.{key}.tag")
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    return DEFAULT_TAGS.get(key.casefold(), f"(no tag: {key})")
+
+
+def message_tags(msg: tb.Headers) -> list[str]:
+    """The tag keys of a message as its mbox says them: the words of X-Mozilla-Keys (Thunderbird 153 writes a
+    tag's key into that header's padding in place, measured; the padding itself is no tag)."""
+    return msg.value("X-Mozilla-Keys").split()

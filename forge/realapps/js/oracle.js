@@ -117,6 +117,10 @@ const HANDLERS = {
     const [f, hdrs] = await selected(a, a.folder);
     f.markMessagesFlagged(hdrs, a.value);
   },
+  async tag_messages(a) {  // the Tag menu / tag keys: Thunderbird writes the key into X-Mozilla-Keys' padding
+    const [f, hdrs] = await selected(a, a.folder);
+    f.addKeywordsToMessages(hdrs, a.tag);
+  },
 };
 (async () => {
   const notes = [];
