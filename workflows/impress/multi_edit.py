@@ -22,7 +22,8 @@ order never matters and no check reads another goal's change:
 The knob `goals` says how many (2-4); which ones, and on which slides, the task's seeded RNG draws. The per-slide
 goals share one slide half the time (as "on slide 2, add a note and make the background purple" does), else each
 has a slide of its own; a hidden slide is never one another goal edits (nobody styles a slide they hide) nor the
-deck's last. Near-misses, each with every other goal done right: one goal left undone; one goal done on the wrong
+deck's last. A title's font colour is never drawn beside a background colour: the grounding holds every colour word
+of a request against each checked colour, so two colours in one request read as a contradiction. Near-misses, each with every other goal done right: one goal left undone; one goal done on the wrong
 slide (or, for a deck-wide goal, on the wrong slides); one goal done in a way its check or the frame refuses (a note
 typed on the slide, a footer in a text box, a number typed as text, the neighbour's bullets aligned or its slide
 hidden as well, the background applied to every slide, the whole content box formatted with the title).
@@ -110,20 +111,21 @@ def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
     deck = ic.deck_from(content, plan)
     drawn = set(rng.sample(POOL, params["goals"]))
     goals = tuple(g for g in POOL if g in drawn)
-    usable = _bulleted(deck, deck.content_titles, 2)
+    # the hidden slide first: never the last one, and never a slide another goal edits
+    hidden = rng.choice(deck.content_titles[:-1]) if "hide" in goals else None
+    usable = [t for t in _bulleted(deck, deck.content_titles, 2) if t != hidden]
     slides: dict[str, str] = {}
     on_slide = [g for g in goals if g in ON_SLIDE]
-    if on_slide and rng.random() < 0.5:  # every per-slide goal on one slide
-        shared = rng.choice(usable)
-        slides = dict.fromkeys(on_slide, shared)
+    if on_slide and (rng.random() < 0.5 or len(usable) < len(on_slide)):  # every per-slide goal on one slide
+        slides = dict.fromkeys(on_slide, rng.choice(usable))
     else:
-        for g, title in zip(on_slide, rng.sample(usable, len(on_slide)), strict=True):
-            slides[g] = title
-    if "hide" in goals:  # never a slide another goal edits, never the last one
-        free = [t for t in deck.content_titles[:-1] if t not in slides.values()]
-        slides["hide"] = rng.choice(free)
+        slides = dict(zip(on_slide, rng.sample(usable, len(on_slide)), strict=True))
+    if hidden is not None:
+        slides["hide"] = hidden
     neighbours = {g: _neighbour(deck, s, set(slides.values())) for g, s in slides.items()}
-    style_name = rng.choice(STYLES)
+    # a font colour beside a background colour: the grounding reads every colour word of the request against each
+    # checked colour (verifiers/roundtrip._colours), so "dark red" and "navy blue" in one request contradict
+    style_name = rng.choice([s for s in STYLES if s != "color" or "background" not in goals])
     style: dict[str, Any] = ({"color": rng.choice(sorted(COLORS))} if style_name == "color"
                              else {style_name: True})
     color = rng.choice(sorted(COLOURS))
