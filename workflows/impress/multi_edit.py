@@ -23,10 +23,12 @@ The knob `goals` says how many (2-4); which ones, and on which slides, the task'
 goals share one slide half the time (as "on slide 2, add a note and make the background purple" does), else each
 has a slide of its own; a hidden slide is never one another goal edits (nobody styles a slide they hide) nor the
 deck's last. A title's font colour is never drawn beside a background colour: the grounding holds every colour word
-of a request against each checked colour, so two colours in one request read as a contradiction. Near-misses, each with every other goal done right: one goal left undone; one goal done on the wrong
-slide (or, for a deck-wide goal, on the wrong slides); one goal done in a way its check or the frame refuses (a note
-typed on the slide, a footer in a text box, a number typed as text, the neighbour's bullets aligned or its slide
-hidden as well, the background applied to every slide, the whole content box formatted with the title).
+of a request against each checked colour, so two colours in one request read as a contradiction.
+
+Near-misses, each with every other goal done right: one goal left undone; one goal done on the wrong slide (or, for
+a deck-wide goal, on the wrong slides); one goal done in a way its check or the frame refuses (a note typed on the
+slide, a footer in a text box, a number typed as text, the neighbour's bullets aligned or its slide hidden as well,
+the background applied to every slide, the whole content box formatted with the title).
 """
 
 from __future__ import annotations
