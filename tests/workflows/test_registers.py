@@ -130,8 +130,9 @@ def _filled(family: str) -> list[str]:
 
 
 #: Families whose natural instruction joins requests of their own (two tasks; a task and a warning about its
-#: look-alike file; several goals on one workbook): each part gets the 40 words.
-PARTS = {"compose.pair": 2, "variant.distractors": 2, "calc.multi_edit": 2, "writer.multi_edit": 2}
+#: look-alike file; several goals on one workbook, document or deck): each part gets the 40 words.
+PARTS = {"compose.pair": 2, "variant.distractors": 2, "calc.multi_edit": 2, "writer.multi_edit": 2,
+         "impress.multi_edit": 2}
 
 
 @pytest.mark.parametrize("family", FAMILIES)
