@@ -68,6 +68,16 @@ def gate_package(folder: Path, *, mutants: tuple[int, int] | None = BUDGET) -> V
                 mutants=mutants).verify(folder)
 
 
+def assert_accepted(folder: Path) -> Verdict:
+    """Gate `folder` with every mutant (the family contract's test): accepted, every damaging mutant rejected."""
+    verdict = gate_package(folder, mutants=None)
+    assert (verdict.status, verdict.evidence) == ("accepted", "all stages passed"), [
+        (s.name, s.evidence) for s in verdict.stages if not s.passed]
+    mutation = next(s for s in verdict.stages if s.name == "mutation")
+    assert "damaging mutants rejected" in mutation.evidence, mutation.evidence
+    return verdict
+
+
 def gate_family(workflow: Workflow, params: dict[str, Any], out: Path, seeds: range = range(1, 6)) -> list[Verdict]:
     """Generate one task per seed and gate each: the contract every family must meet."""
     return [gate_package(make_package(workflow, params, out, seed=s)) for s in seeds]

@@ -10,7 +10,7 @@ import pytest
 
 from preparers import docx
 from preparers.ops import apply_ops
-from tests.gatekit import gate_package, make_package
+from tests.gatekit import assert_accepted, make_package
 from verifiers import extract
 from verifiers.checks import State, run_check
 from verifiers.readers.docx import from_bytes
@@ -26,11 +26,7 @@ ACCEPTED = "The move itself will take place over two weekends. Please keep this 
 @pytest.mark.parametrize("action", ["accept", "reject"])
 def test_tasks_pass_the_gate_with_every_mutant(tmp_path, action):
     folder = make_package(WORKFLOW, {"action": action}, tmp_path, seed=2)
-    verdict = gate_package(folder, mutants=None)
-    assert (verdict.status, verdict.evidence) == ("accepted", "all stages passed"), [
-        (s.name, s.evidence) for s in verdict.stages if not s.passed]
-    mutation = next(s for s in verdict.stages if s.name == "mutation")
-    assert "damaging mutants rejected" in mutation.evidence
+    assert_accepted(folder)
     task = json.loads((folder / "task.json").read_text())
     assert [c["primitive"] for c in task["rubric"]] == ["docx.changes_resolved", "docx.frame", "tree.frame"]
 
