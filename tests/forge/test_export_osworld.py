@@ -33,7 +33,7 @@ from tests.exportkit import osworld_metrics, score  # noqa: E402
 
 pytestmark = pytest.mark.slow
 DOMAINS = {"chrome", "gimp", "libreoffice_calc", "libreoffice_impress", "libreoffice_writer", "multi_apps", "os",
-           "thunderbird", "vs_code"}
+           "thunderbird", "vlc", "vs_code"}
 # Families whose rubrics use checks with native OSWorld metrics (forge.export.evaluator.NATIVE).
 NATIVE_FAMILIES = ("calc.summary_cell", "os.extract", "os.permissions", "tb.save_attachment", "tb.set_pref")
 

@@ -96,7 +96,7 @@ PHRASINGS = (
 )
 NATURAL = (
     "Could you set up VLC for me and {ask}? Its settings file is {path}.",
-    "Please {ask}; VLC keeps its preferences in {path}.",
+    "Please {ask}; VLC keeps its settings in {path}.",
     "I'd like VLC to work a bit differently: {ask}. The config is {path}.",
     "Can you {ask}? My VLC reads its settings from {path}.",
     "Help me adjust VLC media player: please {ask}. Everything is in {path}.",
@@ -131,6 +131,16 @@ def vlcrc(values: Mapping[str, str]) -> str:
     return "".join(parts)
 
 
+def lived_in(rng: random.Random) -> dict[str, str]:
+    """What the user changed long ago: the privacy question answered, and a habit or two."""
+    changed = {"qt-privacy-ask": "0", "metadata-network-access": rng.choice(("0", "1"))}
+    for extra, value in rng.sample([("video-on-top", "1"), ("qt-continue", "2"), ("qt-notification", "0"),
+                                    ("random", "1"), ("snapshot-format", "jpg"), ("volume-save", "0"),
+                                    ("qt-bgcone", "0")], 2):
+        changed[extra] = value
+    return changed
+
+
 def _set(target_option: str, value: str, *, form: str = "plain") -> dict[str, Any]:
     op = {"op": "fs.vlcrc_set", "path": PATH, "options": {target_option: value},
           "section": BY_NAME[target_option].section}
@@ -141,12 +151,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     setting = params["setting"]
     name, neighbour = SETTINGS[setting]
     option = BY_NAME[name]
-    # what the user changed long ago: the privacy question answered, and a habit or two
-    changed = {"qt-privacy-ask": "0", "metadata-network-access": rng.choice(("0", "1"))}
-    for extra, value in rng.sample([("video-on-top", "1"), ("qt-continue", "2"), ("qt-notification", "0"),
-                                    ("random", "1"), ("snapshot-format", "jpg"), ("volume-save", "0"),
-                                    ("qt-bgcone", "0")], 2):
-        changed[extra] = value
+    changed = lived_in(rng)
     if setting == "max_volume" and rng.random() < 0.4:
         changed["qt-max-volume"] = str(rng.choice((100, 110, 140)))  # lowered once, now raised again
     spec = [FileSpec(PATH, "text", vlcrc(changed))]
