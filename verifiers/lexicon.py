@@ -457,5 +457,8 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "qt-minimal-view": _b(r"minimal (?:view|interface|mode)", r"without (?:the )?menus"),
         "loop": _b(r"repeat all", r"loop (?:the |my )?(?:whole )?playlist", r"repeat (?:the |my )?(?:whole )?playlist",
                    r"loop all"),
+        "one-instance-when-started-from-file": _b(r"(?:only )?one instance when (?:it is )?started from (?:the )?file "
+                                                  r"manager", r"(?:started|opened) from (?:the )?file manager"),
+        "qt-bgcone": _b(r"(?:background |traffic |VLC )?cone(?: icon| art| picture)?"),
     }),
 )}

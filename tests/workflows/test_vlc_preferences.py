@@ -115,7 +115,9 @@ def test_the_op_and_the_teacher_script_edit_like_a_person(tmp_path):
 @pytest.mark.parametrize("setting", list(SETTINGS))
 def test_every_phrasing_says_the_option_and_its_value(setting):
     option = SETTINGS[setting][0]
-    value = {"record_folder": "/home/user/Videos/Recordings", "max_volume": "200"}.get(setting, "1")
+    value = {"record_folder": "/home/user/Videos/Recordings", "max_volume": "200", "instance_per_file": "0",
+             "no_cone": "0"}.get(
+        setting, "1")
     kind = {"record_folder": "string", "max_volume": "int"}.get(setting, "bool")
     ask = ASK[setting].format(folder=value, volume=value)
     for phrasing in PHRASINGS + NATURAL:

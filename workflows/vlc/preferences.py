@@ -4,15 +4,19 @@ The vlcrc is laid out as VLC 3 writes it (a byte order mark and `###` banner, `[
 sections, per option a `# label (type)` line and the option, commented out while at its default), with a few
 options the user already changed (the privacy question answered, a volume or playlist habit). Knob `setting`: the
 folder recordings go to (`input-record-path`), the maximum volume the interface shows (`qt-max-volume`, 60-300),
-allowing only one running instance (`one-instance`), starting in minimal view (`qt-minimal-view`) or repeating the
-whole playlist (`loop`); a switch is always asked to be turned on (it starts at its default, off). The task can be
-done in Tools > Preferences (Show settings: All) or by editing the file with VLC closed; the rubric reads the option
-as VLC loads it (verifiers/readers/vlcrc.py) and the vlcrc frame keeps every other option and comment.
+allowing only one running instance (`one-instance`), starting in minimal view (`qt-minimal-view`), repeating the
+whole playlist (`loop`), a new window per file opened from the file manager (`one-instance-when-started-from-file`
+turned off) or no background cone (`qt-bgcone` off); a switch starts at its default and is asked to be turned the
+other way. The task can be done in Tools > Preferences (Show settings: All) or by editing the file with VLC closed;
+the rubric reads the option as VLC loads it (verifiers/readers/vlcrc.py) and the vlcrc frame keeps every other
+option and comment.
 
 Near-misses, each one VLC really ignores or reads otherwise: the line left commented out (`#loop=1`), written with
 spaces around `=` (VLC reads the name `loop `), a switch written `true` or a volume `200%` (no whole integer), a
 neighbouring option set instead (snapshot folder for recordings folder, playlist enqueue for one instance, start
-minimized to the tray for minimal view, repeat current item for repeat all), a volume above VLC's 300 limit.
+minimized to the tray for minimal view, repeat current item for repeat all, one instance for the file-manager one, the
+expanding cone for the cone),
+a volume above VLC's 300 limit.
 """
 
 from __future__ import annotations
@@ -55,6 +59,7 @@ OPTIONS = (
     Option(QT, "qt-continue", "integer", "1", "Continue playback?"),
     Option(QT, "qt-privacy-ask", "boolean", "1", "Ask for network policy at start"),
     Option(QT, "qt-bgcone", "boolean", "1", "Display background cone or art"),
+    Option(QT, "qt-bgcone-expands", "boolean", "0", "Expanding background cone or art"),
     Option(QT, "qt-max-volume", "integer", "125", "Maximum Volume displayed"),
     Option(CORE, "video-on-top", "boolean", "0", "Always on top"),
     Option(CORE, "snapshot-path", "string", "", "Video snapshot directory (or filename)"),
@@ -62,7 +67,9 @@ OPTIONS = (
     Option(CORE, "volume-save", "boolean", "1", "Remember the audio volume"),
     Option(CORE, "input-record-path", "string", "", "Record directory"),
     Option(CORE, "metadata-network-access", "boolean", "0", "Allow metadata network access"),
-    Option(CORE, "one-instance", "boolean", "0", "Allow only one running instance"),
+    Option(CORE, "one-instance", "boolean", "0", "Allow only one instance"),
+    Option(CORE, "one-instance-when-started-from-file", "boolean", "1",
+           "Use only one instance when started from file manager"),
     Option(CORE, "playlist-enqueue", "boolean", "0", "Enqueue items into playlist in one instance mode"),
     Option(CORE, "random", "boolean", "0", "Play files randomly forever"),
     Option(CORE, "loop", "boolean", "0", "Repeat all"),
@@ -75,7 +82,9 @@ SECTIONS = {QT: "Qt interface", CORE: "core program"}
 SETTINGS = {"record_folder": ("input-record-path", "snapshot-path"), "max_volume": ("qt-max-volume", None),
             "one_instance": ("one-instance", "playlist-enqueue"), "minimal_view": ("qt-minimal-view",
                                                                                    "qt-start-minimized"),
-            "loop": ("loop", "repeat")}
+            "loop": ("loop", "repeat"),
+            "instance_per_file": ("one-instance-when-started-from-file", "one-instance"),
+            "no_cone": ("qt-bgcone", "qt-bgcone-expands")}
 FOLDERS = ("Videos/Recordings", "Videos/vlc-captures", "Music/radio-recordings", "Videos/screen-recordings",
            "Music/Recorded")
 VOLUMES = (150, 175, 200, 250, 300)
@@ -85,6 +94,9 @@ ASK = {
     "one_instance": "turn on 'Allow only one instance', so opening a file reuses the running VLC (one instance only)",
     "minimal_view": "make VLC start in minimal view, without the menus (turn on minimal view)",
     "loop": "turn on repeat all, so VLC loops the whole playlist",
+    "instance_per_file": "turn off using only one instance when started from the file manager, so every file I open "
+                         "from there gets its own VLC window",
+    "no_cone": "turn off the background cone, the traffic cone VLC shows while nothing is playing",
 }
 PHRASINGS = (
     "VLC keeps its preferences in {path}. Please {ask}. Every other preference stays as it is.",
@@ -104,7 +116,8 @@ NATURAL = (
 
 
 class Params(TypedDict):
-    setting: Literal["record_folder", "max_volume", "one_instance", "minimal_view", "loop"]
+    setting: Literal["record_folder", "max_volume", "one_instance", "minimal_view", "loop", "instance_per_file",
+                     "no_cone"]
 
 
 @dataclass(frozen=True)
@@ -131,12 +144,12 @@ def vlcrc(values: Mapping[str, str]) -> str:
     return "".join(parts)
 
 
-def lived_in(rng: random.Random) -> dict[str, str]:
-    """What the user changed long ago: the privacy question answered, and a habit or two."""
+def lived_in(rng: random.Random, asked: str = "") -> dict[str, str]:
+    """What the user changed long ago: the privacy question answered, and a habit or two (never the `asked` one)."""
     changed = {"qt-privacy-ask": "0", "metadata-network-access": rng.choice(("0", "1"))}
-    for extra, value in rng.sample([("video-on-top", "1"), ("qt-continue", "2"), ("qt-notification", "0"),
-                                    ("random", "1"), ("snapshot-format", "jpg"), ("volume-save", "0"),
-                                    ("qt-bgcone", "0")], 2):
+    habits = [("video-on-top", "1"), ("qt-continue", "2"), ("qt-notification", "0"), ("random", "1"),
+              ("snapshot-format", "jpg"), ("volume-save", "0"), ("qt-bgcone", "0")]
+    for extra, value in rng.sample([h for h in habits if h[0] != asked], 2):
         changed[extra] = value
     return changed
 
@@ -151,7 +164,7 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
     setting = params["setting"]
     name, neighbour = SETTINGS[setting]
     option = BY_NAME[name]
-    changed = lived_in(rng)
+    changed = lived_in(rng, name)
     if setting == "max_volume" and rng.random() < 0.4:
         changed["qt-max-volume"] = str(rng.choice((100, 110, 140)))  # lowered once, now raised again
     spec = [FileSpec(PATH, "text", vlcrc(changed))]
@@ -169,10 +182,11 @@ def goal(rng: random.Random, params: Params, pool: Mapping[str, Any]) -> Goal[li
                    (_set(name, f"{volume}%"),)),
                   ("sets it ten times too high, past VLC's 300% limit, so VLC refuses it",
                    (_set(name, str(volume * 10)),))]
-    else:
-        value = "1"
-        misses = [(f"sets the neighbouring option {neighbour} instead", (_set(neighbour or "", "1"),)),
-                  (f"writes {name}=true, which VLC does not read as a switch", (_set(name, "true"),))]
+    else:  # a switch, turned away from its default
+        value = "0" if option.default == "1" else "1"
+        word = "false" if value == "0" else "true"
+        misses = [(f"sets the neighbouring option {neighbour} instead", (_set(neighbour or "", value),)),
+                  (f"writes {name}={word}, which VLC does not read as a switch", (_set(name, word),))]
     misses += [("leaves the line commented out, only changing its value", (_set(name, value, form="commented"),)),
                ("writes the line with spaces around '=', so VLC reads no such option",
                 (_set(name, value, form="spaced"),))]
@@ -187,7 +201,7 @@ def rubric(target: Target) -> list[Check]:
                             "default": t.default}
     if t.option == "qt-max-volume":
         args |= {"low": 60, "high": 300}
-    shown = "on" if t.kind == "bool" else t.value
+    shown = {"1": "on", "0": "off"}[t.value] if t.kind == "bool" else t.value
     return [Check("preference", f"When VLC loads {PATH}, {t.option} is {shown}.", "vlcrc.option", args)]
 
 
@@ -200,7 +214,8 @@ def solve(target: Target) -> Attempts:
 WORKFLOW = family(
     NAME, vk.VLC,
     description="Change a VLC media player preference in ~/.config/vlc/vlcrc: the recordings folder, the maximum "
-                "volume shown, one instance only, minimal view or repeat all.",
+                "volume shown, one instance only, minimal view, repeat all, one instance from the file manager or "
+                "the background cone.",
     knobs={"setting": tuple(SETTINGS)},
     phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )
