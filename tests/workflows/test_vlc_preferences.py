@@ -89,6 +89,7 @@ def test_hand_made_end_states(tmp_path):
     assert _verdict(tmp_path, "\n".join(x for x in right.split("\n") if not vlcrc.COMMENTED_OPTION.match(x))) == (
         True, True)  # VLC's record of defaults dropped
     assert _verdict(tmp_path, right.removeprefix("\ufeff")) == (True, True)  # no byte order mark
+    assert _verdict(tmp_path, right.replace("vlc 3.0.16", "vlc 3.0.20")) == (True, True)  # saved by another VLC
     state = _state(tmp_path, TEXT.replace("#qt-max-volume=125", "qt-max-volume=200%"))
     assert not run_check(state, "vlcrc.option", VOLUME).passed
 

@@ -106,16 +106,16 @@ def effective(parsed: list[Line], name: str, kind: str, default: str, low: int |
 
 def facts(text: str) -> dict[str, str]:
     """The frame's model of a vlcrc: each option line's name -> its values in order (JSON; one line, one value;
-    sections are no part of it, as VLC ignores them), and per section `[name]#comment` its comment lines (the
-    banner's are `#comment`). Commented-out options are VLC's record of defaults, not facts: VLC writes or drops
-    them as values change."""
+    sections are no part of it, as VLC ignores them), and per section `[name]#comment` its comment lines (those
+    before the first section are `#comment`). Commented-out options are VLC's record of defaults, and the `###`
+    banner its version stamp: no facts, as VLC writes them anew on every save."""
     out: dict[str, str] = {}
     values: dict[str, list[str]] = {}
     notes: dict[str, list[str]] = {}
     for line in lines(text):
         if line.kind == "option":
             values.setdefault(line.name, []).append(line.value)
-        elif line.kind == "comment":
+        elif line.kind == "comment" and not line.text.startswith("###"):  # VLC's banner: its version, rewritten
             notes.setdefault(f"[{line.section}]#comment" if line.section else "#comment", []).append(line.text)
         elif line.kind == "other":
             values.setdefault(line.text, []).append("")
