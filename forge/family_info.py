@@ -42,7 +42,7 @@ SUITES: tuple[tuple[str, str, str], ...] = (
     ("tests/workflows/test_golden_packages.py", "pinned package bytes (FORGE_UPDATE_GOLDEN=1 writes them)", ""),
     ("tests/workflows/test_registers.py", "natural phrasings: 8-40 words, and a natural task passes the gate", ""),
     ("tests/workflows/test_natural_voice.py", "natural phrasings fill every fact and speak as a user",
-     "prefix:gimp. chrome. vscode. os. tb. multi."),
+     "prefix:gimp. chrome. vscode. os. tb. multi. vlc."),
     ("tests/workflows/test_axes.py", "the last size/indirection level passes the gate with every mutant", ""),
     ("tests/workflows/test_axes_tb.py", "every axis level", "prefix:tb."),
     ("tests/workflows/test_axes_os_chrome.py", "every axis level", "prefix:os. chrome."),

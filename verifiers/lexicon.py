@@ -449,4 +449,16 @@ DOMAINS: dict[str, Domain] = {d.name: d for d in (
         "off": _b(r"turn(?:s|ed)? off", r"switch(?:es|ed)? off", r"stop(?:s|ped)? recording", "disable",
                   "no longer record", "no longer tracked", "stop tracking"),
     }, contradicts={"on": ("off",), "off": ("on",)}),
+    Domain("vlc_option", {  # which VLC preference of its vlcrc, by option name (vlc.preferences)
+        "input-record-path": _b(r"record(?:ing)?s? (?:folder|directory)", r"recordings? go", r"record directory",
+                                r"(?:saves|puts|stores|keeps) (?:its |my |the )?recordings"),
+        "qt-max-volume": _b(r"max(?:imum)? volume", r"volume (?:slider )?(?:limit|cap|maximum)"),
+        "one-instance": _b(r"(?:only )?one (?:running )?instance", r"single instance", r"one instance only"),
+        "qt-minimal-view": _b(r"minimal (?:view|interface|mode)", r"without (?:the )?menus"),
+        "loop": _b(r"repeat all", r"loop (?:the |my )?(?:whole )?playlist", r"repeat (?:the |my )?(?:whole )?playlist",
+                   r"loop all"),
+        "one-instance-when-started-from-file": _b(r"(?:only )?one instance when (?:it is )?started from (?:the )?file "
+                                                  r"manager", r"(?:started|opened) from (?:the )?file manager"),
+        "qt-bgcone": _b(r"(?:background |traffic |VLC )?cone(?: icon| art| picture)?"),
+    }),
 )}

@@ -44,7 +44,7 @@ pytestmark = pytest.mark.slow
 FAMILIES = ["calc.formula_column", "calc.sort_rows", "calc.totals_row", "calc.number_format", "calc.conditional_format",
             "writer.find_replace", "impress.slide_title", "gimp.brightness",
             "gimp.rotate", "tb.move_messages", "tb.create_filter", "multi.attachment_sheet", "multi.sheet_doc_table",
-            "os.organize", "chrome.add_bookmark", "vscode.editor_setting"]
+            "os.organize", "chrome.add_bookmark", "vscode.editor_setting", "vlc.preferences"]
 
 
 def _skill(family: str):

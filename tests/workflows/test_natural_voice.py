@@ -1,4 +1,5 @@
-"""The natural register of the GIMP, Chrome, VS Code, OS, Thunderbird and multi-app families reads as a user's goal.
+"""The natural register of the GIMP, Chrome, VS Code, OS, Thunderbird, multi-app and VLC families reads as a user's
+goal.
 
 Fast checks over every natural template of those families, filled with the facts of one real task each (every
 knob combination would re-render every picture; natural tasks go through the real gate in the register tests):
@@ -19,7 +20,7 @@ from tests.workflows.test_families import combinations
 from workflows import families
 from workflows.common import natural_phrasings, spoken
 
-APPS = ("gimp", "chrome", "vscode", "os", "tb", "multi")
+APPS = ("gimp", "chrome", "vscode", "os", "tb", "multi", "vlc")
 FAMILIES = sorted(name for name in families() if name.split(".", 1)[0] in APPS)
 #: What a user would not say: menu paths ("Image > Scale Image"), dialogs and settings pages by their UI names.
 UI = re.compile(r"\w \> \w|Tools \>|File \>|Edit \>|Preferences|Account Settings|Message Filters|Export As|"

@@ -70,6 +70,7 @@ KNOWN = (
     "verifiers.frame.docx",
     "verifiers.frame.pptx",
     "verifiers.frame.config",
+    "verifiers.frame.vlcrc",
 )
 
 _KINDS: dict[str, FrameKind] = {}

@@ -33,7 +33,8 @@ TRASH = ".local/share/Trash"
 APP_PROFILES = (".thunderbird/", ".mozilla/", ".config/google-chrome/", ".config/chromium/", ".config/Code/",
                 ".vscode/extensions/",  # VS Code's installed extensions: vscode.extension_installed judges them
                 ".git/",  # a repository's own bookkeeping (index, logs, objects): git.branch_created judges its refs
-                ".config/libreoffice/", ".config/GIMP/")
+                ".config/libreoffice/", ".config/GIMP/",
+                ".config/vlc/")  # VLC writes vlc-qt-interface.conf as it runs; vlcrc has its own frame
 MAX_ENTRIES = 20_000
 MAX_HASHED = 64 << 20
 UNHASHED = (".xlsx", ".docx", ".pptx")  # office documents: judged by their own frame and goal checks

@@ -1,0 +1,1 @@
+"""The VLC media player families and their app kit (`kit.py`)."""
