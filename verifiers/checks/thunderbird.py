@@ -206,6 +206,8 @@ PREF_PHRASES: dict[str, str] = {
     "mail.biff.show_alert": r"\b(?:stop|don't|do not|no longer|never|without)\b.*\balert\b",
     "attach_vcard": r"\bvCard\b",
     "mail.close_message_window.on_delete": r"\bclose\b.*\b(?:tab|window)\b.*\b(?:move|delete)",
+    "extensions.activeThemeID": r"\b(?:dark|light)\b.*\btheme\b",
+    "sig_bottom": r"\bsignature\b.*\b(?:above|below|before|after)\b",
 }
 
 

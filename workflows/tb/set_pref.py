@@ -44,7 +44,8 @@ ORGS = ("Alder & Finch Ltd", "Blue Quarry Analytics", "Northbeam Co-op", "Tidewa
 
 Setting = Literal["reply_on_top", "plain_text", "signature", "sig_on_forward", "no_sig_on_reply", "no_auto_quote",
                   "organization", "reply_to", "bcc", "read_delay", "spellcheck_send", "return_receipt", "autosave",
-                  "no_new_mail_alert", "attach_vcard", "full_name", "close_on_delete"]
+                  "no_new_mail_alert", "attach_vcard", "full_name", "close_on_delete", "dark_theme", "light_theme",
+                  "sig_above_quote"]
 SETTINGS: tuple[Setting, ...] = get_args(Setting)
 Prefs = list[tuple[str, Any]]
 #: setting -> (ask, checks [(primitive, args)], oracle prefs, [(why, prefs)] near-misses); built per task.
@@ -60,6 +61,21 @@ def _eq(name: str, value: Any, default: Any = None) -> tuple[str, dict[str, Any]
 
 def _text(name: str, text: str, casefold: bool = False) -> tuple[str, dict[str, Any]]:
     return "tb.pref_text", {"name": name, "text": text, **({"casefold": True} if casefold else {})}
+
+
+#: extensions.activeThemeID of Thunderbird's built-in themes (Settings > General, or Add-ons and Themes > Themes);
+#: "System theme - auto" is the default and leaves the pref unset
+THEMES = {"dark": "thunderbird-compact-dark@mozilla.org", "light": "thunderbird-compact-light@mozilla.org",
+          "auto": "default-theme@mozilla.org"}
+
+
+def _theme(want: str) -> Plan:
+    other = "light" if want == "dark" else "dark"
+    return (f"switch to the built-in {want} theme", [_eq("extensions.activeThemeID", THEMES[want])],
+            [("extensions.activeThemeID", THEMES[want])],
+            [(f"picks the {other} theme instead", [("extensions.activeThemeID", THEMES[other])]),
+             ("picks 'System theme - auto', which follows the desktop instead",
+              [("extensions.activeThemeID", THEMES["auto"])])])
 
 
 def _addr(rng: random.Random, plan: Mapping[str, Any]) -> str:
@@ -169,6 +185,18 @@ def _settings(rng: random.Random, plan: Mapping[str, Any]) -> dict[Setting, Call
             [_eq("mail.close_message_window.on_delete", True)], [("mail.close_message_window.on_delete", True)],
             [("stops marking messages as read automatically instead", [("mailnews.mark_message_read.auto", False)]),
              ("makes delete follow the sort order instead", [("mail.delete_matches_sort_order", True)])]),
+        "dark_theme": lambda: _theme("dark"),
+        "light_theme": lambda: _theme("light"),
+        # Account Settings > Composition & Addressing: "start my reply above the quote" and "place my signature below
+        # my reply (above the quote)"; the signature choice only exists while replies start above the quote
+        "sig_above_quote": lambda: (
+            "start my replies above the quoted message and place my signature right below my reply, above the quote",
+            [_eq(ID + "reply_on_top", 1), _eq(ID + "sig_bottom", False)],
+            [(ID + "reply_on_top", 1), (ID + "sig_bottom", False)],
+            [("starts replies above the quote but leaves the signature below the quote",
+              [(ID + "reply_on_top", 1)]),
+             ("moves the signature above the quote but keeps starting replies below it",
+              [(ID + "sig_bottom", False)])]),
     }
 
 

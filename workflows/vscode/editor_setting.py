@@ -24,6 +24,7 @@ class Setting:
     targets: tuple[Any, ...]  # values a task may ask for (never the default)
     confusable: str | None = None  # a real neighbouring setting an agent might change instead
     unordered: bool = False  # list values whose order does not matter
+    also: tuple[tuple[str, Any], ...] = ()  # companion keys the value only takes effect with, set and checked too
 
 
 SETTINGS: dict[str, Setting] = {
@@ -60,6 +61,18 @@ SETTINGS: dict[str, Setting] = {
                              "files.trimFinalNewlines"),
     "terminal_font_size": Setting("terminal.integrated.fontSize", "Terminal > Integrated: Font Size", 14,
                                   (11, 12, 13, 15, 16), "editor.fontSize"),
+    # the column only applies while editor.wordWrap is "wordWrapColumn" (or "bounded"), so the two go together
+    "wrap_column": Setting("editor.wordWrapColumn", "Editor: Word Wrap Column", 80, (50, 72, 100, 120),
+                           also=(("editor.wordWrap", "wordWrapColumn"),)),
+    # the delay only applies while files.autoSave is "afterDelay"
+    "auto_save_delay": Setting("files.autoSaveDelay", "Files: Auto Save Delay", 1000, (500, 2000, 3000, 5000),
+                               also=(("files.autoSave", "afterDelay"),)),
+    "wrap_tabs": Setting("workbench.editor.wrapTabs", "Workbench > Editor: Wrap Tabs", False, (True,),
+                         "workbench.editor.pinnedTabsOnSeparateRow"),
+    "debug_focus_editor": Setting("debug.focusEditorOnBreak", "Debug: Focus Editor On Break", True, (False,),
+                                  "debug.focusWindowOnBreak"),
+    "debug_console": Setting("debug.internalConsoleOptions", "Debug: Internal Console Options",
+                             "openOnFirstSessionStart", ("neverOpen", "openOnSessionStart"), "debug.openDebug"),
 }
 NAME = "vscode.editor_setting"
 PHRASINGS = (
@@ -90,7 +103,8 @@ def wrong_value(spec: Setting, value: Any) -> Any:
 class Params(TypedDict):
     setting: Literal["font_size", "tab_size", "word_wrap", "auto_save", "color_theme", "format_on_save", "rulers",
                      "minimap", "line_numbers", "render_whitespace", "cursor_style", "font_family", "insert_spaces",
-                     "trim_whitespace", "final_newline", "terminal_font_size"]
+                     "trim_whitespace", "final_newline", "terminal_font_size", "wrap_column", "auto_save_delay",
+                     "wrap_tabs", "debug_focus_editor", "debug_console"]
     initial: Literal["absent", "present"]
 
 
@@ -103,11 +117,12 @@ def goal(rng: random.Random, params: Params, project: dict[str, Any], plan: dict
          ) -> Goal[vsc.Workspace, Target]:
     spec = SETTINGS[params["setting"]]
     value = rng.choice(spec.targets)
-    avoid = (spec.key,) + ((spec.confusable,) if spec.confusable else ())
+    avoid = (spec.key,) + ((spec.confusable,) if spec.confusable else ()) + tuple(k for k, _ in spec.also)
     ws = vsc.base_workspace(project, plan, rng, avoid)
     if params["initial"] == "present":
         ws = ws.with_user(spec.key, rng.choice([v for v in (spec.default, *spec.targets) if v != value]))
-    facts = {"label": spec.label, "key": spec.key, "value": vsc.show(value)}
+    shown = vsc.show(value) + "".join(f" (with `{k}` set to {vsc.show(v)})" for k, v in spec.also)
+    facts = {"label": spec.label, "key": spec.key, "value": shown}
     return Goal(ws, facts, Target(value))
 
 
@@ -117,25 +132,35 @@ def rubric(params: Params, target: Target) -> list[Check]:
     if spec.unordered:
         args["unordered"] = True
     return [Check("setting", f"The user setting {spec.key} is {vsc.show(target.value)}.", "vscode.setting_equals",
-                  args)]
+                  args)] + [
+        Check(f"setting-{i}", f"The user setting {k} is {vsc.show(v)}, so that {spec.key} takes effect.",
+              "vscode.setting_equals", {"path": vsc.USER_SETTINGS, "key": k, "value": v})
+        for i, (k, v) in enumerate(spec.also, start=2)]
 
 
 def solve(params: Params, workspace: vsc.Workspace, target: Target) -> Attempts:
     spec = SETTINGS[params["setting"]]
     value = target.value
     bad = wrong_value(spec, value)
+    also = [vsc.set_setting(vsc.USER_SETTINGS, k, v) for k, v in spec.also]
     misses = [
-        Attempt(f"sets {spec.key} to {vsc.show(bad)} instead", [vsc.set_setting(vsc.USER_SETTINGS, spec.key, bad)]),
+        Attempt(f"sets {spec.key} to {vsc.show(bad)} instead",
+                [vsc.set_setting(vsc.USER_SETTINGS, spec.key, bad), *also]),
         Attempt("sets it in the workspace settings (.vscode/settings.json) instead of the user's",
-                [vsc.set_setting(workspace.folder_settings_path, spec.key, value)]),
+                [vsc.set_setting(workspace.folder_settings_path, spec.key, value),
+                 *(vsc.set_setting(workspace.folder_settings_path, k, v) for k, v in spec.also)]),
         Attempt("overwrites settings.json with just the new setting, losing the others",
-                [vsc.replace_file(vsc.USER_SETTINGS, {spec.key: value})]),
+                [vsc.replace_file(vsc.USER_SETTINGS, {spec.key: value, **dict(spec.also)})]),
     ]
+    if spec.also:
+        keys = " and ".join(k for k, _ in spec.also)
+        misses.append(Attempt(f"sets {spec.key} but leaves {keys} as it was, so the value has no effect",
+                              [vsc.set_setting(vsc.USER_SETTINGS, spec.key, value)]))
     if spec.confusable:
         misses.append(Attempt(f"changes the neighbouring setting {spec.confusable} instead",
                               [vsc.set_setting(vsc.USER_SETTINGS, spec.confusable, value)]))
     return Attempts(Attempt(f"sets {spec.key} to {vsc.show(value)} in the user settings",
-                            [vsc.set_setting(vsc.USER_SETTINGS, spec.key, value)]), misses)
+                            [vsc.set_setting(vsc.USER_SETTINGS, spec.key, value), *also]), misses)
 
 
 WORKFLOW = family(
