@@ -331,6 +331,215 @@ case("calc.multi_edit", "wrong", "first row and first column frozen (B2), not th
 case("calc.multi_edit", "valid", 'currency written "$"#,##0.00 (Excel\'s form)')(edited(_currency_plain))
 
 
+# ---------------------------------------------------------------------------------------------------- writer
+
+def soffice_resave(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    """The oracle's end state, then its document opened and saved again by LibreOffice in the same format (what a
+    person using Writer, Calc or Impress leaves)."""
+    import subprocess
+    apply_ops(root, ops)
+    path = local(root, ops[0]["path"])
+    filters = {".docx": 'docx:"MS Word 2007 XML"', ".pptx": 'pptx:"Impress MS PowerPoint 2007 XML"',
+               ".xlsx": 'xlsx:"Calc MS Excel 2007 XML"'}
+    if path.suffix not in filters:
+        return False
+    with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as profile:
+        subprocess.run(["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to",
+                        filters[path.suffix].replace('"', ""), "--outdir", out, str(path)],
+                       check=True, capture_output=True, timeout=180)
+        shutil.copyfile(Path(out) / path.name, path)
+    return True
+
+
+def docx_paragraphs(root: Path, path: str) -> list[str]:
+    import docx
+    return [p.text for p in docx.Document(str(local(root, path))).paragraphs if p.text.strip()]
+
+
+def _picture_at_start(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    first = docx_paragraphs(root, ops[0]["path"])[0]
+    apply_ops(root, [{**ops[0], "after": first[:30]}])
+    return True
+
+
+case("writer.insert_image", "wrong", "picture put after the first paragraph, not at the end")(_picture_at_start)
+case("writer.insert_image", "wrong", "picture inserted twice")(edited(lambda ops, t: ops + ops))
+def _picture_args(task: dict[str, Any]) -> dict[str, Any]:
+    return next(c["args"] for c in task["rubric"] if c["primitive"] == "docx.picture")
+
+
+case("writer.insert_image", "valid", "picture scaled down to 8 cm wide, aspect kept (no width asked)")(
+    edited(lambda ops, t: None if _picture_args(t).get("width_cm") else [
+        {**ops[0], "width_cm": 8.0, "height_cm": 8.0 * _picture_args(t)["ratio"]}]))
+case("writer.insert_image", "valid", "LibreOffice re-save")(soffice_resave)
+
+case("writer.hyperlink", "wrong", "link to the site's home page, not the asked address")(
+    edited(lambda ops, t: [{**ops[0], "url": re.sub(r"^(https?://[^/]+).*", r"\1/", ops[0]["url"])}]
+           if re.match(r"^https?://[^/]+/.", ops[0]["url"]) else None))
+
+
+def _link_and_bold(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    para = next(p for p in docx_paragraphs(root, ops[0]["path"]) if ops[0]["phrase"] in p)
+    apply_ops(root, ops + [{"op": "docx.format_chars", "path": ops[0]["path"], "paragraph_start": para[:30],
+                            "phrase": ops[0]["phrase"], "bold": True}])
+    return True
+
+
+case("writer.hyperlink", "wrong", "linked, and the phrase made bold too")(_link_and_bold)
+case("writer.hyperlink", "valid", "LibreOffice re-save")(soffice_resave)
+
+
+def _footnote_inline(ops: Ops, task: dict[str, Any]) -> Ops | None:
+    o = ops[0]
+    return [{"op": "docx.replace_text", "path": o["path"], "old": o["phrase"], "new": f"{o['phrase']} ({o['text']})"}]
+
+
+def _footnote_paragraph_end(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    o = ops[0]
+    text = next(p for p in docx_paragraphs(root, o["path"]) if p.startswith(o["paragraph_start"]))
+    end = text.rstrip()[-12:]
+    if o["phrase"].endswith(end) or text.count(end) != 1:
+        return False
+    apply_ops(root, [{**o, "phrase": end}])
+    return True
+
+
+case("writer.footnote", "wrong", "note typed into the text in brackets, no footnote")(edited(_footnote_inline))
+case("writer.footnote", "wrong", "footnote at the end of the paragraph, not after the phrase")(_footnote_paragraph_end)
+case("writer.footnote", "valid", "LibreOffice re-save")(soffice_resave)
+
+
+def _bookmark_next(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    paras = docx_paragraphs(root, ops[0]["path"])
+    i = next(i for i, p in enumerate(paras) if p.startswith(ops[0]["paragraph_start"]))
+    if i + 1 >= len(paras):
+        return False
+    apply_ops(root, [{**ops[0], "paragraph_start": paras[i + 1][:30]}])
+    return True
+
+
+def _point_bookmark(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    """A collapsed bookmark at the heading's start (Insert > Bookmark with the cursor there, nothing selected)."""
+    import docx
+    from docx.oxml.ns import qn
+    apply_ops(root, ops)
+    path = local(root, ops[0]["path"])
+    document = docx.Document(str(path))
+    for start in document.element.body.iter(qn("w:bookmarkStart")):
+        if start.get(qn("w:name")) == ops[0]["name"]:
+            ident = start.get(qn("w:id"))
+            end = next(e for e in document.element.body.iter(qn("w:bookmarkEnd")) if e.get(qn("w:id")) == ident)
+            end.getparent().remove(end)
+            start.addnext(end)
+            document.save(str(path))
+            return True
+    return False
+
+
+case("writer.bookmark", "wrong", "bookmark on the paragraph after the asked one")(_bookmark_next)
+case("writer.bookmark", "wrong", "the asked bookmark plus a stray second one ('name_old')")(
+    edited(lambda ops, t: ops + [{**ops[0], "name": ops[0]["name"] + "_old"}]))
+case("writer.bookmark", "valid", "a point bookmark at the heading's start (nothing selected)")(_point_bookmark)
+case("writer.bookmark", "valid", "LibreOffice re-save")(soffice_resave)
+
+
+case("writer.record_changes", "wrong", "recording set, and the change markup hidden too")(
+    edited(lambda ops, t: ops + [{**ops[0], "show": False}]))
+case("writer.record_changes", "wrong", "the opposite: recording switched on")(
+    edited(lambda ops, t: [{**ops[0], "on": not ops[0]["on"]}]))
+case("writer.record_changes", "valid", "w:trackRevisions written with an explicit w:val (0 / 1)")(
+    edited(lambda ops, t: [{**ops[0], "value": "1" if ops[0]["on"] else "0"}]))
+case("writer.record_changes", "valid", "LibreOffice re-save")(soffice_resave)
+
+
+# ---------------------------------------------------------------------------------------------------- impress
+
+def _deck_titles(root: Path, path: str) -> list[str]:
+    import pptx
+    deck = pptx.Presentation(str(local(root, path)))
+    return [s.shapes.title.text if s.shapes.title is not None else "" for s in deck.slides]
+
+
+def _unhidden_and_moved(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    titles = _deck_titles(root, ops[0]["path"])
+    if titles[-1] == ops[0]["title"]:
+        return False
+    apply_ops(root, ops + [{"op": "pptx.move_slide", "path": ops[0]["path"], "title": ops[0]["title"],
+                            "position": len(titles)}])
+    return True
+
+
+def _show_attribute(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    import pptx
+    apply_ops(root, ops)
+    path = local(root, ops[0]["path"])
+    deck = pptx.Presentation(str(path))
+    for slide in deck.slides:
+        if slide.shapes.title is not None and slide.shapes.title.text == ops[0]["title"]:
+            slide._element.set("show", "1")
+    deck.save(str(path))
+    return True
+
+
+case("impress.unhide_slide", "wrong", "a visible copy added, the hidden slide left hidden")(
+    lambda task, ops, root: bool(apply_ops(root, [{"op": "pptx.duplicate_slide", "path": ops[0]["path"],
+        "title": ops[0]["title"], "position": _deck_titles(root, ops[0]["path"]).index(ops[0]["title"]) + 1}]))
+    or True)
+case("impress.unhide_slide", "wrong", "unhidden and moved to the end")(_unhidden_and_moved)
+case("impress.unhide_slide", "valid", 'show="1" written instead of the attribute removed')(_show_attribute)
+case("impress.unhide_slide", "valid", "LibreOffice re-save")(soffice_resave)
+
+case("impress.footer", "wrong", "footer text with a dash for the colon")(
+    edited(lambda ops, t: [{**ops[0], "text": ops[0]["text"].replace(":", " -")}] if ":" in ops[0]["text"] else
+           [{**ops[0], "text": ops[0]["text"] + "."}]))
+case("impress.footer", "wrong", "footer set, and slide numbers turned on too")(
+    edited(lambda ops, t: ops + [{"op": "pptx.set_slide_numbers", "path": ops[0]["path"], "skip": ops[0]["skip"]}]))
+case("impress.footer", "valid", "LibreOffice re-save")(soffice_resave)
+
+
+def _numbers_but_one(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    titles = [t for t in _deck_titles(root, ops[0]["path"]) if t]
+    skip = list(ops[0].get("skip") or [])
+    rest = [t for t in titles[1:] if t not in skip]
+    if not rest:
+        return False
+    apply_ops(root, [{**ops[0], "skip": skip + [rest[-1]]}])
+    return True
+
+
+case("impress.slide_number", "wrong", "numbers on every slide but the last")(_numbers_but_one)
+case("impress.slide_number", "wrong", "numbers set, and a footer text typed too")(
+    edited(lambda ops, t: ops + [{"op": "pptx.set_footer", "path": ops[0]["path"], "skip": ops[0]["skip"],
+                                  "text": "Page"}]))
+case("impress.slide_number", "valid", "LibreOffice re-save")(soffice_resave)
+
+
+def _layout_also_other(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    others = next(c["args"]["others"] for c in task["rubric"] if c["primitive"] == "pptx.layout_linked")
+    other = [o for o in others[1:] if o != ops[0]["title"]]
+    if not other:
+        return False
+    apply_ops(root, ops + [{**ops[0], "title": other[0]}])
+    return True
+
+
+case("impress.slide_layout", "wrong", "the asked slide and the next one both relinked")(_layout_also_other)
+case("impress.slide_layout", "wrong", "the layout of the slide before the asked one changed instead")(
+    lambda task, ops, root: _layout_instead(task, ops, root))
+
+
+def _layout_instead(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    titles = _deck_titles(root, ops[0]["path"])
+    i = titles.index(ops[0]["title"])
+    if i == 0:
+        return False
+    apply_ops(root, [{**ops[0], "title": titles[i - 1]}])
+    return True
+
+
+case("impress.slide_layout", "valid", "LibreOffice re-save")(soffice_resave)
+
+
 # ---------------------------------------------------------------------------------------------------- driver
 
 def home(package: Path, root: Path) -> dict[str, Any]:
