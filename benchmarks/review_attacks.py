@@ -18,6 +18,7 @@ import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Callable
+from email.utils import parseaddr
 from pathlib import Path
 from typing import Any
 
@@ -538,6 +539,478 @@ def _layout_instead(task: dict[str, Any], ops: Ops, root: Path) -> bool:
 
 
 case("impress.slide_layout", "valid", "LibreOffice re-save")(soffice_resave)
+
+
+# ---------------------------------------------------------------------------------------------------- chrome
+
+CHROME = "/home/user/.config/google-chrome/Default/"
+
+
+def _browsed(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    """The oracle's end state plus what Chrome leaves behind while browsing the task's site: a History with the
+    visits, a cache folder, Current Session."""
+    apply_ops(root, ops)
+    site = next((c["args"].get("site") for c in task["rubric"] if c["args"].get("site")), None) or \
+        "http://127.0.0.1:8000/"
+    history = local(root, CHROME + "History")
+    if not history.exists():  # Chrome makes it on the first visit
+        from preparers.ops.chrome_history import build_history
+        history.write_bytes(build_history([{"url": site, "title": "Home", "visits": [13_380_000_000_000_000]}]))
+    apply_ops(root, [{"op": "chromehist.visit", "path": CHROME + "History", "url": site + "store.html",
+                      "title": "Store"}])
+    cache = local(root, CHROME + "Cache/Cache_Data")
+    cache.mkdir(parents=True, exist_ok=True)
+    (cache / "index").write_bytes(b"\0" * 64)
+    (local(root, CHROME) / "Current Session").write_bytes(b"SNSS\x01\0\0\0")
+    return True
+
+
+def _bookmark_args(task: dict[str, Any]) -> dict[str, Any]:
+    return next(c["args"] for c in task["rubric"] if c["primitive"] == "chrome.page_bookmarked")
+
+
+case("chrome.web_bookmark", "wrong", "bookmark to the site's home page, not the product page")(
+    edited(lambda ops, t: [{"op": "chromebm.add_bookmark", "path": ops[0]["path"], "folder": ops[0]["folder"],
+                            "name": ops[0]["name"], "url": _bookmark_args(t)["site"]}]))
+case("chrome.web_bookmark", "wrong", "bookmark saved under Other bookmarks, not the asked folder")(
+    edited(lambda ops, t: None if ops[0]["folder"] == ["Other bookmarks"] else [
+        {"op": "chromebm.add_bookmark", "path": ops[0]["path"], "folder": ["Other bookmarks"],
+         "name": ops[0]["name"], "url": ops[0]["url"]}]))
+case("chrome.web_bookmark", "valid", "the site browsed first (History, cache, session files)")(_browsed)
+
+
+def _other_guide(ops: Ops, task: dict[str, Any]) -> Ops | None:
+    src = ops[0]["path"]
+    others = sorted(a["dest"] for a in task["setup"]["assets"]
+                    if a["dest"].startswith(src.rsplit("/", 1)[0] + "/") and a["dest"] != src)
+    if not others:
+        return None
+    return [{**ops[0], "path": others[0], "dest": ops[0]["dest"].rsplit("/", 1)[0] + "/" + others[0].rsplit("/", 1)[1]}]
+
+
+case("chrome.web_download", "wrong", "downloaded into ~/Downloads (Chrome's default), not the asked folder")(
+    edited(lambda ops, t: None if "/Downloads/" in ops[0]["dest"] else [
+        {**ops[0], "dest": HOME + "Downloads/" + ops[0]["dest"].rsplit("/", 1)[1]}]))
+case("chrome.web_download", "wrong", "another product's care guide downloaded")(edited(_other_guide))
+case("chrome.web_download", "valid", "the site browsed first (History, cache, session files)")(_browsed)
+
+
+def _lookup_other_day(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    o = ops[0]
+    m = re.match(r"<td>(\w+)</td>", o["pattern"])
+    if m is None:
+        return False
+    pages = "\n".join(p.read_text(errors="replace") for p in local(root, o["site_dir"]).rglob("*.html"))
+    found = [a for a in re.findall(r"<td>\w+</td><td>([^<]+)</td>", pages) if a != o["text"]]
+    if not found:
+        return False
+    apply_ops(root, [{**o, "text": found[0]}])
+    return True
+
+
+case("chrome.web_lookup", "wrong", "another row's value of the same table written")(_lookup_other_day)
+case("chrome.web_lookup", "wrong", "answer written beside the asked file (its folder's parent)")(
+    edited(lambda ops, t: [{**ops[0], "path": ops[0]["path"].rsplit("/", 2)[0] + "/" + ops[0]["path"].rsplit("/", 1)[1]}]
+           if ops[0]["path"].count("/") > 4 else None))
+
+
+def _lookup_no_newline(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    _browsed(task, ops, root)
+    local(root, ops[0]["path"]).write_text(ops[0]["text"])
+    return True
+
+
+case("chrome.web_lookup", "valid", "answer without a final newline, the site browsed first")(_lookup_no_newline)
+
+
+# ---------------------------------------------------------------------------------------------------- thunderbird
+
+case("tb.filter_action", "wrong", "filter saved but disabled")(edited(lambda ops, t: [{**ops[0], "enabled": False}]))
+case("tb.filter_action", "wrong", "condition 'is' the address, not 'contains' (never matches 'Name <addr>')")(
+    edited(lambda ops, t: [{**ops[0], "conditions": [[c[0], "is", c[2]] if c[1] == "contains" else c
+                                                     for c in ops[0]["conditions"]]}]
+           if any(c[1] == "contains" for c in ops[0]["conditions"]) else None))
+case("tb.filter_action", "valid", "filter runs on getting new mail only (type 1, not also manually)")(
+    edited(lambda ops, t: [{**ops[0], "type": 1}]))
+
+
+def _sig_identity(ops: Ops) -> str:
+    return re.match(r"(mail\.identity\.\w+)\.", ops[0]["name"]).group(1)  # type: ignore[union-attr]
+
+
+case("tb.signature", "wrong", "file chosen, 'attach the signature from a file' left unticked")(
+    edited(lambda ops, t: [o for o in ops if not o["name"].endswith(".attach_signature")]
+           if any(o["name"].endswith(".attach_signature") for o in ops) else None))
+case("tb.signature", "wrong", "signature set on another identity (id9)")(
+    edited(lambda ops, t: [{**o, "name": o["name"].replace(_sig_identity(ops) + ".", "mail.identity.id9.")}
+                           for o in ops]))
+case("tb.signature", "valid", "the dialog's OK also writes the defaults sig_bottom and sig_on_reply")(
+    edited(lambda ops, t: ops + [{**ops[0], "name": _sig_identity(ops) + ".sig_bottom", "value": True},
+                                 {**ops[0], "name": _sig_identity(ops) + ".sig_on_reply", "value": True}]))
+
+
+case("tb.save_draft", "wrong", "draft saved without the attachment")(
+    edited(lambda ops, t: [{**ops[0], "attachments": []}] if ops[0].get("attachments") else None))
+case("tb.save_draft", "wrong", "the message saved in Sent (sent, not a draft)")(
+    edited(lambda ops, t: [{**ops[0], "folder": "Sent"}]))
+case("tb.save_draft", "valid", "recipient typed as the bare address (no display name)")(
+    edited(lambda ops, t: [{**ops[0], "to": [parseaddr(a)[1] for a in ops[0]["to"]]}]))
+
+
+case("tb.export_contacts", "wrong", "exported as vCard under the asked .csv name")(
+    edited(lambda ops, t: [{**ops[0], "format": "vcf"}] if ops[0]["format"] == "csv" else
+           [{**ops[0], "format": "csv"}]))
+case("tb.export_contacts", "wrong", "exported into Documents, not the asked folder")(
+    edited(lambda ops, t: [{**ops[0], "dest": HOME + "Documents/" + ops[0]["dest"].rsplit("/", 1)[1]}]
+           if ops[0]["dest"].rsplit("/", 1)[0] != HOME + "Documents" else None))
+
+
+def _export_crlf(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    apply_ops(root, ops)
+    path = local(root, ops[0]["dest"])
+    data = path.read_bytes()
+    if b"\r\n" in data:
+        path.write_bytes(data.replace(b"\r\n", b"\n"))
+    else:
+        path.write_bytes(data.replace(b"\n", b"\r\n"))
+    return True
+
+
+case("tb.export_contacts", "valid", "the same export with the other line ending (CRLF / LF)")(_export_crlf)
+
+
+case("tb.delete_messages", "wrong", "messages moved to Archives, not deleted")(
+    edited(lambda ops, t: [{**ops[0], "target": "Archives"}]))
+case("tb.delete_messages", "wrong", "only the first match deleted")(
+    edited(lambda ops, t: [{**ops[0], "limit": 1}]))
+
+
+def _compacted(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    """The deleted messages' copies dropped from the source mbox (File > Compact Folders), as Thunderbird does."""
+    from preparers import thunderbird as tbk
+    apply_ops(root, ops)
+    source = local(root, ops[0]["path"]) / tbk.folder_file(ops[0]["source"])
+    entries = tbk.split_mbox(source.read_bytes())
+    kept = [e for e in entries if not tbk.status_flags(e) & tbk.EXPUNGED]
+    if len(kept) == len(entries):
+        return False
+    source.write_bytes(b"".join(kept))
+    return True
+
+
+case("tb.delete_messages", "valid", "the Inbox compacted after the delete (File > Compact Folders)")(_compacted)
+
+
+# ---------------------------------------------------------------------------------------------------- gimp
+
+def _gimp_config(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    """The oracle's end state plus what GIMP writes on quitting (its profile) and a thumbnail of the saved file."""
+    apply_ops(root, ops)
+    conf = root / ".config/GIMP/2.10"
+    conf.mkdir(parents=True, exist_ok=True)
+    for name in ("sessionrc", "pluginrc", "gimprc", "devicerc", "profilerc"):
+        (conf / name).write_text(f"# GIMP {name}\n")
+    thumbs = root / ".cache/thumbnails/normal"
+    thumbs.mkdir(parents=True, exist_ok=True)
+    (thumbs / "0f3c.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+    return True
+
+
+def _image_out(ops: Ops) -> str:
+    return next((o["dest"] for o in ops if "dest" in o), ops[-1]["path"])
+
+
+def _pil(root: Path, path: str, change: Callable[[Any], Any], **save: Any) -> None:
+    from PIL import Image
+    host = local(root, path)
+    with Image.open(host) as img:
+        fmt = img.format
+        out = change(img.copy())
+    out.save(host, format=fmt, **save)
+
+
+def _half(img: Any, op: Callable[[Any], Any]) -> Any:
+    w, h = img.size
+    top = op(img.crop((0, 0, w, h // 2)))
+    img.paste(top, (0, 0))
+    return img
+
+
+def _flip_original_too(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    from PIL import Image
+    apply_ops(root, ops)
+    if "dest" not in ops[-1]:
+        return False
+    _pil(root, ops[0]["path"], lambda img: img.transpose(Image.Transpose.FLIP_LEFT_RIGHT if
+                                                          ops[0]["axis"] == "horizontal" else
+                                                          Image.Transpose.FLIP_TOP_BOTTOM))
+    return True
+
+
+def _flip_wrong_folder(ops: Ops, task: dict[str, Any]) -> Ops | None:
+    dest = ops[-1].get("dest")
+    if dest is None or dest.count("/") < 5:
+        return None
+    ops[-1]["dest"] = dest.rsplit("/", 2)[0] + "/" + dest.rsplit("/", 1)[1]
+    return ops
+
+
+def _jpeg_quality(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    apply_ops(root, ops)
+    out = _image_out(ops)
+    if not out.lower().endswith((".jpg", ".jpeg")):
+        return _gimp_config(task, [], root)
+    _pil(root, out, lambda img: img, quality=95, progressive=True)
+    return True
+
+
+case("gimp.flip", "wrong", "mirrored copy saved, and the original mirrored too")(_flip_original_too)
+case("gimp.flip", "wrong", "mirrored copy saved one folder up")(edited(_flip_wrong_folder))
+case("gimp.flip", "valid", "exported at JPEG quality 95, progressive (or GIMP's profile written)")(_jpeg_quality)
+case("gimp.flip", "valid", "GIMP's profile and a thumbnail written on quitting")(_gimp_config)
+
+
+def _invert_half(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    from PIL import ImageOps
+    _pil(root, ops[0]["path"], lambda img: _half(img.convert("RGB"), ImageOps.invert))
+    return True
+
+
+def _invert_gray(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    from PIL import ImageOps
+    _pil(root, ops[0]["path"], lambda img: ImageOps.invert(img.convert("L")).convert("RGB"))
+    return True
+
+
+case("gimp.invert", "wrong", "only the top half inverted (a selection was active)")(_invert_half)
+case("gimp.invert", "wrong", "desaturated and inverted (a grey negative)")(_invert_gray)
+case("gimp.invert", "valid", "GIMP's profile and a thumbnail written on quitting")(_gimp_config)
+
+
+def _bg_white(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    from PIL import Image
+    apply_ops(root, ops)
+
+    def whiten(img: Any) -> Any:
+        img = img.convert("RGBA")
+        white = Image.new("RGBA", img.size, (255, 255, 255, 255))
+        white.alpha_composite(img)
+        return white
+    _pil(root, _image_out(ops), whiten)
+    return True
+
+
+def _bg_original_deleted(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    apply_ops(root, ops)
+    if "dest" not in ops[-1]:
+        return False
+    local(root, ops[0]["path"]).unlink()
+    return True
+
+
+case("gimp.remove_background", "wrong", "background painted white, not made transparent")(_bg_white)
+case("gimp.remove_background", "wrong", "PNG saved, the original deleted")(_bg_original_deleted)
+case("gimp.remove_background", "valid", "GIMP's profile and a thumbnail written on quitting")(_gimp_config)
+
+
+case("gimp.canvas_border", "wrong", "border only left and right (top and bottom 0)")(
+    edited(lambda ops, t: [{**ops[0], "top": 0, "bottom": 0}]))
+
+
+def _border_inside(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    """The picture shrunk so that picture and border keep the original size."""
+    from PIL import Image
+    o = ops[0]
+
+    def shrink(img: Any) -> Any:
+        w, h = img.size
+        inner = img.resize((w - o["left"] - o["right"], h - o["top"] - o["bottom"]))
+        out = Image.new(img.mode, (w, h), o["color"])
+        out.paste(inner, (o["left"], o["top"]))
+        return out
+    _pil(root, o["path"], shrink)
+    return True
+
+
+case("gimp.canvas_border", "wrong", "picture shrunk to fit the border inside the old size")(_border_inside)
+case("gimp.canvas_border", "valid", "exported at JPEG quality 95, progressive (or GIMP's profile written)")(
+    _jpeg_quality)
+
+
+# ---------------------------------------------------------------------------------------------------- vscode
+
+def _vscode_state(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    """The oracle's end state plus what VS Code writes as it runs (its user state, a workspace's storage)."""
+    apply_ops(root, ops)
+    user = root / ".config/Code/User"
+    (user / "globalStorage").mkdir(parents=True, exist_ok=True)
+    (user / "globalStorage/storage.json").write_text("{}\n")
+    (user / "workspaceStorage/1a2b").mkdir(parents=True, exist_ok=True)
+    (user / "workspaceStorage/1a2b/workspace.json").write_text("{}\n")
+    return True
+
+
+def _text_edit(change: Callable[[str], str | None]) -> Callable[[dict[str, Any], Ops, Path], bool]:
+    def after(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+        host = local(root, ops[0]["path"])
+        new = change(host.read_text())
+        if new is None:
+            return False
+        host.write_bytes(new.encode())
+        return True
+    return after
+
+
+def _comment_out(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    host = local(root, ops[0]["path"])
+    before = host.read_text().splitlines(keepends=True)
+    apply_ops(root, ops)
+    after = host.read_text().splitlines(keepends=True)
+    i = next((k for k, (a, b) in enumerate(zip(before, after, strict=False)) if a != b), len(after))
+    gone = len(before) - len(after)
+    if gone <= 0:
+        return False
+    commented = [("# " + line if line.strip() else line) for line in before[i:i + gone]]
+    host.write_text("".join(before[:i] + commented + before[i + gone:]))
+    return True
+
+
+case("vscode.edit_file", "wrong", "function commented out, not deleted")(_comment_out)
+case("vscode.edit_file", "wrong", "function deleted, the file saved with CRLF line endings")(
+    then(_text_edit(lambda text: text.replace("\n", "\r\n"))))
+case("vscode.edit_file", "valid", "VS Code's user and workspace state written")(_vscode_state)
+
+case("vscode.new_file", "wrong", "entries in reverse order")(
+    edited(lambda ops, t: [{**ops[0], "text": "\n".join(reversed(ops[0]["text"].strip("\n").split("\n"))) + "\n"}]
+           if ops[0]["text"].count("\n") > 1 else None))
+case("vscode.new_file", "wrong", "file made one folder up")(
+    edited(lambda ops, t: [{**ops[0], "path": ops[0]["path"].rsplit("/", 2)[0] + "/" +
+                            ops[0]["path"].rsplit("/", 1)[1]}]))
+case("vscode.new_file", "valid", "no newline after the last entry, VS Code state written")(
+    lambda task, ops, root: _vscode_state(task, [{**ops[0], "text": ops[0]["text"].rstrip("\n")}], root))
+
+
+case("vscode.install_vsix", "wrong", "installed, and the .vsix deleted from Downloads")(
+    then(lambda task, ops, root: local(root, ops[0]["path"]).unlink() or True))
+
+
+def _vsix_unzipped_only(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    """The .vsix unzipped into ~/.vscode/extensions by hand: its extension/ folder, no registry entry."""
+    import zipfile
+    vsix = local(root, ops[0]["path"])
+    name = vsix.stem
+    dest = root / ".vscode/extensions" / name
+    with zipfile.ZipFile(vsix) as zf:
+        for info in zf.infolist():
+            if info.filename.startswith("extension/") and not info.is_dir():
+                target = dest / info.filename.removeprefix("extension/")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(zf.read(info))
+    return True
+
+
+case("vscode.install_vsix", "wrong", "unzipped into ~/.vscode/extensions by hand, not registered")(
+    _vsix_unzipped_only)
+case("vscode.install_vsix", "valid", "VS Code's user and workspace state written")(_vscode_state)
+
+
+def _git(root: Path, repo: str, *args: str) -> None:
+    import subprocess
+    subprocess.run(["git", "-C", str(local(root, repo)), "-c", "user.name=U", "-c", "user.email=u@x", *args],
+                   check=True, capture_output=True, timeout=60)
+
+
+case("vscode.git_branch", "wrong", "a mistyped branch made first and left behind")(
+    then(lambda task, ops, root: _git(root, ops[0]["path"], "branch", ops[0]["name"] + "s") or True))
+case("vscode.git_branch", "wrong", "the branch made and switched to, and a stray tag")(
+    then(lambda task, ops, root: _git(root, ops[0]["path"], "tag", "wip") or True))
+case("vscode.git_branch", "valid", "refs packed (git pack-refs --all, as git gc does)")(
+    then(lambda task, ops, root: _git(root, ops[0]["path"], "pack-refs", "--all") or True))
+
+case("vscode.git_commit", "wrong", "committed, and a stray branch 'backup' made")(
+    then(lambda task, ops, root: _git(root, ops[0]["path"], "branch", "backup") or True))
+case("vscode.git_commit", "wrong", "message with the issue number dropped / a word changed")(
+    edited(lambda ops, t: [{**ops[0], "message": re.sub(r"\s*\(#\d+\)", "", ops[0]["message"])
+                            if "(#" in ops[0]["message"] else ops[0]["message"] + " (wip)"}]))
+case("vscode.git_commit", "valid", "objects and refs packed afterwards (git gc)")(
+    then(lambda task, ops, root: _git(root, ops[0]["path"], "gc", "--quiet") or True))
+
+
+# ---------------------------------------------------------------------------------------------------- os
+
+def _env_args(task: dict[str, Any]) -> dict[str, Any]:
+    return next(c["args"] for c in task["rubric"] if c["primitive"] == "env.variable_set")
+
+
+def _env_line(ops: Ops, task: dict[str, Any], line: str, path: str | None = None) -> Ops | None:
+    if ops[0]["op"] != "fs.append_text" or _env_args(task).get("syntax") != "shell":
+        return None
+    return [{**ops[0], "text": line + "\n", **({"path": path} if path else {})}]
+
+
+def _env_value(task: dict[str, Any]) -> str:
+    value = str(_env_args(task)["value"])
+    return value.capitalize() if value != value.capitalize() else value + "x"
+
+
+case("os.env_var", "wrong", "exported from ~/.profile, not the asked file")(
+    edited(lambda ops, t: None if ops[0]["path"].endswith("/.profile") or "text" not in ops[0] else
+           _env_line(ops, t, ops[0]["text"].strip(), HOME + ".profile")))
+case("os.env_var", "wrong", "the value with another case (True for true) / a stray suffix")(
+    edited(lambda ops, t: _env_line(ops, t, f"export {_env_args(t)['name']}={_env_value(t)}")))
+case("os.env_var", "valid", 'quoted value and a comment line: # pip\\nexport NAME="value"')(
+    edited(lambda ops, t: _env_line(ops, t, f"# set by me\nexport {_env_args(t)['name']}=\"{_env_args(t)['value']}\"")))
+
+
+def _ssh_args(task: dict[str, Any]) -> dict[str, Any]:
+    return next(c["args"] for c in task["rubric"] if c["primitive"] == "ssh.host_options")
+
+
+def _ssh_after_star(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    o = ops[0]
+    if o["op"] != "fs.replace_in_file" or o["old"] != "Host *\n":
+        return False
+    block = o["new"].removesuffix("Host *\n").rstrip("\n")
+    host = local(root, o["path"])
+    host.write_text(host.read_text().rstrip("\n") + "\n\n" + block + "\n")
+    text = host.read_text()
+    star = text[text.index("Host *"):]
+    return bool(re.search(r"^\s*(User|Port|IdentityFile|HostName)\b", star.split("Host " + _ssh_args(task)["alias"])[0],
+                          re.M | re.I))
+
+
+case("os.ssh_config", "wrong", "entry appended after 'Host *' whose options then win")(_ssh_after_star)
+case("os.ssh_config", "wrong", "the Host line names the server, not the alias (`ssh ALIAS` finds nothing)")(
+    edited(lambda ops, t: [{**ops[0], "new": ops[0]["new"].replace(
+        f"Host {_ssh_args(t)['alias']}\n", f"Host {_ssh_args(t)['hostname']}\n", 1)}]
+        if f"Host {_ssh_args(t)['alias']}\n" in ops[0].get("new", "") else None))
+case("os.ssh_config", "wrong", "IdentityFile names the public key (.pub)")(
+    edited(lambda ops, t: [{**ops[0], "new": re.sub(r"(IdentityFile \S+)", r"\1.pub", ops[0]["new"], count=1)}]
+           if "IdentityFile" in ops[0].get("new", "") else None))
+case("os.ssh_config", "valid", "keywords in lower case with '=' (hostname=..., port=...)")(
+    edited(lambda ops, t: [{**ops[0], "new": re.sub(
+        r"^(\s+)(HostName|User|Port|IdentityFile) (\S+)$", lambda m: f"{m.group(1)}{m.group(2).lower()}={m.group(3)}",
+        ops[0]["new"], flags=re.M)}] if ops[0]["op"] == "fs.replace_in_file" else None))
+
+
+case("os.install_wheel", "wrong", "package files installed, no csvpeek command in ~/.local/bin")(
+    edited(lambda ops, t: [{**ops[0], "scripts": False}]))
+case("os.install_wheel", "wrong", "command installed without the execute bit")(
+    edited(lambda ops, t: [{**ops[0], "script_mode": "644"}]))
+
+
+def _pycache(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    """pip's install: the package byte-compiled (__pycache__/*.pyc beside each module)."""
+    apply_ops(root, ops)
+    mods = [p for p in (root / ".local/lib").rglob("*.py") if "dist-info" not in str(p)]
+    for mod in mods:
+        cache = mod.parent / "__pycache__"
+        cache.mkdir(exist_ok=True)
+        (cache / f"{mod.stem}.cpython-311.pyc").write_bytes(b"\xa7\r\r\n" + b"\0" * 12)
+    return bool(mods)
+
+
+case("os.install_wheel", "valid", "modules byte-compiled as pip does (__pycache__)")(_pycache)
 
 
 # ---------------------------------------------------------------------------------------------------- driver
