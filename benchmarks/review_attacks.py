@@ -453,6 +453,72 @@ case("writer.record_changes", "valid", "w:trackRevisions written with an explici
 case("writer.record_changes", "valid", "LibreOffice re-save")(soffice_resave)
 
 
+def _toc_at_start(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    first = docx_paragraphs(root, ops[0]["path"])[0]
+    if first.startswith(ops[0]["before"]):
+        return False
+    apply_ops(root, [{**ops[0], "before": first[:30]}])
+    return True
+
+
+case("writer.table_of_contents", "wrong", "table of contents above the title, not above the asked heading")(
+    _toc_at_start)
+case("writer.table_of_contents", "wrong", "two tables of contents (one more at the end)")(
+    edited(lambda ops, t: ops + [{**ops[0], "at_end": True}]))
+case("writer.table_of_contents", "valid", "LibreOffice re-save")(soffice_resave)
+
+
+def _xref_other_bookmark(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    import docx
+    from docx.oxml.ns import qn
+    document = docx.Document(str(local(root, ops[0]["path"])))
+    names = [b.get(qn("w:name")) for b in document.element.body.iter(qn("w:bookmarkStart"))]
+    other = [n for n in names if n and n != ops[0]["name"] and not n.startswith("_")]
+    if not other:
+        return False
+    apply_ops(root, [{**ops[0], "name": other[0]}])
+    return True
+
+
+def _xref_simple_field(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    """The REF field written as one w:fldSimple (as Word writes a field it made), not begin/instr/separate/end."""
+    import docx
+    from docx.oxml import parse_xml
+    from docx.oxml.ns import nsdecls, qn
+    apply_ops(root, ops)
+    path = local(root, ops[0]["path"])
+    document = docx.Document(str(path))
+    for p in document.element.body.iter(qn("w:p")):
+        runs = list(p.iter(qn("w:r")))
+        begin = next((i for i, r in enumerate(runs) for c in r.iter(qn("w:fldChar"))
+                      if c.get(qn("w:fldCharType")) == "begin"), None)
+        if begin is None:
+            continue
+        instr = "".join(t.text or "" for r in runs[begin:] for t in r.iter(qn("w:instrText")))
+        if "REF" not in instr:
+            continue
+        end = next(i for i, r in enumerate(runs) if i > begin for c in r.iter(qn("w:fldChar"))
+                   if c.get(qn("w:fldCharType")) == "end")
+        sep = next(i for i, r in enumerate(runs) if i > begin for c in r.iter(qn("w:fldChar"))
+                   if c.get(qn("w:fldCharType")) == "separate")
+        shown = "".join(t.text or "" for r in runs[sep + 1:end] for t in r.iter(qn("w:t")))
+        simple = parse_xml(f'<w:fldSimple {nsdecls("w")} w:instr="{instr.strip()}"><w:r><w:t xml:space="preserve">'
+                           f'{shown}</w:t></w:r></w:fldSimple>')
+        runs[begin].addprevious(simple)
+        for r in runs[begin:end + 1]:
+            r.getparent().remove(r)
+        document.save(str(path))
+        return True
+    return False
+
+
+case("writer.cross_reference", "wrong", "cross-reference to another bookmark of the document")(_xref_other_bookmark)
+case("writer.cross_reference", "wrong", "cross-reference inserted, the [ref] placeholder left too")(
+    edited(lambda ops, t: [{**ops[0], "at_end": True}]))
+case("writer.cross_reference", "valid", "the REF field as one w:fldSimple (as Word writes it)")(_xref_simple_field)
+case("writer.cross_reference", "valid", "LibreOffice re-save")(soffice_resave)
+
+
 # ---------------------------------------------------------------------------------------------------- impress
 
 def _deck_titles(root: Path, path: str) -> list[str]:
@@ -482,10 +548,14 @@ def _show_attribute(task: dict[str, Any], ops: Ops, root: Path) -> bool:
     return True
 
 
-case("impress.unhide_slide", "wrong", "a visible copy added, the hidden slide left hidden")(
-    lambda task, ops, root: bool(apply_ops(root, [{"op": "pptx.duplicate_slide", "path": ops[0]["path"],
-        "title": ops[0]["title"], "position": _deck_titles(root, ops[0]["path"]).index(ops[0]["title"]) + 1}]))
-    or True)
+def _visible_copy(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    position = _deck_titles(root, ops[0]["path"]).index(ops[0]["title"]) + 1
+    apply_ops(root, [{"op": "pptx.duplicate_slide", "path": ops[0]["path"], "title": ops[0]["title"],
+                      "position": position}])
+    return True
+
+
+case("impress.unhide_slide", "wrong", "a visible copy added, the hidden slide left hidden")(_visible_copy)
 case("impress.unhide_slide", "wrong", "unhidden and moved to the end")(_unhidden_and_moved)
 case("impress.unhide_slide", "valid", 'show="1" written instead of the attribute removed')(_show_attribute)
 case("impress.unhide_slide", "valid", "LibreOffice re-save")(soffice_resave)
@@ -539,6 +609,56 @@ def _layout_instead(task: dict[str, Any], ops: Ops, root: Path) -> bool:
 
 
 case("impress.slide_layout", "valid", "LibreOffice re-save")(soffice_resave)
+
+
+case("impress.save_odp", "wrong", "saved as ODP, the original pptx deleted")(then(_ods_original_deleted))
+
+
+def _renamed_not_converted(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    dest = local(root, ops[0]["dest"])
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(local(root, ops[0]["path"]), dest)
+    return True
+
+
+def _soffice_odp(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    import subprocess
+    src, dest = local(root, ops[0]["path"]), local(root, ops[0]["dest"])
+    with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as profile:
+        subprocess.run(["soffice", f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", "odp",
+                        "--outdir", out, str(src)], check=True, capture_output=True, timeout=180)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(Path(out) / (src.stem + ".odp"), dest)
+    return True
+
+
+case("impress.save_odp", "wrong", "a copy of the pptx named .odp (renamed, not converted)")(_renamed_not_converted)
+case("impress.save_odp", "valid", "the ODP written by LibreOffice itself (soffice --convert-to)")(_soffice_odp)
+
+
+def _background_first_only(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    titles = [t for t in _deck_titles(root, ops[0]["path"]) if t]
+    if ops[0].get("title") or len(titles) < 2:
+        return False
+    apply_ops(root, [{**ops[0], "title": titles[0]}])
+    return True
+
+
+def _background_but_last(task: dict[str, Any], ops: Ops, root: Path) -> bool:
+    titles = [t for t in _deck_titles(root, ops[0]["path"]) if t]
+    if ops[0].get("title") or len(titles) < 2:
+        return False
+    apply_ops(root, [{**ops[0], "skip": list(ops[0].get("skip") or []) + [titles[-1]]}])
+    return True
+
+
+case("impress.image_background", "wrong", "picture as the background of the first slide only")(
+    _background_first_only)
+case("impress.image_background", "wrong", "picture as the background of every slide but the last")(
+    _background_but_last)
+case("impress.image_background", "valid", "picture as the master's background (Impress: apply to all slides)")(
+    edited(lambda ops, t: None if ops[0].get("title") or ops[0].get("skip") else [{**ops[0], "master": True}]))
+case("impress.image_background", "valid", "LibreOffice re-save")(soffice_resave)
 
 
 # ---------------------------------------------------------------------------------------------------- chrome
@@ -610,8 +730,11 @@ def _lookup_other_day(task: dict[str, Any], ops: Ops, root: Path) -> bool:
 
 case("chrome.web_lookup", "wrong", "another row's value of the same table written")(_lookup_other_day)
 case("chrome.web_lookup", "wrong", "answer written beside the asked file (its folder's parent)")(
-    edited(lambda ops, t: [{**ops[0], "path": ops[0]["path"].rsplit("/", 2)[0] + "/" + ops[0]["path"].rsplit("/", 1)[1]}]
-           if ops[0]["path"].count("/") > 4 else None))
+    edited(lambda ops, t: [{**ops[0], "path": _one_up(ops[0]["path"])}] if ops[0]["path"].count("/") > 4 else None))
+
+
+def _one_up(path: str) -> str:
+    return path.rsplit("/", 2)[0] + "/" + path.rsplit("/", 1)[1]
 
 
 def _lookup_no_newline(task: dict[str, Any], ops: Ops, root: Path) -> bool:
@@ -729,7 +852,7 @@ def _pil(root: Path, path: str, change: Callable[[Any], Any], **save: Any) -> No
     out.save(host, format=fmt, **save)
 
 
-def _half(img: Any, op: Callable[[Any], Any]) -> Any:
+def _half_image(img: Any, op: Callable[[Any], Any]) -> Any:
     w, h = img.size
     top = op(img.crop((0, 0, w, h // 2)))
     img.paste(top, (0, 0))
@@ -772,7 +895,7 @@ case("gimp.flip", "valid", "GIMP's profile and a thumbnail written on quitting")
 
 def _invert_half(task: dict[str, Any], ops: Ops, root: Path) -> bool:
     from PIL import ImageOps
-    _pil(root, ops[0]["path"], lambda img: _half(img.convert("RGB"), ImageOps.invert))
+    _pil(root, ops[0]["path"], lambda img: _half_image(img.convert("RGB"), ImageOps.invert))
     return True
 
 
@@ -891,7 +1014,12 @@ case("vscode.new_file", "valid", "no newline after the last entry, VS Code state
 
 
 case("vscode.install_vsix", "wrong", "installed, and the .vsix deleted from Downloads")(
-    then(lambda task, ops, root: local(root, ops[0]["path"]).unlink() or True))
+    then(lambda task, ops, root: _unlink(local(root, ops[0]["path"]))))
+
+
+def _unlink(path: Path) -> bool:
+    path.unlink()
+    return True
 
 
 def _vsix_unzipped_only(task: dict[str, Any], ops: Ops, root: Path) -> bool:
@@ -914,26 +1042,27 @@ case("vscode.install_vsix", "wrong", "unzipped into ~/.vscode/extensions by hand
 case("vscode.install_vsix", "valid", "VS Code's user and workspace state written")(_vscode_state)
 
 
-def _git(root: Path, repo: str, *args: str) -> None:
+def _git(root: Path, repo: str, *args: str) -> bool:
     import subprocess
     subprocess.run(["git", "-C", str(local(root, repo)), "-c", "user.name=U", "-c", "user.email=u@x", *args],
                    check=True, capture_output=True, timeout=60)
+    return True
 
 
 case("vscode.git_branch", "wrong", "a mistyped branch made first and left behind")(
-    then(lambda task, ops, root: _git(root, ops[0]["path"], "branch", ops[0]["name"] + "s") or True))
+    then(lambda task, ops, root: _git(root, ops[0]["path"], "branch", ops[0]["name"] + "s")))
 case("vscode.git_branch", "wrong", "the branch made and switched to, and a stray tag")(
-    then(lambda task, ops, root: _git(root, ops[0]["path"], "tag", "wip") or True))
+    then(lambda task, ops, root: _git(root, ops[0]["path"], "tag", "wip")))
 case("vscode.git_branch", "valid", "refs packed (git pack-refs --all, as git gc does)")(
-    then(lambda task, ops, root: _git(root, ops[0]["path"], "pack-refs", "--all") or True))
+    then(lambda task, ops, root: _git(root, ops[0]["path"], "pack-refs", "--all")))
 
 case("vscode.git_commit", "wrong", "committed, and a stray branch 'backup' made")(
-    then(lambda task, ops, root: _git(root, ops[0]["path"], "branch", "backup") or True))
+    then(lambda task, ops, root: _git(root, ops[0]["path"], "branch", "backup")))
 case("vscode.git_commit", "wrong", "message with the issue number dropped / a word changed")(
     edited(lambda ops, t: [{**ops[0], "message": re.sub(r"\s*\(#\d+\)", "", ops[0]["message"])
                             if "(#" in ops[0]["message"] else ops[0]["message"] + " (wip)"}]))
 case("vscode.git_commit", "valid", "objects and refs packed afterwards (git gc)")(
-    then(lambda task, ops, root: _git(root, ops[0]["path"], "gc", "--quiet") or True))
+    then(lambda task, ops, root: _git(root, ops[0]["path"], "gc", "--quiet")))
 
 
 # ---------------------------------------------------------------------------------------------------- os

@@ -1,8 +1,8 @@
 """docx primitive for the document setting that records edits as tracked changes (writer.record_changes).
 
 `docx.recording` reads w:trackRevisions in the settings part (Edit > Track Changes > Record in LibreOffice, which
-keeps it in the file on a re-save). The frame reads no settings, so this check alone judges them (Show, w:revisionView, stays on); the
-text the frame keeps.
+keeps it in the file on a re-save). The frame reads no settings, so this check alone judges them (Show,
+w:revisionView, stays on); the text the frame keeps.
 """
 
 from __future__ import annotations
