@@ -1003,9 +1003,10 @@ case("vscode.edit_file", "wrong", "function deleted, the file saved with CRLF li
     then(_text_edit(lambda text: text.replace("\n", "\r\n"))))
 case("vscode.edit_file", "valid", "VS Code's user and workspace state written")(_vscode_state)
 
-case("vscode.new_file", "wrong", "entries in reverse order")(
+case("vscode.new_file", "wrong", "entries in reverse order (where the order is asked)")(
     edited(lambda ops, t: [{**ops[0], "text": "\n".join(reversed(ops[0]["text"].strip("\n").split("\n"))) + "\n"}]
-           if ops[0]["text"].count("\n") > 1 else None))
+           if ops[0]["text"].count("\n") > 1 and any(
+               c["args"].get("ordered") for c in t["rubric"] if c["primitive"] == "text.file_entries") else None))
 case("vscode.new_file", "wrong", "file made one folder up")(
     edited(lambda ops, t: [{**ops[0], "path": ops[0]["path"].rsplit("/", 2)[0] + "/" +
                             ops[0]["path"].rsplit("/", 1)[1]}]))
