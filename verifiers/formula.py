@@ -69,6 +69,9 @@ _MAX_ROW, _MAX_COL, _MAX_CELLS = 1_048_576, 16_384, 100_000
 #: How far down a whole-column reference (`Codes!A:B`, as a lookup's table often is) is read: the tables a check
 #: meets are far shorter, and reading a million rows per evaluation would make the checks a denial of service.
 _WHOLE_ROWS = 10_000
+#: How many whole columns one range of a checked formula may span (`$B:$E`); a check's per-range cell limit does
+#: not apply to these.
+_WHOLE_COLUMNS = 4
 
 
 @dataclass(frozen=True)
@@ -880,7 +883,11 @@ def _inputs(formulas: tuple[str, ...], lookup: Lookup, limit: int,
         for sheet, ref in referenced_ranges(formula):
             top, left = _split_cell(ref.split(":")[0])
             bottom, right = _split_cell(ref.split(":")[-1])
-            if (bottom - top + 1) * (right - left + 1) > limit:
+            cells = (bottom - top + 1) * (right - left + 1)
+            # a whole-column range (`$D:$D`, as a person selects a column) reads down to _WHOLE_ROWS: as many as
+            # _WHOLE_COLUMNS of those are fine whatever `limit`, a wider one is not
+            whole = top == 1 and bottom == _WHOLE_ROWS and right - left < _WHOLE_COLUMNS
+            if cells > limit and not whole:
                 raise FormulaError(f"{ref} spans more than {limit} cells")
             for row in range(top, bottom + 1):
                 for col in range(left, right + 1):

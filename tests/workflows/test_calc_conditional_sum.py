@@ -87,6 +87,9 @@ def _fill(template: str) -> dict[str, object]:
     ("COUNTIF", _fill("=COUNTIF($B$2:$B$5,E{r})"), True, "COUNTIF formulas"),
     ("COUNTIF", _fill("=SUMIF($B$2:$B$5,E{r},$C$2:$C$5)"), False, "does not call COUNTIF"),
     ("AVERAGEIF", _fill("=AVERAGEIF($B$2:$B$5,E{r},$C$2:$C$5)"), True, "AVERAGEIF formulas"),
+    # review session 23: whole-column ranges, as a person selects the columns
+    ("AVERAGEIF", _fill("=AVERAGEIF($B:$B,E{r},$C:$C)"), True, "AVERAGEIF formulas"),
+    ("SUMIF", _fill("=SUMIF(B:B,E{r},C:C)"), True, "all 2 summary cells"),
     ("AVERAGEIF", {"F2": "=AVERAGEIF($B$2:$B$5,E2,$C$2:$C$5)", "F3": "=AVERAGEIF($B$2:$B$5,E3,$C$2:$C$5)*0+3"},
      False, "is not the asked AVERAGEIF"),
 ])

@@ -93,6 +93,9 @@ def _fill(template: str) -> dict[str, object]:
     ("descending", _fill("=RANK.EQ(B{r},B$2:B$5,0)"), True, "all 4 cells"),
     ("descending", _fill('=COUNTIF($B$2:$B$5,">"&B{r})+1'), True, "all 4 cells"),
     ("ascending", _fill("=RANK(B{r},$B$2:$B$5,1)"), True, "1 for the smallest"),
+    # review session 23: a whole-column range, as a person selects the column
+    ("ascending", _fill("=RANK(B{r},$B:$B,1)"), True, "1 for the smallest"),
+    ("descending", _fill("=RANK.EQ(B{r},B:B)"), True, "all 4 cells"),
     ("ascending", _fill("=RANK(B{r},$B$2:$B$5)"), False, "expected the rank 4"),
     # ties numbered apart: Bo's 40 gets rank 3 instead of sharing rank 2
     ("descending", _fill("=RANK(B{r},$B$2:$B$5)+COUNTIF($B$2:B{r},B{r})-1"), False, "C4 = "),

@@ -77,6 +77,9 @@ def _check(tmp_path: Path, view: dict[str, object], asked: str, headers: bool, z
     ({"zeros": False}, "headers", False, True, None, False, "the zeros are hidden (kept: shown)"),
     ({"headers": False, "zeros": False}, "headers", False, True, None, False, "the zeros are hidden (kept"),
     ({"gridlines": False}, "headers", False, True, None, False, "the headers are shown"),
+    # review session 23: the asked headers hidden and the grid lines hidden too, a stray view change
+    ({"headers": False, "gridlines": False}, "headers", False, True, None, False,
+     "the grid lines are hidden (kept: shown)"),
     ({"zeros": False}, "zeros", True, False, None, True, "zero values hidden"),
     # zeros hidden by a number format on one column, not by the sheet's option: the option still shows them
     ({}, "zeros", True, False, "0;-0;;@", False, "the zeros are shown (asked: hidden)"),

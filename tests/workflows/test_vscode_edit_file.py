@@ -86,6 +86,11 @@ def test_delete_check_on_hand_made_files(tmp_path):
     # the file emptied
     _write(tmp_path, "")
     assert not run_check(State(tmp_path), "text.function_deleted", args).passed
+    # review session 23: deleted, and every line's ending switched to CRLF (the editor's end-of-line changed)
+    _write(tmp_path, "")
+    (tmp_path / "app/src/app/helpers.py").write_bytes(delete(text, "old_retry_delays").replace("\n", "\r\n").encode())
+    result = run_check(State(tmp_path), "text.function_deleted", args)
+    assert not result.passed and "line endings changed to CRLF" in result.evidence, result.evidence
 
 
 def test_replace_check_and_op(tmp_path):

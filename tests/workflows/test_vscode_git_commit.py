@@ -93,3 +93,18 @@ def test_the_check_refuses_two_commits_and_a_new_branch(tmp_path):
     _git(work, "add", "-A")
     _git(work, "commit", "-q", "-m", "Add setup notes (#12)")
     assert not _passes(tmp_path, {**args, "pushed": False})
+
+
+@needs_git
+def test_a_repository_packed_by_git_gc(tmp_path):
+    """Review session 23: after `git gc` the objects are in a pack (deltas included), not loose: the right commit
+    still passes and an amended message still fails."""
+    work, _, args = _repo(tmp_path)
+    _git(work, "add", "-A")
+    _git(work, "commit", "-q", "-m", "Add setup notes (#12)")
+    _git(work, "gc", "-q", "--aggressive")
+    assert not list((work / ".git" / "objects").glob("??/*"))  # nothing loose left
+    assert _passes(tmp_path, {**args, "pushed": False})
+    _git(work, "commit", "-q", "--amend", "-m", "Add setup notes")
+    _git(work, "gc", "-q", "--prune=now")
+    assert not _passes(tmp_path, {**args, "pushed": False})

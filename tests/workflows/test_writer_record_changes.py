@@ -102,3 +102,17 @@ def test_every_phrasing_says_on_or_off_and_no_other(recording):
     for phrasing in PHRASINGS + NATURAL:
         text = phrasing.replace("{path.file}", "draft.docx").format(path=PATH, how=how, why=why)
         assert set(extract.expressed(text, "recording")) == {recording}, text
+
+
+@pytest.mark.parametrize("recording", ["on", "off"])
+def test_review_session_23_states(tmp_path, recording):
+    """Recording set as asked, and Show switched off too (a stray setting that hides the changes): rejected; the
+    setting written with an explicit w:val ("1" / "0", as other editors write it): accepted."""
+    _state(tmp_path)
+    _set(tmp_path, on=recording == "on")
+    _set(tmp_path, on=recording == "on", show=False)
+    passed, evidence = _check(tmp_path, recording)
+    assert not passed and "set not to be shown" in evidence, evidence
+    _state(tmp_path)
+    _set(tmp_path, on=recording == "on", value="1" if recording == "on" else "0")
+    assert _check(tmp_path, recording)[0]

@@ -1,8 +1,8 @@
 """docx primitive for the document setting that records edits as tracked changes (writer.record_changes).
 
 `docx.recording` reads w:trackRevisions in the settings part (Edit > Track Changes > Record in LibreOffice, which
-keeps it in the file on a re-save). The frame reads no settings, so this check alone judges them; the text the
-frame keeps.
+keeps it in the file on a re-save). The frame reads no settings, so this check alone judges them (Show,
+w:revisionView, stays on); the text the frame keeps.
 """
 
 from __future__ import annotations
@@ -34,4 +34,10 @@ def recording(state: State, path: str, recording: str) -> Result:
         "has the setting switched off" if marks else "has no change-recording setting")
     if on != (recording == "on"):
         return fail(f"{path} {said}, expected recording {recording}")
+    # Show (View > Track Changes > Show, w:revisionView) is a setting beside Record that no task changes: switching
+    # it off hides the tracked changes from whoever opens the file next (the frame reads no settings)
+    views = [] if settings is None else settings.findall(W + "revisionView")
+    if any((v.get(W + name) or "true").strip().lower() in _OFF for v in views for name in ("markup", "insDel")):
+        return fail(f"{path} {said}, but its tracked changes are set not to be shown (w:revisionView), "
+                    f"a setting the task does not change")
     return ok(f"{path} {said} (recording {recording})")

@@ -88,14 +88,133 @@ MAX_OBJECT = 8 << 20
 MAX_TREE_ENTRIES = 5_000
 
 
-def _object(state: State, store: str, oid: str) -> tuple[str, bytes]:
-    """(kind, body) of the loose object `oid` in the object store `store` (`.git` or a bare repository), inflated
-    at most MAX_OBJECT bytes (a zip-bomb object fails)."""
+MAX_PACK = 64 << 20
+MAX_DELTA_CHAIN = 64
+_PACK_KINDS = {1: "commit", 2: "tree", 3: "blob", 4: "tag"}
+
+
+def _inflate(data: bytes, start: int, oid: str) -> bytes:
+    inflate = zlib.decompressobj()
+    raw = inflate.decompress(data[start:], MAX_OBJECT + 64)
+    if inflate.unconsumed_tail or len(raw) > MAX_OBJECT:
+        raise StateError(f"object {oid[:10]} inflates past {MAX_OBJECT} bytes")
+    return raw
+
+
+def _varint(data: bytes, i: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[i]
+        value |= (byte & 0x7F) << shift
+        shift, i = shift + 7, i + 1
+        if not byte & 0x80:
+            return value, i
+
+
+def _apply_delta(base: bytes, delta: bytes) -> bytes:
+    size, i = _varint(delta, 0)
+    if size != len(base):
+        raise StateError("a packed delta does not fit its base")
+    target, i = _varint(delta, i)
+    if target > MAX_OBJECT:
+        raise StateError(f"a packed object is larger than {MAX_OBJECT} bytes")
+    out = bytearray()
+    while i < len(delta):
+        op = delta[i]
+        i += 1
+        if op & 0x80:  # copy from the base: offset (4 bytes) and size (3 bytes), present by bit
+            offset = length = 0
+            for bit in range(4):
+                if op & (1 << bit):
+                    offset, i = offset | delta[i] << (8 * bit), i + 1
+            for bit in range(3):
+                if op & (1 << (4 + bit)):
+                    length, i = length | delta[i] << (8 * bit), i + 1
+            out += base[offset:offset + (length or 0x10000)]
+        elif op:
+            out += delta[i:i + op]
+            i += op
+        else:
+            raise StateError("a packed delta holds a zero instruction")
+        if len(out) > target:
+            break
+    if len(out) != target:
+        raise StateError("a packed delta does not give its stated size")
+    return bytes(out)
+
+
+def _pack_entry(state: State, store: str, pack: bytes, offset: int, oid: str, depth: int = 0) -> tuple[str, bytes]:
+    if depth > MAX_DELTA_CHAIN or not 12 <= offset < len(pack):
+        raise StateError(f"object {oid[:10]}: a broken pack entry")
+    byte = pack[offset]
+    kind, i = (byte >> 4) & 7, offset + 1
+    while byte & 0x80:
+        byte, i = pack[i], i + 1
+    if kind in _PACK_KINDS:
+        return _PACK_KINDS[kind], _inflate(pack, i, oid)
+    if kind == 6:  # OFS_DELTA: the base is earlier in this pack
+        byte, i = pack[i], i + 1
+        back = byte & 0x7F
+        while byte & 0x80:
+            byte, i = pack[i], i + 1
+            back = ((back + 1) << 7) | (byte & 0x7F)
+        base_kind, base = _pack_entry(state, store, pack, offset - back, oid, depth + 1)
+    elif kind == 7:  # REF_DELTA: the base named by its id
+        base_kind, base = _object(state, store, pack[i:i + 20].hex(), depth + 1)
+        i += 20
+    else:
+        raise StateError(f"object {oid[:10]}: pack entry type {kind}")
+    return base_kind, _apply_delta(base, _inflate(pack, i, oid))
+
+
+def _packed(state: State, store: str, oid: str, depth: int) -> tuple[str, bytes] | None:
+    """(kind, body) of `oid` from the packs of `store` (objects/pack/*.idx version 2 and its .pack), or None."""
+    folder = state.path(f"{store}/objects/pack")
+    if not folder.is_dir() or folder.is_symlink():
+        return None
+    want = bytes.fromhex(oid)
+    for idx in sorted(folder.glob("pack-*.idx"))[:64]:
+        data = bounded.read_file(idx, MAX_PACK)
+        if data[:8] != b"\xfftOc\x00\x00\x00\x02":
+            continue
+        count = int.from_bytes(data[8 + 255 * 4:8 + 256 * 4], "big")
+        lo = int.from_bytes(data[8 + (want[0] - 1) * 4:8 + want[0] * 4], "big") if want[0] else 0
+        hi = int.from_bytes(data[8 + want[0] * 4:12 + want[0] * 4], "big")
+        names = 8 + 256 * 4
+        while lo < hi:  # binary search of the sorted ids
+            mid = (lo + hi) // 2
+            found = data[names + mid * 20:names + mid * 20 + 20]
+            if found == want:
+                break
+            lo, hi = (mid + 1, hi) if found < want else (lo, mid)
+        else:
+            continue
+        offsets = names + count * 24
+        offset = int.from_bytes(data[offsets + mid * 4:offsets + mid * 4 + 4], "big")
+        if offset & 0x80000000:
+            large = offsets + count * 4 + (offset & 0x7FFFFFFF) * 8
+            offset = int.from_bytes(data[large:large + 8], "big")
+        pack = bounded.read_file(idx.with_suffix(".pack"), MAX_PACK)
+        if pack[:4] != b"PACK":
+            raise StateError(f"{idx.with_suffix('.pack').name} is not a pack")
+        return _pack_entry(state, store, pack, offset, oid, depth)
+    return None
+
+
+def _object(state: State, store: str, oid: str, depth: int = 0) -> tuple[str, bytes]:
+    """(kind, body) of the object `oid` in the object store `store` (`.git` or a bare repository): loose, or in a
+    pack (after `git gc`), inflated at most MAX_OBJECT bytes (a zip-bomb object fails)."""
     if not SHA.fullmatch(oid):
         raise StateError(f"{oid!r} is not an object id")
     host = state.path(f"{store}/objects/{oid[:2]}/{oid[2:]}")
     if not host.is_file():
-        raise StateError(f"object {oid[:10]} is not in {store} (a loose object)")
+        try:
+            found = _packed(state, store, oid, depth)
+        except (IndexError, ValueError) as exc:
+            raise StateError(f"object {oid[:10]}: a broken pack ({exc})") from None
+        if found is None:
+            raise StateError(f"object {oid[:10]} is not in {store} (neither loose nor packed)")
+        return found
     inflate = zlib.decompressobj()
     raw = inflate.decompress(bounded.read_file(host, MAX_OBJECT), MAX_OBJECT + 64)
     if inflate.unconsumed_tail:

@@ -4,7 +4,8 @@ indentation turned into 4 spaces a level) and `text.function_deleted` (one funct
 
 Each compares the file with the text the edit must leave, up to what an editor may change without anyone
 meaning it: trailing whitespace and the number of blank lines between blocks (deleting a function leaves one
-blank line or three, as the hand falls). Leading whitespace, every other line and the line order count. A
+blank line or three, as the hand falls). Leading whitespace, every other line, the line order and the line endings
+(LF or CRLF, each line's) count. A
 Python file must still compile (compiled, never run; a hostile file is a failed check).
 """
 
@@ -36,6 +37,9 @@ def normalized(text: str) -> list[str]:
 
 def _compare(state: State, path: str, expected: str, done: str) -> Result:
     got = state.read(path, _text, "text file")
+    crlf = "\r\n" in got
+    if crlf != ("\r\n" in expected):  # every line rewritten (the editor's end-of-line switched)
+        return fail(f"{path}: its line endings changed to {'CRLF' if crlf else 'LF'}")
     got_lines, want_lines = normalized(got), normalized(expected)
     if got_lines != want_lines:
         for number, (g, w) in enumerate(zip(got_lines, want_lines, strict=False), start=1):

@@ -1,6 +1,6 @@
 """xlsx primitive for "change how the sheet is shown" tasks (calc.view_settings): the sheet's saved view options,
 its row and column headers and its zero values shown or hidden (sheetView showRowColHeaders / showZeros; absent
-means shown).
+means shown); the grid lines (showGridLines), which no task changes, stay as they were.
 
 The frame does not model view options, so the check reads both: the one the task changes has its new state, the
 other keeps the state it had (hiding the zeros when asked to hide the headers is a wrong answer)."""
@@ -45,17 +45,19 @@ def _shown(view: Any, attribute: str) -> bool:
 @primitive("xlsx.sheet_view", grounded=("path", "sheet", "asked"),
            meaning=Meaning(action=r"show|display|hide|hidden|turn|visible|unhide|view",
                            args={"asked": Prose(_says_option)}))
-def sheet_view(state: State, path: str, sheet: str, asked: str, headers: bool, zeros: bool) -> Result:
+def sheet_view(state: State, path: str, sheet: str, asked: str, headers: bool, zeros: bool,
+               gridlines: bool = True) -> Result:
     """`sheet` shows its row and column headers when `headers` (hides them otherwise) and its zero values when
-    `zeros`; `asked` names the option the task changes (the other one keeps its state)."""
+    `zeros`; `asked` names the option the task changes (the other one keeps its state, and so do the grid lines,
+    shown unless `gridlines` is False: hiding them too is a stray change the frame would not see)."""
     ws = state.sheet(path, sheet)
     views = list(getattr(ws, "views", None) and ws.views.sheetView or [])
     if not views:
         return fail(f"{sheet} has no sheet view")
     view = views[0]
     problems = []
-    for option, want in (("headers", headers), ("zeros", zeros)):
-        seen = _shown(view, OPTIONS[option][1])
+    for option, want in (("headers", headers), ("zeros", zeros), ("grid lines", gridlines)):
+        seen = _shown(view, OPTIONS[option][1] if option in OPTIONS else "showGridLines")
         if seen != want:
             role = "asked" if option == asked else "kept"
             problems.append(f"the {option} are {'shown' if seen else 'hidden'} ({role}: "
