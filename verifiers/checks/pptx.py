@@ -34,7 +34,7 @@ from verifiers.readers.pptx import (
 
 CORNERS = ("top_left", "top_right", "bottom_left", "bottom_right")
 WIDTH_TOLERANCE_CM = 0.3
-FORMATS = ("bold", "italic", "underline", "size", "color")
+FORMATS = ("bold", "italic", "underline", "size", "color", "strike")
 
 #: every change to a deck: the words that ask for any pptx check's goal
 DECK = r"slide|deck|presentation|Impress"
@@ -145,21 +145,25 @@ def _has(run: Any, prop: str, want: Any) -> bool:
         return rpr.get("b" if prop == "bold" else "i") in ("1", "true")
     if prop == "underline":
         return rpr.get("u") not in (None, "none")
+    if prop == "strike":
+        return rpr.get("strike") in ("sngStrike", "dblStrike")
     size = rpr.get("sz")  # hundredths of a point
     return size is not None and size.isdigit() and abs(int(size) / 100 - float(want)) < 0.6
 
 
 @primitive("pptx.text_format", grounded=("path", "slide", "text", "bold", "italic", "underline", "size",
-                                          "color"),
+                                          "color", "strike"),
            meaning=Meaning(action=DECK,
                            args={"bold": Said("emphasis", when("bold")), "italic": Said("emphasis", when("italic")),
-                                 "underline": Said("emphasis", when("underline"))}))
+                                 "underline": Said("emphasis", when("underline")),
+                                 "strike": Said("effect", when("strike"))}))
 def text_format(state: State, path: str, slide: str, text: str, bold: bool | None = None,
                 italic: bool | None = None, underline: bool | None = None, size: float | None = None,
-                color: str | None = None) -> Result:
+                color: str | None = None, strike: bool | None = None) -> Result:
     """The paragraph reading `text` on slide `slide` is formatted as asked (all of it), and no other paragraph of
-    that slide got the same formatting."""
-    wanted = {k: v for k, v in zip(FORMATS, (bold, italic, underline, size, color), strict=True) if v is not None}
+    that slide got the same formatting (`strike`: a single or double strikethrough)."""
+    wanted = {k: v for k, v in zip(FORMATS, (bold, italic, underline, size, color, strike), strict=True)
+              if v is not None}
     for item in slides(state, path, slide):
         paras = text_paragraphs(item)
         targets = [p for p in paras if deckio.norm(p.text) == deckio.norm(text)]

@@ -1,5 +1,5 @@
-"""impress.text_format: format one stated text (a slide title or one bullet) bold, italic, underlined, at a size or
-in a color — that text only, not the rest of the slide."""
+"""impress.text_format: format one stated text (a slide title or one bullet) bold, italic, underlined, struck
+through, at a size or in a color — that text only, not the rest of the slide."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ NAME = "impress.text_format"
 #: Sizes no LibreOffice default uses (titles 44 pt, bullets 32/28/24/20 pt), so a re-saved file never matches by chance.
 SIZES = {"title": (36, 40, 48, 54), "bullet": (18, 22, 26, 36, 40)}
 COLORS = {"C00000": "dark red", "0070C0": "blue", "00B050": "green", "7030A0": "purple", "ED7D31": "orange"}
-FORMATS = ("bold", "italic", "underline", "size", "color", "bold_italic")
+FORMATS = ("bold", "italic", "underline", "size", "color", "bold_italic", "strike")
 PHRASINGS = (
     "Open {path} in LibreOffice Impress and, on the slide '{slide}', {task}. Only that text changes; the rest "
     "of the slide keeps its formatting. " + ic.SAVE,
@@ -41,7 +41,7 @@ Part = Literal["title", "bullet"]
 
 
 class Params(TypedDict):
-    format: Literal["bold", "italic", "underline", "size", "color", "bold_italic"]
+    format: Literal["bold", "italic", "underline", "size", "color", "bold_italic", "strike"]
     target: Part
 
 
@@ -63,6 +63,8 @@ def _style(fmt: str, target: str, rng: random.Random) -> tuple[dict[str, Any], s
         return {"italic": True}, "make {what} italic"
     if fmt == "underline":
         return {"underline": True}, "underline {what} (single underline)"
+    if fmt == "strike":
+        return {"strike": True}, "strike through {what} (strikethrough: a line through the text; do not delete it)"
     if fmt == "bold_italic":
         return {"bold": True, "italic": True}, "make {what} both bold and italic"
     if fmt == "size":
@@ -80,7 +82,7 @@ def _wrong_style(style: dict[str, Any]) -> tuple[dict[str, Any], str]:
         return {"color": other}, f"picks the color {other} instead of {style['color']}"
     if style == {"bold": True, "italic": True}:
         return {"bold": True}, "makes it bold but not italic"
-    swap = {"bold": "italic", "italic": "underline", "underline": "bold"}[next(iter(style))]
+    swap = {"bold": "italic", "italic": "underline", "underline": "bold", "strike": "underline"}[next(iter(style))]
     return {swap: True}, f"applies {swap} instead"
 
 
@@ -131,7 +133,8 @@ def solve(deck: ic.Deck, target: Target) -> Attempts:
 
 WORKFLOW = family(
     NAME, ic.IMPRESS,
-    description="Format a slide title or one bullet bold, italic, underlined, at a font size or in a color.",
+    description="Format a slide title or one bullet bold, italic, underlined, struck through, at a font size or in a "
+                "color.",
     knobs={"format": FORMATS, "target": ("title", "bullet")},
     phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )
