@@ -185,6 +185,25 @@ def test_text_format_strike_refuses_a_wrong_end_state(tmp_path):
     assert not _check(tmp_path, "pptx.text_format", slide="Highlights", text=BULLETS[1], strike=True).passed
 
 
+def test_text_format_two_bullets_needs_both_and_no_third(tmp_path):
+    """impress.text_format.strike_two_bullets: `also` names the second bullet; one of the two left unstruck, or the
+    third struck too, fails."""
+    one = {"op": "pptx.format_text", "title": "Highlights", "text": BULLETS[0], "strike": True}
+    two = {**one, "text": BULLETS[1]}
+    args = {"slide": "Highlights", "text": BULLETS[0], "also": BULLETS[1], "strike": True}
+    _deck(tmp_path, [one, two])
+    assert _check(tmp_path, "pptx.text_format", **args).passed
+    _libreoffice_like(tmp_path / "deck.pptx")
+    assert _check(tmp_path, "pptx.text_format", **args).passed
+    _deck(tmp_path, [one])
+    result = _check(tmp_path, "pptx.text_format", **args)
+    assert not result.passed and BULLETS[1] in result.evidence
+    _deck(tmp_path, [one, two, {**one, "text": BULLETS[2]}])
+    result = _check(tmp_path, "pptx.text_format", **args)
+    assert not result.passed and "too" in result.evidence
+    assert not _check(tmp_path, "pptx.text_format", **{**args, "also": "No such bullet"}).passed
+
+
 def test_text_format_reads_the_deck_without_changing_it(tmp_path):
     """A mutant may read the oracle's parsed deck after its checks did (verifiers.gate.mutation.InMemory): a check
     must leave it as it read it (python-pptx's run.font adds an empty rPr to a run without one)."""
