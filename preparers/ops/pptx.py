@@ -160,7 +160,7 @@ def add_textbox(deck: Deck, title: str, text: str, left_cm: float = 2, top_cm: f
 
 
 def _style(font: Any, bold: bool | None, italic: bool | None, underline: bool | None, size: float | None,
-           color: str | None) -> None:
+           color: str | None, strike: bool | None = None) -> None:
     if bold is not None:
         font.bold = bold
     if italic is not None:
@@ -171,12 +171,14 @@ def _style(font: Any, bold: bool | None, italic: bool | None, underline: bool | 
         font.size = Pt(size)
     if color is not None:
         font.color.rgb = RGBColor.from_string(color.lstrip("#").upper())
+    if strike is not None:  # python-pptx has no API for it: the run's rPr carries strike="sngStrike"
+        font._rPr.set("strike", "sngStrike" if strike else "noStrike")
 
 
 @op("pptx.format_text")
 def format_text(deck: Deck, title: str, text: str, bold: bool | None = None, italic: bool | None = None,
                 underline: bool | None = None, size: float | None = None, color: str | None = None,
-                whole_shape: bool = False) -> None:
+                whole_shape: bool = False, strike: bool | None = None) -> None:
     """Format every run of the paragraph reading `text` (or, `whole_shape`, of its whole text box)."""
     hits: list[Any] = []
     shape: Any
@@ -189,7 +191,7 @@ def format_text(deck: Deck, title: str, text: str, bold: bool | None = None, ita
         raise ValueError(f"slide {title!r} has no paragraph reading {text!r}")
     for para in hits:
         for run in para.runs:
-            _style(run.font, bold, italic, underline, size, color)
+            _style(run.font, bold, italic, underline, size, color, strike)
 
 
 @op("pptx.add_table")

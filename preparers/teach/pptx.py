@@ -156,7 +156,7 @@ def add_textbox(prs: str, path: str, title: str, text: str, left_cm: float = 2, 
 @snippet("pptx.format_text")
 def format_text(prs: str, path: str, title: str, text: str, bold: bool | None = None, italic: bool | None = None,
                 underline: bool | None = None, size: float | None = None, color: str | None = None,
-                whole_shape: bool = False) -> str:
+                whole_shape: bool = False, strike: bool | None = None) -> str:
     style = [f"run.font.{attr} = {value!r}" for attr, value in (("bold", bold), ("italic", italic),
                                                                ("underline", underline)) if value is not None]
     head = []
@@ -166,6 +166,8 @@ def format_text(prs: str, path: str, title: str, text: str, bold: bool | None = 
     if color is not None:
         head.append("from pptx.dml.color import RGBColor")
         style.append(f"run.font.color.rgb = RGBColor.from_string({color.lstrip('#').upper()!r})")
+    if strike is not None:  # python-pptx has no API for strikethrough: set the run's rPr attribute
+        style.append(f"run.font._rPr.set('strike', {'sngStrike' if strike else 'noStrike'!r})")
     pick = ("paras if any(p.text == text for p in paras) else []" if whole_shape
             else "[p for p in paras if p.text == text]")
     return "\n".join([*head, _slide(prs, title), f"text = {text!r}",

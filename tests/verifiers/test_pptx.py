@@ -160,7 +160,7 @@ def test_notes_text_ignores_line_breaks(tmp_path):
 # --- formatting ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("style", [{"bold": True}, {"italic": True}, {"underline": True}, {"size": 36},
-                                   {"color": "C00000"}, {"bold": True, "italic": True}])
+                                   {"color": "C00000"}, {"bold": True, "italic": True}, {"strike": True}])
 def test_text_format_passes_on_the_one_bullet(tmp_path, style):
     _deck(tmp_path, [{"op": "pptx.format_text", "title": "Highlights", "text": BULLETS[1], **style}])
     result = _check(tmp_path, "pptx.text_format", slide="Highlights", text=BULLETS[1], **style)
@@ -171,6 +171,39 @@ def test_text_format_passes_on_the_one_bullet(tmp_path, style):
     assert again.passed, again.evidence
 
 
+def test_text_format_strike_refuses_a_wrong_end_state(tmp_path):
+    """Strikethrough (impress.text_format.strike_*): the neighbouring bullet struck too, or the asked one left
+    unstruck, fails; an explicit strike="noStrike" (as LibreOffice writes it) reads as not struck."""
+    _deck(tmp_path, [{"op": "pptx.format_text", "title": "Highlights", "text": BULLETS[1], "strike": True},
+                     {"op": "pptx.format_text", "title": "Highlights", "text": BULLETS[2], "strike": True}])
+    result = _check(tmp_path, "pptx.text_format", slide="Highlights", text=BULLETS[1], strike=True)
+    assert not result.passed and "strike" in result.evidence
+    assert not _check(tmp_path, "pptx.text_format", slide="Highlights", text=BULLETS[0], strike=True).passed
+    _deck(tmp_path, [{"op": "pptx.format_text", "title": "Highlights", "text": BULLETS[1], "strike": False}])
+    assert not _check(tmp_path, "pptx.text_format", slide="Highlights", text=BULLETS[1], strike=True).passed
+    _deck(tmp_path, [{"op": "pptx.format_text", "title": "Highlights", "text": BULLETS[1], "underline": True}])
+    assert not _check(tmp_path, "pptx.text_format", slide="Highlights", text=BULLETS[1], strike=True).passed
+
+
+def test_text_format_two_bullets_needs_both_and_no_third(tmp_path):
+    """impress.text_format.strike_two_bullets: `also` names the second bullet; one of the two left unstruck, or the
+    third struck too, fails."""
+    one = {"op": "pptx.format_text", "title": "Highlights", "text": BULLETS[0], "strike": True}
+    two = {**one, "text": BULLETS[1]}
+    args = {"slide": "Highlights", "text": BULLETS[0], "also": BULLETS[1], "strike": True}
+    _deck(tmp_path, [one, two])
+    assert _check(tmp_path, "pptx.text_format", **args).passed
+    _libreoffice_like(tmp_path / "deck.pptx")
+    assert _check(tmp_path, "pptx.text_format", **args).passed
+    _deck(tmp_path, [one])
+    result = _check(tmp_path, "pptx.text_format", **args)
+    assert not result.passed and BULLETS[1] in result.evidence
+    _deck(tmp_path, [one, two, {**one, "text": BULLETS[2]}])
+    result = _check(tmp_path, "pptx.text_format", **args)
+    assert not result.passed and "too" in result.evidence
+    assert not _check(tmp_path, "pptx.text_format", **{**args, "also": "No such bullet"}).passed
+
+
 def test_text_format_reads_the_deck_without_changing_it(tmp_path):
     """A mutant may read the oracle's parsed deck after its checks did (verifiers.gate.mutation.InMemory): a check
     must leave it as it read it (python-pptx's run.font adds an empty rPr to a run without one)."""
@@ -178,7 +211,7 @@ def test_text_format_reads_the_deck_without_changing_it(tmp_path):
     state = State(tmp_path)
     deck = state.read(PATH, pptx_reader._load, "pptx presentation").prs
     before = [etree.tostring(slide._element) for slide in deck.slides]
-    for style in ({"bold": True}, {"italic": True}, {"size": 36}, {"underline": True}):
+    for style in ({"bold": True}, {"italic": True}, {"size": 36}, {"underline": True}, {"strike": True}):
         run_check(state, "pptx.text_format", {"path": PATH, "slide": "Highlights", "text": BULLETS[0], **style})
     assert [etree.tostring(slide._element) for slide in deck.slides] == before
 

@@ -34,7 +34,7 @@ from verifiers.readers.pptx import (
 
 CORNERS = ("top_left", "top_right", "bottom_left", "bottom_right")
 WIDTH_TOLERANCE_CM = 0.3
-FORMATS = ("bold", "italic", "underline", "size", "color")
+FORMATS = ("bold", "italic", "underline", "size", "color", "strike")
 
 #: every change to a deck: the words that ask for any pptx check's goal
 DECK = r"slide|deck|presentation|Impress"
@@ -145,40 +145,50 @@ def _has(run: Any, prop: str, want: Any) -> bool:
         return rpr.get("b" if prop == "bold" else "i") in ("1", "true")
     if prop == "underline":
         return rpr.get("u") not in (None, "none")
+    if prop == "strike":
+        return rpr.get("strike") in ("sngStrike", "dblStrike")
     size = rpr.get("sz")  # hundredths of a point
     return size is not None and size.isdigit() and abs(int(size) / 100 - float(want)) < 0.6
 
 
 @primitive("pptx.text_format", grounded=("path", "slide", "text", "bold", "italic", "underline", "size",
-                                          "color"),
+                                          "color", "strike", "also"),
            meaning=Meaning(action=DECK,
                            args={"bold": Said("emphasis", when("bold")), "italic": Said("emphasis", when("italic")),
-                                 "underline": Said("emphasis", when("underline"))}))
+                                 "underline": Said("emphasis", when("underline")),
+                                 "strike": Said("effect", when("strike"))}))
 def text_format(state: State, path: str, slide: str, text: str, bold: bool | None = None,
                 italic: bool | None = None, underline: bool | None = None, size: float | None = None,
-                color: str | None = None) -> Result:
-    """The paragraph reading `text` on slide `slide` is formatted as asked (all of it), and no other paragraph of
-    that slide got the same formatting."""
-    wanted = {k: v for k, v in zip(FORMATS, (bold, italic, underline, size, color), strict=True) if v is not None}
+                color: str | None = None, strike: bool | None = None, also: str | None = None) -> Result:
+    """The paragraph reading `text` (and, given, the one reading `also`) on slide `slide` is formatted as asked (all
+    of it), and no other paragraph of that slide got the same formatting (`strike`: a single or double
+    strikethrough)."""
+    wanted = {k: v for k, v in zip(FORMATS, (bold, italic, underline, size, color, strike), strict=True)
+              if v is not None}
     for item in slides(state, path, slide):
         paras = text_paragraphs(item)
-        targets = [p for p in paras if deckio.norm(p.text) == deckio.norm(text)]
-        if not targets:
-            return fail(f"slide {slide!r} has no paragraph reading {text!r}")
+        asked = [text] if also is None else [text, also]
+        targets = []
+        for one in asked:
+            hits = [p for p in paras if deckio.norm(p.text) == deckio.norm(one)]
+            if not hits:
+                return fail(f"slide {slide!r} has no paragraph reading {one!r}")
+            targets += hits
         for para in targets:
             runs = [r for r in para.runs if r.text.strip()]
             for prop, value in wanted.items():
                 missing = [r.text for r in runs if not _has(r, prop, value)]
                 if missing or not runs:
-                    return fail(f"{text!r} on slide {slide!r} is not {prop} {value!r} in {_short(missing)}")
+                    which = text if also is None else deckio.norm(para.text)
+                    return fail(f"{which!r} on slide {slide!r} is not {prop} {value!r} in {_short(missing)}")
         for para in paras:
             if para in targets:
                 continue
             for prop, value in wanted.items():
                 if any(_has(r, prop, value) for r in para.runs if r.text.strip()):
                     return fail(f"{deckio.norm(para.text)!r} on slide {slide!r} is {prop} {value!r} too; only "
-                                f"{text!r} should be")
-    return ok(f"{text!r} on slide {slide!r} has {wanted}, no other paragraph does")
+                                f"{' and '.join(repr(a) for a in asked)} should be")
+    return ok(f"{' and '.join(repr(a) for a in asked)} on slide {slide!r} has {wanted}, no other paragraph does")
 
 
 @primitive("pptx.table", grounded=("path", "slide", "rows", "cols", "header", "data"),

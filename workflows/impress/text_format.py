@@ -1,5 +1,5 @@
-"""impress.text_format: format one stated text (a slide title or one bullet) bold, italic, underlined, at a size or
-in a color — that text only, not the rest of the slide."""
+"""impress.text_format: format one stated text (a slide title or one bullet; or two stated bullets) bold, italic,
+underlined, struck through, at a size or in a color — that text only, not the rest of the slide."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ NAME = "impress.text_format"
 #: Sizes no LibreOffice default uses (titles 44 pt, bullets 32/28/24/20 pt), so a re-saved file never matches by chance.
 SIZES = {"title": (36, 40, 48, 54), "bullet": (18, 22, 26, 36, 40)}
 COLORS = {"C00000": "dark red", "0070C0": "blue", "00B050": "green", "7030A0": "purple", "ED7D31": "orange"}
-FORMATS = ("bold", "italic", "underline", "size", "color", "bold_italic")
+FORMATS = ("bold", "italic", "underline", "size", "color", "bold_italic", "strike")
 PHRASINGS = (
     "Open {path} in LibreOffice Impress and, on the slide '{slide}', {task}. Only that text changes; the rest "
     "of the slide keeps its formatting. " + ic.SAVE,
@@ -37,11 +37,11 @@ NATURAL = (
     "Please go to the '{slide}' slide in {path.file} and {task}.",
 )
 
-Part = Literal["title", "bullet"]
+Part = Literal["title", "bullet", "two_bullets"]
 
 
 class Params(TypedDict):
-    format: Literal["bold", "italic", "underline", "size", "color", "bold_italic"]
+    format: Literal["bold", "italic", "underline", "size", "color", "bold_italic", "strike"]
     target: Part
 
 
@@ -53,6 +53,7 @@ class Target:
     part: Part  # which text of the slide `text` is
     bullets: list[str]  # the slide's bullets
     index: int  # the drawn bullet's index (drawn for a title too)
+    also: str | None = None  # two_bullets: the second bullet to format, the one after `text` (or before the last)
 
 
 def _style(fmt: str, target: str, rng: random.Random) -> tuple[dict[str, Any], str]:
@@ -63,6 +64,8 @@ def _style(fmt: str, target: str, rng: random.Random) -> tuple[dict[str, Any], s
         return {"italic": True}, "make {what} italic"
     if fmt == "underline":
         return {"underline": True}, "underline {what} (single underline)"
+    if fmt == "strike":
+        return {"strike": True}, "strike through {what} (strikethrough: a line through the text; do not delete it)"
     if fmt == "bold_italic":
         return {"bold": True, "italic": True}, "make {what} both bold and italic"
     if fmt == "size":
@@ -80,7 +83,7 @@ def _wrong_style(style: dict[str, Any]) -> tuple[dict[str, Any], str]:
         return {"color": other}, f"picks the color {other} instead of {style['color']}"
     if style == {"bold": True, "italic": True}:
         return {"bold": True}, "makes it bold but not italic"
-    swap = {"bold": "italic", "italic": "underline", "underline": "bold"}[next(iter(style))]
+    swap = {"bold": "italic", "italic": "underline", "underline": "bold", "strike": "underline"}[next(iter(style))]
     return {swap: True}, f"applies {swap} instead"
 
 
@@ -88,21 +91,30 @@ def goal(rng: random.Random, params: Params, content: Mapping[str, Any],
          plan: Mapping[str, Any]) -> Goal[ic.Deck, Target]:
     fmt, part = params["format"], params["target"]
     deck = ic.deck_from(content, plan)
-    slide = rng.choice(deck.content_titles)
+    if part == "two_bullets":  # a slide with a bullet left alone, so "the whole box" stays a near-miss
+        slide = rng.choice([t for t in deck.content_titles if len(deck.slide(t)["bullets"]) >= 3])
+    else:
+        slide = rng.choice(deck.content_titles)
     bullets = deck.slide(slide)["bullets"]
     index = rng.randrange(len(bullets))
     text = slide if part == "title" else bullets[index]
-    style, how = _style(fmt, part, rng)
-    what = "the slide title" if part == "title" else f"the bullet point '{text}'"
+    also = None
+    if part == "two_bullets":
+        index = min(index, len(bullets) - 2)
+        text, also = bullets[index], bullets[index + 1]
+    style, how = _style(fmt, "bullet" if part == "two_bullets" else part, rng)
+    what = ("the slide title" if part == "title" else f"the bullet point '{text}'" if also is None
+            else f"the two bullet points '{text}' and '{also}'")
     facts = {"path": deck.path, "slide": slide, "task": how.format(what=what)}
-    return Goal(deck, facts, Target(slide, text, style, part, bullets, index))
+    return Goal(deck, facts, Target(slide, text, style, part, bullets, index, also))
 
 
 def rubric(deck: ic.Deck, target: Target) -> list[Check]:
+    also = {} if target.also is None else {"also": target.also}
+    both = f"'{target.text}'" + ("" if target.also is None else f" and '{target.also}'")
     checks = [Check(
-        "formatted", f"On '{target.slide}', '{target.text}' (all of it) has {target.style} and no other text there "
-                     "does.",
-        "pptx.text_format", {"path": deck.path, "slide": target.slide, "text": target.text, **target.style})]
+        "formatted", f"On '{target.slide}', {both} (all of it) has {target.style} and no other text there does.",
+        "pptx.text_format", {"path": deck.path, "slide": target.slide, "text": target.text, **target.style, **also})]
     # formatting changes no text: every slide, the target too, keeps its text and its place
     return checks
 
@@ -121,6 +133,15 @@ def solve(deck: ic.Deck, target: Target) -> Attempts:
         everything = [{**oracle, "whole_shape": True}]
         all_why = "formats the whole content box instead of one bullet"
     style, style_why = _wrong_style(target.style)
+    if target.also is not None:  # two bullets: one of them left alone, the whole box, or the wrong format
+        second = {**oracle, "text": target.also}
+        return Attempts(
+            Attempt(f"format '{target.text}' and '{target.also}' with {target.style}", [oracle, second]),
+            [Attempt(f"formats '{target.text}' but leaves '{target.also}' alone", [oracle]),
+             Attempt(f"formats '{target.also}' but leaves '{target.text}' alone", [second]),
+             Attempt(all_why, everything),
+             Attempt(style_why, [{**base, "text": target.text, **style}, {**base, "text": target.also, **style}])],
+        )
     return Attempts(
         Attempt(f"format '{target.text}' with {target.style}", [oracle]),
         [Attempt(wrong_why, [{**base, "text": wrong_text, **target.style}]),
@@ -131,7 +152,8 @@ def solve(deck: ic.Deck, target: Target) -> Attempts:
 
 WORKFLOW = family(
     NAME, ic.IMPRESS,
-    description="Format a slide title or one bullet bold, italic, underlined, at a font size or in a color.",
-    knobs={"format": FORMATS, "target": ("title", "bullet")},
+    description="Format a slide title or one bullet bold, italic, underlined, struck through, at a font size or in a "
+                "color.",
+    knobs={"format": FORMATS, "target": ("title", "bullet", "two_bullets")},
     phrasings=PHRASINGS, natural=NATURAL, goal=goal, rubric=rubric, solve=solve,
 )
