@@ -84,7 +84,9 @@ def _value(hint: Any, name: str) -> Any:
     if hint is str:
         return {"sheet": "Sheet1", "cell": "B2", "ref": "A1:B3", "mode": "644", "key_column": "A",
                 "header_cell": "A1", "format": "zip", "kind": "any", "axis": "horizontal", "part": "header",
-                "unit": "cm", "direction": "up", "side": "width", "require": "400"}.get(name, "forge-needle")
+                "unit": "cm", "direction": "up", "side": "width", "require": "400",
+                # a value the check's own default differs from (vlcrc.option: what VLC uses when no line sets it)
+                "default": "forge-default"}.get(name, "forge-needle")
     if origin in (list, tuple) or str(origin).endswith("Sequence'>"):
         inner = typing.get_args(hint)
         return [_value(inner[0], name)] if inner and inner[0] is not Any else ["x"]
