@@ -77,8 +77,9 @@ def _value(hint: Any, name: str) -> Any:
         return _value(args[0], name)
     if hint is bool:
         return False
-    if hint is int:  # a count no short hostile file matches by chance (a 2-line file once passed fs.line_count)
-        return 7919 if name in ("count", "lines") else 2
+    if hint is int:  # a count no short hostile file matches by chance (a 2-line file once passed fs.line_count, a
+        # file reading "2" docx.answer_number)
+        return 7919 if name in ("count", "lines", "value") else 2
     if hint is float:
         return 1.5
     if hint is str:
