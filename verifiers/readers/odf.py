@@ -69,7 +69,8 @@ def _text(element: etree._Element) -> str:
     return "".join(parts)
 
 
-def load_odf(host: Path) -> OdfText:
+def content_root(host: Path) -> tuple[str, etree._Element]:
+    """(mimetype, the parsed content.xml) of an OpenDocument file, every member and the XML parse bounded."""
     data = bounded.read_file(host)
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         bounded.check_zip_members(archive.infolist(), office=True)
@@ -77,6 +78,11 @@ def load_odf(host: Path) -> OdfText:
         content = _read(archive, "content.xml")
     parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, load_dtd=False)
     root = etree.fromstring(content, parser)
+    return mimetype, root
+
+
+def load_odf(host: Path) -> OdfText:
+    mimetype, root = content_root(host)
     body = root.find(f"{{{OFFICE}}}body")
     paragraphs: list[str] = []
     cells: list[str] = []
